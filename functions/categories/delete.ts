@@ -1,0 +1,4 @@
+import { deleteTerm } from '../../lib/logic/terms.js';
+import { handle } from '../../lib/pipeline.js';
+
+export const handler = handle('categories.delete', deleteTerm);

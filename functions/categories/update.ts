@@ -1,0 +1,4 @@
+import { updateTerm } from '../../lib/logic/terms.js';
+import { handle } from '../../lib/pipeline.js';
+
+export const handler = handle('categories.update', updateTerm);

@@ -1,0 +1,4 @@
+import { readPost } from '../../lib/logic/posts.js';
+import { handle } from '../../lib/pipeline.js';
+
+export const handler = handle('events.getBySlug', (ctx) => readPost(ctx, 'event'));

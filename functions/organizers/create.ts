@@ -1,0 +1,4 @@
+import { createPlace } from '../../lib/logic/places.js';
+import { handle } from '../../lib/pipeline.js';
+
+export const handler = handle('organizers.create', (ctx) => createPlace(ctx, 'organizer'));

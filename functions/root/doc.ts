@@ -1,0 +1,4 @@
+import { openApi } from '../../lib/logic/root.js';
+import { handle } from '../../lib/pipeline.js';
+
+export const handler = handle('root.doc', openApi);

@@ -1,0 +1,4 @@
+import { createTerm } from '../../lib/logic/terms.js';
+import { handle } from '../../lib/pipeline.js';
+
+export const handler = handle('tags.create', createTerm);

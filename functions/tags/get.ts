@@ -1,0 +1,4 @@
+import { readTerm } from '../../lib/logic/terms.js';
+import { handle } from '../../lib/pipeline.js';
+
+export const handler = handle('tags.get', readTerm);

@@ -1,0 +1,4 @@
+import { createPlace } from '../../lib/logic/places.js';
+import { handle } from '../../lib/pipeline.js';
+
+export const handler = handle('venues.create', (ctx) => createPlace(ctx, 'venue'));

@@ -1,0 +1,62 @@
+// Site settings come from the environment (DESIGN §2.11): there is no WordPress options table.
+export const LANGUAGES = ['en', 'lt', 'ru'] as const;
+export type Lang = (typeof LANGUAGES)[number];
+
+export function isLang(value: unknown): value is Lang {
+  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
+}
+
+export interface Config {
+  /** Namespace word of the API paths: `/{lang}/{namespace}/events/v1`. */
+  namespace: string;
+  /** Public site URL, used for `url`, `rest_url` and `global_id`. No trailing slash. */
+  siteUrl: string;
+  /** IANA name or `UTC±N`; the zone of event wall times when an event names none. */
+  siteTimezone: string;
+  postsPerPage: number;
+  maxPerPage: number;
+  tableName: string;
+  /** Largest accepted request body, in bytes. */
+  maxBodyBytes: number;
+  /** Site currency, shown for costs whose event names none (TEC's defaults: $, prefix). */
+  currencySymbol: string;
+  currencyPosition: 'prefix' | 'postfix';
+  currencyCode: string;
+}
+
+function int(name: string, fallback: number): number {
+  const raw = process.env[name];
+  const n = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return n;
+}
+
+export function loadConfig(): Config {
+  return {
+    namespace: process.env.API_NAMESPACE || 'tribe',
+    siteUrl: (process.env.SITE_URL || 'http://127.0.0.1:3000').replace(/\/+$/, ''),
+    siteTimezone: process.env.SITE_TIMEZONE || 'UTC',
+    postsPerPage: int('POSTS_PER_PAGE', 9),
+    maxPerPage: int('MAX_PER_PAGE', 50),
+    tableName: process.env.TABLE_NAME || 'event-calendar',
+    maxBodyBytes: int('MAX_BODY_BYTES', 256 * 1024),
+    currencySymbol: process.env.CURRENCY_SYMBOL ?? '$',
+    currencyPosition: process.env.CURRENCY_POSITION === 'postfix' ? 'postfix' : 'prefix',
+    currencyCode: process.env.CURRENCY_CODE || 'USD',
+  };
+}
+
+let cached: Config | undefined;
+/** The configuration, read once per process (Lambda containers are reused). */
+export function config(): Config {
+  return (cached ??= loadConfig());
+}
+/** For tests and the local runtime, which change the environment after import. */
+export function resetConfig(): void {
+  cached = undefined;
+}
+
+/** `<site>/<lang>/<ns>/events/v1`: the API base of one language, without a trailing slash. */
+export function apiBase(lang: Lang, cfg: Config = config()): string {
+  return `${cfg.siteUrl}/${lang}/${cfg.namespace}/events/v1`;
+}

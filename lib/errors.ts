@@ -1,0 +1,77 @@
+// Typed errors, mapped to WordPress's `{code, message, data: {status, ...}}` envelope in one place
+// (the pipeline's error handler).
+
+export interface ErrorBody {
+  code: string;
+  message: string;
+  data: { status: number; [key: string]: unknown };
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+
+  body(): ErrorBody {
+    return { code: this.code, message: this.message, data: { status: this.status, ...this.extra } };
+  }
+}
+
+export const noRoute = () =>
+  new ApiError(404, 'rest_no_route', 'No route was found matching the URL and request method.');
+
+/** `params` maps each bad parameter to why it is bad; `details` carries nested error objects. */
+export const invalidParams = (params: Record<string, string>, details: Record<string, unknown> = {}) =>
+  new ApiError(400, 'rest_invalid_param', `Invalid parameter(s): ${Object.keys(params).join(', ')}`, {
+    params,
+    // WordPress emits an empty JSON array when no detail was recorded.
+    details: Object.keys(details).length ? details : [],
+  });
+
+export const invalidParam = (name: string, why = 'Invalid parameter.') => invalidParams({ [name]: why });
+
+export const missingParams = (names: string[]) =>
+  new ApiError(400, 'rest_missing_callback_param', `Missing parameter(s): ${names.join(', ')}`, { params: names });
+
+export const invalidJson = (why: string) =>
+  new ApiError(400, 'rest_invalid_json', 'Invalid JSON body passed.', { details: why });
+
+export const bodyTooLarge = (limit: number) =>
+  new ApiError(413, 'rest_payload_too_large', `The request body is larger than the ${limit} bytes this API accepts.`);
+
+export const forbidden = (loggedIn: boolean, message = 'Sorry, you are not allowed to do that.') =>
+  new ApiError(loggedIn ? 403 : 401, 'rest_forbidden', message);
+
+export const unauthorized = (message: string) => new ApiError(401, 'rest_forbidden', message);
+
+/** TEC's own codes (reference §7.1). */
+export const tec = {
+  eventNotFound: (id: number) => new ApiError(404, 'rest-event-not-found', `Event with ID ${id} does not exist.`),
+  invalidEventId: () => new ApiError(400, 'rest-invalid-event-id', 'The specified ID is not a valid event.'),
+  eventTrashed: () => new ApiError(403, 'event-no-longer-available', 'This event is no longer available'),
+  notAccessible: (kind: 'event' | 'venue' | 'organizer') =>
+    new ApiError(403, `${kind}-not-accessible`, `The requested ${kind} is not accessible`),
+  inTrash: (kind: 'event' | 'venue' | 'organizer') =>
+    new ApiError(410, `${kind}-is-in-trash`, `The ${kind} is already trashed`),
+  archivePageNotFound: (kind: 'event' | 'venue' | 'organizer') =>
+    new ApiError(404, `${kind}-archive-page-not-found`, `The requested ${kind} archive page does not exist`),
+  invalidLinkedPost: () => new ApiError(400, 'invalid-linked-post-id', 'The provided linked post ID is not valid'),
+  couldNotCreate: (kind: 'venue' | 'organizer', why: string) =>
+    new ApiError(400, `could-not-create-${kind}`, `The ${kind} could not be created from the provided data`, {
+      details: why,
+    }),
+  termExists: (termId: number) =>
+    new ApiError(400, 'term_exists', 'A term with the name provided already exists with this parent.', {
+      term_id: termId,
+    }),
+  notHierarchical: () =>
+    new ApiError(400, 'rest_taxonomy_not_hierarchical', 'Cannot set parent term, taxonomy is not hierarchical.'),
+};
+
+/** A write that lost a race (a slug or counter taken in between) and may be retried. */
+export class ConflictError extends Error {}

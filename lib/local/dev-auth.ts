@@ -1,0 +1,65 @@
+// The local development issuer: an RSA key pair kept under .local/, which `npm run token` signs
+// with and the local runtime trusts (through AUTH_JWKS, so handlers never fetch a JWKS).
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
+import type { Role } from '../auth.js';
+
+export const LOCAL_ISSUER = 'urn:event-calendar:local';
+export const LOCAL_AUDIENCE = 'event-calendar-local';
+const KID = 'local-dev-1';
+
+export interface DevKeys {
+  privateJwk: JWK;
+  publicJwk: JWK;
+}
+
+export async function ensureDevKeys(dir = '.local'): Promise<DevKeys> {
+  const file = join(dir, 'dev-keys.json');
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as DevKeys;
+  } catch {
+    const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
+    const keys: DevKeys = {
+      privateJwk: { ...(await exportJWK(privateKey)), kid: KID, alg: 'RS256', use: 'sig' },
+      publicJwk: { ...(await exportJWK(publicKey)), kid: KID, alg: 'RS256', use: 'sig' },
+    };
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, JSON.stringify(keys, null, 2), { mode: 0o600 });
+    return keys;
+  }
+}
+
+/** The environment that makes handlers trust the development issuer. */
+export function localAuthEnv(keys: DevKeys): Record<string, string> {
+  return {
+    AUTH_ISSUER: LOCAL_ISSUER,
+    AUTH_AUDIENCE: LOCAL_AUDIENCE,
+    AUTH_JWKS_URI: 'http://127.0.0.1/.well-known/jwks.json',
+    AUTH_JWKS: JSON.stringify({ keys: [keys.publicJwk] }),
+  };
+}
+
+export interface MintOptions {
+  role?: Role;
+  sub?: string;
+  /** Lifetime, e.g. '1h', '30m', or seconds. */
+  ttl?: string | number;
+  issuer?: string;
+  audience?: string;
+  /** Overrides for tests of the bad-token cases. */
+  expiresAt?: number;
+}
+
+export async function mintToken(keys: DevKeys, opts: MintOptions = {}): Promise<string> {
+  const key = await importJWK(keys.privateJwk, 'RS256');
+  const jwt = new SignJWT({ 'cognito:groups': opts.role ? [opts.role] : [] })
+    .setProtectedHeader({ alg: 'RS256', kid: keys.privateJwk.kid })
+    .setSubject(opts.sub ?? `local-${opts.role ?? 'user'}`)
+    .setIssuer(opts.issuer ?? LOCAL_ISSUER)
+    .setAudience(opts.audience ?? LOCAL_AUDIENCE)
+    .setIssuedAt();
+  if (opts.expiresAt !== undefined) jwt.setExpirationTime(opts.expiresAt);
+  else jwt.setExpirationTime(typeof opts.ttl === 'number' ? Math.floor(Date.now() / 1000) + opts.ttl : (opts.ttl ?? '1h'));
+  return jwt.sign(key);
+}

@@ -1,0 +1,271 @@
+// Event create and update (reference §6.1, with DESIGN §2's deviations: partial updates, an end
+// before the start is a 400, links to unknown ids are a 400).
+import { config, type Lang } from '../config.js';
+import { parseCostInput } from '../cost.js';
+import { endOfDay, parseDate, startOfDay, wallToUtc } from '../dates.js';
+import { ApiError, invalidParam, invalidParams, tec } from '../errors.js';
+import { json, type Reply } from '../http.js';
+import { listItems } from '../params.js';
+import { requireEditor } from '../permissions.js';
+import { validateArgs, type RequestContext } from '../pipeline.js';
+import { presentEvent } from '../present.js';
+import { eventWriteArgs } from '../resources/event-args.js';
+import { organizerWriteArgs, venueWriteArgs } from '../resources/place-args.js';
+import { slugify } from '../slug.js';
+import { batchGet, freeSlug, getItem, keyOf, nextId, put, transact, withRetry, type TransactItem } from '../store/base.js';
+import { keys, type Taxonomy } from '../store/keys.js';
+import type { AnyPost, EventItem, TermItem } from '../store/items.js';
+import { authorOf, indexedTerm, loadLinked, modifiedNow, publicationDates } from './common.js';
+import { eventTransaction } from './event-writes.js';
+import { newPlace } from './places.js';
+import { findPost } from './posts.js';
+
+const LIMITS = { venue: 3, organizer: 10, categories: 10, tags: 10 } as const;
+
+type LinkField = 'venue' | 'organizer' | 'categories' | 'tags';
+
+/** Splits a link parameter into its items; undefined keeps the current links, [] clears them. */
+function items(value: unknown, field: LinkField): unknown[] | undefined {
+  if (value === undefined) return undefined;
+  if (value === null || value === '' || value === 0 || value === '0') return [];
+  const list = Array.isArray(value) ? value : typeof value === 'string' ? (listItems(value) ?? []) : [value];
+  if (list.length > LIMITS[field]) throw invalidParam(field, `${field} takes at most ${LIMITS[field]} items.`);
+  return list;
+}
+
+const asId = (v: unknown): number | undefined =>
+  typeof v === 'number' && Number.isSafeInteger(v) && v > 0
+    ? v
+    : typeof v === 'string' && /^\d+$/.test(v.trim()) && Number(v) > 0
+      ? Number(v)
+      : typeof v === 'object' && v !== null && 'id' in v
+        ? asId((v as { id: unknown }).id)
+        : undefined;
+
+interface Resolved {
+  venues?: number[];
+  organizers?: number[];
+  categories?: number[];
+  tags?: number[];
+  /** Records created by this write (inline venues, organizers, new terms). */
+  writes: TransactItem[];
+  created: Set<string>;
+  newTerms: TermItem[];
+}
+
+/**
+ * Resolves the links of an event payload with one batch read: ids must name records of the
+ * right kind; inline objects create venues and organizers; term slugs and names resolve in the
+ * request language, and unknown names create terms.
+ */
+async function resolveLinks(ctx: RequestContext, author: number): Promise<Resolved> {
+  const p = ctx.params;
+  const lists = {
+    venue: items(p.venue, 'venue'),
+    organizer: items(p.organizer, 'organizer'),
+    categories: items(p.categories, 'categories'),
+    tags: items(p.tags, 'tags'),
+  };
+  const lang = ctx.lang;
+  const tax: Record<'categories' | 'tags', Taxonomy> = { categories: 'category', tags: 'tag' };
+  const lookups = [];
+  for (const field of ['venue', 'organizer'] as const)
+    for (const v of lists[field] ?? []) {
+      const id = asId(v);
+      if (id !== undefined) lookups.push(keys.post(id));
+    }
+  for (const field of ['categories', 'tags'] as const)
+    for (const v of lists[field] ?? []) {
+      const id = asId(v);
+      if (id !== undefined) lookups.push(keys.term(id));
+      else {
+        const s = String(v).trim();
+        lookups.push(keys.slugGuard(tax[field], lang, s.toLowerCase()), keys.termName(tax[field], lang, 0, s));
+      }
+    }
+  const found = await batchGet<Record<string, unknown>>(lookups);
+  const out: Resolved = { writes: [], created: new Set(), newTerms: [] };
+
+  for (const [field, kind, args] of [['venue', 'venue', venueWriteArgs], ['organizer', 'organizer', organizerWriteArgs]] as const) {
+    const list = lists[field];
+    if (!list) continue;
+    const ids: number[] = [];
+    for (const v of list) {
+      const id = asId(v);
+      if (id !== undefined) {
+        const post = found.get(keyOf(keys.post(id))) as AnyPost | undefined;
+        if (!post || post.kind !== kind || post.status === 'trash') {
+          if (typeof v === 'object') throw tec.invalidLinkedPost();
+          throw invalidParam(field, `${field} ${id} is not an existing ${kind}.`);
+        }
+        ids.push(id);
+        continue;
+      }
+      if (typeof v !== 'object' || v === null) throw invalidParam(field, `${field} must be ids or objects.`);
+      let params: Record<string, unknown>;
+      try {
+        params = validateArgs(args, v as Record<string, unknown>);
+      } catch (err) {
+        throw tec.couldNotCreate(kind, err instanceof ApiError ? err.message : String(err));
+      }
+      const { item, writes } = await newPlace(kind, { status: 'publish', ...params }, ctx, author);
+      out.writes.push(...writes);
+      out.created.add(item.pk);
+      ids.push(item.id);
+    }
+    out[field === 'venue' ? 'venues' : 'organizers'] = [...new Set(ids)];
+  }
+
+  for (const field of ['categories', 'tags'] as const) {
+    const list = lists[field];
+    if (!list) continue;
+    const ids: number[] = [];
+    for (const v of list) {
+      const id = asId(v);
+      if (id !== undefined) {
+        const term = found.get(keyOf(keys.term(id))) as TermItem | undefined;
+        if (!term || term.taxonomy !== tax[field]) throw invalidParam(field, `${field} ${id} is not an existing ${tax[field]}.`);
+        ids.push(id);
+        continue;
+      }
+      const s = String(v).trim();
+      const bySlug = found.get(keyOf(keys.slugGuard(tax[field], lang, s.toLowerCase()))) as { id: number } | undefined;
+      const byName = found.get(keyOf(keys.termName(tax[field], lang, 0, s))) as { id: number } | undefined;
+      const existing = bySlug?.id ?? byName?.id ?? out.newTerms.find((t) => t.taxonomy === tax[field] && t.name.toLowerCase() === s.toLowerCase())?.id;
+      if (existing !== undefined) {
+        ids.push(existing);
+        continue;
+      }
+      const term = await newTermItem(tax[field], lang, s, '', 0);
+      out.newTerms.push(term);
+      out.created.add(term.pk);
+      ids.push(term.id);
+    }
+    out[field] = [...new Set(ids)];
+  }
+  return out;
+}
+
+/** A new term record (its guards are written by `termWrites`). */
+export async function newTermItem(taxonomy: Taxonomy, lang: Lang, name: string, description: string, parent: number, slug?: string): Promise<TermItem> {
+  const id = await nextId('term');
+  const free = await freeSlug(taxonomy, lang, slugify(slug ?? name) || String(id));
+  return indexedTerm({ ...keys.term(id), id, taxonomy, lang, name: name.trim(), slug: free, description, parent, count: 0, version: 1 });
+}
+
+/** A new term's record and guards (slug and name). */
+export const termWrites = (t: TermItem): TransactItem[] => [
+  put(t),
+  put({ ...keys.slugGuard(t.taxonomy, t.lang, t.slug), id: t.id }),
+  put({ ...keys.termName(t.taxonomy, t.lang, t.parent, t.name), id: t.id }),
+];
+
+/** The event a payload describes, on top of `old` for updates. */
+function eventFrom(p: Record<string, unknown>, base: { id: number; lang: Lang; slug: string; author: number; now: Date; old?: EventItem }, links: Resolved): EventItem {
+  const old = base.old;
+  const timezone = p.timezone !== undefined ? String(p.timezone) : (old?.timezone ?? '');
+  const zone = timezone || config().siteTimezone;
+  let start = p.start_date !== undefined ? parseDate(p.start_date as string, zone, base.now)! : old!.start;
+  let end = p.end_date !== undefined ? parseDate(p.end_date as string, zone, base.now)! : old!.end;
+  const allDay = (p.all_day as boolean | undefined) ?? old?.allDay ?? false;
+  if (allDay) {
+    start = startOfDay(start);
+    end = endOfDay(end);
+  }
+  if (end < start) {
+    throw invalidParams({ end_date: `end_date (${end}) must not be before start_date (${start}).` });
+  }
+  const hidden = (p.hide_from_listings as boolean | undefined) ?? old?.hidden ?? false;
+  const event: EventItem = {
+    ...keys.post(base.id),
+    id: base.id,
+    kind: 'event',
+    lang: base.lang,
+    status: (p.status as string | undefined) ?? old?.status ?? 'publish',
+    slug: base.slug,
+    author: base.author,
+    ...publicationDates(p, base.now, old),
+    ...modifiedNow(base.now),
+    title: (p.title as string | undefined) ?? old!.title,
+    description: (p.description as string | undefined) ?? old?.description ?? '',
+    excerpt: (p.excerpt as string | undefined) ?? old?.excerpt ?? '',
+    image: (p.image as string | undefined) ?? old?.image ?? '',
+    website: p.website !== undefined ? (p.website as string) : (old?.website ?? null),
+    version: (old?.version ?? 0) + 1,
+    start,
+    end,
+    utcStart: wallToUtc(start, zone),
+    utcEnd: wallToUtc(end, zone),
+    timezone,
+    allDay,
+    cost: p.cost !== undefined ? parseCostInput(p.cost) : old?.cost,
+    showMap: (p.show_map as boolean | undefined) ?? old?.showMap ?? false,
+    showMapLink: (p.show_map_link as boolean | undefined) ?? old?.showMapLink ?? false,
+    sticky: (p.sticky as boolean | undefined) ?? old?.sticky ?? false,
+    featured: (p.featured as boolean | undefined) ?? old?.featured ?? false,
+    venues: links.venues ?? old?.venues ?? [],
+    organizers: links.organizers ?? old?.organizers ?? [],
+    categories: links.categories ?? old?.categories ?? [],
+    tags: links.tags ?? old?.tags ?? [],
+    parent: old?.parent ?? 0,
+  };
+  if (hidden) event.hidden = true;
+  if (!event.cost) delete event.cost;
+  return event;
+}
+
+/** Writes the event and everything created with it in one transaction. */
+async function commit(old: EventItem | undefined, next: EventItem, links: Resolved): Promise<void> {
+  const published = next.status === 'publish';
+  const extra = [
+    ...links.writes,
+    ...links.newTerms.flatMap((t) => termWrites({ ...t, count: published && [...next.categories, ...next.tags].includes(t.id) ? 1 : 0 })),
+  ];
+  const tx = eventTransaction(old, next, config().tableName, extra, links.created);
+  await transact(tx.items, (i) => tx.meaning.get(i)?.());
+}
+
+async function respond(status: number, e: EventItem): Promise<Reply> {
+  return json(status, presentEvent(e, await loadLinked([e]), false));
+}
+
+export async function createEvent(ctx: RequestContext): Promise<Reply> {
+  requireEditor(ctx.principal);
+  const author = await authorOf(ctx);
+  const event = await withRetry(async () => {
+    const links = await resolveLinks(ctx, author);
+    const id = await nextId('post');
+    const title = ctx.params.title as string;
+    const slug = await freeSlug('event', ctx.lang, slugify((ctx.params.slug as string | undefined) ?? title) || String(id));
+    const next = eventFrom(ctx.params, { id, lang: ctx.lang, slug, author, now: ctx.now }, links);
+    await commit(undefined, next, links);
+    return next;
+  });
+  return respond(201, event);
+}
+
+export async function updateEvent(ctx: RequestContext): Promise<Reply> {
+  requireEditor(ctx.principal);
+  const found = await findPost(ctx, 'event');
+  // On the by-slug route the path names the event; a `slug` in the body renames it.
+  let wantedSlug = ctx.params.slug as string | undefined;
+  if (ctx.path.slug !== undefined && ctx.input.slug !== undefined) {
+    const r = eventWriteArgs.slug!.schema.safeParse(ctx.input.slug);
+    if (!r.success) throw invalidParam('slug', `slug ${r.error.issues[0]?.message ?? 'is invalid.'}`);
+    wantedSlug = r.data as string;
+  }
+  const author = await authorOf(ctx, found.author);
+  const event = await withRetry(async () => {
+    const old = await getItem<EventItem>(keys.post(found.id));
+    if (!old) throw tec.eventNotFound(found.id);
+    const links = await resolveLinks(ctx, author);
+    let slug = old.slug;
+    if (wantedSlug !== undefined && old.status !== 'trash') {
+      slug = await freeSlug('event', old.lang, slugify(wantedSlug) || String(old.id), old.id);
+    }
+    const next = eventFrom(ctx.params, { id: old.id, lang: old.lang, slug, author, now: ctx.now, old }, links);
+    await commit(old, next, links);
+    return next;
+  });
+  return respond(200, event);
+}

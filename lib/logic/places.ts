@@ -1,0 +1,106 @@
+// Venue and organizer create and update (reference §6.2). Creation does not deduplicate
+// (DESIGN §2.6): each create makes a record, with a `-2`, `-3`… slug when the slug is taken.
+import type { Lang } from '../config.js';
+import { json, type Reply } from '../http.js';
+import { requireEditor } from '../permissions.js';
+import type { RequestContext } from '../pipeline.js';
+import { presentOrganizer, presentVenue } from '../present.js';
+import { slugify } from '../slug.js';
+import { freeSlug, nextId, put, putIfVersion, transact, withRetry, type TransactItem } from '../store/base.js';
+import { keys } from '../store/keys.js';
+import type { OrganizerItem, VenueItem } from '../store/items.js';
+import { authorOf, indexed, modifiedNow, publicationDates } from './common.js';
+import { findPost } from './posts.js';
+
+type PlaceKind = 'venue' | 'organizer';
+type Place = VenueItem | OrganizerItem;
+
+const str = (v: unknown, fallback = '') => (v === undefined ? fallback : String(v));
+
+const VENUE_FIELDS = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince'] as const;
+
+/** The record a venue or organizer payload describes, on top of `old` for updates. */
+export function placeFrom(kind: PlaceKind, p: Record<string, unknown>, base: {
+  id: number; lang: Lang; slug: string; author: number; now: Date; old?: Place;
+}): Place {
+  const old = base.old;
+  const common = {
+    ...keys.post(base.id),
+    id: base.id,
+    kind,
+    lang: base.lang,
+    status: str(p.status, old?.status ?? 'publish'),
+    slug: base.slug,
+    author: base.author,
+    ...publicationDates(p, base.now, old),
+    ...modifiedNow(base.now),
+    title: str(p[kind], old?.title),
+    description: str(p.description, old?.description),
+    excerpt: old?.excerpt ?? '',
+    image: str(p.image, old?.image),
+    website: p.website === undefined ? (old?.website ?? '') : String(p.website),
+    version: (old?.version ?? 0) + 1,
+  };
+  if (kind === 'organizer') {
+    const o = old as OrganizerItem | undefined;
+    return { ...common, kind, phone: str(p.phone, o?.phone), email: str(p.email, o?.email).trim() };
+  }
+  const v = old as VenueItem | undefined;
+  const venue: VenueItem = {
+    ...common,
+    kind,
+    ...(Object.fromEntries(VENUE_FIELDS.map((f) => [f, str(p[f], v?.[f])])) as Pick<VenueItem, (typeof VENUE_FIELDS)[number]>),
+    showMap: p.show_map === undefined ? (v?.showMap ?? true) : (p.show_map as boolean),
+    showMapLink: p.show_map_link === undefined ? (v?.showMapLink ?? true) : (p.show_map_link as boolean),
+  };
+  const lat = p.geo_lat ?? v?.geoLat;
+  const lng = p.geo_lng ?? v?.geoLng;
+  if (lat !== undefined) venue.geoLat = lat as number;
+  if (lng !== undefined) venue.geoLng = lng as number;
+  return venue;
+}
+
+/** A new venue or organizer's items (record and slug guard), for this or a larger transaction. */
+export async function newPlace(kind: PlaceKind, p: Record<string, unknown>, ctx: RequestContext, author: number): Promise<{ item: Place; writes: TransactItem[] }> {
+  const id = await nextId('post');
+  const wanted = slugify(str(p[kind])) || String(id);
+  const slug = await freeSlug(kind, ctx.lang, wanted);
+  const item = indexed(placeFrom(kind, p, { id, lang: ctx.lang, slug, author, now: ctx.now }));
+  return { item, writes: [put(item), put({ ...keys.slugGuard(kind, ctx.lang, slug), id })] };
+}
+
+const present = (p: Place, single = false) =>
+  p.kind === 'venue' ? presentVenue(p as VenueItem, single) : presentOrganizer(p as OrganizerItem, single);
+
+export async function createPlace(ctx: RequestContext, kind: PlaceKind): Promise<Reply> {
+  requireEditor(ctx.principal);
+  const author = await authorOf(ctx);
+  const item = await withRetry(async () => {
+    const { item, writes } = await newPlace(kind, ctx.params, ctx, author);
+    await transact(writes);
+    return item;
+  });
+  return json(201, present(item));
+}
+
+export async function updatePlace(ctx: RequestContext, kind: PlaceKind): Promise<Reply> {
+  requireEditor(ctx.principal);
+  const found = await findPost(ctx, kind);
+  const author = await authorOf(ctx, found.author);
+  const next = await withRetry(async () => {
+    const old = (await findPost({ ...ctx, path: { id: found.id } }, kind)) as Place;
+    let slug = old.slug;
+    const writes: TransactItem[] = [];
+    const restoring = old.status === 'trash' && ctx.params.status !== undefined;
+    if (restoring) {
+      // Leaving the trash takes the original slug back (or the next free one).
+      slug = await freeSlug(kind, old.lang, old.slug.replace(/__trashed$/, ''));
+      writes.push(put({ ...keys.slugGuard(kind, old.lang, slug), id: old.id }));
+    }
+    const next = indexed(placeFrom(kind, ctx.params, { id: old.id, lang: old.lang, slug, author, now: ctx.now, old }));
+    writes.unshift(putIfVersion(next, old.version));
+    await transact(writes);
+    return next;
+  });
+  return json(200, present(next));
+}

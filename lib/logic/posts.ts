@@ -1,0 +1,107 @@
+// Operations shared by events, venues and organizers: finding a record by id or slug, reading
+// it with TEC's access rules, trashing and deleting it, and unlinking it from events.
+import { config } from '../config.js';
+import { ApiError, invalidParam, tec } from '../errors.js';
+import { json, type Reply } from '../http.js';
+import { canRead, isEditor, requireEditor } from '../permissions.js';
+import type { RequestContext } from '../pipeline.js';
+import { presentEvent, presentOrganizer, presentVenue } from '../present.js';
+import { bySlug, del, getItem, putIfVersion, queryAll, transact, withRetry } from '../store/base.js';
+import { keys, slugIndexKey, type PostKind } from '../store/keys.js';
+import type { AnyPost, EventItem, LinkItem, OrganizerItem, VenueItem } from '../store/items.js';
+import { indexed, loadLinked, modifiedNow } from './common.js';
+import { eventTransaction } from './event-writes.js';
+
+/** The record a path names, with TEC's answers for unknown ids and slugs. */
+export async function findPost(ctx: RequestContext, kind: PostKind): Promise<AnyPost> {
+  if (ctx.path.slug !== undefined) {
+    const found = await bySlug<AnyPost>(slugIndexKey(kind, ctx.lang, ctx.path.slug));
+    if (!found) throw invalidParam('slug', `slug does not name an existing ${kind}.`);
+    return found;
+  }
+  const id = ctx.path.id!;
+  const found = await getItem<AnyPost>(keys.post(id));
+  if (kind === 'event') {
+    if (!found) throw tec.eventNotFound(id);
+    if (found.kind !== 'event') throw tec.invalidEventId();
+    return found;
+  }
+  if (!found || found.kind !== kind) throw invalidParam('id', `id is not an existing ${kind} id.`);
+  return found;
+}
+
+export async function presentPost(post: AnyPost, single: boolean): Promise<Record<string, unknown>> {
+  if (post.kind === 'venue') return presentVenue(post as VenueItem, single);
+  if (post.kind === 'organizer') return presentOrganizer(post as OrganizerItem, single);
+  const e = post as EventItem;
+  return presentEvent(e, await loadLinked([e]), single);
+}
+
+/** GET by id or slug (reference §5). */
+export async function readPost(ctx: RequestContext, kind: PostKind): Promise<Reply> {
+  const post = await findPost(ctx, kind);
+  if (post.status === 'trash') throw kind === 'event' ? tec.eventTrashed() : tec.notAccessible(kind);
+  if (!canRead(ctx.principal, post.status)) throw tec.notAccessible(kind);
+  return json(200, await presentPost(post, true));
+}
+
+/** Removes every link item in a venue's, organizer's or term's partition, rewriting each event. */
+export async function unlinkEvents(targetPk: string, drop: (e: EventItem) => EventItem, now: Date): Promise<void> {
+  const links = await queryAll<LinkItem>({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': targetPk, ':p': keys.linkPrefix },
+  });
+  for (const link of links) {
+    await withRetry(async () => {
+      const old = await getItem<EventItem>(keys.post(link.eventId));
+      if (!old) return;
+      const next = { ...drop(old), ...modifiedNow(now), version: old.version + 1 };
+      const tx = eventTransaction(old, next, config().tableName);
+      await transact(tx.items);
+    });
+  }
+}
+
+/** DELETE: trash (200, then 410 on a second try) or, with `force`, delete permanently. */
+export async function deletePost(ctx: RequestContext, kind: PostKind): Promise<Reply> {
+  requireEditor(ctx.principal);
+  const force = ctx.params.force === true;
+  if (force && !isEditor(ctx.principal)) throw new ApiError(403, 'rest_forbidden', 'Only editors may delete permanently.');
+  const post = await findPost(ctx, kind);
+  if (post.status === 'trash' && !force) throw tec.inTrash(kind);
+  const table = config().tableName;
+
+  if (kind !== 'event') {
+    // TEC removes a trashed venue's or organizer's links from its events.
+    const field = kind === 'venue' ? 'venues' : 'organizers';
+    await unlinkEvents(keys.post(post.id).pk, (e) => ({ ...e, [field]: e[field].filter((id) => id !== post.id) }), ctx.now);
+  }
+
+  if (force) {
+    if (kind === 'event') {
+      await withRetry(async () => {
+        const old = (await getItem<EventItem>(keys.post(post.id)))!;
+        await transact(eventTransaction(old, undefined, table).items);
+      });
+    } else {
+      const items = [{ Delete: { TableName: table, Key: keys.post(post.id) } }];
+      if (post.status !== 'trash') items.push({ Delete: { TableName: table, Key: keys.slugGuard(kind, post.lang, post.slug) } });
+      await transact(items);
+    }
+    return json(200, await presentPost(post, false));
+  }
+
+  const trashed = await withRetry(async () => {
+    const old = (await getItem<AnyPost>(keys.post(post.id)))!;
+    if (old.status === 'trash') throw tec.inTrash(kind);
+    // WordPress renames a trashed post's slug, which frees the original one.
+    const next = { ...old, status: 'trash', slug: `${old.slug}__trashed`, ...modifiedNow(ctx.now), version: old.version + 1 } as AnyPost;
+    if (kind === 'event') {
+      await transact(eventTransaction(old as EventItem, next as EventItem, table).items);
+    } else {
+      await transact([putIfVersion(indexed(next), old.version), del(keys.slugGuard(kind, old.lang, old.slug))]);
+    }
+    return next;
+  });
+  return json(200, await presentPost(trashed, false));
+}

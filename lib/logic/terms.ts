@@ -1,0 +1,109 @@
+// Categories and tags (reference §3.11, §5.4, §6.3): WordPress's terms controller semantics.
+import type { Lang } from '../config.js';
+import { ApiError, invalidParam, tec } from '../errors.js';
+import { json, type Reply } from '../http.js';
+import { requireEditor } from '../permissions.js';
+import type { RequestContext } from '../pipeline.js';
+import { presentTerm } from '../present.js';
+import { slugify } from '../slug.js';
+import { del, getItem, put, putIfVersion, transact, withRetry, type TransactItem } from '../store/base.js';
+import { keys, type Taxonomy } from '../store/keys.js';
+import type { TermItem } from '../store/items.js';
+import { indexedTerm } from './common.js';
+import { newTermItem, termWrites } from './events.js';
+import { unlinkEvents } from './posts.js';
+
+export const taxonomyOf = (ctx: RequestContext): Taxonomy => (ctx.op.id.startsWith('categories.') ? 'category' : 'tag');
+
+export async function findTerm(ctx: RequestContext): Promise<TermItem> {
+  const term = await getItem<TermItem>(keys.term(ctx.path.id!));
+  if (!term || term.taxonomy !== taxonomyOf(ctx)) throw invalidParam('id', `id is not an existing ${taxonomyOf(ctx)} id.`);
+  return term;
+}
+
+const duplicateSlug = (slug: string) =>
+  new ApiError(400, 'duplicate_term_slug', `The slug "${slug}" is already in use by another term.`);
+
+/** Checks `parent` for the taxonomy: tags have none; a category's parent must exist. */
+async function parentOf(ctx: RequestContext, taxonomy: Taxonomy, current: number, selfId?: number): Promise<number> {
+  if (taxonomy === 'tag') {
+    if (ctx.input.parent !== undefined) throw tec.notHierarchical();
+    return 0;
+  }
+  const parent = ctx.params.parent as number | undefined;
+  if (parent === undefined) return current;
+  if (parent === 0) return 0;
+  if (parent === selfId) throw invalidParam('parent', 'parent cannot be the term itself.');
+  const found = await getItem<TermItem>(keys.term(parent));
+  if (!found || found.taxonomy !== 'category') throw invalidParam('parent', 'parent is not an existing category id.');
+  return parent;
+}
+
+/** Maps a failed guard in a term transaction to WordPress's error. */
+function guardError(writes: TransactItem[], t: TermItem) {
+  return (index: number) => {
+    const pk = String((writes[index]?.Put?.Item as { pk?: string } | undefined)?.pk ?? '');
+    if (pk.startsWith('TERMNAME#')) return tec.termExists(t.id);
+    if (pk.startsWith('SLUG#')) return duplicateSlug(t.slug);
+    return undefined;
+  };
+}
+
+export async function createTerm(ctx: RequestContext): Promise<Reply> {
+  requireEditor(ctx.principal);
+  const taxonomy = taxonomyOf(ctx);
+  const parent = await parentOf(ctx, taxonomy, 0);
+  const name = (ctx.params.name as string).trim();
+  const existing = await getItem<{ id: number }>(keys.termName(taxonomy, ctx.lang, parent, name));
+  if (existing) throw tec.termExists(existing.id);
+  const wantedSlug = ctx.params.slug as string | undefined;
+  if (wantedSlug !== undefined) {
+    const taken = await getItem(keys.slugGuard(taxonomy, ctx.lang, slugify(wantedSlug)));
+    if (taken) throw duplicateSlug(slugify(wantedSlug));
+  }
+  const term = await withRetry(() => newTermItem(taxonomy, ctx.lang as Lang, name, (ctx.params.description as string) ?? '', parent, wantedSlug));
+  const writes = termWrites(term);
+  await transact(writes, guardError(writes, term));
+  return json(201, presentTerm(term));
+}
+
+export async function readTerm(ctx: RequestContext): Promise<Reply> {
+  return json(200, presentTerm(await findTerm(ctx)));
+}
+
+export async function updateTerm(ctx: RequestContext): Promise<Reply> {
+  requireEditor(ctx.principal);
+  const found = await findTerm(ctx);
+  const taxonomy = taxonomyOf(ctx);
+  const parent = await parentOf(ctx, taxonomy, found.parent, found.id);
+  const term = await withRetry(async () => {
+    const old = await findTerm(ctx);
+    const name = ((ctx.params.name as string | undefined) ?? old.name).trim();
+    const slug = ctx.params.slug !== undefined ? slugify(ctx.params.slug as string) || old.slug : old.slug;
+    const next = indexedTerm({ ...old, name, slug, parent, description: (ctx.params.description as string | undefined) ?? old.description, version: old.version + 1 });
+    const writes: TransactItem[] = [putIfVersion(next, old.version)];
+    if (slug !== old.slug) {
+      writes.push(del(keys.slugGuard(taxonomy, old.lang, old.slug)), put({ ...keys.slugGuard(taxonomy, old.lang, slug), id: old.id }));
+    }
+    if (name.toLowerCase() !== old.name.toLowerCase() || parent !== old.parent) {
+      writes.push(del(keys.termName(taxonomy, old.lang, old.parent, old.name)), put({ ...keys.termName(taxonomy, old.lang, parent, name), id: old.id }));
+    }
+    await transact(writes, guardError(writes, next));
+    return next;
+  });
+  return json(200, presentTerm(term));
+}
+
+/** Terms are deleted permanently, as in TEC; the reply is the term as it was. */
+export async function deleteTerm(ctx: RequestContext): Promise<Reply> {
+  requireEditor(ctx.principal);
+  const term = await findTerm(ctx);
+  const field = term.taxonomy === 'category' ? 'categories' : 'tags';
+  await unlinkEvents(keys.term(term.id).pk, (e) => ({ ...e, [field]: e[field].filter((id) => id !== term.id) }), ctx.now);
+  await transact([
+    del(keys.term(term.id)),
+    del(keys.slugGuard(term.taxonomy, term.lang, term.slug)),
+    del(keys.termName(term.taxonomy, term.lang, term.parent, term.name)),
+  ]);
+  return json(200, presentTerm(term));
+}

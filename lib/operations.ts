@@ -1,0 +1,103 @@
+// The operation table: the single source of truth for every route. The CDK stack makes one
+// function and its routes from each row, the local gateway routes with it, and the namespace
+// index and the OpenAPI document are generated from it.
+import type { Args } from './params.js';
+import { mlLanguage } from './resources/common.js';
+import { eventArgs } from './resources/event-args.js';
+import { organizerArgs, venueArgs } from './resources/place-args.js';
+import { categoryArgs, tagArgs } from './resources/term-args.js';
+import { str } from './params.js';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export const EDITABLE: Method[] = ['POST', 'PUT', 'PATCH'];
+
+export interface Operation {
+  /** Stable id, e.g. `events.getBySlug`. */
+  id: string;
+  methods: Method[];
+  /** Path below `/{lang}/{ns}/events/v1`; '' is the namespace root. `{id}` is digits only. */
+  path: string;
+  /** `write` operations need a bearer token and get read-write table access. */
+  access: 'read' | 'write';
+  /** The handler module, relative to the repository root; it exports `handler`. */
+  handler: string;
+  summary: string;
+  args: Args;
+}
+
+type ItemKind = 'events' | 'venues' | 'organizers';
+type TermKind = 'categories' | 'tags';
+
+const noun: Record<ItemKind | TermKind, [string, string]> = {
+  events: ['event', 'events'],
+  venues: ['venue', 'venues'],
+  organizers: ['organizer', 'organizers'],
+  categories: ['category', 'categories'],
+  tags: ['tag', 'tags'],
+};
+
+const row = (kind: string, name: string, methods: Method[], path: string, access: Operation['access'], summary: string, args: Args): Operation => ({
+  id: `${kind}.${name}`,
+  methods,
+  path,
+  access,
+  handler: `functions/${kind}/${name}.ts`,
+  summary,
+  args,
+});
+
+function itemRows(kind: ItemKind, args: typeof eventArgs | typeof venueArgs): Operation[] {
+  const [one, many] = noun[kind];
+  const base = `/${kind}`;
+  return [
+    row(kind, 'list', ['GET'], base, 'read', `List ${many}`, args.list),
+    row(kind, 'create', ['POST'], base, 'write', `Create a ${one}`, args.create),
+    row(kind, 'get', ['GET'], `${base}/{id}`, 'read', `Read a ${one}`, args.get),
+    row(kind, 'update', EDITABLE, `${base}/{id}`, 'write', `Update a ${one}`, args.update),
+    row(kind, 'delete', ['DELETE'], `${base}/{id}`, 'write', `Trash or delete a ${one}`, args.delete),
+    row(kind, 'getBySlug', ['GET'], `${base}/by-slug/{slug}`, 'read', `Read a ${one} by slug`, args.getBySlug),
+    row(kind, 'updateBySlug', EDITABLE, `${base}/by-slug/{slug}`, 'write', `Update a ${one} by slug`, args.updateBySlug),
+    row(kind, 'deleteBySlug', ['DELETE'], `${base}/by-slug/{slug}`, 'write', `Trash or delete a ${one} by slug`, args.deleteBySlug),
+  ];
+}
+
+function termRows(kind: TermKind, args: typeof categoryArgs): Operation[] {
+  const [one, many] = noun[kind];
+  const base = `/${kind}`;
+  return [
+    row(kind, 'list', ['GET'], base, 'read', `List ${many}`, args.list),
+    row(kind, 'create', ['POST'], base, 'write', `Create a ${one}`, args.create),
+    row(kind, 'get', ['GET'], `${base}/{id}`, 'read', `Read a ${one}`, args.get),
+    row(kind, 'update', EDITABLE, `${base}/{id}`, 'write', `Update a ${one}`, args.update),
+    row(kind, 'delete', ['DELETE'], `${base}/{id}`, 'write', `Delete a ${one} permanently`, args.delete),
+  ];
+}
+
+export const OPERATIONS: readonly Operation[] = [
+  row('root', 'index', ['GET'], '', 'read', 'Namespace index', {
+    namespace: { schema: str(), type: 'string', description: 'The namespace' },
+    context: { schema: str(), type: 'string', default: 'view', description: 'Scope under which the request is made' },
+    ml_language: mlLanguage,
+  }),
+  row('root', 'doc', ['GET'], '/doc', 'read', 'OpenAPI description of this API', { ml_language: mlLanguage }),
+  ...itemRows('events', eventArgs),
+  ...itemRows('venues', venueArgs),
+  ...itemRows('organizers', organizerArgs),
+  ...termRows('categories', categoryArgs),
+  ...termRows('tags', tagArgs),
+];
+
+/** Answers every request no route matches, with WordPress's `rest_no_route`. Not an operation. */
+export const FALLBACK_HANDLER = 'functions/root/noRoute.ts';
+
+const byId = new Map(OPERATIONS.map((op) => [op.id, op]));
+export function operation(id: string): Operation {
+  const op = byId.get(id);
+  if (!op) throw new Error(`Unknown operation ${id}`);
+  return op;
+}
+
+/** The API Gateway route path of an operation: `/{lang}/<ns>/events/v1<path>`. */
+export function routePath(op: Operation, namespace: string): string {
+  return `/{lang}/${namespace}/events/v1${op.path}`;
+}

@@ -1,0 +1,142 @@
+// The shared middy pipeline every handler runs: route checks, request decoding, language,
+// authentication, WordPress-style validation, and error mapping. Middleware order matters:
+// the error mapper is registered first so that its onError runs last.
+import middy from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { authenticate, type Principal } from './auth.js';
+import { config, isLang, type Lang } from './config.js';
+import { ApiError, forbidden, invalidParams, missingParams, noRoute } from './errors.js';
+import { encode, header, parseBody, parseFormLike, type Input, type Reply } from './http.js';
+import { operation, type Operation } from './operations.js';
+import type { Args } from './params.js';
+
+export interface RequestContext {
+  op: Operation;
+  /** The effective language: `ml_language` when given, else the path segment. */
+  lang: Lang;
+  /** Path captures, already checked: `id` is a positive integer, `slug` a non-empty segment. */
+  path: { id?: number; slug?: string };
+  /** Declared arguments, validated and coerced, with defaults applied. */
+  params: Record<string, unknown>;
+  /** Every query and body value as sent (for undeclared parameters TEC also reads). */
+  input: Input;
+  principal: Principal | undefined;
+  method: string;
+  now: Date;
+}
+
+export type Logic = (ctx: RequestContext) => Promise<Reply>;
+
+type Event = APIGatewayProxyEventV2;
+type Result = APIGatewayProxyStructuredResultV2;
+/** The decoded request travels from the middleware to the handler on the Lambda context. */
+type ContextWithRequest = Context & { request?: RequestContext };
+
+const PATH_NAMES = ['id', 'slug'] as const;
+
+/** Validates `input` against `args` in WordPress's order: missing required first, then values. */
+export function validateArgs(args: Args, input: Input, skip: readonly string[] = []): Record<string, unknown> {
+  const missing = Object.entries(args)
+    .filter(([name, arg]) => arg.required && !skip.includes(name) && (input[name] === undefined || input[name] === null))
+    .map(([name]) => name);
+  if (missing.length) throw missingParams(missing);
+  const out: Record<string, unknown> = {};
+  const bad: Record<string, string> = {};
+  for (const [name, arg] of Object.entries(args)) {
+    if (skip.includes(name)) continue;
+    const raw = input[name];
+    if (raw === undefined || raw === null) {
+      if (arg.default !== undefined) out[name] = arg.schema.parse(arg.default);
+      continue;
+    }
+    const result = arg.schema.safeParse(raw);
+    if (result.success) out[name] = result.data;
+    else bad[name] = `${name} ${result.error.issues[0]?.message ?? 'is invalid.'}`;
+  }
+  if (Object.keys(bad).length) throw invalidParams(bad);
+  return out;
+}
+
+function pathCaptures(event: Event, op: Operation): { lang: Lang; id?: number; slug?: string } {
+  const p = event.pathParameters ?? {};
+  // API Gateway matches `{lang}` and `{id}` against any segment; TEC's routes are narrower.
+  if (!isLang(p.lang)) throw noRoute();
+  const out: { lang: Lang; id?: number; slug?: string } = { lang: p.lang };
+  if (op.path.includes('{id}')) {
+    if (!p.id || !/^\d+$/.test(p.id)) throw noRoute();
+    out.id = Number(p.id);
+    if (!Number.isSafeInteger(out.id) || out.id < 1) throw noRoute();
+  }
+  if (op.path.includes('{slug}')) {
+    const slug = p.slug ? decodeURIComponent(p.slug) : '';
+    if (slug === '' || slug.includes('/')) throw noRoute();
+    out.slug = slug;
+  }
+  return out;
+}
+
+const routeRequest = (op: Operation): middy.MiddlewareObj<Event, Result, Error, ContextWithRequest> => ({
+  before: async (request) => {
+    const event = request.event;
+    const method = event.requestContext?.http?.method ?? 'GET';
+    const captures = pathCaptures(event, op);
+    const cfg = config();
+    const query = parseFormLike(event.rawQueryString ?? '');
+    const body = method === 'GET' || method === 'HEAD' || method === 'DELETE' ? {} : parseBody(event, cfg.maxBodyBytes);
+    // DELETE may carry its parameters (force) in a body too.
+    const deleteBody = method === 'DELETE' ? parseBody(event, cfg.maxBodyBytes) : {};
+    const input: Input = { ...query, ...deleteBody, ...body };
+    // Path captures cannot be overridden from the query or body (TEC lets a body `id` win; that
+    // would let a request aim its permission check at one record and its write at another).
+
+    // Writes authenticate before validating (DESIGN §2.4); reads validate first, as TEC does.
+    let principal: Principal | undefined;
+    if (op.access === 'write') {
+      principal = await authenticate(header(event, 'authorization'));
+      if (!principal) throw forbidden(false);
+    }
+    const params = validateArgs(op.args, input, PATH_NAMES.filter((n) => op.path.includes(`{${n}}`)));
+    if (op.access === 'read') principal = await authenticate(header(event, 'authorization'));
+    const lang = (params.ml_language as Lang | undefined) ?? captures.lang;
+    request.context.request = {
+      op,
+      lang,
+      path: { id: captures.id, slug: captures.slug },
+      params,
+      input,
+      principal,
+      method,
+      now: new Date(),
+    };
+  },
+});
+
+const wpErrors = (): middy.MiddlewareObj<Event, Result, Error, ContextWithRequest> => ({
+  onError: async (request) => {
+    const err = request.error;
+    const head = request.event.requestContext?.http?.method === 'HEAD';
+    if (err instanceof ApiError) {
+      request.response = encode({ status: err.status, body: err.body() }, {}, head);
+      return;
+    }
+    console.error(JSON.stringify({ level: 'ERROR', message: 'Unhandled error', error: String(err), stack: (err as Error)?.stack }));
+    request.response = encode(
+      { status: 500, body: { code: 'rest_internal_error', message: 'The server could not complete the request.', data: { status: 500 } } },
+      {},
+      head,
+    );
+  },
+});
+
+/** Builds the Lambda handler of one operation from its logic. */
+export function handle(opId: string, logic: Logic) {
+  const op = operation(opId);
+  const allow = { allow: op.methods.join(', ') };
+  return middy<Event, Result, Error, ContextWithRequest>()
+    .use(wpErrors())
+    .use(routeRequest(op))
+    .handler(async (event, context) => {
+      const reply = await logic(context.request!);
+      return encode(reply, allow, event.requestContext?.http?.method === 'HEAD');
+    });
+}

@@ -1,0 +1,278 @@
+// TEC-shaped presenters (reference §3): exact keys and key order for events, venues, organizers
+// and terms, nested and standalone. `single` adds json_ld, as TEC does on single reads only.
+import { apiBase, config, type Lang } from './config.js';
+import { presentCost } from './cost.js';
+import { dateDetails, isoWithOffset, timezoneAbbr } from './dates.js';
+import type { EventItem, OrganizerItem, PostItem, TermItem, VenueItem } from './store/items.js';
+import { renderContent, stripTags } from './text.js';
+
+export interface Linked {
+  venues: Map<number, VenueItem>;
+  organizers: Map<number, OrganizerItem>;
+  terms: Map<number, TermItem>;
+}
+
+const PERMALINK_BASE = { event: 'event', venue: 'venue', organizer: 'organizer' } as const;
+const TAXONOMY = { category: 'tribe_events_cat', tag: 'post_tag' } as const;
+const TERM_COLLECTION = { category: 'categories', tag: 'tags' } as const;
+
+/** Public page URL; the default language has no prefix, as multilingual WordPress sites do. */
+function pageUrl(lang: Lang, path: string): string {
+  const prefix = lang === 'en' ? '' : `/${lang}`;
+  return `${config().siteUrl}${prefix}/${path}/`;
+}
+
+export const postUrl = (p: PostItem) => pageUrl(p.lang, `${PERMALINK_BASE[p.kind]}/${p.slug}`);
+
+/** `<site host[+path]>?id=<id>` (reference §3.6). */
+export function globalId(id: number): string {
+  const u = new URL(config().siteUrl);
+  return `${u.hostname}${u.pathname.replace(/\/+$/, '')}?id=${id}`;
+}
+
+function image(url: string): Record<string, unknown> | false {
+  if (!url) return false;
+  const ext = /\.([a-z0-9]+)(?:[?#]|$)/i.exec(new URL(url).pathname)?.[1]?.toLowerCase() ?? '';
+  return { url, id: 0, extension: ext };
+}
+
+const tz = (e: EventItem) => e.timezone || config().siteTimezone;
+
+const dropEmpty = (o: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== '' && v !== null && v !== undefined && v !== false && v !== '0' && v !== 0));
+
+// --- json_ld -------------------------------------------------------------------------------
+
+function venueJsonLd(v: VenueItem): Record<string, unknown> {
+  return dropEmpty({
+    '@type': 'Place',
+    name: v.title,
+    description: stripTags(renderContent(v.excerpt || v.description)),
+    url: v.website ?? '',
+    address: {
+      '@type': 'PostalAddress',
+      ...dropEmpty({
+        streetAddress: v.address,
+        addressLocality: v.city,
+        addressRegion: v.stateprovince || v.state || v.province,
+        postalCode: v.zip,
+        addressCountry: v.country,
+      }),
+    },
+    geo: v.geoLat !== undefined && v.geoLng !== undefined ? { '@type': 'GeoCoordinates', latitude: v.geoLat, longitude: v.geoLng } : undefined,
+    telephone: v.phone,
+    sameAs: v.website ?? '',
+  });
+}
+
+function organizerJsonLd(o: OrganizerItem): Record<string, unknown> {
+  return dropEmpty({
+    '@type': 'Person',
+    name: o.title,
+    description: stripTags(renderContent(o.excerpt || o.description)),
+    url: o.website ?? '',
+    telephone: o.phone,
+    email: o.email,
+    sameAs: o.website ?? '',
+  });
+}
+
+function eventJsonLd(e: EventItem, venue: VenueItem | undefined, organizers: OrganizerItem[]): Record<string, unknown> {
+  const zone = tz(e);
+  const { cost_details } = presentCost(e.cost);
+  const price = cost_details.values.find((v) => /^\d/.test(v));
+  const url = postUrl(e);
+  return dropEmpty({
+    '@context': 'http://schema.org',
+    '@type': 'Event',
+    name: e.title,
+    description: stripTags(renderContent(e.excerpt || e.description)),
+    image: e.image || undefined,
+    url,
+    eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
+    eventStatus: 'https://schema.org/EventScheduled',
+    startDate: isoWithOffset(e.start, zone),
+    endDate: isoWithOffset(e.end, zone),
+    location: venue ? venueJsonLd(venue) : undefined,
+    organizer: organizers[0] ? organizerJsonLd(organizers[0]) : undefined,
+    offers:
+      price !== undefined
+        ? {
+            '@type': 'Offer',
+            price,
+            priceCurrency: e.cost?.code || config().currencyCode,
+            url,
+            category: 'primary',
+            availability: 'inStock',
+            validFrom: isoWithOffset(e.date, config().siteTimezone),
+          }
+        : undefined,
+    performer: 'Organization',
+  });
+}
+
+// --- posts ---------------------------------------------------------------------------------
+
+function postHead(p: PostItem) {
+  return {
+    id: p.id,
+    author: String(p.author),
+    status: p.status,
+    date: p.date,
+    date_utc: p.date_utc,
+    modified: p.modified,
+    modified_utc: p.modified_utc,
+    url: postUrl(p),
+  };
+}
+
+export function presentVenue(v: VenueItem, single = false): Record<string, unknown> {
+  const head = postHead(v);
+  const body = dropEmpty({
+    ...head,
+    author: v.author ? head.author : '',
+    venue: v.title,
+    description: renderContent(v.description),
+    excerpt: renderContent(v.excerpt),
+    slug: v.slug,
+    image: image(v.image),
+    address: v.address,
+    city: v.city,
+    country: v.country,
+    province: v.province,
+    state: v.state,
+    zip: v.zip,
+    phone: v.phone,
+    website: v.website ?? '',
+    stateprovince: v.stateprovince,
+    geo_lat: v.geoLat,
+    geo_lng: v.geoLng,
+    json_ld: single ? venueJsonLd(v) : undefined,
+  });
+  return {
+    ...body,
+    show_map: v.showMap,
+    show_map_link: v.showMapLink,
+    global_id: globalId(v.id),
+    global_id_lineage: [globalId(v.id)],
+    lang: v.lang,
+  };
+}
+
+export function presentOrganizer(o: OrganizerItem, single = false): Record<string, unknown> {
+  const head = postHead(o);
+  return {
+    ...dropEmpty({
+      ...head,
+      author: o.author ? head.author : '',
+      organizer: o.title,
+      description: renderContent(o.description),
+      excerpt: renderContent(o.excerpt),
+      slug: o.slug,
+      image: image(o.image),
+      phone: o.phone,
+      website: o.website ?? '',
+      email: o.email,
+      json_ld: single ? organizerJsonLd(o) : undefined,
+    }),
+    global_id: globalId(o.id),
+    global_id_lineage: [globalId(o.id)],
+    lang: o.lang,
+  };
+}
+
+function termUrls(t: TermItem) {
+  const collection = `${apiBase(t.lang)}/${TERM_COLLECTION[t.taxonomy]}`;
+  return {
+    self: `${collection}/${t.id}`,
+    collection,
+    ...(t.parent ? { up: `${collection}/${t.parent}` } : {}),
+  };
+}
+
+/** A term inside an event: WordPress's raw term object with `id` moved last and `urls` added. */
+export function presentNestedTerm(t: TermItem): Record<string, unknown> {
+  return {
+    name: t.name,
+    slug: t.slug,
+    term_group: 0,
+    term_taxonomy_id: t.id,
+    taxonomy: TAXONOMY[t.taxonomy],
+    description: t.description,
+    parent: t.parent,
+    count: t.count,
+    filter: 'raw',
+    id: t.id,
+    urls: termUrls(t),
+    lang: t.lang,
+  };
+}
+
+/** A standalone term (`/categories`, `/tags`), as WordPress's terms controller shapes it. */
+export function presentTerm(t: TermItem): Record<string, unknown> {
+  return {
+    id: t.id,
+    count: t.count,
+    description: t.description,
+    name: t.name,
+    slug: t.slug,
+    taxonomy: TAXONOMY[t.taxonomy],
+    ...(t.taxonomy === 'category' ? { parent: t.parent } : {}),
+    meta: [],
+    url: pageUrl(t.lang, t.taxonomy === 'category' ? `events/category/${t.slug}` : `tag/${t.slug}`),
+    urls: termUrls(t),
+    lang: t.lang,
+  };
+}
+
+export function presentEvent(e: EventItem, linked: Linked, single = false): Record<string, unknown> {
+  const zone = tz(e);
+  const cfg = config();
+  const venues = e.venues.map((id) => linked.venues.get(id)).filter((v): v is VenueItem => v !== undefined);
+  const organizers = e.organizers.map((id) => linked.organizers.get(id)).filter((o): o is OrganizerItem => o !== undefined);
+  const terms = (ids: number[]) =>
+    ids.map((id) => linked.terms.get(id)).filter((t): t is TermItem => t !== undefined).map(presentNestedTerm);
+  const { cost, cost_details } = presentCost(e.cost, { symbol: cfg.currencySymbol, position: cfg.currencyPosition });
+  const gid = globalId(e.id);
+  const { id, ...head } = postHead(e);
+  return {
+    id,
+    global_id: gid,
+    global_id_lineage: [gid],
+    ...head,
+    rest_url: `${apiBase(e.lang)}/events/${e.id}`,
+    title: e.title,
+    description: renderContent(e.description),
+    excerpt: renderContent(e.excerpt),
+    slug: e.slug,
+    image: image(e.image),
+    all_day: e.allDay,
+    start_date: e.start,
+    start_date_details: dateDetails(e.start),
+    end_date: e.end,
+    end_date_details: dateDetails(e.end),
+    utc_start_date: e.utcStart,
+    utc_start_date_details: dateDetails(e.utcStart),
+    utc_end_date: e.utcEnd,
+    utc_end_date_details: dateDetails(e.utcEnd),
+    timezone: zone,
+    timezone_abbr: timezoneAbbr(zone, e.start),
+    cost,
+    cost_details,
+    // TEC shows the permalink when the website was never set, and '' when it was cleared.
+    website: e.website ?? postUrl(e),
+    show_map: e.showMap,
+    show_map_link: e.showMapLink,
+    hide_from_listings: e.hidden === true,
+    sticky: e.sticky,
+    featured: e.featured,
+    categories: terms(e.categories),
+    tags: terms(e.tags),
+    // One venue is an object, several a list, none an empty list (reference §3.1).
+    venue: venues.length === 1 ? presentVenue(venues[0]!, single) : venues.map((v) => presentVenue(v, single)),
+    organizer: organizers.map((o) => presentOrganizer(o, single)),
+    custom_fields: [],
+    ...(single ? { json_ld: eventJsonLd(e, venues[0], organizers) } : {}),
+    lang: e.lang,
+  };
+}

@@ -1,0 +1,107 @@
+// The stored shapes of records. Presenters turn them into TEC's JSON; the store writes them.
+import type { Lang } from '../config.js';
+import type { StoredCost } from '../cost.js';
+import type { PostKind, Taxonomy } from './keys.js';
+
+export interface PostItem {
+  pk: string;
+  sk: string;
+  id: number;
+  kind: PostKind;
+  lang: Lang;
+  status: string;
+  slug: string;
+  /** Integer user id; 0 when unknown. */
+  author: number;
+  date: string;
+  date_utc: string;
+  modified: string;
+  modified_utc: string;
+  /** The title of an event, the name of a venue or organizer. */
+  title: string;
+  description: string;
+  excerpt: string;
+  image: string;
+  website: string | null;
+  /** Optimistic-locking counter, bumped by every write to the record. */
+  version: number;
+  gsi1pk?: string;
+  gsi2pk?: string;
+  gsi2sk?: string;
+}
+
+export interface EventItem extends PostItem {
+  kind: 'event';
+  start: string;
+  end: string;
+  utcStart: string;
+  utcEnd: string;
+  /** As given ('' means the site zone). */
+  timezone: string;
+  allDay: boolean;
+  cost?: StoredCost;
+  showMap: boolean;
+  showMapLink: boolean;
+  /** Set only when true, so that list filters can see it in the keys-only index. */
+  hidden?: boolean;
+  sticky: boolean;
+  featured: boolean;
+  venues: number[];
+  organizers: number[];
+  categories: number[];
+  tags: number[];
+  parent: number;
+}
+
+export interface VenueItem extends PostItem {
+  kind: 'venue';
+  address: string;
+  city: string;
+  country: string;
+  province: string;
+  state: string;
+  zip: string;
+  phone: string;
+  stateprovince: string;
+  showMap: boolean;
+  showMapLink: boolean;
+  geoLat?: number;
+  geoLng?: number;
+}
+
+export interface OrganizerItem extends PostItem {
+  kind: 'organizer';
+  phone: string;
+  email: string;
+}
+
+export type AnyPost = EventItem | VenueItem | OrganizerItem;
+
+export interface TermItem {
+  pk: string;
+  sk: string;
+  id: number;
+  taxonomy: Taxonomy;
+  lang: Lang;
+  name: string;
+  slug: string;
+  description: string;
+  parent: number;
+  /** Published events that carry the term; kept exact by the event writes' transactions. */
+  count: number;
+  version: number;
+  gsi1pk?: string;
+  gsi2pk?: string;
+  gsi2sk?: string;
+}
+
+/** A link item: one event linked to the record whose partition holds it. */
+export interface LinkItem {
+  pk: string;
+  sk: string;
+  eventId: number;
+  lang: Lang;
+  status: string;
+  utcStart: string;
+  utcEnd: string;
+}

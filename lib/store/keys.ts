@@ -1,0 +1,56 @@
+// Every key template of the single table, with its access pattern named (see lib/table.ts for
+// the attributes and indexes). Ids are zero-padded in sort keys so that they order numerically.
+import type { Lang } from '../config.js';
+
+export type PostKind = 'event' | 'venue' | 'organizer';
+export type Taxonomy = 'category' | 'tag';
+export type Sequence = 'post' | 'term' | 'user';
+
+export const pad = (id: number) => String(id).padStart(10, '0');
+
+export const keys = {
+  /** An event, venue or organizer: they share the post id sequence, as in WordPress. */
+  post: (id: number) => ({ pk: `POST#${id}`, sk: 'POST' }),
+  /** A category or tag: they share the term id sequence. */
+  term: (id: number) => ({ pk: `TERM#${id}`, sk: 'TERM' }),
+  counter: (sequence: Sequence) => ({ pk: `COUNTER#${sequence}`, sk: 'COUNTER' }),
+  /** Guards that make a slug unique per (kind, language); written in the record's transaction. */
+  slugGuard: (kind: PostKind | Taxonomy, lang: Lang, slug: string) => ({ pk: `SLUG#${kind}#${lang}#${slug}`, sk: 'SLUG' }),
+  /** Guards that make a term name unique per (taxonomy, language, parent), as WordPress's term_exists. */
+  termName: (taxonomy: Taxonomy, lang: Lang, parent: number, name: string) => ({
+    pk: `TERMNAME#${taxonomy}#${lang}#${parent}#${name.trim().toLowerCase()}`,
+    sk: 'TERMNAME',
+  }),
+  /** A user: token subject -> integer id, and back. */
+  userBySub: (sub: string) => ({ pk: `USER#${sub}`, sk: 'USER' }),
+  userById: (id: number) => ({ pk: `USERID#${id}`, sk: 'USERID' }),
+  /**
+   * A link item in the linked record's partition (venue, organizer or term) naming one event, so
+   * that "events of this venue" is one Query and trashing the venue can unlink its events.
+   */
+  link: (targetPk: string, eventId: number) => ({ pk: targetPk, sk: `EVENT#${pad(eventId)}` }),
+  linkPrefix: 'EVENT#',
+};
+
+/** Partition values of the `bySlug` index. */
+export const slugIndexKey = (kind: PostKind | Taxonomy, lang: Lang, slug: string) => `${kind}#${lang}#${slug}`;
+
+/** Partition and sort values of the `list` index. */
+export const listKeys = {
+  event: (lang: Lang, status: string, utcStart: string, id: number) => ({
+    gsi2pk: `LIST#event#${lang}#${status}`,
+    gsi2sk: `${utcStart}#${pad(id)}`,
+  }),
+  /** Venues and organizers list newest first by publish date. */
+  place: (kind: 'venue' | 'organizer', lang: Lang, status: string, dateUtc: string, id: number) => ({
+    gsi2pk: `LIST#${kind}#${lang}#${status}`,
+    gsi2sk: `${dateUtc}#${pad(id)}`,
+  }),
+  /** Terms list by name; the id breaks ties. */
+  term: (taxonomy: Taxonomy, lang: Lang, name: string, id: number) => ({
+    gsi2pk: `LIST#${taxonomy}#${lang}`,
+    gsi2sk: `${name.toLowerCase()}#${pad(id)}`,
+  }),
+  partition: (kind: PostKind | Taxonomy, lang: Lang, status?: string) =>
+    status === undefined ? `LIST#${kind}#${lang}` : `LIST#${kind}#${lang}#${status}`,
+};
