@@ -85,10 +85,13 @@ export interface Reply {
 
 export const json = (status: number, body: unknown, headers: Record<string, string> = {}): Reply => ({ status, body, headers });
 
+/** Response headers browsers may read cross-origin (the CDK stack's CORS settings use the same). */
+export const EXPOSED_HEADERS = ['X-WP-Total', 'X-WP-TotalPages', 'Link', 'X-TEC-Total', 'X-TEC-TotalPages'];
+
 const BASE_HEADERS = {
   'content-type': 'application/json; charset=UTF-8',
   'x-content-type-options': 'nosniff',
-  'access-control-expose-headers': 'X-WP-Total, X-WP-TotalPages, Link, X-TEC-Total, X-TEC-TotalPages',
+  'access-control-expose-headers': EXPOSED_HEADERS.join(', '),
   'access-control-allow-headers': 'Authorization, Content-Type',
 };
 

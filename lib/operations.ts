@@ -29,11 +29,11 @@ type ItemKind = 'events' | 'venues' | 'organizers';
 type TermKind = 'categories' | 'tags';
 
 const noun: Record<ItemKind | TermKind, [string, string]> = {
-  events: ['event', 'events'],
-  venues: ['venue', 'venues'],
-  organizers: ['organizer', 'organizers'],
-  categories: ['category', 'categories'],
-  tags: ['tag', 'tags'],
+  events: ['an event', 'events'],
+  venues: ['a venue', 'venues'],
+  organizers: ['an organizer', 'organizers'],
+  categories: ['a category', 'categories'],
+  tags: ['a tag', 'tags'],
 };
 
 const row = (kind: string, name: string, methods: Method[], path: string, access: Operation['access'], summary: string, args: Args): Operation => ({
@@ -51,13 +51,13 @@ function itemRows(kind: ItemKind, args: typeof eventArgs | typeof venueArgs): Op
   const base = `/${kind}`;
   return [
     row(kind, 'list', ['GET'], base, 'read', `List ${many}`, args.list),
-    row(kind, 'create', ['POST'], base, 'write', `Create a ${one}`, args.create),
-    row(kind, 'get', ['GET'], `${base}/{id}`, 'read', `Read a ${one}`, args.get),
-    row(kind, 'update', EDITABLE, `${base}/{id}`, 'write', `Update a ${one}`, args.update),
-    row(kind, 'delete', ['DELETE'], `${base}/{id}`, 'write', `Trash or delete a ${one}`, args.delete),
-    row(kind, 'getBySlug', ['GET'], `${base}/by-slug/{slug}`, 'read', `Read a ${one} by slug`, args.getBySlug),
-    row(kind, 'updateBySlug', EDITABLE, `${base}/by-slug/{slug}`, 'write', `Update a ${one} by slug`, args.updateBySlug),
-    row(kind, 'deleteBySlug', ['DELETE'], `${base}/by-slug/{slug}`, 'write', `Trash or delete a ${one} by slug`, args.deleteBySlug),
+    row(kind, 'create', ['POST'], base, 'write', `Create ${one}`, args.create),
+    row(kind, 'get', ['GET'], `${base}/{id}`, 'read', `Read ${one}`, args.get),
+    row(kind, 'update', EDITABLE, `${base}/{id}`, 'write', `Update ${one}`, args.update),
+    row(kind, 'delete', ['DELETE'], `${base}/{id}`, 'write', `Trash or delete ${one}`, args.delete),
+    row(kind, 'getBySlug', ['GET'], `${base}/by-slug/{slug}`, 'read', `Read ${one} by slug`, args.getBySlug),
+    row(kind, 'updateBySlug', EDITABLE, `${base}/by-slug/{slug}`, 'write', `Update ${one} by slug`, args.updateBySlug),
+    row(kind, 'deleteBySlug', ['DELETE'], `${base}/by-slug/{slug}`, 'write', `Trash or delete ${one} by slug`, args.deleteBySlug),
   ];
 }
 
@@ -66,10 +66,10 @@ function termRows(kind: TermKind, args: typeof categoryArgs): Operation[] {
   const base = `/${kind}`;
   return [
     row(kind, 'list', ['GET'], base, 'read', `List ${many}`, args.list),
-    row(kind, 'create', ['POST'], base, 'write', `Create a ${one}`, args.create),
-    row(kind, 'get', ['GET'], `${base}/{id}`, 'read', `Read a ${one}`, args.get),
-    row(kind, 'update', EDITABLE, `${base}/{id}`, 'write', `Update a ${one}`, args.update),
-    row(kind, 'delete', ['DELETE'], `${base}/{id}`, 'write', `Delete a ${one} permanently`, args.delete),
+    row(kind, 'create', ['POST'], base, 'write', `Create ${one}`, args.create),
+    row(kind, 'get', ['GET'], `${base}/{id}`, 'read', `Read ${one}`, args.get),
+    row(kind, 'update', EDITABLE, `${base}/{id}`, 'write', `Update ${one}`, args.update),
+    row(kind, 'delete', ['DELETE'], `${base}/{id}`, 'write', `Delete ${one} permanently`, args.delete),
   ];
 }
 

@@ -1,0 +1,124 @@
+// The one construct every API function is made with, so that runtime, memory, bundling, logging
+// and permissions are decided in one place (cf. Powertools' examples/app).
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Duration, RemovalPolicy, Stack, Tags, Validations } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+
+/** The repository root: handler module paths in `lib/operations.ts` are relative to it. */
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The tag that marks this project's API functions (and names their operation). */
+export const OPERATION_TAG = 'event-calendar:operation';
+
+/** `events.getBySlug` -> `EventsGetBySlugFn`; also used as the function's CloudFormation logical id. */
+export function functionId(operationId: string): string {
+  const pascal = operationId
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join('');
+  return `${pascal}Fn`;
+}
+
+/** `functions/root/noRoute.ts` -> `root.noRoute`: the id of a handler module that is not an operation. */
+export function moduleId(handlerModule: string): string {
+  return handlerModule.replace(/^functions\//, '').replace(/\.[cm]?[jt]s$/, '').split('/').join('.');
+}
+
+export interface ApiFunctionProps {
+  /** The operation id (or a module id for the fallback). */
+  operationId: string;
+  /** The handler module, relative to the repository root; it exports `handler`. */
+  handler: string;
+  description: string;
+  environment: Record<string, string>;
+  logRetention: logs.RetentionDays;
+}
+
+export class ApiFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly role: iam.Role;
+  readonly logGroup: logs.LogGroup;
+
+  constructor(scope: Construct, props: ApiFunctionProps) {
+    const id = functionId(props.operationId);
+    super(scope, id);
+
+    this.logGroup = new logs.LogGroup(this, 'Logs', {
+      retention: props.logRetention,
+      // Logs are operational data, not records: they go with the stack.
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+
+    // An own role instead of the default one with AWSLambdaBasicExecutionRole (an AWS managed
+    // policy that may write to any log group): this function may write to its own log group only.
+    this.role = new iam.Role(this, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Runs the ${props.operationId} function of the Event Calendar API`,
+    });
+    this.logGroup.grantWrite(this.role);
+
+    this.function = new NodejsFunction(this, 'Function', {
+      entry: path.join(REPO_ROOT, props.handler),
+      handler: 'handler',
+      projectRoot: REPO_ROOT,
+      depsLockFilePath: path.join(REPO_ROOT, 'package-lock.json'),
+      description: props.description.slice(0, 256),
+      runtime: lambda.Runtime.NODEJS_22_X,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: 512,
+      timeout: Duration.seconds(10),
+      role: this.role,
+      logGroup: this.logGroup,
+      environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node22',
+        minify: true,
+        sourceMap: true,
+        sourcesContent: false,
+        mainFields: ['module', 'main'],
+        // ESM bundles have no `require`; some bundled CommonJS dependencies still call it.
+        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+        // Nothing is external, not even the AWS SDK v3 that the runtime ships: we run the version
+        // pinned in package-lock.json (not whatever the runtime has that day), and one tree-shaken
+        // file loads faster on a cold start than resolving the runtime's copy from node_modules.
+        externalModules: [],
+        // There is no Docker here: the local esbuild from package.json bundles everything.
+        forceDockerBundling: false,
+      },
+    });
+
+    // A stable logical id, derived from the operation id (`EventsGetBySlugFn`), so that reshaping
+    // the construct tree never replaces a function.
+    (this.function.node.defaultChild as lambda.CfnFunction).overrideLogicalId(id);
+    Tags.of(this.function).add(OPERATION_TAG, props.operationId);
+
+    Validations.of(this.function).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason:
+        'The runtime is pinned to nodejs22.x on purpose (DESIGN: Node 22 target, esbuild target node22); ' +
+        'a runtime upgrade is a deliberate change with its own tests, not an automatic one.',
+    });
+  }
+
+  /** Acknowledges the `<table>/index/*` resource that DynamoDB grants add to this function's policy. */
+  acknowledgeTableIndexes(tableArnToken: string): void {
+    const stack = Stack.of(this);
+    // cdk-nag names a GetAtt resource `<LogicalId.Arn>`; resolve our token to find the logical id.
+    const resolved = stack.resolve(tableArnToken) as { 'Fn::GetAtt'?: [string, string] };
+    const getAtt = resolved['Fn::GetAtt'];
+    if (!getAtt) throw new Error('Expected the table ARN to be a Fn::GetAtt');
+    Validations.of(this.role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${getAtt[0]}.${getAtt[1]}>/index/*]`,
+      reason:
+        'Table grants cover the table and its indexes (`<table>/index/*`): the handlers query the GSIs ' +
+        'of lib/table.ts (slug lookup and listings) and no other table is reachable through this ARN.',
+    });
+  }
+}
