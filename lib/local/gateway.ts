@@ -1,0 +1,242 @@
+// The local API Gateway: an HTTP server that routes with the operation table, turns each request
+// into a payload-2.0 event, runs the operation's handler module in-process, and writes its result
+// back, as API Gateway's Lambda proxy integration does.
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { matchRoute, toApiGatewayEvent, type RouteMatch } from './event.js';
+
+/** The repository root (handler module paths in the operation table are relative to it). */
+export const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+
+/** API Gateway's own payload limit. */
+export const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
+
+export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<unknown> | unknown;
+
+const modules = new Map<string, Promise<LambdaHandler>>();
+
+/** Imports a handler module (path relative to the repository root) once, and returns its `handler`. */
+export function loadHandler(modulePath: string): Promise<LambdaHandler> {
+  let loaded = modules.get(modulePath);
+  if (!loaded) {
+    loaded = (async () => {
+      const mod = (await import(pathToFileURL(resolve(REPO_ROOT, modulePath)).href)) as { handler?: unknown };
+      if (typeof mod.handler !== 'function') throw new Error(`${modulePath} does not export a handler function`);
+      return mod.handler as LambdaHandler;
+    })();
+    modules.set(modulePath, loaded);
+    // A failed import (say, a module not written yet) is retried on the next request.
+    loaded.catch(() => modules.delete(modulePath));
+  }
+  return loaded;
+}
+
+/** A minimal Lambda context, enough for middy and for code that reads the request id. */
+export function lambdaContext(functionName: string, awsRequestId: string = randomUUID(), timeoutMs = 29_000): Context {
+  const deadline = Date.now() + timeoutMs;
+  const name = `local-${functionName.replace(/[^A-Za-z0-9_-]/g, '-')}`;
+  return {
+    callbackWaitsForEmptyEventLoop: true,
+    functionName: name,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:${process.env.AWS_REGION || 'us-east-1'}:000000000000:function:${name}`,
+    memoryLimitInMB: '1024',
+    awsRequestId,
+    logGroupName: `/aws/lambda/${name}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+/**
+ * Normalizes what a handler returned the way API Gateway does for payload 2.0: a structured
+ * result is used as is; anything else is a 200 JSON body.
+ */
+export function normalizeResult(result: unknown): APIGatewayProxyStructuredResultV2 {
+  if (result && typeof result === 'object' && 'statusCode' in result) return result as APIGatewayProxyStructuredResultV2;
+  return {
+    statusCode: 200,
+    headers: { 'content-type': 'application/json' },
+    body: typeof result === 'string' ? result : JSON.stringify(result ?? null),
+  };
+}
+
+export function wpError(status: number, code: string, message: string): APIGatewayProxyStructuredResultV2 {
+  return {
+    statusCode: status,
+    headers: { 'content-type': 'application/json; charset=UTF-8' },
+    body: JSON.stringify({ code, message, data: { status } }),
+  };
+}
+
+export interface GatewayOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** 0 (the default) picks an ephemeral port. */
+  port?: number;
+  /** No per-request log lines. */
+  quiet?: boolean;
+  /** Largest request body, default 10 MB (API Gateway's limit). */
+  maxBodyBytes?: number;
+  /** Replaces the handler lookup (tests); receives the module path and the match. */
+  loadHandler?: (modulePath: string, match: RouteMatch) => Promise<LambdaHandler> | LambdaHandler;
+  /** Where log lines go, default console.log / console.error. */
+  log?: (line: string) => void;
+}
+
+export interface Gateway {
+  /** `http://<host>:<port>`, no trailing slash. */
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+class TooLarge extends Error {}
+
+/** Reads the body, or rejects with TooLarge as soon as it passes `limit` (dropping what it read). */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((ok, fail) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) {
+      fail(new TooLarge());
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (chunk: Buffer) => {
+      if (over) return;
+      size += chunk.length;
+      if (size > limit) {
+        over = true;
+        chunks.length = 0;
+        fail(new TooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (!over) ok(Buffer.concat(chunks));
+    });
+    req.on('error', fail);
+    // A client that goes away mid-upload: nothing is waiting for this body any more.
+    req.on('close', () => {
+      if (!req.complete) fail(new Error('the client closed the connection before sending its whole body'));
+    });
+  });
+}
+
+function writeResult(res: ServerResponse, result: APIGatewayProxyStructuredResultV2, head: boolean, requestId: string): void {
+  const body =
+    result.body === undefined || result.body === null
+      ? Buffer.alloc(0)
+      : result.isBase64Encoded
+        ? Buffer.from(result.body, 'base64')
+        : Buffer.from(String(result.body), 'utf8');
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(result.headers ?? {})) {
+    if (value !== undefined) headers[name.toLowerCase()] = String(value);
+  }
+  if (result.cookies?.length) headers['set-cookie'] = result.cookies;
+  headers['content-length'] = String(body.length);
+  headers['apigw-requestid'] = requestId;
+  res.writeHead(result.statusCode ?? 200, headers);
+  res.end(head ? undefined : body);
+}
+
+/** Starts the local gateway. */
+export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> {
+  const host = opts.host ?? '127.0.0.1';
+  const limit = opts.maxBodyBytes ?? MAX_REQUEST_BYTES;
+  const log = opts.log ?? ((line: string) => console.log(line));
+  const load = opts.loadHandler ?? ((modulePath: string) => loadHandler(modulePath));
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const started = performance.now();
+    const method = (req.method ?? 'GET').toUpperCase();
+    const target = req.url ?? '/';
+    const path = target.split('?')[0]!;
+    const requestId = randomUUID();
+    const head = method === 'HEAD';
+    let match: RouteMatch | undefined;
+    let result: APIGatewayProxyStructuredResultV2;
+    if (!opts.quiet) {
+      res.once('close', () =>
+        log(`${method} ${target} ${res.statusCode} ${Math.round(performance.now() - started)}ms${match?.op ? ` ${match.op.id}` : ''}`),
+      );
+    }
+    try {
+      match = matchRoute(method, path);
+      let body: Buffer;
+      try {
+        body = await readBody(req, limit);
+      } catch (err) {
+        if (!(err instanceof TooLarge)) throw err;
+        // Answer at once; Node discards the rest of the upload without keeping it.
+        result = wpError(413, 'rest_payload_too_large', `The request body is larger than the ${limit} bytes API Gateway accepts.`);
+        res.setHeader('connection', 'close');
+        writeResult(res, result, head, requestId);
+        req.resume();
+        return;
+      }
+      const event = toApiGatewayEvent(
+        {
+          method,
+          url: target,
+          headers: req.headers,
+          body,
+          remoteAddress: req.socket.remoteAddress,
+          localPort: req.socket.localPort,
+          httpVersion: req.httpVersion,
+          requestId,
+        },
+        match,
+      );
+      const handler = await load(match.handler, match);
+      const context = lambdaContext(match.op?.id ?? 'noRoute', requestId);
+      result = normalizeResult(await handler(event, context));
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException;
+      if (match && e?.code === 'ERR_MODULE_NOT_FOUND' && e.message.includes(resolve(REPO_ROOT, match.handler))) {
+        console.error(`[gateway] ${method} ${path}: handler module ${match.handler} does not exist (yet).`);
+      } else {
+        console.error(`[gateway] ${method} ${path}: ${match ? `${match.handler} failed: ` : ''}${e?.stack ?? e}`);
+      }
+      result = wpError(500, 'rest_internal_error', 'The server could not complete the request.');
+    }
+    if (!res.headersSent) writeResult(res, result, head, requestId);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err) => {
+      console.error('[gateway] failed to answer:', err);
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
+  await new Promise<void>((ok, fail) => {
+    server.once('error', fail);
+    server.listen(opts.port ?? 0, host, () => {
+      server.removeListener('error', fail);
+      ok();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= new Promise<void>((ok) => {
+      server.close(() => ok());
+      server.closeIdleConnections();
+      // Requests still running get a moment to finish; then their connections are cut.
+      setTimeout(() => server.closeAllConnections(), 2_000).unref();
+    }));
+  return { url, server, close };
+}

@@ -1,0 +1,110 @@
+// `npm run invoke -- <operation-id> <fixture.json>`: runs one handler in-process with a
+// payload-2.0 event from a fixture file, as Lambda would, and prints the result.
+// - DynamoDB: DYNAMODB_ENDPOINT when set, else a fresh in-memory DynamoDB Local (stopped after).
+// - `{{token:editor}}`, `{{token:author}}`, `{{token:contributor}}` in header values become fresh
+//   bearer tokens from the development issuer.
+// Exit codes: 0 when the handler returned (whatever its status), 1 when it threw or could not
+// run, 2 for an unknown operation or an unreadable fixture.
+import { readFile } from 'node:fs/promises';
+import { STATUS_CODES } from 'node:http';
+import { parseArgs } from 'node:util';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { ROLES, type Role } from '../lib/auth.js';
+import { config, resetConfig } from '../lib/config.js';
+import { ensureDevKeys, localAuthEnv, mintToken, type DevKeys } from '../lib/local/dev-auth.js';
+import { ensureTable, JavaMissingError, startDynamoLocal, type DynamoLocal } from '../lib/local/dynamo.js';
+import { lambdaContext, loadHandler, normalizeResult } from '../lib/local/gateway.js';
+import { OPERATIONS, routePath, type Operation } from '../lib/operations.js';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+const USAGE = 'Usage: npm run invoke -- <operation-id> <fixture.json>';
+
+function fail(code: number, message: string): never {
+  console.error(message);
+  process.exit(code);
+}
+
+let positionals: string[];
+try {
+  ({ positionals } = parseArgs({ allowPositionals: true, options: {} }));
+} catch (err) {
+  fail(2, `${(err as Error).message}\n${USAGE}`);
+}
+const [opId, fixturePath] = positionals;
+if (!opId || !fixturePath || positionals.length > 2) fail(2, USAGE);
+
+const op: Operation | undefined = OPERATIONS.find((o) => o.id === opId);
+if (!op) fail(2, `Unknown operation "${opId}". Operations: ${OPERATIONS.map((o) => o.id).join(', ')}`);
+
+let event: APIGatewayProxyEventV2;
+try {
+  const parsed: unknown = JSON.parse(await readFile(fixturePath, 'utf8'));
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('it does not hold a JSON object');
+  event = parsed as APIGatewayProxyEventV2;
+} catch (err) {
+  fail(2, `Cannot read fixture ${fixturePath}: ${(err as Error).message}`);
+}
+
+const TOKEN_RE = /\{\{token:([a-z]+)\}\}/g;
+
+/** Replaces `{{token:<role>}}` in header values with freshly minted tokens (one per role). */
+async function fillTokens(e: APIGatewayProxyEventV2, keys: DevKeys): Promise<void> {
+  const tokens = new Map<string, string>();
+  for (const [name, value] of Object.entries(e.headers ?? {})) {
+    if (typeof value !== 'string' || !value.includes('{{token:')) continue;
+    for (const [, role] of value.matchAll(TOKEN_RE)) {
+      if (!(ROLES as readonly string[]).includes(role!)) fail(2, `Fixture header ${name}: unknown role in {{token:${role}}} (use ${ROLES.join(', ')}).`);
+      if (!tokens.has(role!)) tokens.set(role!, await mintToken(keys, { role: role as Role }));
+    }
+    e.headers[name] = value.replace(TOKEN_RE, (_, role: string) => tokens.get(role)!);
+  }
+}
+
+let dynamo: DynamoLocal | undefined;
+let exitCode = 0;
+try {
+  const keys = await ensureDevKeys('.local');
+  Object.assign(process.env, localAuthEnv(keys));
+  process.env.TABLE_NAME ||= 'event-calendar';
+  process.env.SITE_URL ||= 'http://127.0.0.1:3000';
+  resetConfig();
+  await fillTokens(event, keys);
+
+  const expected = routePath(op, config().namespace);
+  if (event.routeKey && event.routeKey !== '$default' && !event.routeKey.endsWith(` ${expected}`)) {
+    console.error(`Note: the fixture's routeKey "${event.routeKey}" is not a route of ${op.id} (${op.methods.join('|')} ${expected}).`);
+  }
+
+  if (!process.env.DYNAMODB_ENDPOINT) {
+    dynamo = await startDynamoLocal();
+    process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+  }
+  await ensureTable(config().tableName);
+
+  const handler = await loadHandler(op.handler);
+  const result = normalizeResult(await handler(event, lambdaContext(op.id)));
+
+  const status = result.statusCode ?? 200;
+  console.log(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`.trimEnd());
+  for (const [name, value] of Object.entries(result.headers ?? {})) console.log(`${name}: ${value}`);
+  for (const cookie of result.cookies ?? []) console.log(`set-cookie: ${cookie}`);
+  console.log('');
+  const raw = result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64').toString('utf8') : result.body;
+  let pretty = raw;
+  try {
+    if (raw !== '') pretty = JSON.stringify(JSON.parse(raw), null, 2);
+  } catch {
+    // not JSON: printed as is
+  }
+  if (pretty !== '') console.log(pretty);
+} catch (err) {
+  exitCode = 1;
+  const e = err as NodeJS.ErrnoException;
+  if (err instanceof JavaMissingError) console.error(e.message);
+  else if (e?.code === 'ERR_MODULE_NOT_FOUND' && e.message.includes(op.handler)) console.error(`The handler module ${op.handler} does not exist (yet).`);
+  else console.error(`${op.id} failed: ${e?.stack ?? e}`);
+} finally {
+  await dynamo?.stop();
+}
+process.exit(exitCode);

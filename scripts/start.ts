@@ -1,0 +1,131 @@
+// `npm start`: the whole API on this machine. DynamoDB Local (data in .local/dynamodb, or in
+// memory with --memory), the table from the table definition, and the local API Gateway that
+// runs the handlers in-process with real payload-2.0 events.
+//   npm start [-- --memory] [-- --seed]
+//   env: PORT (3000), HOST (127.0.0.1), DYNAMODB_ENDPOINT (use a running DynamoDB instead)
+import { parseArgs } from 'node:util';
+import { config, resetConfig } from '../lib/config.js';
+import { ensureDevKeys, localAuthEnv } from '../lib/local/dev-auth.js';
+import { ensureTable, JavaMissingError, startDynamoLocal, type DynamoLocal } from '../lib/local/dynamo.js';
+import { startGateway, type Gateway } from '../lib/local/gateway.js';
+
+// The SDK's "Node 20 will lose support" notice is not actionable for a local run.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+const DATA_DIR = '.local/dynamodb';
+
+let values: { memory?: boolean; seed?: boolean; help?: boolean };
+try {
+  ({ values } = parseArgs({
+    options: { memory: { type: 'boolean' }, seed: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+  }));
+} catch (err) {
+  console.error(`${(err as Error).message}\nUsage: npm start [-- --memory] [--seed]`);
+  process.exit(2);
+}
+if (values.help) {
+  console.log(`Usage: npm start [-- --memory] [--seed]
+  --memory   keep the data in memory (default: ${DATA_DIR})
+  --seed     load sample data (not available yet)
+Environment: PORT (3000), HOST (127.0.0.1), DYNAMODB_ENDPOINT (use a running DynamoDB)`);
+  process.exit(0);
+}
+
+const host = process.env.HOST || '127.0.0.1';
+const port = Number(process.env.PORT || 3000);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`PORT must be a port number, got "${process.env.PORT}".`);
+  process.exit(2);
+}
+// The address to print and to use in links: a wildcard bind is reached through loopback.
+const publicHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+
+let dynamo: DynamoLocal | undefined;
+let gateway: Gateway | undefined;
+let stopping = false;
+
+async function shutdown(code: number): Promise<never> {
+  if (stopping) process.exit(code);
+  stopping = true;
+  try {
+    await gateway?.close();
+    await dynamo?.stop();
+    if (code === 0) console.log('Stopped.');
+  } catch (err) {
+    console.error(`Error while stopping: ${(err as Error).message}`);
+    code ||= 1;
+  }
+  process.exit(code);
+}
+
+// Ctrl-C reaches this process more than once (from the terminal, and relayed by npm and tsx),
+// so only a second signal well after the first forces the exit.
+let firstSignalAt = 0;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (firstSignalAt) {
+      if (Date.now() - firstSignalAt < 1_000) return;
+      console.error('Forced exit.');
+      process.exit(1);
+    }
+    firstSignalAt = Date.now();
+    console.log(`\n${signal === 'SIGINT' ? 'Ctrl-C' : signal}: stopping…`);
+    void shutdown(0);
+  });
+}
+
+try {
+  const keys = await ensureDevKeys('.local');
+  Object.assign(process.env, localAuthEnv(keys));
+  process.env.TABLE_NAME ||= 'event-calendar';
+  const siteUrlGiven = Boolean(process.env.SITE_URL);
+  process.env.SITE_URL ||= `http://${publicHost}:${port}`;
+  resetConfig();
+
+  if (values.seed) console.log('--seed: seeding is not available yet; starting without sample data.');
+
+  if (process.env.DYNAMODB_ENDPOINT) {
+    console.log(`DynamoDB: ${process.env.DYNAMODB_ENDPOINT} (DYNAMODB_ENDPOINT)`);
+  } else {
+    const started = Date.now();
+    dynamo = await startDynamoLocal({ dataDir: values.memory ? undefined : DATA_DIR });
+    process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+    void dynamo.exited.then((how) =>
+      // Ctrl-C reaches DynamoDB Local too; only an exit nobody asked for is reported.
+      setTimeout(() => {
+        if (stopping) return;
+        console.error(`DynamoDB Local exited (${how}); stopping.`);
+        void shutdown(1);
+      }, 300),
+    );
+    console.log(
+      `DynamoDB Local: ${dynamo.endpoint} (${values.memory ? 'in memory' : `data in ${DATA_DIR}/`}, ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+    );
+  }
+  const tableName = config().tableName;
+  const created = await ensureTable(tableName);
+  console.log(`Table: ${tableName}${created ? ' (created)' : ''}`);
+
+  try {
+    gateway = await startGateway({ host, port });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === 'EADDRINUSE') throw new Error(`${host}:${port} is already in use. Set PORT (and/or HOST) to another address.`);
+    throw err;
+  }
+  const origin = gateway.url.replace(/\/\/(0\.0\.0\.0|\[::\]):/, '//127.0.0.1:');
+  if (!siteUrlGiven) {
+    process.env.SITE_URL = origin;
+    resetConfig();
+  }
+  console.log(`\nEvent Calendar API: ${origin}/en/${config().namespace}/events/v1/`);
+  console.log('Bearer token:       npm run token -- --role editor   (or author, contributor; --sub NAME)');
+  console.log('Press Ctrl-C to stop.\n');
+} catch (err) {
+  if (err instanceof JavaMissingError) {
+    console.error(err.message);
+  } else {
+    console.error(`Could not start: ${(err as Error).message ?? err}`);
+  }
+  if (!stopping) await shutdown(1);
+}
