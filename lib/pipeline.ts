@@ -80,21 +80,18 @@ const routeRequest = (op: Operation): middy.MiddlewareObj<Event, Result, Error, 
     const event = request.event;
     const method = event.requestContext?.http?.method ?? 'GET';
     const captures = pathCaptures(event, op);
-    const cfg = config();
-    const query = parseFormLike(event.rawQueryString ?? '');
-    const body = method === 'GET' || method === 'HEAD' || method === 'DELETE' ? {} : parseBody(event, cfg.maxBodyBytes);
-    // DELETE may carry its parameters (force) in a body too.
-    const deleteBody = method === 'DELETE' ? parseBody(event, cfg.maxBodyBytes) : {};
-    const input: Input = { ...query, ...deleteBody, ...body };
-    // Path captures cannot be overridden from the query or body (TEC lets a body `id` win; that
-    // would let a request aim its permission check at one record and its write at another).
-
-    // Writes authenticate before validating (DESIGN §2.4); reads validate first, as TEC does.
+    // Writes authenticate before anything about their input is looked at (DESIGN §2.4), so that
+    // an anonymous write is 401 whether or not its body parses; reads validate first, as TEC does.
     let principal: Principal | undefined;
     if (op.access === 'write') {
       principal = await authenticate(header(event, 'authorization'));
       if (!principal) throw forbidden(false);
     }
+    const query = parseFormLike(event.rawQueryString ?? '');
+    const body = method === 'GET' || method === 'HEAD' ? {} : parseBody(event, config().maxBodyBytes);
+    // Path captures are not taken from the query or body (TEC lets a body `id` win, which would
+    // let a request aim its permission check at one record and its write at another).
+    const input: Input = { ...query, ...body };
     const params = validateArgs(op.args, input, PATH_NAMES.filter((n) => op.path.includes(`{${n}}`)));
     if (op.access === 'read') principal = await authenticate(header(event, 'authorization'));
     const lang = (params.ml_language as Lang | undefined) ?? captures.lang;
