@@ -68,7 +68,8 @@ function pathCaptures(event: Event, op: Operation): { lang: Lang; id?: number; s
     if (!Number.isSafeInteger(out.id) || out.id < 1) throw noRoute();
   }
   if (op.path.includes('{slug}')) {
-    const slug = p.slug ? decodeURIComponent(p.slug) : '';
+    // API Gateway hands path parameters over already percent-decoded.
+    const slug = p.slug ?? '';
     if (slug === '' || slug.includes('/')) throw noRoute();
     out.slug = slug;
   }
