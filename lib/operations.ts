@@ -46,7 +46,8 @@ const row = (kind: string, name: string, methods: Method[], path: string, access
   args,
 });
 
-function itemRows(kind: ItemKind, args: typeof eventArgs | typeof venueArgs): Operation[] {
+/** List, create, get, update and delete: what every kind has. */
+function crudRows(kind: ItemKind | TermKind, args: typeof categoryArgs, deleteSummary: string): Operation[] {
   const [one, many] = noun[kind];
   const base = `/${kind}`;
   return [
@@ -54,22 +55,19 @@ function itemRows(kind: ItemKind, args: typeof eventArgs | typeof venueArgs): Op
     row(kind, 'create', ['POST'], base, 'write', `Create ${one}`, args.create),
     row(kind, 'get', ['GET'], `${base}/{id}`, 'read', `Read ${one}`, args.get),
     row(kind, 'update', EDITABLE, `${base}/{id}`, 'write', `Update ${one}`, args.update),
-    row(kind, 'delete', ['DELETE'], `${base}/{id}`, 'write', `Trash or delete ${one}`, args.delete),
-    row(kind, 'getBySlug', ['GET'], `${base}/by-slug/{slug}`, 'read', `Read ${one} by slug`, args.getBySlug),
-    row(kind, 'updateBySlug', EDITABLE, `${base}/by-slug/{slug}`, 'write', `Update ${one} by slug`, args.updateBySlug),
-    row(kind, 'deleteBySlug', ['DELETE'], `${base}/by-slug/{slug}`, 'write', `Trash or delete ${one} by slug`, args.deleteBySlug),
+    row(kind, 'delete', ['DELETE'], `${base}/{id}`, 'write', `${deleteSummary} ${one}`, args.delete),
   ];
 }
 
-function termRows(kind: TermKind, args: typeof categoryArgs): Operation[] {
-  const [one, many] = noun[kind];
-  const base = `/${kind}`;
+/** Events, venues and organizers are also addressed by slug. */
+function itemRows(kind: ItemKind, args: typeof eventArgs | typeof venueArgs): Operation[] {
+  const [one] = noun[kind];
+  const base = `/${kind}/by-slug/{slug}`;
   return [
-    row(kind, 'list', ['GET'], base, 'read', `List ${many}`, args.list),
-    row(kind, 'create', ['POST'], base, 'write', `Create ${one}`, args.create),
-    row(kind, 'get', ['GET'], `${base}/{id}`, 'read', `Read ${one}`, args.get),
-    row(kind, 'update', EDITABLE, `${base}/{id}`, 'write', `Update ${one}`, args.update),
-    row(kind, 'delete', ['DELETE'], `${base}/{id}`, 'write', `Delete ${one} permanently`, args.delete),
+    ...crudRows(kind, args, 'Trash or delete'),
+    row(kind, 'getBySlug', ['GET'], base, 'read', `Read ${one} by slug`, args.getBySlug),
+    row(kind, 'updateBySlug', EDITABLE, base, 'write', `Update ${one} by slug`, args.updateBySlug),
+    row(kind, 'deleteBySlug', ['DELETE'], base, 'write', `Trash or delete ${one} by slug`, args.deleteBySlug),
   ];
 }
 
@@ -83,8 +81,8 @@ export const OPERATIONS: readonly Operation[] = [
   ...itemRows('events', eventArgs),
   ...itemRows('venues', venueArgs),
   ...itemRows('organizers', organizerArgs),
-  ...termRows('categories', categoryArgs),
-  ...termRows('tags', tagArgs),
+  ...crudRows('categories', categoryArgs, 'Permanently delete'),
+  ...crudRows('tags', tagArgs, 'Permanently delete'),
 ];
 
 /** Answers every request no route matches, with WordPress's `rest_no_route`. Not an operation. */
