@@ -23,7 +23,7 @@ export function publicationDates(
     const date_utc = parseDate(params.date_utc as string, 'UTC', now)!;
     return { date: utcToWall(date_utc, zone), date_utc };
   }
-  if (fallback) return fallback;
+  if (fallback) return { date: fallback.date, date_utc: fallback.date_utc };
   const utc = nowUtc(now);
   return { date: utcToWall(utc, zone), date_utc: utc };
 }

@@ -81,7 +81,9 @@ export const postArgs: Args = {
   status: statusArg,
 };
 
-/** Makes every argument optional (update payloads). */
+/** Makes every argument optional and drops defaults (update payloads: omitted fields keep their value). */
 export function optional(args: Args): Args {
-  return Object.fromEntries(Object.entries(args).map(([k, a]) => [k, { ...a, required: false }]));
+  return Object.fromEntries(
+    Object.entries(args).map(([k, { default: _default, ...a }]) => [k, { ...a, required: false }]),
+  );
 }
