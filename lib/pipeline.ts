@@ -5,7 +5,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { authenticate, type Principal } from './auth.js';
 import { config, isLang, type Lang } from './config.js';
-import { ApiError, forbidden, invalidParams, missingParams, noRoute } from './errors.js';
+import { ApiError, ConflictError, forbidden, invalidParams, missingParams, noRoute } from './errors.js';
 import { encode, header, parseBody, parseFormLike, type Input, type Reply } from './http.js';
 import { operation, type Operation } from './operations.js';
 import type { Args } from './params.js';
@@ -115,6 +115,12 @@ const wpErrors = (): middy.MiddlewareObj<Event, Result, Error, ContextWithReques
     const head = request.event.requestContext?.http?.method === 'HEAD';
     if (err instanceof ApiError) {
       request.response = encode({ status: err.status, body: err.body() }, {}, head);
+      return;
+    }
+    if (err instanceof ConflictError) {
+      // Still losing races after the retries: nothing was written, and the client may try again.
+      const conflict = new ApiError(409, 'rest_conflict', 'The record was changed by another request at the same time; nothing was written. Try again.');
+      request.response = encode({ status: 409, body: conflict.body() }, {}, head);
       return;
     }
     console.error(JSON.stringify({ level: 'ERROR', message: 'Unhandled error', error: String(err), stack: (err as Error)?.stack }));

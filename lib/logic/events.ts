@@ -58,7 +58,7 @@ interface Resolved {
  * right kind; inline objects create venues and organizers; term slugs and names resolve in the
  * request language, and unknown names create terms.
  */
-async function resolveLinks(ctx: RequestContext, author: number): Promise<Resolved> {
+async function resolveLinks(ctx: RequestContext, author: number, attempt: number): Promise<Resolved> {
   const p = ctx.params;
   const lists = {
     venue: items(p.venue, 'venue'),
@@ -108,7 +108,7 @@ async function resolveLinks(ctx: RequestContext, author: number): Promise<Resolv
       } catch (err) {
         throw tec.couldNotCreate(kind, err instanceof ApiError ? err.message : String(err));
       }
-      const { item, writes } = await newPlace(kind, { status: 'publish', ...params }, ctx, author);
+      const { item, writes } = await newPlace(kind, { status: 'publish', ...params }, ctx, author, attempt);
       out.writes.push(...writes);
       out.created.add(item.pk);
       ids.push(item.id);
@@ -136,7 +136,7 @@ async function resolveLinks(ctx: RequestContext, author: number): Promise<Resolv
         ids.push(existing);
         continue;
       }
-      const term = await newTermItem(tax[field], lang, s, '', 0);
+      const term = await newTermItem(tax[field], lang, s, '', 0, undefined, attempt);
       out.newTerms.push(term);
       out.created.add(term.pk);
       ids.push(term.id);
@@ -147,9 +147,9 @@ async function resolveLinks(ctx: RequestContext, author: number): Promise<Resolv
 }
 
 /** A new term record (its guards are written by `termWrites`). */
-export async function newTermItem(taxonomy: Taxonomy, lang: Lang, name: string, description: string, parent: number, slug?: string): Promise<TermItem> {
+export async function newTermItem(taxonomy: Taxonomy, lang: Lang, name: string, description: string, parent: number, slug?: string, attempt = 1): Promise<TermItem> {
   const id = await nextId('term');
-  const free = await freeSlug(taxonomy, lang, slugify(slug ?? name) || String(id));
+  const free = await freeSlug(taxonomy, lang, slugify(slug ?? name) || String(id), undefined, attempt);
   return indexedTerm({ ...keys.term(id), id, taxonomy, lang, name: name.trim(), slug: free, description, parent, count: 0, version: 1 });
 }
 
@@ -232,11 +232,11 @@ async function respond(status: number, e: EventItem): Promise<Reply> {
 export async function createEvent(ctx: RequestContext): Promise<Reply> {
   requireEditor(ctx.principal);
   const author = await authorOf(ctx);
-  const event = await withRetry(async () => {
-    const links = await resolveLinks(ctx, author);
+  const event = await withRetry(async (attempt) => {
+    const links = await resolveLinks(ctx, author, attempt);
     const id = await nextId('post');
     const title = ctx.params.title as string;
-    const slug = await freeSlug('event', ctx.lang, slugify((ctx.params.slug as string | undefined) ?? title) || String(id));
+    const slug = await freeSlug('event', ctx.lang, slugify((ctx.params.slug as string | undefined) ?? title) || String(id), undefined, attempt);
     const next = eventFrom(ctx.params, { id, lang: ctx.lang, slug, author, now: ctx.now }, links);
     await commit(undefined, next, links);
     return next;
@@ -255,13 +255,13 @@ export async function updateEvent(ctx: RequestContext): Promise<Reply> {
     wantedSlug = r.data as string;
   }
   const author = await authorOf(ctx, found.author);
-  const event = await withRetry(async () => {
+  const event = await withRetry(async (attempt) => {
     const old = await getItem<EventItem>(keys.post(found.id));
     if (!old) throw tec.eventNotFound(found.id);
-    const links = await resolveLinks(ctx, author);
+    const links = await resolveLinks(ctx, author, attempt);
     let slug = old.slug;
     if (wantedSlug !== undefined && old.status !== 'trash') {
-      slug = await freeSlug('event', old.lang, slugify(wantedSlug) || String(old.id), old.id);
+      slug = await freeSlug('event', old.lang, slugify(wantedSlug) || String(old.id), old.id, attempt);
     }
     const next = eventFrom(ctx.params, { id: old.id, lang: old.lang, slug, author, now: ctx.now, old }, links);
     await commit(old, next, links);

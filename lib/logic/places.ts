@@ -61,10 +61,10 @@ export function placeFrom(kind: PlaceKind, p: Record<string, unknown>, base: {
 }
 
 /** A new venue or organizer's items (record and slug guard), for this or a larger transaction. */
-export async function newPlace(kind: PlaceKind, p: Record<string, unknown>, ctx: RequestContext, author: number): Promise<{ item: Place; writes: TransactItem[] }> {
+export async function newPlace(kind: PlaceKind, p: Record<string, unknown>, ctx: RequestContext, author: number, attempt = 1): Promise<{ item: Place; writes: TransactItem[] }> {
   const id = await nextId('post');
   const wanted = slugify(str(p[kind])) || String(id);
-  const slug = await freeSlug(kind, ctx.lang, wanted);
+  const slug = await freeSlug(kind, ctx.lang, wanted, undefined, attempt);
   const item = indexed(placeFrom(kind, p, { id, lang: ctx.lang, slug, author, now: ctx.now }));
   return { item, writes: [put(item), put({ ...keys.slugGuard(kind, ctx.lang, slug), id })] };
 }
@@ -75,8 +75,8 @@ const present = (p: Place, single = false) =>
 export async function createPlace(ctx: RequestContext, kind: PlaceKind): Promise<Reply> {
   requireEditor(ctx.principal);
   const author = await authorOf(ctx);
-  const item = await withRetry(async () => {
-    const { item, writes } = await newPlace(kind, ctx.params, ctx, author);
+  const item = await withRetry(async (attempt) => {
+    const { item, writes } = await newPlace(kind, ctx.params, ctx, author, attempt);
     await transact(writes);
     return item;
   });

@@ -113,10 +113,10 @@ export async function transact(items: TransactItem[], onFailed?: (index: number)
 }
 
 /** Retries `fn` when it lost a race, a bounded number of times. */
-export async function withRetry<T>(fn: () => Promise<T>, attempts = 5): Promise<T> {
+export async function withRetry<T>(fn: (attempt: number) => Promise<T>, attempts = 8): Promise<T> {
   for (let i = 1; ; i++) {
     try {
-      return await fn();
+      return await fn(i);
     } catch (err) {
       if (!(err instanceof ConflictError) || i >= attempts) throw err;
       await new Promise((r) => setTimeout(r, 5 * i + Math.random() * 10));
@@ -194,33 +194,31 @@ export const slugGuard = (kind: PostKind | Taxonomy, lang: Lang, slug: string, i
  * The first free slug among `wanted`, `wanted-2`, `wanted-3`…, checking ten guards per BatchGet.
  * `ownerId` keeps a record's own slug. The transaction that writes the guard settles any race.
  */
-export async function freeSlug(kind: PostKind | Taxonomy, lang: Lang, wanted: string, ownerId?: number): Promise<string> {
+export async function freeSlug(kind: PostKind | Taxonomy, lang: Lang, wanted: string, ownerId?: number, attempt = 1): Promise<string> {
   for (let from = 1; from < 1000; from += 10) {
     const candidates = slugCandidates(wanted, 10, from);
     const guards = await batchGet<{ id: number }>(candidates.map((s) => keys.slugGuard(kind, lang, s)));
-    const free = candidates.find((s) => {
+    const free = candidates.filter((s) => {
       const g = guards.get(keyOf(keys.slugGuard(kind, lang, s)));
       return !g || g.id === ownerId;
     });
-    if (free) return free;
+    // After a lost race, concurrent writers wanting the same slug spread over the free candidates
+    // instead of colliding on the first one again.
+    if (free.length) return attempt > 1 ? free[Math.floor(Math.random() * Math.min(free.length, attempt))]! : free[0]!;
   }
   throw new ConflictError(`No free slug for ${wanted}`);
 }
 
 /** The integer user id of a token subject, allocated the first time the subject is seen. */
 export async function userIdOf(sub: string): Promise<number> {
-  const existing = await getItem<{ userId: number }>(keys.userBySub(sub), false);
-  if (existing) return existing.userId;
-  const id = await nextId('user');
-  try {
+  return withRetry(async () => {
+    const existing = await getItem<{ userId: number }>(keys.userBySub(sub));
+    if (existing) return existing.userId;
+    const id = await nextId('user');
+    // If another request registers this subject first, the retry reads its id.
     await transact([put({ ...keys.userBySub(sub), userId: id }), put({ ...keys.userById(id), sub })]);
     return id;
-  } catch (err) {
-    if (!(err instanceof ConflictError)) throw err;
-    // Another request registered this subject first.
-    const winner = await getItem<{ userId: number }>(keys.userBySub(sub));
-    return winner!.userId;
-  }
+  });
 }
 
 export async function userExists(id: number): Promise<boolean> {
