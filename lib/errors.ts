@@ -65,10 +65,16 @@ export const tec = {
     new ApiError(400, `could-not-create-${kind}`, `The ${kind} could not be created from the provided data`, {
       details: why,
     }),
-  termExists: (termId: number) =>
-    new ApiError(400, 'term_exists', 'A term with the name provided already exists with this parent.', {
-      term_id: termId,
-    }),
+  /** WordPress words it by whether the taxonomy is hierarchical. */
+  termExists: (termId: number, hierarchical: boolean) =>
+    new ApiError(
+      400,
+      'term_exists',
+      hierarchical
+        ? 'A term with the name provided already exists with this parent.'
+        : 'A term with the name provided already exists in this taxonomy.',
+      { term_id: termId },
+    ),
   notHierarchical: () =>
     new ApiError(400, 'rest_taxonomy_not_hierarchical', 'Cannot set parent term, taxonomy is not hierarchical.'),
 };

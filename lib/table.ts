@@ -22,7 +22,7 @@ export interface IndexDefinition {
  */
 export const INDEXES = {
   bySlug: { indexName: 'gsi1', partitionKey: 'gsi1pk', projection: 'ALL' },
-  list: { indexName: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk', projection: ['utcEnd', 'hidden', 'count'] },
+  list: { indexName: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk', projection: ['id', 'utcEnd', 'hidden', 'count', 'parent', 'slug'] },
 } as const satisfies Record<string, IndexDefinition>;
 
 /** The CreateTable input for DynamoDB Local (on AWS the stack builds the same from INDEXES). */

@@ -35,7 +35,13 @@ export async function namespaceIndex(ctx: RequestContext): Promise<Reply> {
       methods: [...new Set(ops.flatMap((o) => o.methods))],
       endpoints: ops.map((o) => ({
         methods: o.methods,
-        args: Object.fromEntries(Object.entries(o.args).map(([name, arg]) => [name, argDoc(arg)])),
+        args: Object.fromEntries(
+          Object.entries(o.args).map(([name, arg]) => [
+            name,
+            // The root's `namespace` defaults to this namespace, which only configuration knows.
+            argDoc(o.id === 'root.index' && name === 'namespace' ? { ...arg, default: ns } : arg),
+          ]),
+        ),
       })),
       ...(path.includes('{') ? {} : { _links: { self: [{ href: `${apiBase(ctx.lang)}${path}` }] } }),
     };

@@ -6,8 +6,9 @@ import { requireEditor } from '../permissions.js';
 import type { RequestContext } from '../pipeline.js';
 import { presentTerm } from '../present.js';
 import { slugify } from '../slug.js';
-import { del, getItem, put, putIfVersion, transact, withRetry, type TransactItem } from '../store/base.js';
-import { keys, type Taxonomy } from '../store/keys.js';
+import { del, getItem, put, putIfVersion, queryAll, transact, withRetry, type TransactItem } from '../store/base.js';
+import { INDEXES } from '../table.js';
+import { keys, listKeys, type Taxonomy } from '../store/keys.js';
 import type { TermItem } from '../store/items.js';
 import { indexedTerm } from './common.js';
 import { newTermItem, termWrites } from './events.js';
@@ -43,7 +44,7 @@ async function parentOf(ctx: RequestContext, taxonomy: Taxonomy, current: number
 function guardError(writes: TransactItem[], t: TermItem) {
   return (index: number) => {
     const pk = String((writes[index]?.Put?.Item as { pk?: string } | undefined)?.pk ?? '');
-    if (pk.startsWith('TERMNAME#')) return tec.termExists(t.id);
+    if (pk.startsWith('TERMNAME#')) return tec.termExists(t.id, t.taxonomy === 'category');
     if (pk.startsWith('SLUG#')) return duplicateSlug(t.slug);
     return undefined;
   };
@@ -55,7 +56,7 @@ export async function createTerm(ctx: RequestContext): Promise<Reply> {
   const parent = await parentOf(ctx, taxonomy, 0);
   const name = (ctx.params.name as string).trim();
   const existing = await getItem<{ id: number }>(keys.termName(taxonomy, ctx.lang, parent, name));
-  if (existing) throw tec.termExists(existing.id);
+  if (existing) throw tec.termExists(existing.id, taxonomy === 'category');
   const wantedSlug = ctx.params.slug as string | undefined;
   if (wantedSlug !== undefined) {
     const taken = await getItem(keys.slugGuard(taxonomy, ctx.lang, slugify(wantedSlug)));
@@ -94,12 +95,35 @@ export async function updateTerm(ctx: RequestContext): Promise<Reply> {
   return json(200, presentTerm(term));
 }
 
+async function reparentChildren(term: TermItem): Promise<void> {
+  const children = await queryAll<TermItem>({
+    IndexName: INDEXES.list.indexName,
+    KeyConditionExpression: '#p = :p',
+    FilterExpression: '#parent = :id',
+    ExpressionAttributeNames: { '#p': INDEXES.list.partitionKey, '#parent': 'parent' },
+    ExpressionAttributeValues: { ':p': listKeys.partition('category', term.lang), ':id': term.id },
+  });
+  for (const { id } of children) {
+    await withRetry(async () => {
+      const old = (await getItem<TermItem>(keys.term(id)))!;
+      const next = { ...old, parent: term.parent, version: old.version + 1 };
+      await transact([
+        putIfVersion(next, old.version),
+        del(keys.termName('category', old.lang, old.parent, old.name)),
+        put({ ...keys.termName('category', old.lang, term.parent, old.name), id }, null),
+      ]);
+    });
+  }
+}
+
 /** Terms are deleted permanently, as in TEC; the reply is the term as it was. */
 export async function deleteTerm(ctx: RequestContext): Promise<Reply> {
   requireEditor(ctx.principal);
   const term = await findTerm(ctx);
   const field = term.taxonomy === 'category' ? 'categories' : 'tags';
   await unlinkEvents(keys.term(term.id).pk, (e) => ({ ...e, [field]: e[field].filter((id) => id !== term.id) }), ctx.now);
+  // WordPress moves a deleted category's children up to its parent.
+  if (term.taxonomy === 'category') await reparentChildren(term);
   await transact([
     del(keys.term(term.id)),
     del(keys.slugGuard(term.taxonomy, term.lang, term.slug)),
