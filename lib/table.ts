@@ -22,7 +22,12 @@ export interface IndexDefinition {
  */
 export const INDEXES = {
   bySlug: { indexName: 'gsi1', partitionKey: 'gsi1pk', projection: 'ALL' },
-  list: { indexName: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk', projection: ['id', 'utcEnd', 'hidden', 'count', 'parent', 'slug'] },
+  list: {
+    indexName: 'gsi2',
+    partitionKey: 'gsi2pk',
+    sortKey: 'gsi2sk',
+    projection: ['id', 'utcEnd', 'count', 'parent', 'slug', 'venues', 'organizers', 'categories', 'tags', 'featured', 'linkedEvents'],
+  },
 } as const satisfies Record<string, IndexDefinition>;
 
 /** The CreateTable input for DynamoDB Local (on AWS the stack builds the same from INDEXES). */

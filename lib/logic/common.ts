@@ -52,6 +52,8 @@ export function indexed<T extends AnyPost>(item: T): T {
   delete out.gsi2sk;
   if (item.status === 'trash') return out;
   out.gsi1pk = slugIndexKey(item.kind, item.lang, item.slug);
+  // Events hidden from listings stay readable by id and slug but are in no list.
+  if (item.kind === 'event' && (item as EventItem).hidden) return out;
   const list =
     item.kind === 'event'
       ? listKeys.event(item.lang, item.status, (item as EventItem).utcStart, item.id)

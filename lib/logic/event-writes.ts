@@ -1,45 +1,110 @@
-// The transaction that moves an event from one stored state to another: the record, its slug
-// guard, its link items in the partitions of its venues, organizers and terms, and the published
-// counts of its terms. Creating, updating, trashing, deleting and unlinking all go through it, so
-// that these always change together or not at all.
+// The transaction that moves an event from one stored state to another. Everything derived from
+// an event changes with it or not at all:
+// - the record and its slug guard;
+// - its link items, one in the partition of each venue, organizer and term, which also index
+//   the event by start date for the list filters of that venue, organizer or term;
+// - its featured index item (the featured / not-featured lists);
+// - the count buckets of every list it appears in (exact totals without reading the matches);
+// - the published-event counts of its terms and the linked-event counts of its venues and
+//   organizers (has_events).
 import { ApiError } from '../errors.js';
 import { del, put, putIfVersion, update, type TransactItem } from '../store/base.js';
-import { keys } from '../store/keys.js';
+import { bucketOf, keys, listKeys } from '../store/keys.js';
 import type { EventItem, LinkItem } from '../store/items.js';
 import { indexed } from './common.js';
 
-const linkTargets = (e: EventItem): string[] => [
-  ...e.venues.map((id) => keys.post(id).pk),
-  ...e.organizers.map((id) => keys.post(id).pk),
-  ...e.categories.map((id) => keys.term(id).pk),
-  ...e.tags.map((id) => keys.term(id).pk),
-];
+/** An event appears in lists unless trashed or hidden from listings. */
+export const listed = (e: EventItem | undefined): e is EventItem => !!e && e.status !== 'trash' && !e.hidden;
 
-function linkItems(e: EventItem | undefined): Map<string, LinkItem> {
+/** Statuses whose events count as a venue's or organizer's events (TEC's has_events). */
+const COUNTS_AS_LINKED = new Set(['publish', 'future', 'private']);
+
+type Dimension = { pk: string; sk: string; dim: string };
+
+/** The items that index an event, besides its record: link items and the featured item. */
+function dimensions(e: EventItem): Dimension[] {
+  const out: Dimension[] = [];
+  for (const id of e.venues) out.push({ ...keys.link(keys.post(id).pk, e.id), dim: `venue#${id}` });
+  for (const id of e.organizers) out.push({ ...keys.link(keys.post(id).pk, e.id), dim: `organizer#${id}` });
+  for (const id of e.categories) out.push({ ...keys.link(keys.term(id).pk, e.id), dim: `category#${id}` });
+  for (const id of e.tags) out.push({ ...keys.link(keys.term(id).pk, e.id), dim: `tag#${id}` });
+  out.push({ ...keys.featured(e.id), dim: `featured#${e.featured ? 1 : 0}` });
+  return out;
+}
+
+/** What every index item carries, so that list queries can filter and order on it. */
+function indexAttributes(e: EventItem) {
+  return {
+    id: e.id,
+    eventId: e.id,
+    lang: e.lang,
+    status: e.status,
+    utcStart: e.utcStart,
+    utcEnd: e.utcEnd,
+    venues: e.venues,
+    organizers: e.organizers,
+    categories: e.categories,
+    tags: e.tags,
+    featured: e.featured,
+    parent: e.parent,
+  };
+}
+
+function indexItems(e: EventItem | undefined): Map<string, LinkItem> {
   const out = new Map<string, LinkItem>();
   if (!e) return out;
-  for (const pk of new Set(linkTargets(e))) {
-    out.set(pk, { ...keys.link(pk, e.id), eventId: e.id, lang: e.lang, status: e.status, utcStart: e.utcStart, utcEnd: e.utcEnd });
+  for (const d of dimensions(e)) {
+    const item: LinkItem = { pk: d.pk, sk: d.sk, ...indexAttributes(e) };
+    if (listed(e)) Object.assign(item, listKeys.event(e.lang, e.status, e.utcStart, e.id, d.dim));
+    out.set(`${d.pk}|${d.sk}`, item);
   }
   return out;
+}
+
+/** The list partitions an event is counted in, each with the day of its start. */
+function countedIn(e: EventItem | undefined): string[] {
+  if (!listed(e)) return [];
+  return [listKeys.partition('event', e.lang, e.status), ...dimensions(e).map((d) => listKeys.partition('event', e.lang, e.status, d.dim))];
+}
+
+/** One update per bucket item: `n` and the per-day counters move by the deltas. */
+function bucketUpdates(old: EventItem | undefined, next: EventItem | undefined): TransactItem[] {
+  const deltas = new Map<string, { key: { pk: string; sk: string }; days: Map<string, number> }>();
+  const add = (e: EventItem | undefined, delta: number) => {
+    if (!e) return;
+    for (const partition of countedIn(e)) {
+      const { key, day } = bucketOf(partition, e.utcStart);
+      const id = `${key.pk}|${key.sk}`;
+      const entry = deltas.get(id) ?? { key, days: new Map() };
+      entry.days.set(day, (entry.days.get(day) ?? 0) + delta);
+      deltas.set(id, entry);
+    }
+  };
+  add(old, -1);
+  add(next, 1);
+  const items: TransactItem[] = [];
+  for (const { key, days } of deltas.values()) {
+    const changed = [...days].filter(([, d]) => d !== 0);
+    if (!changed.length) continue;
+    const total = changed.reduce((s, [, d]) => s + d, 0);
+    const names: Record<string, string> = { '#n': 'n' };
+    const values: Record<string, unknown> = { ':z': 0, ':n': total };
+    const sets = ['#n = if_not_exists(#n, :z) + :n'];
+    for (const [day, d] of changed) {
+      names[`#${day}`] = day;
+      values[`:${day}`] = d;
+      sets.push(`#${day} = if_not_exists(#${day}, :z) + :${day}`);
+    }
+    items.push(update(key, `SET ${sets.join(', ')}`, values, names));
+  }
+  return items;
 }
 
 const publishedTerms = (e: EventItem | undefined): Set<number> =>
   new Set(e && e.status === 'publish' ? [...e.categories, ...e.tags] : []);
 
-const sameLink = (a: LinkItem, b: LinkItem) =>
-  a.status === b.status && a.utcStart === b.utcStart && a.utcEnd === b.utcEnd && a.lang === b.lang;
-
-/** A linked venue or organizer must still exist, be of that kind and not be trashed. */
-const checkLinkedPost = (id: number, kind: 'venue' | 'organizer'): TransactItem => ({
-  ConditionCheck: {
-    TableName: '',
-    Key: keys.post(id),
-    ConditionExpression: 'attribute_exists(pk) AND kind = :k AND #s <> :t',
-    ExpressionAttributeNames: { '#s': 'status' },
-    ExpressionAttributeValues: { ':k': kind, ':t': 'trash' },
-  },
-});
+const linkedPlaces = (e: EventItem | undefined): Set<number> =>
+  new Set(e && COUNTS_AS_LINKED.has(e.status) ? [...e.venues, ...e.organizers] : []);
 
 export interface EventTransaction {
   items: TransactItem[];
@@ -52,8 +117,8 @@ export const linkGone = (what: string) =>
 
 /**
  * `extra` holds records created in the same transaction (inline venues, organizers and terms);
- * `created` names their partition keys, which need no existence check, and new terms carry
- * their starting count themselves (one transaction may not touch an item twice).
+ * `created` names their partition keys, which need no existence check, and new records carry
+ * their starting counts themselves (one transaction may not touch an item twice).
  */
 export function eventTransaction(
   old: EventItem | undefined,
@@ -64,6 +129,10 @@ export function eventTransaction(
 ): EventTransaction {
   const items: TransactItem[] = [];
   const meaning = new Map<number, () => Error>();
+  const expect = (error: () => Error, item: TransactItem) => {
+    meaning.set(items.length, error);
+    items.push(item);
+  };
   if (next) items.push(old ? putIfVersion(indexed(next), old.version) : put(indexed(next)));
   else if (old) items.push({ Delete: { TableName: tableName, Key: keys.post(old.id), ConditionExpression: '#v = :v', ExpressionAttributeNames: { '#v': 'version' }, ExpressionAttributeValues: { ':v': old.version } } });
 
@@ -74,41 +143,55 @@ export function eventTransaction(
     if (newSlug) items.push(put({ ...keys.slugGuard('event', next!.lang, newSlug), id: next!.id }));
   }
 
-  const before = linkItems(old);
-  const after = linkItems(next);
-  for (const [pk, link] of after) {
-    const prev = before.get(pk);
-    if (!prev || !sameLink(prev, link)) items.push(put(link, null));
+  const before = indexItems(old);
+  const after = indexItems(next);
+  for (const [id, item] of after) {
+    const prev = before.get(id);
+    if (!prev || JSON.stringify(prev) !== JSON.stringify(item)) items.push(put(item, null));
   }
-  for (const [pk, link] of before) if (!after.has(pk)) items.push(del({ pk: link.pk, sk: link.sk }));
+  for (const [id, item] of before) if (!after.has(id)) items.push(del({ pk: item.pk, sk: item.sk }));
 
+  items.push(...bucketUpdates(old, next));
+
+  // Term counts. Bumping `version` makes a concurrent whole-record term update retry.
   const wasCounted = publishedTerms(old);
   const isCounted = publishedTerms(next);
-  const counted = new Set<number>();
+  const touchedTerms = new Set<number>();
   for (const [set, other, delta] of [[isCounted, wasCounted, 1], [wasCounted, isCounted, -1]] as const) {
     for (const id of set) {
       if (other.has(id) || created.has(keys.term(id).pk)) continue;
-      counted.add(id);
-      meaning.set(items.length, () => linkGone(`term ${id}`));
-      items.push(update(keys.term(id), 'ADD #c :d', { ':d': delta }, { '#c': 'count' }, 'attribute_exists(pk)'));
+      touchedTerms.add(id);
+      expect(() => linkGone(`term ${id}`), update(keys.term(id), 'ADD #c :d, #v :one', { ':d': delta, ':one': 1 }, { '#c': 'count', '#v': 'version' }, 'attribute_exists(pk)'));
     }
   }
-  // Newly linked records that no count update already checks must still exist.
-  if (next) {
-    const had = new Set(old ? linkTargets(old) : []);
-    for (const id of next.venues) if (!had.has(keys.post(id).pk) && !created.has(keys.post(id).pk)) {
-      meaning.set(items.length, () => linkGone(`venue ${id}`));
-      items.push(checkLinkedPost(id, 'venue'));
-    }
-    for (const id of next.organizers) if (!had.has(keys.post(id).pk) && !created.has(keys.post(id).pk)) {
-      meaning.set(items.length, () => linkGone(`organizer ${id}`));
-      items.push(checkLinkedPost(id, 'organizer'));
-    }
-    for (const id of [...next.categories, ...next.tags]) if (!had.has(keys.term(id).pk) && !counted.has(id) && !created.has(keys.term(id).pk)) {
-      meaning.set(items.length, () => linkGone(`term ${id}`));
-      items.push({ ConditionCheck: { TableName: tableName, Key: keys.term(id), ConditionExpression: 'attribute_exists(pk)' } });
+  const hadLink = new Set(old ? dimensions(old).map((d) => d.dim) : []);
+  for (const id of [...(next?.categories ?? []), ...(next?.tags ?? [])]) {
+    const dim = next!.categories.includes(id) ? `category#${id}` : `tag#${id}`;
+    if (hadLink.has(dim) || touchedTerms.has(id) || created.has(keys.term(id).pk)) continue;
+    expect(() => linkGone(`term ${id}`), { ConditionCheck: { TableName: tableName, Key: keys.term(id), ConditionExpression: 'attribute_exists(pk)' } });
+  }
+
+  // Venue and organizer linked-event counts; a new link also checks that the record is usable.
+  const wasLinked = linkedPlaces(old);
+  const isLinked = linkedPlaces(next);
+  const places = new Map<number, 'venue' | 'organizer'>([
+    ...[...(old?.venues ?? []), ...(next?.venues ?? [])].map((id) => [id, 'venue'] as const),
+    ...[...(old?.organizers ?? []), ...(next?.organizers ?? [])].map((id) => [id, 'organizer'] as const),
+  ]);
+  for (const [id, kind] of places) {
+    if (created.has(keys.post(id).pk)) continue;
+    const delta = (isLinked.has(id) ? 1 : 0) - (wasLinked.has(id) ? 1 : 0);
+    const isNew = !!next && (next.venues.includes(id) || next.organizers.includes(id)) && !hadLink.has(`${kind}#${id}`);
+    const condition = isNew ? 'attribute_exists(pk) AND kind = :k AND #s <> :t' : 'attribute_exists(pk)';
+    const condValues = isNew ? { ':k': kind, ':t': 'trash' } : {};
+    const condNames: Record<string, string> = isNew ? { '#s': 'status' } : {};
+    if (delta !== 0) {
+      expect(() => linkGone(`${kind} ${id}`), update(keys.post(id), 'ADD #l :d, #v :one', { ':d': delta, ':one': 1, ...condValues }, { '#l': 'linkedEvents', '#v': 'version', ...condNames }, condition));
+    } else if (isNew) {
+      expect(() => linkGone(`${kind} ${id}`), { ConditionCheck: { TableName: tableName, Key: keys.post(id), ConditionExpression: condition, ExpressionAttributeNames: condNames, ExpressionAttributeValues: condValues } });
     }
   }
+
   items.push(...extra);
   for (const item of items) {
     const op = (item.Put ?? item.Update ?? item.Delete ?? item.ConditionCheck)!;

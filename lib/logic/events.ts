@@ -1,6 +1,8 @@
 // Event create and update (reference §6.1, with DESIGN §2's deviations: partial updates, an end
 // before the start is a 400, links to unknown ids are a 400).
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config, type Lang } from '../config.js';
+import { db } from '../db.js';
 import { parseCostInput } from '../cost.js';
 import { endOfDay, parseDate, startOfDay, wallToUtc } from '../dates.js';
 import { ApiError, invalidParam, invalidParams, tec } from '../errors.js';
@@ -12,7 +14,7 @@ import { presentEvent } from '../present.js';
 import { eventWriteArgs } from '../resources/event-args.js';
 import { organizerWriteArgs, venueWriteArgs } from '../resources/place-args.js';
 import { slugify } from '../slug.js';
-import { batchGet, freeSlug, getItem, keyOf, nextId, put, transact, withRetry, type TransactItem } from '../store/base.js';
+import { batchGet, ConditionalCheckFailedException, freeSlug, getItem, keyOf, nextId, put, transact, withRetry, type TransactItem } from '../store/base.js';
 import { keys, type Taxonomy } from '../store/keys.js';
 import type { AnyPost, EventItem, TermItem } from '../store/items.js';
 import { authorOf, indexedTerm, loadLinked, modifiedNow, publicationDates } from './common.js';
@@ -214,6 +216,27 @@ function eventFrom(p: Record<string, unknown>, base: { id: number; lang: Lang; s
   return event;
 }
 
+/**
+ * Keeps the longest event duration per language, which bounds how far before a window's end an
+ * event that ends after it can start (list totals). Raised before the write, so it is never
+ * below a stored event's duration; a failed write only leaves it larger than needed.
+ */
+async function raiseMaxDuration(e: EventItem): Promise<void> {
+  const seconds = Math.ceil((Date.parse(`${e.utcEnd.replace(' ', 'T')}Z`) - Date.parse(`${e.utcStart.replace(' ', 'T')}Z`)) / 1000);
+  try {
+    await db().send(new UpdateCommand({
+      TableName: config().tableName,
+      Key: keys.maxDuration(e.lang),
+      UpdateExpression: 'SET #s = :s',
+      ConditionExpression: 'attribute_not_exists(#s) OR #s < :s',
+      ExpressionAttributeNames: { '#s': 'seconds' },
+      ExpressionAttributeValues: { ':s': seconds },
+    }));
+  } catch (err) {
+    if (!(err instanceof ConditionalCheckFailedException)) throw err;
+  }
+}
+
 /** Writes the event and everything created with it in one transaction. */
 async function commit(old: EventItem | undefined, next: EventItem, links: Resolved): Promise<void> {
   const published = next.status === 'publish';
@@ -222,6 +245,7 @@ async function commit(old: EventItem | undefined, next: EventItem, links: Resolv
     ...links.newTerms.flatMap((t) => termWrites({ ...t, count: published && [...next.categories, ...next.tags].includes(t.id) ? 1 : 0 })),
   ];
   const tx = eventTransaction(old, next, config().tableName, extra, links.created);
+  await raiseMaxDuration(next);
   await transact(tx.items, (i) => tx.meaning.get(i)?.());
 }
 

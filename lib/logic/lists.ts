@@ -1,23 +1,21 @@
 // List operations and TEC's envelopes (reference §4). A page reads keys from the `list` index
 // (small items), then the page's records and their links in batch reads.
 import { apiBase, config } from '../config.js';
-import { addMonths, endOfDay, instantToWall, parseDate, startOfDay, wallToUtc } from '../dates.js';
 import { invalidParam, tec } from '../errors.js';
 import { json, type Reply } from '../http.js';
 import { isEditor, listStatuses } from '../permissions.js';
 import type { RequestContext } from '../pipeline.js';
-import { presentEvent, presentOrganizer, presentTerm, presentVenue } from '../present.js';
+import { presentOrganizer, presentTerm, presentVenue } from '../present.js';
 import { POST_STATUSES } from '../resources/common.js';
 import { batchGet, count, keyOf, query, type Key } from '../store/base.js';
 import { listKeys, type PostKind, type Taxonomy } from '../store/keys.js';
-import type { EventItem, OrganizerItem, TermItem, VenueItem } from '../store/items.js';
+import type { OrganizerItem, TermItem, VenueItem } from '../store/items.js';
 import { INDEXES } from '../table.js';
-import { loadLinked } from './common.js';
 
 const I = INDEXES.list;
 
 /** One index partition to read, with an optional sort-key range and filter. */
-interface Source {
+export interface Source {
   partition: string;
   from?: string;
   to?: string;
@@ -26,7 +24,7 @@ interface Source {
   names?: Record<string, string>;
 }
 
-function queryInput(s: Source, descending: boolean) {
+export function queryInput(s: Source, descending: boolean) {
   const names: Record<string, string> = { '#p': I.partitionKey, ...(s.names ?? {}) };
   const values: Record<string, unknown> = { ':p': s.partition, ...(s.values ?? {}) };
   let condition = '#p = :p';
@@ -46,38 +44,44 @@ function queryInput(s: Source, descending: boolean) {
   };
 }
 
-/** The keys of matches `offset … offset+limit` across partitions, merged in sort-key order. */
-async function pageKeys(sources: Source[], offset: number, limit: number, descending: boolean): Promise<Key[]> {
+/**
+ * The matches `offset … offset+limit` across partitions, merged in sort-key order and without
+ * repeats (an event in two of the partitions of an OR filter is listed once). Each partition is
+ * read only as far as the page needs, so the cost follows the page, not the table.
+ */
+export async function pageKeys(sources: Source[], offset: number, limit: number, descending: boolean): Promise<(Key & { id: number })[]> {
   const want = offset + limit;
-  const merged: { key: Key; sort: string }[] = [];
+  const merged: { key: Key; sort: string; id: number }[] = [];
   for (const s of sources) {
     let start: Record<string, unknown> | undefined;
     let got = 0;
     do {
-      const out = await query<Record<string, string>>({ ...queryInput(s, descending), Limit: Math.max(want - got, 1) * 2, ExclusiveStartKey: start });
+      const out = await query<Record<string, string | number>>({ ...queryInput(s, descending), Limit: Math.max(want - got, 1) * 2, ExclusiveStartKey: start });
       for (const item of out.items) {
         if (got >= want) break;
-        merged.push({ key: { pk: item.pk!, sk: item.sk! }, sort: item[I.sortKey]! });
+        merged.push({ key: { pk: String(item.pk), sk: String(item.sk) }, sort: String(item[I.sortKey]), id: Number(item.id) });
         got++;
       }
       start = out.last;
     } while (start && got < want);
   }
   merged.sort((a, b) => (descending ? b.sort.localeCompare(a.sort) : a.sort.localeCompare(b.sort)));
-  return merged.slice(offset, want).map((m) => m.key);
+  const seen = new Set<number>();
+  const unique = merged.filter((m) => !seen.has(m.id) && !!seen.add(m.id));
+  return unique.slice(offset, want).map((m) => ({ ...m.key, id: m.id }));
 }
 
-async function total(sources: Source[]): Promise<number> {
+export async function total(sources: Source[]): Promise<number> {
   let n = 0;
   for (const s of sources) n += await count(queryInput(s, false));
   return n;
 }
 
 /** PHP's http_build_query encoding, which TEC's next/previous links use. */
-const encodeQuery = (q: [string, string][]) =>
+export const encodeQuery = (q: [string, string][]) =>
   q.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v).replace(/%20/g, '+')}`).join('&');
 
-function envelope(key: string, items: unknown[], collectionUrl: string, query: [string, string][], page: number, totalCount: number, perPage: number): Reply {
+export function envelope(key: string, items: unknown[], collectionUrl: string, query: [string, string][], page: number, totalCount: number, perPage: number): Reply {
   const totalPages = Math.ceil(totalCount / perPage);
   const rest = query.filter(([k]) => k !== 'page');
   const link = (p: number) => `${collectionUrl}?${encodeQuery(p > 1 ? [...rest, ['page', String(p)]] : rest)}`;
@@ -92,7 +96,7 @@ function envelope(key: string, items: unknown[], collectionUrl: string, query: [
   return json(200, body, { 'X-TEC-Total': String(totalCount), 'X-TEC-TotalPages': String(totalPages) });
 }
 
-function paging(ctx: RequestContext) {
+export function paging(ctx: RequestContext) {
   const cfg = config();
   const page = ctx.params.page as number;
   const perPage = Math.min((ctx.params.per_page as number | undefined) ?? cfg.postsPerPage, cfg.maxPerPage);
@@ -100,7 +104,7 @@ function paging(ctx: RequestContext) {
 }
 
 /** The statuses a post list reads: `publish` for anonymous callers; editors may name others. */
-function statuses(ctx: RequestContext): { list: string[]; shown: string } {
+export function statuses(ctx: RequestContext): { list: string[]; shown: string } {
   const raw = ctx.params.status as string | undefined;
   if (raw === undefined) return isEditor(ctx.principal) ? { list: listStatuses(ctx.principal), shown: 'any' } : { list: ['publish'], shown: 'publish' };
   const wanted = raw.split(',').map((s) => s.trim()).filter(Boolean);
@@ -108,49 +112,6 @@ function statuses(ctx: RequestContext): { list: string[]; shown: string } {
   if (!wanted.length || wanted.some((s) => !allowed.includes(s))) throw invalidParam('status', 'status is not a status you may list.');
   const list = wanted.includes('any') ? listStatuses(ctx.principal) : [...new Set(wanted)];
   return { list, shown: wanted.join(',') };
-}
-
-/** TEC's default window: from the start of yesterday (site time) to 24 months ahead. */
-function defaultWindow(now: Date) {
-  const zone = config().siteTimezone;
-  const yesterdayUtc = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - 1, 23, 59));
-  const start = startOfDay(instantToWall(yesterdayUtc, zone));
-  const end = endOfDay(addMonths(instantToWall(now, 'UTC'), 24));
-  return { start, end };
-}
-
-export async function listEvents(ctx: RequestContext): Promise<Reply> {
-  const { page, perPage, offset } = paging(ctx);
-  const zone = config().siteTimezone;
-  const strict = ctx.params.strict_dates === true;
-  const given = (name: string) => (ctx.params[name] === undefined ? undefined : parseDate(ctx.params[name] as string, zone, ctx.now)!);
-  const fallback = defaultWindow(ctx.now);
-  const startGiven = given('start_date');
-  const endGiven = given('end_date');
-  const start = startGiven === undefined ? fallback.start : strict ? startGiven : startOfDay(startGiven);
-  const end = endGiven === undefined ? fallback.end : strict ? endGiven : endOfDay(endGiven);
-  const { list, shown } = statuses(ctx);
-  const sources: Source[] = list.map((status) => ({
-    partition: listKeys.partition('event', ctx.lang, status),
-    from: wallToUtc(start, zone),
-    to: `${wallToUtc(end, zone)}#\uffff`,
-    filter: '#e <= :end AND attribute_not_exists(#h)',
-    names: { '#e': 'utcEnd', '#h': 'hidden' },
-    values: { ':end': wallToUtc(end, zone) },
-  }));
-  const [keys, n] = await Promise.all([pageKeys(sources, offset, perPage, false), total(sources)]);
-  if (page > 1 && keys.length === 0) throw tec.archivePageNotFound('event');
-  const found = await batchGet<EventItem>(keys);
-  const events = keys.map((k) => found.get(keyOf(k))).filter((e): e is EventItem => e !== undefined);
-  const linked = await loadLinked(events);
-  const query: [string, string][] = [
-    ['page', String(page)],
-    ['per_page', String(perPage)],
-    ['start_date', start],
-    ['end_date', end],
-    ['status', shown],
-  ];
-  return envelope('events', events.map((e) => presentEvent(e, linked)), `${apiBase(ctx.lang)}/events/`, query, page, n, perPage);
 }
 
 export async function listPlaces(ctx: RequestContext, kind: Exclude<PostKind, 'event'>): Promise<Reply> {

@@ -89,6 +89,7 @@ export const eventArgs = {
     geoloc: flag('Events should be filtered by whether their venue has geolocation data'),
     geoloc_lat: { schema: num({ min: -90, max: 90 }), type: 'number', format: 'double', description: 'Venue latitude; geoloc_lng must also be given' },
     geoloc_lng: { schema: num({ min: -180, max: 180 }), type: 'number', format: 'double', description: 'Venue longitude; geoloc_lat must also be given' },
+    geoloc_radius: { schema: num({ min: 0, max: 20_000 }), type: 'number', format: 'double', default: 25, description: 'Radius in km around geoloc_lat/geoloc_lng' },
     include: { schema: idList(), type: 'array', items: 'integer', description: 'Only events with these ids; the date window is then ignored' },
     post_parent: { schema: int({ min: 1 }), type: 'integer', description: 'Events whose parent is the given event id' },
     ticketed: flag('Events should be filtered by whether they have tickets'),

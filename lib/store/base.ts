@@ -31,7 +31,7 @@ export async function getItem<T>(key: Key, consistent = true): Promise<T | undef
 /** Reads many items in as few BatchGet requests as DynamoDB allows (100 keys each). */
 export async function batchGet<T>(list: Key[]): Promise<Map<string, T>> {
   const found = new Map<string, T>();
-  const unique = [...new Map(list.map((k) => [`${k.pk}|${k.sk}`, k])).values()];
+  const unique = [...new Map(list.map((k) => [`${k.pk}|${k.sk}`, { pk: k.pk, sk: k.sk }])).values()];
   for (let i = 0; i < unique.length; i += 100) {
     let pending: Key[] = unique.slice(i, i + 100);
     for (let attempt = 0; pending.length && attempt < 8; attempt++) {

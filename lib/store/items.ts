@@ -67,12 +67,15 @@ export interface VenueItem extends PostItem {
   showMapLink: boolean;
   geoLat?: number;
   geoLng?: number;
+  /** Events linked with a status other than draft or pending (TEC's has_events). */
+  linkedEvents?: number;
 }
 
 export interface OrganizerItem extends PostItem {
   kind: 'organizer';
   phone: string;
   email: string;
+  linkedEvents?: number;
 }
 
 export type AnyPost = EventItem | VenueItem | OrganizerItem;
@@ -95,13 +98,25 @@ export interface TermItem {
   gsi2sk?: string;
 }
 
-/** A link item: one event linked to the record whose partition holds it. */
+/**
+ * An index item of an event: a link item in a venue's, organizer's or term's partition, or the
+ * featured item in the event's own. It carries what list filters test.
+ */
 export interface LinkItem {
   pk: string;
   sk: string;
+  id: number;
   eventId: number;
   lang: Lang;
   status: string;
   utcStart: string;
   utcEnd: string;
+  venues: number[];
+  organizers: number[];
+  categories: number[];
+  tags: number[];
+  featured: boolean;
+  parent: number;
+  gsi2pk?: string;
+  gsi2sk?: string;
 }

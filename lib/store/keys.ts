@@ -30,15 +30,28 @@ export const keys = {
    */
   link: (targetPk: string, eventId: number) => ({ pk: targetPk, sk: `EVENT#${pad(eventId)}` }),
   linkPrefix: 'EVENT#',
+  /** The featured index item of an event (its `featured#1` or `featured#0` list entry). */
+  featured: (eventId: number) => ({ pk: `POST#${eventId}`, sk: 'IDX#featured' }),
+  /** The longest event duration seen per language, which bounds the end-date corrections. */
+  maxDuration: (lang: Lang) => ({ pk: 'STATS#duration', sk: lang }),
 };
+
+/**
+ * The count bucket of a list partition for one month: `n` counts the month's events and
+ * `dDD` each day's, by UTC start. A window's total reads at most one item per month.
+ */
+export function bucketOf(partition: string, utcStart: string) {
+  return { key: { pk: `COUNT#${partition}`, sk: utcStart.slice(0, 7) }, day: `d${utcStart.slice(8, 10)}` };
+}
 
 /** Partition values of the `bySlug` index. */
 export const slugIndexKey = (kind: PostKind | Taxonomy, lang: Lang, slug: string) => `${kind}#${lang}#${slug}`;
 
 /** Partition and sort values of the `list` index. */
 export const listKeys = {
-  event: (lang: Lang, status: string, utcStart: string, id: number) => ({
-    gsi2pk: `LIST#event#${lang}#${status}`,
+  /** `dim` names a filter list (`venue#5`, `category#2`, `featured#1`); none is the whole list. */
+  event: (lang: Lang, status: string, utcStart: string, id: number, dim?: string) => ({
+    gsi2pk: dim ? `LIST#event#${lang}#${status}#${dim}` : `LIST#event#${lang}#${status}`,
     gsi2sk: `${utcStart}#${pad(id)}`,
   }),
   /** Venues and organizers list newest first by publish date. */
@@ -51,6 +64,6 @@ export const listKeys = {
     gsi2pk: `LIST#${taxonomy}#${lang}`,
     gsi2sk: `${name.toLowerCase()}#${pad(id)}`,
   }),
-  partition: (kind: PostKind | Taxonomy, lang: Lang, status?: string) =>
-    status === undefined ? `LIST#${kind}#${lang}` : `LIST#${kind}#${lang}#${status}`,
+  partition: (kind: PostKind | Taxonomy, lang: Lang, status?: string, dim?: string) =>
+    [`LIST#${kind}#${lang}`, status, dim].filter((x) => x !== undefined).join('#'),
 };

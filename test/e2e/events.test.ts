@@ -11,7 +11,7 @@ import { useGateway, type ApiResponse, type GatewayHarness, type Lang } from '..
 // ---------------------------------------------------------------------------------------------
 
 const sample = (name: string): Record<string, unknown> =>
-  JSON.parse(readFileSync(new URL(`../../../shared/reference/tec-samples/${name}`, import.meta.url), 'utf8'));
+  JSON.parse(readFileSync(new URL(`../tec-samples/${name}`, import.meta.url), 'utf8'));
 
 /** Key order of an event in create/update/delete/list responses (TEC) plus our `lang`. */
 const EVENT_KEYS = [...Object.keys(sample('seed/event1.json')), 'lang'];

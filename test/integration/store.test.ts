@@ -351,8 +351,12 @@ describe('eventTransaction', () => {
     );
     // Exactly one link per linked record, one count update per term, and nothing on the terms besides.
     expect(described.filter((d) => d.endsWith(`|EVENT#${pad(id)}`))).toHaveLength(4);
-    expect(described.filter((d) => d.startsWith('Update '))).toHaveLength(2);
+    expect(described.filter((d) => d.startsWith('Update TERM#'))).toHaveLength(2);
     expect(described.filter((d) => d.includes('TERM#') && !d.includes('EVENT#'))).toHaveLength(2);
+    // The venue's and organizer's linked-event counts, and one count bucket per list it joins
+    // (the whole list, featured#0, and the four link lists).
+    expect(described).toEqual(expect.arrayContaining([`Update POST#${venue}|POST`, `Update POST#${organizer}|POST`]));
+    expect(described.filter((d) => d.startsWith('Update COUNT#'))).toHaveLength(6);
     for (const item of tx.items) expect((item.Put ?? item.Update ?? item.Delete ?? item.ConditionCheck)!.TableName).toBe(tableName());
 
     await transact(tx.items, (i) => tx.meaning.get(i)?.());
@@ -373,7 +377,7 @@ describe('eventTransaction', () => {
     const before = { cat2: await countOf(cat2.id), tag: await countOf(tag.id) };
     const tx = eventTransaction(undefined, e, tableName());
     const described = tx.items.map(describeItem);
-    expect(described.filter((d) => d.startsWith('Update '))).toEqual([]);
+    expect(described.filter((d) => d.startsWith('Update TERM#'))).toEqual([]);
     expect(described).toEqual(expect.arrayContaining([`ConditionCheck TERM#${cat2.id}|TERM`, `ConditionCheck TERM#${tag.id}|TERM`]));
     expect(described.filter((d) => d.endsWith(`|EVENT#${pad(id)}`))).toHaveLength(2);
 

@@ -7,7 +7,7 @@ import { presentEvent, presentOrganizer, presentTerm, presentVenue } from '../..
 import type { EventItem, OrganizerItem, TermItem, VenueItem } from '../../lib/store/items.js';
 
 const sample = (name: string) =>
-  JSON.parse(readFileSync(new URL(`../../../shared/reference/tec-samples/${name}`, import.meta.url), 'utf8'));
+  JSON.parse(readFileSync(new URL(`../tec-samples/${name}`, import.meta.url), 'utf8'));
 
 const stamp = { date: '2026-11-22 02:55:45', date_utc: '2026-11-22 02:55:45', modified: '2026-11-22 02:55:45', modified_utc: '2026-11-22 02:55:45' };
 

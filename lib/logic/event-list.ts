@@ -1,0 +1,402 @@
+// GET /events (reference §4.1) over the `list` index. Each filter value has its own list
+// partition per (language, status), ordered by UTC start: the whole list, `featured#1|0`, and one
+// per venue, organizer, category and tag (the link items). A page reads only as many index items
+// as it shows; totals come from per-month count buckets (lib/logic/event-writes.ts) plus
+// corrections that read at most the events of the window's edge days.
+import { apiBase, config } from '../config.js';
+import { addMonths, endOfDay, instantToWall, parseDate, startOfDay, wallToUtc } from '../dates.js';
+import { invalidParam, invalidParams, tec } from '../errors.js';
+import type { Reply } from '../http.js';
+import type { RequestContext } from '../pipeline.js';
+import { presentEvent } from '../present.js';
+import { batchGet, getItem, keyOf, queryAll } from '../store/base.js';
+import { bucketOf, keys, listKeys } from '../store/keys.js';
+import type { AnyPost, EventItem, TermItem, VenueItem } from '../store/items.js';
+import { stripTags } from '../text.js';
+import { loadLinked } from './common.js';
+import { envelope, pageKeys, paging, queryInput, statuses, total, type Source } from './lists.js';
+
+const queryInputOf = (s: Source) => queryInput(s, false);
+
+const HIGH = '\uffff';
+
+/** TEC's default window: from the start of yesterday (site time) to 24 months ahead. */
+export function defaultWindow(now: Date, zone = config().siteTimezone) {
+  const yesterdayUtc = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - 1, 23, 59));
+  return { start: startOfDay(instantToWall(yesterdayUtc, zone)), end: endOfDay(addMonths(instantToWall(now, 'UTC'), 24)) };
+}
+
+interface Window {
+  /** Sort-key bounds on the start (inclusive strings of the `list` index). */
+  from: string;
+  to: string;
+  /** End conditions, as UTC walls. */
+  endAtMost?: string;
+  endBefore?: string;
+  endAfter?: string;
+  /** What the window echoes in rest_url. */
+  echo: [string, string][];
+}
+
+/** The start and end conditions of a request, in UTC (reference §4.1.2, §4.1.3). */
+function windowOf(ctx: RequestContext): Window | undefined {
+  const p = ctx.params;
+  if (p.include !== undefined) return undefined; // `include` ignores dates (DESIGN §2.7)
+  const zone = config().siteTimezone;
+  const strict = p.strict_dates === true;
+  const at = (name: string) => (p[name] === undefined ? undefined : parseDate(p[name] as string, zone, ctx.now)!);
+  const ranged = ['starts_before', 'starts_after', 'ends_before', 'ends_after'].some((n) => p[n] !== undefined);
+  const fallback = ranged ? undefined : defaultWindow(ctx.now, zone);
+  const given = { start: at('start_date'), end: at('end_date') };
+  const start = given.start !== undefined ? (strict ? given.start : startOfDay(given.start)) : fallback?.start;
+  const end = given.end !== undefined ? (strict ? given.end : endOfDay(given.end)) : fallback?.end;
+  // starts_* and ends_* move to the end of their day unless strict (reference §4.1.3).
+  const edge = (name: string) => {
+    const v = at(name);
+    return v === undefined ? undefined : strict ? v : endOfDay(v);
+  };
+  const startsBefore = edge('starts_before');
+  const startsAfter = edge('starts_after');
+  const endsBefore = edge('ends_before');
+  const endsAfter = edge('ends_after');
+  const utc = (w: string | undefined) => (w === undefined ? undefined : wallToUtc(w, zone));
+
+  let from = '';
+  let to = HIGH;
+  const lower = (bound: string) => (from = bound > from ? bound : from);
+  const upper = (bound: string) => (to = bound < to ? bound : to);
+  if (start !== undefined) lower(utc(start)!);
+  if (startsAfter !== undefined) lower(`${utc(startsAfter)}#${HIGH}`); // start > X
+  if (startsBefore !== undefined) upper(utc(startsBefore)!); // start < X: `X` sorts before `X#id`
+  if (end !== undefined) upper(`${utc(end)}#${HIGH}`); // start <= end <= E
+  if (endsBefore !== undefined) upper(utc(endsBefore)!); // start <= end < X
+
+  const echo: [string, string][] = [];
+  if (start !== undefined) echo.push(['start_date', start]);
+  if (end !== undefined) echo.push(['end_date', end]);
+  return {
+    from,
+    to,
+    endAtMost: utc(end),
+    endBefore: utc(endsBefore),
+    endAfter: utc(endsAfter),
+    echo: [
+      ...echo,
+      ...([['starts_before', startsBefore], ['starts_after', startsAfter], ['ends_before', endsBefore], ['ends_after', endsAfter]] as const)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, v!] as [string, string]),
+    ],
+  };
+}
+
+/** Term filter values (ids or slugs of the request language) as ids; unknown ones are a 400. */
+async function termIds(ctx: RequestContext, name: 'categories' | 'tags'): Promise<number[] | undefined> {
+  const values = ctx.params[name] as (number | string)[] | undefined;
+  if (!values) return undefined;
+  const taxonomy = name === 'categories' ? 'category' : 'tag';
+  const found = await batchGet<TermItem | { id: number }>(
+    values.map((v) => (typeof v === 'number' ? keys.term(v) : keys.slugGuard(taxonomy, ctx.lang, v.toLowerCase()))),
+  );
+  return values.map((v) => {
+    const hit = found.get(keyOf(typeof v === 'number' ? keys.term(v) : keys.slugGuard(taxonomy, ctx.lang, v.toLowerCase())));
+    if (!hit || (typeof v === 'number' && (hit as TermItem).taxonomy !== taxonomy)) {
+      throw invalidParam(name, `${name} contains "${v}", which is not an existing ${taxonomy} id or slug.`);
+    }
+    return hit.id;
+  });
+}
+
+/** Venue and organizer filter ids must name records of that kind. */
+async function postIds(ctx: RequestContext, name: 'venue' | 'organizer'): Promise<number[] | undefined> {
+  const ids = ctx.params[name] as number[] | undefined;
+  if (!ids) return undefined;
+  const found = await batchGet<AnyPost>(ids.map(keys.post));
+  for (const id of ids) {
+    if (found.get(keyOf(keys.post(id)))?.kind !== name) throw invalidParam(name, `${name} contains ${id}, which is not an existing ${name} id.`);
+  }
+  return ids;
+}
+
+const EARTH_KM = 6371;
+function distanceKm(a: [number, number], b: [number, number]): number {
+  const rad = (d: number) => (d * Math.PI) / 180;
+  const dLat = rad(b[0] - a[0]);
+  const dLng = rad(b[1] - a[1]);
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(rad(a[0])) * Math.cos(rad(b[0])) * Math.sin(dLng / 2) ** 2;
+  return 2 * EARTH_KM * Math.asin(Math.sqrt(h));
+}
+
+/** Venues of the request language with coordinates (and within the radius, when given). */
+async function geoVenues(ctx: RequestContext): Promise<number[] | undefined> {
+  const p = ctx.params;
+  const lat = p.geoloc_lat as number | undefined;
+  const lng = p.geoloc_lng as number | undefined;
+  if ((lat === undefined) !== (lng === undefined)) {
+    const missing = lat === undefined ? 'geoloc_lat' : 'geoloc_lng';
+    throw invalidParams({ [missing]: `${missing} must be given together with ${lat === undefined ? 'geoloc_lng' : 'geoloc_lat'}.` });
+  }
+  if (p.geoloc !== true && lat === undefined) return undefined;
+  const radius = (p.geoloc_radius as number | undefined) ?? 25;
+  const listedVenues = await queryAll<{ pk: string; sk: string }>({
+    IndexName: 'gsi2',
+    KeyConditionExpression: 'gsi2pk = :p',
+    ExpressionAttributeValues: { ':p': listKeys.partition('venue', ctx.lang, 'publish') },
+  });
+  const venues = await batchGet<VenueItem>(listedVenues.map((v) => ({ pk: v.pk, sk: v.sk })));
+  return [...venues.values()]
+    .filter((v) => v.geoLat !== undefined && v.geoLng !== undefined)
+    .filter((v) => lat === undefined || distanceKm([lat, lng!], [v.geoLat!, v.geoLng!]) <= radius)
+    .map((v) => v.id);
+}
+
+interface Filters {
+  venue?: number[];
+  organizer?: number[];
+  categories?: number[];
+  tags?: number[];
+  featured?: boolean;
+  parent?: number;
+}
+
+const FIELD: Record<'venue' | 'organizer' | 'categories' | 'tags', [string, string]> = {
+  venue: ['venues', 'venue'],
+  organizer: ['organizers', 'organizer'],
+  categories: ['categories', 'category'],
+  tags: ['tags', 'tag'],
+};
+
+/**
+ * The index partitions to read and the filter on them. The first filter given drives (one
+ * partition per value and status); the others become filter expressions on the index items.
+ */
+function sources(ctx: RequestContext, statusList: string[], f: Filters, w: Window | undefined): { sources: Source[]; single: boolean } {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const conditions: string[] = [];
+  let driver: string[] = [''];
+  let driven = false;
+  for (const name of ['venue', 'organizer', 'categories', 'tags'] as const) {
+    const ids = f[name];
+    if (!ids) continue;
+    const [attr, dim] = FIELD[name];
+    if (!driven) {
+      driver = ids.map((id) => `${dim}#${id}`);
+      driven = true;
+      continue;
+    }
+    names[`#${attr}`] = attr;
+    conditions.push(`(${ids.map((id, i) => ((values[`:${attr}${i}`] = id), `contains(#${attr}, :${attr}${i})`)).join(' OR ')})`);
+  }
+  if (f.featured !== undefined) {
+    if (!driven) {
+      driver = [`featured#${f.featured ? 1 : 0}`];
+      driven = true;
+    } else {
+      names['#featured'] = 'featured';
+      values[':featured'] = f.featured;
+      conditions.push('#featured = :featured');
+    }
+  }
+  if (f.parent !== undefined) {
+    names['#parent'] = 'parent';
+    values[':parent'] = f.parent;
+    conditions.push('#parent = :parent');
+  }
+  if (w?.endAtMost) conditions.push('#e <= :endAtMost'), (values[':endAtMost'] = w.endAtMost);
+  if (w?.endBefore) conditions.push('#e < :endBefore'), (values[':endBefore'] = w.endBefore);
+  if (w?.endAfter) conditions.push('#e > :endAfter'), (values[':endAfter'] = w.endAfter);
+  if (conditions.some((c) => c.includes('#e'))) names['#e'] = 'utcEnd';
+  const list: Source[] = [];
+  for (const status of statusList)
+    for (const dim of driver)
+      list.push({
+        partition: listKeys.partition('event', ctx.lang, status, dim || undefined),
+        from: w?.from ?? '',
+        to: w?.to ?? HIGH,
+        ...(conditions.length ? { filter: conditions.join(' AND '), names, values } : {}),
+      });
+  return { sources: list, single: driver.length === 1 && conditions.filter((c) => !c.includes('#e')).length === 0 };
+}
+
+// --- totals --------------------------------------------------------------------------------
+
+async function indexCount(partition: string, from: string, to: string, filter?: { expr: string; values: Record<string, unknown> }): Promise<number> {
+  if (from > to) return 0;
+  return total([{ partition, from, to, ...(filter ? { filter: filter.expr, names: { '#e': 'utcEnd' }, values: filter.values } : {}) }]);
+}
+
+function shiftUtc(wall: string, seconds: number): string {
+  const d = new Date(`${wall.replace(' ', 'T')}Z`);
+  d.setUTCSeconds(d.getUTCSeconds() + seconds);
+  return d.toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/**
+ * The events of one partition in the window, without reading them: the month buckets' day
+ * counters cover whole UTC days; the index is read only for the window's partial first and last
+ * days and for events that start inside the window but end outside it (those start within the
+ * longest event duration before the end bound). Window bounds are never equal to a real sort
+ * key (`wall` or `wall#\uffff`), so inclusive BETWEEN ranges count strictly below or above them.
+ */
+async function bucketTotal(partition: string, w: Window, maxDuration: number): Promise<number> {
+  const from = w.from || '0000-01-01 00:00:00';
+  const to = w.to === HIGH ? '9999-12-31 23:59:59' : w.to;
+  if (from > to) return 0;
+  const first = bucketOf(partition, from);
+  const last = bucketOf(partition, to);
+  const buckets = await queryAll<Record<string, number | string>>({
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :a AND :b',
+    ExpressionAttributeValues: { ':pk': first.key.pk, ':a': first.key.sk, ':b': last.key.sk },
+  });
+  const [fromDay, toDay] = [from.slice(0, 10), to.slice(0, 10)];
+  let n = 0;
+  for (const b of buckets) {
+    if (b.sk !== first.key.sk && b.sk !== last.key.sk) {
+      n += Number(b.n ?? 0);
+      continue;
+    }
+    for (const [k, v] of Object.entries(b)) {
+      const day = /^d\d\d$/.test(k) ? `${b.sk}-${k.slice(1)}` : undefined;
+      if (day && day >= fromDay && day <= toDay) n += Number(v);
+    }
+  }
+  const partial: Promise<number>[] = [];
+  if (w.from) partial.push(indexCount(partition, `${fromDay} 00:00:00`, from));
+  if (w.to !== HIGH) partial.push(indexCount(partition, to, `${toDay} 23:59:59#${HIGH}`));
+  const since = (bound: string) => {
+    const lo = shiftUtc(bound, -maxDuration);
+    return lo > from ? lo : from;
+  };
+  if (w.endAtMost) partial.push(indexCount(partition, since(w.endAtMost), to, { expr: '#e > :v', values: { ':v': w.endAtMost } }));
+  if (w.endBefore) partial.push(indexCount(partition, since(w.endBefore), to, { expr: '#e >= :v', values: { ':v': w.endBefore } }));
+  if (w.endAfter) {
+    const upTo = `${w.endAfter}#${HIGH}`;
+    partial.push(indexCount(partition, from, to < upTo ? to : upTo, { expr: '#e <= :v', values: { ':v': w.endAfter } }));
+  }
+  for (const x of await Promise.all(partial)) n -= x;
+  return n;
+}
+
+async function totalFromBuckets(ctx: RequestContext, src: Source[], w: Window): Promise<number> {
+  const stats = await getItem<{ seconds?: number }>(keys.maxDuration(ctx.lang), false);
+  const counts = await Promise.all(src.map((s) => bucketTotal(s.partition, w, stats?.seconds ?? 0)));
+  return counts.reduce((a, b) => a + b, 0);
+}
+
+/** Totals of filtered or multi-valued lists: a count query, de-duplicated across OR values. */
+async function filteredTotal(src: Source[], single: boolean): Promise<number> {
+  const partitionsPerStatus = new Set(src.map((s) => s.partition.split('#').slice(0, 4).join('#')));
+  if (single || src.length === partitionsPerStatus.size) return total(src);
+  const ids = new Set<number>();
+  for (const s of src) {
+    const items = await queryAll<{ id: number }>({ ...queryInputOf(s) });
+    for (const item of items) ids.add(item.id);
+  }
+  return ids.size;
+}
+
+// --- include and search: in memory ------------------------------------------------------------
+
+function matchesFilters(e: EventItem, f: Filters): boolean {
+  const any = (have: number[], want?: number[]) => !want || want.some((id) => have.includes(id));
+  return (
+    any(e.venues, f.venue) &&
+    any(e.organizers, f.organizer) &&
+    any(e.categories, f.categories) &&
+    any(e.tags, f.tags) &&
+    (f.featured === undefined || e.featured === f.featured) &&
+    (f.parent === undefined || e.parent === f.parent)
+  );
+}
+
+/** Every word must appear in the title, description or excerpt, case-insensitively. */
+function matchesSearch(e: EventItem, search: string | undefined): boolean {
+  if (search === undefined) return true;
+  const text = stripTags(`${e.title} ${e.description} ${e.excerpt}`).toLowerCase();
+  return search.toLowerCase().split(/\s+/).filter(Boolean).every((word) => text.includes(word));
+}
+
+async function listInMemory(ctx: RequestContext, statusList: string[], f: Filters, w: Window | undefined, offset: number, perPage: number) {
+  let candidates: number[];
+  if (ctx.params.include !== undefined) {
+    candidates = ctx.params.include as number[];
+  } else {
+    // `search` reads every event of the window (and filters): its cost grows with the matches.
+    const { sources: src } = sources(ctx, statusList, f, w);
+    candidates = [];
+    for (const s of src) candidates.push(...(await queryAll<{ id: number }>(queryInputOf(s))).map((i) => i.id));
+  }
+  const found = await batchGet<EventItem>([...new Set(candidates)].map(keys.post));
+  const events = [...found.values()]
+    .filter((e) => e.kind === 'event' && e.lang === ctx.lang && statusList.includes(e.status) && !e.hidden)
+    .filter((e) => matchesFilters(e, f) && matchesSearch(e, ctx.params.search as string | undefined))
+    .sort((a, b) => a.utcStart.localeCompare(b.utcStart) || a.id - b.id);
+  return { events: events.slice(offset, offset + perPage), total: events.length };
+}
+
+export async function listEvents(ctx: RequestContext): Promise<Reply> {
+  const p = ctx.params;
+  if (p.ticketed !== undefined) {
+    const message = 'Event Tickets plugin is not activated.';
+    throw invalidParams({ ticketed: message }, { ticketed: { code: 'event-tickets-not-active', message, data: { status: 400 } } });
+  }
+  const { page, perPage, offset } = paging(ctx);
+  const { list: statusList, shown } = statuses(ctx);
+  const w = windowOf(ctx);
+  if (p.post_parent !== undefined) {
+    const parent = await getItem<AnyPost>(keys.post(p.post_parent as number));
+    if (parent?.kind !== 'event') throw invalidParam('post_parent', 'post_parent is not an existing event id.');
+  }
+  const [venue, organizer, categories, tags, geo] = await Promise.all([
+    postIds(ctx, 'venue'),
+    postIds(ctx, 'organizer'),
+    termIds(ctx, 'categories'),
+    termIds(ctx, 'tags'),
+    geoVenues(ctx),
+  ]);
+  const venues = geo === undefined ? venue : venue === undefined ? geo : venue.filter((id) => geo.includes(id));
+  const filters: Filters = { venue: venues, organizer, categories, tags, featured: p.featured as boolean | undefined, parent: p.post_parent as number | undefined };
+
+  let events: EventItem[];
+  let n: number;
+  if (venues !== undefined && venues.length === 0) {
+    events = [];
+    n = 0;
+  } else if (p.include !== undefined || p.search !== undefined) {
+    ({ events, total: n } = await listInMemory(ctx, statusList, filters, w, offset, perPage));
+  } else {
+    const { sources: src, single } = sources(ctx, statusList, filters, w);
+    const [hits, count] = await Promise.all([
+      pageKeys(src, offset, perPage, false),
+      single && w ? totalFromBuckets(ctx, src, w) : filteredTotal(src, single),
+    ]);
+    const found = await batchGet<EventItem>(hits.map((h) => keys.post(h.id)));
+    events = hits.map((h) => found.get(keyOf(keys.post(h.id)))).filter((e): e is EventItem => e !== undefined);
+    n = count;
+  }
+  if (page > 1 && events.length === 0) throw tec.archivePageNotFound('event');
+  const linked = await loadLinked(events);
+  return envelope('events', events.map((e) => presentEvent(e, linked)), `${apiBase(ctx.lang)}/events/`, echoQuery(ctx, page, perPage, shown, w, venue, organizer), page, n, perPage);
+}
+
+/** The effective query, in TEC's order (reference §4.1.5), for rest_url and the page links. */
+function echoQuery(ctx: RequestContext, page: number, perPage: number, shown: string, w: Window | undefined, venue?: number[], organizer?: number[]): [string, string][] {
+  const p = ctx.params;
+  const q: [string, string][] = [['page', String(page)], ['per_page', String(perPage)]];
+  const dates = w?.echo ?? [];
+  q.push(...dates.filter(([k]) => k === 'start_date' || k === 'end_date'));
+  if (p.search !== undefined) q.push(['search', p.search as string]);
+  q.push(['status', shown]);
+  if (p.post_parent !== undefined) q.push(['post_parent', String(p.post_parent)]);
+  if (p.include !== undefined) q.push(['include', (p.include as number[]).join(',')]);
+  q.push(...dates.filter(([k]) => k !== 'start_date' && k !== 'end_date'));
+  if (p.strict_dates === true) q.push(['strict_dates', 'true']);
+  if (venue !== undefined) q.push(['venue', venue.join(',')]);
+  if (organizer !== undefined) q.push(['organizer', organizer.join(',')]);
+  if (p.featured !== undefined) q.push(['featured', p.featured ? '1' : '0']);
+  if (p.categories !== undefined) q.push(['categories', (p.categories as (string | number)[]).join(',')]);
+  if (p.tags !== undefined) q.push(['tags', (p.tags as (string | number)[]).join(',')]);
+  if (p.geoloc !== undefined) q.push(['geoloc', p.geoloc ? '1' : '0']);
+  if (p.geoloc_lat !== undefined) q.push(['geoloc_lat', String(p.geoloc_lat)], ['geoloc_lng', String(p.geoloc_lng)]);
+  return q;
+}
