@@ -7,9 +7,10 @@ import { isEditor, listStatuses } from '../permissions.js';
 import type { RequestContext } from '../pipeline.js';
 import { presentOrganizer, presentTerm, presentVenue } from '../present.js';
 import { POST_STATUSES } from '../resources/common.js';
-import { batchGet, count, keyOf, query, type Key } from '../store/base.js';
-import { listKeys, type PostKind, type Taxonomy } from '../store/keys.js';
-import type { OrganizerItem, TermItem, VenueItem } from '../store/items.js';
+import { batchGet, bySlug, count, getItem, keyOf, query, queryAll, type Key } from '../store/base.js';
+import { keys, listKeys, slugIndexKey, type PostKind, type Taxonomy } from '../store/keys.js';
+import { nowUtc } from '../dates.js';
+import type { EventItem, OrganizerItem, TermItem, VenueItem } from '../store/items.js';
 import { INDEXES } from '../table.js';
 
 const I = INDEXES.list;
@@ -114,35 +115,176 @@ export function statuses(ctx: RequestContext): { list: string[]; shown: string }
   return { list, shown: wanted.join(',') };
 }
 
+/** Every record of some list partitions (for the filters that must look at record fields). */
+async function allOf<T>(sources: Source[]): Promise<T[]> {
+  const keysOfAll: Key[] = [];
+  for (const s of sources) keysOfAll.push(...(await queryAll<Key>(queryInput(s, false))).map((k) => ({ pk: k.pk, sk: k.sk })));
+  return [...(await batchGet<T>(keysOfAll)).values()];
+}
+
+/** Every word (split on non-alphanumerics) must appear in one of the fields, case-insensitively. */
+export function matchesWords(search: string, fields: (string | null | undefined)[]): boolean {
+  const haystack = fields.map((f) => (f ?? '').toLowerCase());
+  return search
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .every((word) => haystack.some((f) => f.includes(word)));
+}
+
+const PLACE_SEARCH_FIELDS = {
+  venue: ['address', 'city', 'province', 'state', 'stateprovince', 'zip', 'phone'],
+  organizer: ['phone', 'email', 'website'],
+} as const;
+
+/** Whether a venue or organizer has a visible event starting now or later. */
+async function hasUpcoming(id: number, statusList: string[], now: string): Promise<boolean> {
+  const links = await queryAll<{ status: string; utcStart: string }>({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    FilterExpression: 'utcStart >= :now',
+    ExpressionAttributeValues: { ':pk': `POST#${id}`, ':p': 'EVENT#', ':now': now },
+  });
+  return links.some((l) => statusList.includes(l.status));
+}
+
+/**
+ * GET /venues and /organizers (reference §4.2), newest first. Without filters a page reads
+ * only its own keys; `search`, `event` and `only_with_upcoming` look at the records themselves.
+ */
 export async function listPlaces(ctx: RequestContext, kind: Exclude<PostKind, 'event'>): Promise<Reply> {
+  const p = ctx.params;
   const { page, perPage, offset } = paging(ctx);
   const { list, shown } = statuses(ctx);
-  const sources: Source[] = list.map((status) => ({ partition: listKeys.partition(kind, ctx.lang, status) }));
-  const [keys, n] = await Promise.all([pageKeys(sources, offset, perPage, true), total(sources)]);
-  if (page > 1 && keys.length === 0) throw tec.archivePageNotFound(kind);
-  const found = await batchGet<VenueItem | OrganizerItem>(keys);
-  const items = keys
-    .map((k) => found.get(keyOf(k)))
-    .filter((p) => p !== undefined)
-    .map((p) => (kind === 'venue' ? presentVenue(p as VenueItem) : presentOrganizer(p as OrganizerItem)));
+  const hasEvents = p.has_events as boolean | undefined;
+  const sources: Source[] = list.map((status) => ({
+    partition: listKeys.partition(kind, ctx.lang, status),
+    ...(hasEvents === undefined
+      ? {}
+      : {
+          filter: hasEvents ? '#l > :zero' : '(attribute_not_exists(#l) OR #l = :zero)',
+          names: { '#l': 'linkedEvents' },
+          values: { ':zero': 0 },
+        }),
+  }));
   const query: [string, string][] = [['page', String(page)], ['per_page', String(perPage)], ['status', shown]];
+  let records: (VenueItem | OrganizerItem)[];
+  let n: number;
+  if (p.search !== undefined || p.event !== undefined || p.only_with_upcoming === true) {
+    let candidates: (VenueItem | OrganizerItem)[];
+    if (p.event !== undefined) {
+      const event = await getItem<EventItem>(keys.post(p.event as number));
+      if (event?.kind !== 'event') throw invalidParam('event', 'event is not an existing event id.');
+      const ids = kind === 'venue' ? event.venues : event.organizers;
+      candidates = [...(await batchGet<VenueItem | OrganizerItem>(ids.map(keys.post))).values()].filter(
+        (r) => r.lang === ctx.lang && list.includes(r.status) && (hasEvents === undefined || (r.linkedEvents ?? 0) > 0 === hasEvents),
+      );
+    } else {
+      candidates = await allOf<VenueItem | OrganizerItem>(sources);
+    }
+    if (p.search !== undefined) {
+      const fields = ['title', 'description', 'excerpt', ...PLACE_SEARCH_FIELDS[kind]] as const;
+      candidates = candidates.filter((r) => matchesWords(p.search as string, fields.map((f) => (r as unknown as Record<string, string>)[f])));
+    }
+    if (p.only_with_upcoming === true) {
+      const now = nowUtc(ctx.now);
+      const upcoming = await Promise.all(candidates.map((r) => hasUpcoming(r.id, list, now)));
+      candidates = candidates.filter((_, i) => upcoming[i]);
+    }
+    candidates.sort((a, b) => b.date_utc.localeCompare(a.date_utc) || b.id - a.id);
+    n = candidates.length;
+    records = candidates.slice(offset, offset + perPage);
+    if (p.search !== undefined) query.push(['search', p.search as string]);
+    if (p.event !== undefined) query.push(['event', String(p.event)]);
+    if (p.only_with_upcoming === true) query.push(['only_with_upcoming', '1']);
+  } else {
+    const [hits, count] = await Promise.all([pageKeys(sources, offset, perPage, true), total(sources)]);
+    const found = await batchGet<VenueItem | OrganizerItem>(hits);
+    records = hits.map((k) => found.get(keyOf(k))).filter((r): r is VenueItem | OrganizerItem => r !== undefined);
+    n = count;
+  }
+  if (hasEvents !== undefined) query.push(['has_events', hasEvents ? '1' : '0']);
+  if (page > 1 && records.length === 0) throw tec.archivePageNotFound(kind);
+  const items = records.map((r) => (kind === 'venue' ? presentVenue(r as VenueItem) : presentOrganizer(r as OrganizerItem)));
   return envelope(`${kind}s`, items, `${apiBase(ctx.lang)}/${kind}s/`, query, page, n, perPage);
 }
 
+const TERM_ORDER: Record<string, (a: TermItem, b: TermItem) => number> = {
+  name: (a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()) || a.id - b.id,
+  id: (a, b) => a.id - b.id,
+  slug: (a, b) => a.slug.localeCompare(b.slug) || a.id - b.id,
+  count: (a, b) => a.count - b.count || a.id - b.id,
+  description: (a, b) => a.description.localeCompare(b.description) || a.id - b.id,
+};
+
+/** Terms named by id must exist in the taxonomy; unknown ones are a 400 naming the parameter. */
+async function existingTerms(name: string, ids: number[], taxonomy: Taxonomy): Promise<TermItem[]> {
+  const found = await batchGet<TermItem>(ids.map(keys.term));
+  return ids.map((id) => {
+    const t = found.get(keyOf(keys.term(id)));
+    if (!t || t.taxonomy !== taxonomy) throw invalidParam(name, `${name} contains ${id}, which is not an existing ${taxonomy} id.`);
+    return t;
+  });
+}
+
+/**
+ * GET /categories and /tags (reference §4.3). By name (the index order) a page reads only its
+ * keys; the other filters and orders read the language's terms, which are few.
+ */
 export async function listTerms(ctx: RequestContext, taxonomy: Taxonomy): Promise<Reply> {
+  const p = ctx.params;
   const { page, perPage, offset } = paging(ctx);
-  const hideEmpty = ctx.params.hide_empty !== false;
+  const hideEmpty = p.hide_empty !== false;
   const source: Source = {
     partition: listKeys.partition(taxonomy, ctx.lang),
     ...(hideEmpty ? { filter: '#c > :zero', names: { '#c': 'count' }, values: { ':zero': 0 } } : {}),
   };
-  const [keys, n] = await Promise.all([pageKeys([source], offset, perPage, ctx.params.order === 'desc'), total([source])]);
-  const found = await batchGet<TermItem>(keys);
-  const terms = keys.map((k) => found.get(keyOf(k))).filter((t): t is TermItem => t !== undefined).map(presentTerm);
+  const filtered = ['search', 'exclude', 'include', 'parent', 'post', 'event', 'slug'].some((k) => p[k] !== undefined);
+  const orderby = (p.orderby as string | undefined) ?? 'name';
+  let terms: TermItem[];
+  let n: number;
+  if (!filtered && orderby === 'name') {
+    const [hits, count] = await Promise.all([pageKeys([source], offset, perPage, p.order === 'desc'), total([source])]);
+    const found = await batchGet<TermItem>(hits);
+    terms = hits.map((k) => found.get(keyOf(k))).filter((t): t is TermItem => t !== undefined);
+    n = count;
+  } else {
+    const eventId = (p.event ?? p.post) as number | undefined;
+    let candidates: TermItem[];
+    if (eventId !== undefined) {
+      const event = await getItem<EventItem>(keys.post(eventId));
+      const name = p.event !== undefined ? 'event' : 'post';
+      if (event?.kind !== 'event') throw invalidParam(name, `${name} is not an existing event id.`);
+      candidates = [...(await batchGet<TermItem>((taxonomy === 'category' ? event.categories : event.tags).map(keys.term))).values()];
+    } else if (p.include !== undefined) {
+      candidates = await existingTerms('include', p.include as number[], taxonomy);
+    } else if (p.slug !== undefined) {
+      const hit = await bySlug<TermItem>(slugIndexKey(taxonomy, ctx.lang, String(p.slug).toLowerCase()));
+      candidates = hit ? [hit] : [];
+    } else {
+      candidates = await allOf<TermItem>([{ partition: listKeys.partition(taxonomy, ctx.lang) }]);
+    }
+    const exclude = p.exclude === undefined ? [] : (await existingTerms('exclude', p.exclude as number[], taxonomy)).map((t) => t.id);
+    if (p.parent !== undefined && p.parent !== 0) await existingTerms('parent', [p.parent as number], 'category');
+    const search = (p.search as string | undefined)?.toLowerCase();
+    candidates = candidates.filter(
+      (t) =>
+        t.lang === ctx.lang &&
+        t.taxonomy === taxonomy &&
+        (!hideEmpty || t.count > 0) &&
+        !exclude.includes(t.id) &&
+        (p.parent === undefined || t.parent === p.parent) &&
+        (p.slug === undefined || t.slug === String(p.slug).toLowerCase()) &&
+        (search === undefined || t.name.toLowerCase().includes(search) || t.slug.includes(search)),
+    );
+    candidates.sort(TERM_ORDER[orderby] ?? TERM_ORDER.name);
+    if (p.order === 'desc') candidates.reverse();
+    n = candidates.length;
+    terms = candidates.slice(offset, offset + perPage);
+  }
   const collection = `${apiBase(ctx.lang)}/${taxonomy === 'category' ? 'categories' : 'tags'}/`;
   const totalPages = Math.ceil(n / perPage);
   // WordPress's terms envelope: the bare collection URL, and links that carry only `page`.
-  const body: Record<string, unknown> = { rest_url: collection, total: n, total_pages: totalPages, [taxonomy === 'category' ? 'categories' : 'tags']: terms };
+  const body: Record<string, unknown> = { rest_url: collection, total: n, total_pages: totalPages, [taxonomy === 'category' ? 'categories' : 'tags']: terms.map(presentTerm) };
   if (page < totalPages) body.next_rest_url = `${collection}?page=${page + 1}`;
   if (page > 1) body.previous_rest_url = page === 2 ? collection : `${collection}?page=${page - 1}`;
   return json(200, body, { 'X-TEC-Total': String(n), 'X-TEC-TotalPages': String(totalPages) });

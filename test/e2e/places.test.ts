@@ -769,3 +769,49 @@ describe('per_page cap', () => {
     expect(dflt.body.total_pages).toBe(6);
   });
 });
+
+describe('venue and organizer list filters (reference §4.2)', () => {
+  const gw = useGateway();
+  const { api, create, createEvent } = client(gw);
+
+  for (const k of KINDS) {
+    const { kind, path } = k;
+    const name = kind;
+    const listed = async (query: Json) => {
+      const res = await api('GET', `/${path}`, { query: { per_page: 50, ...query } });
+      expect(res.status, res.text).toBe(200);
+      return (res.body[path] as Json[]).map((p) => p.id);
+    };
+
+    it(`search matches ${kind} fields case-insensitively`, async () => {
+      const full = await create(k, k.full(`Searchable ${kind}`));
+      const other = await create(k, { [name]: `Unrelated ${kind}`, phone: '+1 999' });
+      expect(await listed({ search: 'SEARCHABLE' })).toEqual([full.id]);
+      // A field other than the name: the city for venues, the e-mail for organizers.
+      expect(await listed({ search: kind === 'venue' ? 'springfield' : 'org@example' })).toEqual([full.id]);
+      expect(await listed({ search: 'nothing-like-this' })).toEqual([]);
+      expect(await listed({ search: 'unrelated' })).toEqual([other.id]);
+      expectInvalidParams(await api('GET', `/${path}`, { query: { search: '' } }), 'search');
+    });
+
+    it(`event limits the list to the ${path} of that event; an unknown event is 400`, async () => {
+      const linked = await create(k, { [name]: `Event-linked ${kind}` });
+      await create(k, { [name]: `Event-free ${kind}` });
+      const event = await createEvent({ [kind]: kind === 'venue' ? linked.id : [linked.id] });
+      expect(await listed({ event: event.id })).toEqual([linked.id]);
+      expectInvalidParams(await api('GET', `/${path}`, { query: { event: 987654 } }), 'event');
+    });
+
+    it('has_events=true / false split the records with and without events', async () => {
+      const all = await listed({});
+      const withEvents = await listed({ has_events: true });
+      const without = await listed({ has_events: false });
+      expect(withEvents.length).toBeGreaterThan(0);
+      expect(without.length).toBeGreaterThan(0);
+      expect([...withEvents, ...without].sort()).toEqual([...all].sort());
+      const lonely = await create(k, { [name]: `Lonely ${kind}` });
+      expect(await listed({ has_events: 'false' })).toContain(lonely.id);
+      expect(await listed({ has_events: 'true' })).not.toContain(lonely.id);
+    });
+  }
+});

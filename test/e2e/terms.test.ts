@@ -701,4 +701,63 @@ describe('namespace root and /doc', () => {
   });
 });
 
+describe('category and tag list filters (reference §4.3)', () => {
+  const gw = useGateway();
+  const { api, createTerm, createEvent } = client(gw);
 
+  for (const k of KINDS) {
+    const { path } = k;
+    const listed = async (query: Json) => {
+      const res = await api('GET', `/${path}`, { query: { hide_empty: false, per_page: 50, ...query } });
+      expect(res.status, res.text).toBe(200);
+      return ids(res.body[path] as Json[]);
+    };
+
+    it('search matches the name or the slug; slug matches exactly', async () => {
+      const foo = await createTerm(k, { name: 'Foo' });
+      const bar = await createTerm(k, { name: 'Something', slug: 'foo-bar' });
+      const other = await createTerm(k, { name: 'Other' });
+      expect((await listed({ search: 'foo' })).sort()).toEqual([foo.id, bar.id].sort());
+      expect(await listed({ slug: 'foo-bar' })).toEqual([bar.id]);
+      expect(await listed({ slug: 'other' })).toEqual([other.id]);
+      expectInvalidParams(await api('GET', `/${path}`, { query: { slug: '' } }), 'slug');
+      expectInvalidParams(await api('GET', `/${path}`, { query: { search: '' } }), 'search');
+    });
+
+    it('include and exclude take ids; unknown ids are 400', async () => {
+      const a = await createTerm(k, { name: 'Include A' });
+      const b = await createTerm(k, { name: 'Include B' });
+      expect(await listed({ include: [a.id, b.id] })).toEqual([a.id, b.id]);
+      expect(await listed({ exclude: [a.id] })).not.toContain(a.id);
+      expect(await listed({ exclude: [a.id] })).toContain(b.id);
+      expectInvalidParams(await api('GET', `/${path}`, { query: { include: [a.id, 987654] } }), 'include');
+      expectInvalidParams(await api('GET', `/${path}`, { query: { exclude: [987654] } }), 'exclude');
+    });
+
+    it('event (or post) lists the terms of that event; event wins over post; unknown is 400', async () => {
+      const t1 = await createTerm(k, { name: 'On event one' });
+      const t2 = await createTerm(k, { name: 'On event two' });
+      const e1 = await createEvent({ [k.eventField]: [t1.id] });
+      const e2 = await createEvent({ [k.eventField]: [t2.id] });
+      expect(await listed({ event: e1.id })).toEqual([t1.id]);
+      expect(await listed({ post: e2.id })).toEqual([t2.id]);
+      expect(await listed({ event: e1.id, post: e2.id })).toEqual([t1.id]);
+      expectInvalidParams(await api('GET', `/${path}`, { query: { event: 987654 } }), 'event');
+    });
+
+    it('orderby=id&order=desc sorts by id, newest first', async () => {
+      const got = await listed({ orderby: 'id', order: 'desc' });
+      expect(got.length).toBeGreaterThan(2);
+      expect(got).toEqual([...got].sort((x, y) => y - x));
+      expectInvalidParams(await api('GET', `/${path}`, { query: { order: '' } }), 'order');
+    });
+  }
+
+  it('parent lists the direct children of a category; an unknown parent is 400', async () => {
+    const root = await createTerm(CATEGORY, { name: 'Filter root' });
+    const child = await createTerm(CATEGORY, { name: 'Filter child', parent: root.id });
+    await createTerm(CATEGORY, { name: 'Filter grandchild', parent: child.id });
+    expect(await (async () => ids((await api('GET', '/categories', { query: { hide_empty: false, parent: root.id } })).body.categories))()).toEqual([child.id]);
+    expectInvalidParams(await api('GET', '/categories', { query: { parent: 987654 } }), 'parent');
+  });
+});
