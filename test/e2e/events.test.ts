@@ -401,6 +401,19 @@ describe('events API (single records)', () => {
       expect(res.body.data.status).toBe(400);
     });
 
+    it('a body over MAX_BODY_BYTES (256 KiB) is 413 and writes nothing', async () => {
+      const title = `Too big ${Date.now()}`;
+      const res = await gw.api('POST', '/events', {
+        token: 'editor',
+        body: { title, start_date: '2027-01-15 19:00', end_date: '2027-01-15 20:00', description: 'x'.repeat(300 * 1024) },
+      });
+      expect(res.status).toBe(413);
+      expect(res.body).toMatchObject({ code: 'rest_payload_too_large', data: { status: 413 } });
+      expect(res.body.message).toContain('262144');
+      const search = await gw.api('GET', '/events', { query: { search: title, status: 'any' }, token: 'editor' });
+      expect(search.body.total).toBe(0);
+    });
+
     it('accepts a form-encoded body, with lists as name[]', async () => {
       const res = await gw.api('POST', '/events', {
         token: 'editor',
