@@ -1,18 +1,85 @@
-// Who may do what. Anonymous callers read published records only; writes need the editor role.
-import type { Principal } from './auth.js';
+// Who may do what (DESIGN §5, TEC's matrix in reference §8):
+// - anonymous callers read published records only;
+// - contributors create drafts or pending records and edit or delete their own unpublished ones;
+// - authors publish, and edit and delete their own records;
+// - editors do everything, including terms and permanent deletes.
+// A caller may read what it may edit, and published records; lists show exactly that.
+import type { Principal, Role } from './auth.js';
 import { forbidden } from './errors.js';
+import type { RequestContext } from './pipeline.js';
+import { userIdOf } from './store/base.js';
+import type { PostItem } from './store/items.js';
+
+const RANK: Record<Role, number> = { contributor: 1, author: 2, editor: 3 };
 
 export const isEditor = (p: Principal | undefined) => p?.role === 'editor';
 
-/** Writes to any record and to terms. */
-export function requireEditor(p: Principal | undefined): asserts p is Principal {
+/** 401 without a token; 403 for a caller below `min`. */
+export function requireRole(p: Principal | undefined, min: Role): asserts p is Principal {
   if (!p) throw forbidden(false);
-  if (!isEditor(p)) throw forbidden(true);
+  if (!p.role || RANK[p.role] < RANK[min]) throw forbidden(true);
 }
 
-/** Whether the caller may read a record in this status (trash is handled by the callers). */
-export const canRead = (p: Principal | undefined, status: string) => status === 'publish' || isEditor(p);
+/** Terms and permanent deletes. */
+export function requireEditor(p: Principal | undefined): asserts p is Principal {
+  requireRole(p, 'editor');
+}
 
-/** Statuses a list shows the caller: anonymous callers see published records only. */
-export const listStatuses = (p: Principal | undefined): string[] =>
-  isEditor(p) ? ['publish', 'future', 'draft', 'pending', 'private'] : ['publish'];
+const ids = new WeakMap<RequestContext, Promise<number>>();
+/** The caller's integer user id (allocated the first time a subject is seen). */
+export function callerId(ctx: RequestContext): Promise<number | undefined> {
+  if (!ctx.principal) return Promise.resolve(undefined);
+  let id = ids.get(ctx);
+  if (!id) ids.set(ctx, (id = userIdOf(ctx.principal.sub)));
+  return id;
+}
+
+const UNPUBLISHED = new Set(['draft', 'pending']);
+
+/** Whether the caller may read a record in its current state (trash is the callers' concern). */
+export async function canRead(ctx: RequestContext, post: Pick<PostItem, 'status' | 'author'>): Promise<boolean> {
+  if (post.status === 'publish' || isEditor(ctx.principal)) return true;
+  return !!ctx.principal?.role && post.author === (await callerId(ctx));
+}
+
+/** Whether the caller may update or delete a record. */
+export async function canWrite(ctx: RequestContext, post: Pick<PostItem, 'status' | 'author'>): Promise<boolean> {
+  const role = ctx.principal?.role;
+  if (!role) return false;
+  if (role === 'editor') return true;
+  if (post.author !== (await callerId(ctx))) return false;
+  return role === 'author' || UNPUBLISHED.has(post.status);
+}
+
+export async function requireWrite(ctx: RequestContext, post: Pick<PostItem, 'status' | 'author'>): Promise<void> {
+  if (!(await canWrite(ctx, post))) throw forbidden(true);
+}
+
+/**
+ * The status a write stores: without the right to publish, `publish`, `future` and `private`
+ * become `pending` and no status becomes `draft` (TEC scales requests back the same way).
+ */
+export function scaleStatus(p: Principal, requested: string | undefined, current: string | undefined): string {
+  if (p.role === 'contributor') {
+    if (requested === undefined) return current !== undefined && UNPUBLISHED.has(current) ? current : 'draft';
+    return UNPUBLISHED.has(requested) ? requested : 'pending';
+  }
+  return requested ?? current ?? 'publish';
+}
+
+/** Only editors may name another user as the author. */
+export async function checkAuthor(ctx: RequestContext): Promise<void> {
+  const wanted = ctx.params.author as number | undefined;
+  if (wanted === undefined || isEditor(ctx.principal)) return;
+  if (wanted !== (await callerId(ctx))) throw forbidden(true, 'Sorry, you are not allowed to create or edit records as this user.');
+}
+
+/**
+ * What a list may show the caller: statuses, and whether the unpublished ones are limited to the
+ * caller's own records. Anonymous callers see `publish` only.
+ */
+export interface Visibility {
+  statuses: string[];
+  ownOnly: boolean;
+  me?: number;
+}

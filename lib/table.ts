@@ -26,7 +26,7 @@ export const INDEXES = {
     indexName: 'gsi2',
     partitionKey: 'gsi2pk',
     sortKey: 'gsi2sk',
-    projection: ['id', 'utcEnd', 'count', 'parent', 'slug', 'venues', 'organizers', 'categories', 'tags', 'featured', 'linkedEvents'],
+    projection: ['id', 'author', 'utcEnd', 'count', 'parent', 'slug', 'venues', 'organizers', 'categories', 'tags', 'featured', 'linkedEvents'],
   },
 } as const satisfies Record<string, IndexDefinition>;
 

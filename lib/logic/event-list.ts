@@ -14,7 +14,7 @@ import { bucketOf, keys, listKeys } from '../store/keys.js';
 import type { AnyPost, EventItem, TermItem, VenueItem } from '../store/items.js';
 import { stripTags } from '../text.js';
 import { loadLinked } from './common.js';
-import { envelope, pageKeys, paging, queryInput, statuses, total, type Source } from './lists.js';
+import { envelope, ownFilter, pageKeys, paging, queryInput, statuses, total, withFilters, type Source } from './lists.js';
 
 const queryInputOf = (s: Source) => queryInput(s, false);
 
@@ -169,7 +169,12 @@ const FIELD: Record<'venue' | 'organizer' | 'categories' | 'tags', [string, stri
  * The index partitions to read and the filter on them. The first filter given drives (one
  * partition per value and status); the others become filter expressions on the index items.
  */
-function sources(ctx: RequestContext, statusList: string[], f: Filters, w: Window | undefined): { sources: Source[]; single: boolean } {
+interface EventSource extends Source {
+  /** No filter but the window's end conditions: the count buckets give its total. */
+  counted: boolean;
+}
+
+function sources(ctx: RequestContext, statusList: string[], f: Filters, w: Window | undefined, ownBy?: number): { sources: EventSource[]; multi: boolean } {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   const conditions: string[] = [];
@@ -206,16 +211,20 @@ function sources(ctx: RequestContext, statusList: string[], f: Filters, w: Windo
   if (w?.endBefore) conditions.push('#e < :endBefore'), (values[':endBefore'] = w.endBefore);
   if (w?.endAfter) conditions.push('#e > :endAfter'), (values[':endAfter'] = w.endAfter);
   if (conditions.some((c) => c.includes('#e'))) names['#e'] = 'utcEnd';
-  const list: Source[] = [];
+  const onlyEnds = conditions.every((c) => c.includes('#e'));
+  const list: EventSource[] = [];
   for (const status of statusList)
-    for (const dim of driver)
-      list.push({
+    for (const dim of driver) {
+      const own = ownFilter(status, ownBy);
+      const base: Source = {
         partition: listKeys.partition('event', ctx.lang, status, dim || undefined),
         from: w?.from ?? '',
         to: w?.to ?? HIGH,
         ...(conditions.length ? { filter: conditions.join(' AND '), names, values } : {}),
-      });
-  return { sources: list, single: driver.length === 1 && conditions.filter((c) => !c.includes('#e')).length === 0 };
+      };
+      list.push({ ...withFilters(base, own), counted: onlyEnds && !own });
+    }
+  return { sources: list, multi: driver.length > 1 };
 }
 
 // --- totals --------------------------------------------------------------------------------
@@ -277,16 +286,17 @@ async function bucketTotal(partition: string, w: Window, maxDuration: number): P
   return n;
 }
 
-async function totalFromBuckets(ctx: RequestContext, src: Source[], w: Window): Promise<number> {
-  const stats = await getItem<{ seconds?: number }>(keys.maxDuration(ctx.lang), false);
-  const counts = await Promise.all(src.map((s) => bucketTotal(s.partition, w, stats?.seconds ?? 0)));
-  return counts.reduce((a, b) => a + b, 0);
-}
-
-/** Totals of filtered or multi-valued lists: a count query, de-duplicated across OR values. */
-async function filteredTotal(src: Source[], single: boolean): Promise<number> {
-  const partitionsPerStatus = new Set(src.map((s) => s.partition.split('#').slice(0, 4).join('#')));
-  if (single || src.length === partitionsPerStatus.size) return total(src);
+/**
+ * A list's total. One value per filter: each status partition's count comes from its buckets
+ * when nothing but the window filters it, else from a count query. Several values of one filter
+ * (OR) may list an event twice, so their ids are read and de-duplicated.
+ */
+async function listTotal(ctx: RequestContext, src: EventSource[], multi: boolean, w: Window | undefined): Promise<number> {
+  if (!multi) {
+    const stats = src.some((s) => s.counted) && w ? await getItem<{ seconds?: number }>(keys.maxDuration(ctx.lang), false) : undefined;
+    const counts = await Promise.all(src.map((s) => (s.counted && w ? bucketTotal(s.partition, w, stats?.seconds ?? 0) : total([s]))));
+    return counts.reduce((a, b) => a + b, 0);
+  }
   const ids = new Set<number>();
   for (const s of src) {
     const items = await queryAll<{ id: number }>({ ...queryInputOf(s) });
@@ -316,19 +326,20 @@ function matchesSearch(e: EventItem, search: string | undefined): boolean {
   return search.toLowerCase().split(/\s+/).filter(Boolean).every((word) => text.includes(word));
 }
 
-async function listInMemory(ctx: RequestContext, statusList: string[], f: Filters, w: Window | undefined, offset: number, perPage: number) {
+async function listInMemory(ctx: RequestContext, statusList: string[], ownBy: number | undefined, f: Filters, w: Window | undefined, offset: number, perPage: number) {
   let candidates: number[];
   if (ctx.params.include !== undefined) {
     candidates = ctx.params.include as number[];
   } else {
     // `search` reads every event of the window (and filters): its cost grows with the matches.
-    const { sources: src } = sources(ctx, statusList, f, w);
+    const { sources: src } = sources(ctx, statusList, f, w, ownBy);
     candidates = [];
     for (const s of src) candidates.push(...(await queryAll<{ id: number }>(queryInputOf(s))).map((i) => i.id));
   }
   const found = await batchGet<EventItem>([...new Set(candidates)].map(keys.post));
   const events = [...found.values()]
     .filter((e) => e.kind === 'event' && e.lang === ctx.lang && statusList.includes(e.status) && !e.hidden)
+    .filter((e) => ownBy === undefined || e.status === 'publish' || e.author === ownBy)
     .filter((e) => matchesFilters(e, f) && matchesSearch(e, ctx.params.search as string | undefined))
     .sort((a, b) => a.utcStart.localeCompare(b.utcStart) || a.id - b.id);
   return { events: events.slice(offset, offset + perPage), total: events.length };
@@ -341,7 +352,7 @@ export async function listEvents(ctx: RequestContext): Promise<Reply> {
     throw invalidParams({ ticketed: message }, { ticketed: { code: 'event-tickets-not-active', message, data: { status: 400 } } });
   }
   const { page, perPage, offset } = paging(ctx);
-  const { list: statusList, shown } = statuses(ctx);
+  const { list: statusList, shown, ownBy } = await statuses(ctx);
   const w = windowOf(ctx);
   if (p.post_parent !== undefined) {
     const parent = await getItem<AnyPost>(keys.post(p.post_parent as number));
@@ -363,13 +374,10 @@ export async function listEvents(ctx: RequestContext): Promise<Reply> {
     events = [];
     n = 0;
   } else if (p.include !== undefined || p.search !== undefined) {
-    ({ events, total: n } = await listInMemory(ctx, statusList, filters, w, offset, perPage));
+    ({ events, total: n } = await listInMemory(ctx, statusList, ownBy, filters, w, offset, perPage));
   } else {
-    const { sources: src, single } = sources(ctx, statusList, filters, w);
-    const [hits, count] = await Promise.all([
-      pageKeys(src, offset, perPage, false),
-      single && w ? totalFromBuckets(ctx, src, w) : filteredTotal(src, single),
-    ]);
+    const { sources: src, multi } = sources(ctx, statusList, filters, w, ownBy);
+    const [hits, count] = await Promise.all([pageKeys(src, offset, perPage, false), listTotal(ctx, src, multi, w)]);
     const found = await batchGet<EventItem>(hits.map((h) => keys.post(h.id)));
     events = hits.map((h) => found.get(keyOf(keys.post(h.id)))).filter((e): e is EventItem => e !== undefined);
     n = count;

@@ -37,6 +37,7 @@ function indexAttributes(e: EventItem) {
   return {
     id: e.id,
     eventId: e.id,
+    author: e.author,
     lang: e.lang,
     status: e.status,
     utcStart: e.utcStart,

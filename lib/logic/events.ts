@@ -8,7 +8,7 @@ import { endOfDay, parseDate, startOfDay, wallToUtc } from '../dates.js';
 import { ApiError, invalidParam, invalidParams, tec } from '../errors.js';
 import { json, type Reply } from '../http.js';
 import { listItems } from '../params.js';
-import { requireEditor } from '../permissions.js';
+import { checkAuthor, requireRole, requireWrite, scaleStatus } from '../permissions.js';
 import { validateArgs, type RequestContext } from '../pipeline.js';
 import { presentEvent } from '../present.js';
 import { eventWriteArgs } from '../resources/event-args.js';
@@ -110,7 +110,8 @@ async function resolveLinks(ctx: RequestContext, author: number, attempt: number
       } catch (err) {
         throw tec.couldNotCreate(kind, err instanceof ApiError ? err.message : String(err));
       }
-      const { item, writes } = await newPlace(kind, { status: 'publish', ...params }, ctx, author, attempt);
+      const status = scaleStatus(ctx.principal!, 'publish', undefined);
+      const { item, writes } = await newPlace(kind, { ...params, status }, ctx, author, attempt);
       out.writes.push(...writes);
       out.created.add(item.pk);
       ids.push(item.id);
@@ -254,14 +255,16 @@ async function respond(status: number, e: EventItem): Promise<Reply> {
 }
 
 export async function createEvent(ctx: RequestContext): Promise<Reply> {
-  requireEditor(ctx.principal);
+  requireRole(ctx.principal, 'contributor');
+  await checkAuthor(ctx);
   const author = await authorOf(ctx);
+  const params = { ...ctx.params, status: scaleStatus(ctx.principal, ctx.params.status as string | undefined, undefined) };
   const event = await withRetry(async (attempt) => {
     const links = await resolveLinks(ctx, author, attempt);
     const id = await nextId('post');
     const title = ctx.params.title as string;
     const slug = await freeSlug('event', ctx.lang, slugify((ctx.params.slug as string | undefined) ?? title) || String(id), undefined, attempt);
-    const next = eventFrom(ctx.params, { id, lang: ctx.lang, slug, author, now: ctx.now }, links);
+    const next = eventFrom(params, { id, lang: ctx.lang, slug, author, now: ctx.now }, links);
     await commit(undefined, next, links);
     return next;
   });
@@ -269,8 +272,10 @@ export async function createEvent(ctx: RequestContext): Promise<Reply> {
 }
 
 export async function updateEvent(ctx: RequestContext): Promise<Reply> {
-  requireEditor(ctx.principal);
+  requireRole(ctx.principal, 'contributor');
   const found = await findPost(ctx, 'event');
+  await requireWrite(ctx, found);
+  await checkAuthor(ctx);
   // On the by-slug route the path names the event; a `slug` in the body renames it.
   let wantedSlug = ctx.params.slug as string | undefined;
   if (ctx.path.slug !== undefined && ctx.input.slug !== undefined) {
@@ -287,7 +292,8 @@ export async function updateEvent(ctx: RequestContext): Promise<Reply> {
     if (wantedSlug !== undefined && old.status !== 'trash') {
       slug = await freeSlug('event', old.lang, slugify(wantedSlug) || String(old.id), old.id, attempt);
     }
-    const next = eventFrom(ctx.params, { id: old.id, lang: old.lang, slug, author, now: ctx.now, old }, links);
+    const status = old.status === 'trash' && ctx.params.status === undefined ? 'trash' : scaleStatus(ctx.principal!, ctx.params.status as string | undefined, old.status);
+    const next = eventFrom({ ...ctx.params, status }, { id: old.id, lang: old.lang, slug, author, now: ctx.now, old }, links);
     await commit(old, next, links);
     return next;
   });

@@ -3,7 +3,7 @@
 import { apiBase, config } from '../config.js';
 import { invalidParam, tec } from '../errors.js';
 import { json, type Reply } from '../http.js';
-import { isEditor, listStatuses } from '../permissions.js';
+import { callerId, isEditor } from '../permissions.js';
 import type { RequestContext } from '../pipeline.js';
 import { presentOrganizer, presentTerm, presentVenue } from '../present.js';
 import { POST_STATUSES } from '../resources/common.js';
@@ -104,15 +104,41 @@ export function paging(ctx: RequestContext) {
   return { page, perPage, offset: (page - 1) * perPage };
 }
 
-/** The statuses a post list reads: `publish` for anonymous callers; editors may name others. */
-export function statuses(ctx: RequestContext): { list: string[]; shown: string } {
+/**
+ * What a post list shows the caller (reference §4.1.1 `status`, DESIGN §5): anonymous callers
+ * `publish` only; users with a role may ask for any registered status (default `any`), but only
+ * editors see other users' unpublished records.
+ */
+export async function statuses(ctx: RequestContext): Promise<{ list: string[]; shown: string; ownBy?: number }> {
   const raw = ctx.params.status as string | undefined;
-  if (raw === undefined) return isEditor(ctx.principal) ? { list: listStatuses(ctx.principal), shown: 'any' } : { list: ['publish'], shown: 'publish' };
-  const wanted = raw.split(',').map((s) => s.trim()).filter(Boolean);
-  const allowed: readonly string[] = isEditor(ctx.principal) ? [...POST_STATUSES, 'any'] : ['publish'];
-  if (!wanted.length || wanted.some((s) => !allowed.includes(s))) throw invalidParam('status', 'status is not a status you may list.');
-  const list = wanted.includes('any') ? listStatuses(ctx.principal) : [...new Set(wanted)];
-  return { list, shown: wanted.join(',') };
+  const writer = !!ctx.principal?.role;
+  if (!writer) {
+    if (raw !== undefined && raw.trim() !== 'publish') throw invalidParam('status', 'status may only be publish for this caller.');
+    return { list: ['publish'], shown: 'publish' };
+  }
+  const wanted = (raw ?? 'any').split(',').map((s) => s.trim()).filter(Boolean);
+  const allowed: readonly string[] = [...POST_STATUSES, 'any'];
+  if (!wanted.length || wanted.some((s) => !allowed.includes(s))) throw invalidParam('status', 'status is not a registered post status.');
+  const list = wanted.includes('any') ? [...POST_STATUSES] : [...new Set(wanted)];
+  return { list, shown: wanted.join(','), ownBy: isEditor(ctx.principal) ? undefined : await callerId(ctx) };
+}
+
+/** For callers who see only their own unpublished records: the filter of a status partition. */
+export function ownFilter(status: string, ownBy: number | undefined): { expr: string; names: Record<string, string>; values: Record<string, unknown> } | undefined {
+  if (ownBy === undefined || status === 'publish') return undefined;
+  return { expr: '#author = :me', names: { '#author': 'author' }, values: { ':me': ownBy } };
+}
+
+/** Joins optional filter parts of a list source with AND. */
+export function withFilters(base: Source, ...parts: ({ expr: string; names?: Record<string, string>; values?: Record<string, unknown> } | undefined)[]): Source {
+  const all = [base.filter ? { expr: base.filter, names: base.names, values: base.values } : undefined, ...parts].filter((x) => x !== undefined);
+  if (!all.length) return base;
+  return {
+    ...base,
+    filter: all.map((x) => `(${x!.expr})`).join(' AND '),
+    names: Object.assign({}, ...all.map((x) => x!.names ?? {})),
+    values: Object.assign({}, ...all.map((x) => x!.values ?? {})),
+  };
 }
 
 /** Every record of some list partitions (for the filters that must look at record fields). */
@@ -154,18 +180,15 @@ async function hasUpcoming(id: number, statusList: string[], now: string): Promi
 export async function listPlaces(ctx: RequestContext, kind: Exclude<PostKind, 'event'>): Promise<Reply> {
   const p = ctx.params;
   const { page, perPage, offset } = paging(ctx);
-  const { list, shown } = statuses(ctx);
+  const { list, shown, ownBy } = await statuses(ctx);
   const hasEvents = p.has_events as boolean | undefined;
-  const sources: Source[] = list.map((status) => ({
-    partition: listKeys.partition(kind, ctx.lang, status),
-    ...(hasEvents === undefined
-      ? {}
-      : {
-          filter: hasEvents ? '#l > :zero' : '(attribute_not_exists(#l) OR #l = :zero)',
-          names: { '#l': 'linkedEvents' },
-          values: { ':zero': 0 },
-        }),
-  }));
+  const linkedFilter =
+    hasEvents === undefined
+      ? undefined
+      : { expr: hasEvents ? '#l > :zero' : 'attribute_not_exists(#l) OR #l = :zero', names: { '#l': 'linkedEvents' }, values: { ':zero': 0 } };
+  const sources: Source[] = list.map((status) =>
+    withFilters({ partition: listKeys.partition(kind, ctx.lang, status) }, linkedFilter, ownFilter(status, ownBy)),
+  );
   const query: [string, string][] = [['page', String(page)], ['per_page', String(perPage)], ['status', shown]];
   let records: (VenueItem | OrganizerItem)[];
   let n: number;
@@ -176,7 +199,11 @@ export async function listPlaces(ctx: RequestContext, kind: Exclude<PostKind, 'e
       if (event?.kind !== 'event') throw invalidParam('event', 'event is not an existing event id.');
       const ids = kind === 'venue' ? event.venues : event.organizers;
       candidates = [...(await batchGet<VenueItem | OrganizerItem>(ids.map(keys.post))).values()].filter(
-        (r) => r.lang === ctx.lang && list.includes(r.status) && (hasEvents === undefined || (r.linkedEvents ?? 0) > 0 === hasEvents),
+        (r) =>
+          r.lang === ctx.lang &&
+          list.includes(r.status) &&
+          (ownBy === undefined || r.status === 'publish' || r.author === ownBy) &&
+          (hasEvents === undefined || (r.linkedEvents ?? 0) > 0 === hasEvents),
       );
     } else {
       candidates = await allOf<VenueItem | OrganizerItem>(sources);

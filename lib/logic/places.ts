@@ -2,7 +2,7 @@
 // (DESIGN §2.6): each create makes a record, with a `-2`, `-3`… slug when the slug is taken.
 import type { Lang } from '../config.js';
 import { json, type Reply } from '../http.js';
-import { requireEditor } from '../permissions.js';
+import { checkAuthor, requireRole, requireWrite, scaleStatus } from '../permissions.js';
 import type { RequestContext } from '../pipeline.js';
 import { presentOrganizer, presentVenue } from '../present.js';
 import { slugify } from '../slug.js';
@@ -73,10 +73,12 @@ const present = (p: Place, single = false) =>
   p.kind === 'venue' ? presentVenue(p as VenueItem, single) : presentOrganizer(p as OrganizerItem, single);
 
 export async function createPlace(ctx: RequestContext, kind: PlaceKind): Promise<Reply> {
-  requireEditor(ctx.principal);
+  requireRole(ctx.principal, 'contributor');
+  await checkAuthor(ctx);
   const author = await authorOf(ctx);
+  const params = { ...ctx.params, status: scaleStatus(ctx.principal, ctx.params.status as string | undefined, undefined) };
   const item = await withRetry(async (attempt) => {
-    const { item, writes } = await newPlace(kind, ctx.params, ctx, author, attempt);
+    const { item, writes } = await newPlace(kind, params, ctx, author, attempt);
     await transact(writes);
     return item;
   });
@@ -84,8 +86,10 @@ export async function createPlace(ctx: RequestContext, kind: PlaceKind): Promise
 }
 
 export async function updatePlace(ctx: RequestContext, kind: PlaceKind): Promise<Reply> {
-  requireEditor(ctx.principal);
+  requireRole(ctx.principal, 'contributor');
   const found = await findPost(ctx, kind);
+  await requireWrite(ctx, found);
+  await checkAuthor(ctx);
   const author = await authorOf(ctx, found.author);
   const next = await withRetry(async () => {
     const old = (await findPost({ ...ctx, path: { id: found.id } }, kind)) as Place;
@@ -97,7 +101,8 @@ export async function updatePlace(ctx: RequestContext, kind: PlaceKind): Promise
       slug = await freeSlug(kind, old.lang, old.slug.replace(/__trashed$/, ''));
       writes.push(put({ ...keys.slugGuard(kind, old.lang, slug), id: old.id }));
     }
-    const next = indexed(placeFrom(kind, ctx.params, { id: old.id, lang: old.lang, slug, author, now: ctx.now, old }));
+    const status = old.status === 'trash' && ctx.params.status === undefined ? 'trash' : scaleStatus(ctx.principal!, ctx.params.status as string | undefined, old.status);
+    const next = indexed(placeFrom(kind, { ...ctx.params, status }, { id: old.id, lang: old.lang, slug, author, now: ctx.now, old }));
     writes.unshift(putIfVersion(next, old.version));
     await transact(writes);
     return next;

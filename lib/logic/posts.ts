@@ -1,9 +1,9 @@
 // Operations shared by events, venues and organizers: finding a record by id or slug, reading
 // it with TEC's access rules, trashing and deleting it, and unlinking it from events.
 import { config } from '../config.js';
-import { ApiError, invalidParam, tec } from '../errors.js';
+import { forbidden, invalidParam, tec } from '../errors.js';
 import { json, type Reply } from '../http.js';
-import { canRead, isEditor, requireEditor } from '../permissions.js';
+import { canRead, isEditor, requireRole, requireWrite } from '../permissions.js';
 import type { RequestContext } from '../pipeline.js';
 import { presentEvent, presentOrganizer, presentVenue } from '../present.js';
 import { bySlug, del, getItem, putIfVersion, queryAll, transact, withRetry } from '../store/base.js';
@@ -41,7 +41,7 @@ export async function presentPost(post: AnyPost, single: boolean): Promise<Recor
 export async function readPost(ctx: RequestContext, kind: PostKind): Promise<Reply> {
   const post = await findPost(ctx, kind);
   if (post.status === 'trash') throw kind === 'event' ? tec.eventTrashed() : tec.notAccessible(kind);
-  if (!canRead(ctx.principal, post.status)) throw tec.notAccessible(kind);
+  if (!(await canRead(ctx, post))) throw tec.notAccessible(kind);
   return json(200, await presentPost(post, true));
 }
 
@@ -64,10 +64,11 @@ export async function unlinkEvents(targetPk: string, drop: (e: EventItem) => Eve
 
 /** DELETE: trash (200, then 410 on a second try) or, with `force`, delete permanently. */
 export async function deletePost(ctx: RequestContext, kind: PostKind): Promise<Reply> {
-  requireEditor(ctx.principal);
+  requireRole(ctx.principal, 'contributor');
   const force = ctx.params.force === true;
-  if (force && !isEditor(ctx.principal)) throw new ApiError(403, 'rest_forbidden', 'Only editors may delete permanently.');
+  if (force && !isEditor(ctx.principal)) throw forbidden(true, 'Sorry, only editors may delete permanently.');
   const post = await findPost(ctx, kind);
+  await requireWrite(ctx, post);
   if (post.status === 'trash' && !force) throw tec.inTrash(kind);
   const table = config().tableName;
 

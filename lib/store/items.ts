@@ -107,6 +107,7 @@ export interface LinkItem {
   sk: string;
   id: number;
   eventId: number;
+  author: number;
   lang: Lang;
   status: string;
   utcStart: string;

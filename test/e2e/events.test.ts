@@ -4,6 +4,7 @@
 // captured responses in reference/tec-samples) plus the deliberate deviations of DESIGN §2.
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ensureDevKeys, mintToken } from '../../lib/local/dev-auth.js';
 import { useGateway, type ApiResponse, type GatewayHarness, type Lang } from '../support/gateway.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -453,12 +454,17 @@ describe('events API (single records)', () => {
       expect(late.body.code).toBe('rest_forbidden');
     });
 
-    it('a token with another role is 403 rest_forbidden', async () => {
-      for (const role of ['author', 'contributor'] as const) {
-        const res = await h.postEvent({}, { token: await gw.token(role, `someone-${role}`) });
-        expect(res.status, role).toBe(403);
-        expect(res.body).toEqual(FORBIDDEN_403);
-      }
+    it('a token without a role is 403 rest_forbidden; authors publish and contributors submit pending', async () => {
+      const noRole = await mintToken(await ensureDevKeys('.local'), { sub: 'someone-without-role' });
+      const res = await h.postEvent({}, { token: noRole });
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual(FORBIDDEN_403);
+      const byAuthor = await h.postEvent({ status: 'publish' }, { token: await gw.token('author', 'someone-author') });
+      expect(byAuthor.status).toBe(201);
+      expect(byAuthor.body.status).toBe('publish');
+      const byContributor = await h.postEvent({ status: 'publish' }, { token: await gw.token('contributor', 'someone-contributor') });
+      expect(byContributor.status).toBe(201);
+      expect(byContributor.body.status).toBe('pending');
     });
 
     it('ml_language in the body picks the language of the new event', async () => {
