@@ -54,6 +54,8 @@ export const tec = {
   eventNotFound: (id: number) => new ApiError(404, 'rest-event-not-found', `Event with ID ${id} does not exist.`),
   invalidEventId: () => new ApiError(400, 'rest-invalid-event-id', 'The specified ID is not a valid event.'),
   eventTrashed: () => new ApiError(403, 'event-no-longer-available', 'This event is no longer available'),
+  passwordProtected: () =>
+    new ApiError(403, 'event-password-protected', 'The requested event is not accessible without a password'),
   notAccessible: (kind: 'event' | 'venue' | 'organizer') =>
     new ApiError(403, `${kind}-not-accessible`, `The requested ${kind} is not accessible`),
   inTrash: (kind: 'event' | 'venue' | 'organizer') =>

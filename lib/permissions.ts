@@ -4,6 +4,7 @@
 // - authors publish, and edit and delete their own records;
 // - editors do everything, including terms and permanent deletes.
 // A caller may read what it may edit, and published records; lists show exactly that.
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Principal, Role } from './auth.js';
 import { forbidden } from './errors.js';
 import type { RequestContext } from './pipeline.js';
@@ -65,6 +66,20 @@ export function scaleStatus(p: Principal, requested: string | undefined, current
     return UNPUBLISHED.has(requested) ? requested : 'pending';
   }
   return requested ?? current ?? 'publish';
+}
+
+/** Equal passwords, compared in constant time (digests first, so lengths do not leak). */
+export function samePassword(given: unknown, stored: string): boolean {
+  if (typeof given !== 'string') return false;
+  const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
+  return timingSafeEqual(digest(given), digest(stored));
+}
+
+/** Whether the caller sees a password-protected event in full: editors, its author, or the password. */
+export async function unlocked(ctx: RequestContext, event: Pick<PostItem, 'author'> & { password?: string }): Promise<boolean> {
+  if (!event.password || isEditor(ctx.principal)) return true;
+  if (ctx.principal?.role && event.author === (await callerId(ctx))) return true;
+  return samePassword(ctx.params.password, event.password);
 }
 
 /** Only editors may name another user as the author. */

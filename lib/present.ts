@@ -276,3 +276,25 @@ export function presentEvent(e: EventItem, linked: Linked, single = false): Reco
     lang: e.lang,
   };
 }
+
+// --- password protection -----------------------------------------------------------------------
+
+const REDACTED: Record<string, unknown> = {
+  description: '', excerpt: '', cost: '', website: '', virtual_url: '', virtual_video_source: '', email: '', phone: '',
+  stateprovince: '', zip: '', province: '', country: '', city: '', address: '',
+  image: false,
+  all_day: null, show_map: null, show_map_link: null, hide_from_listings: null, sticky: null, featured: null, ticketed: null, is_virtual: null,
+  cost_details: { currency_symbol: '', currency_position: '', currency_code: '', values: [] },
+  categories: [], tags: [], venue: [], organizer: [], custom_fields: [],
+  attendance: { total_attendees: null, checked_in: null, not_checked_in: null },
+  geo_lat: 0, geo_lng: 0,
+};
+
+/** TEC's redaction of a password-protected record, at any depth (reference §3.12). */
+export function redact(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redact);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k, k in REDACTED ? structuredClone(REDACTED[k]) : redact(v)]),
+  );
+}

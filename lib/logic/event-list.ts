@@ -8,7 +8,8 @@ import { addMonths, endOfDay, instantToWall, parseDate, startOfDay, wallToUtc } 
 import { invalidParam, invalidParams, tec } from '../errors.js';
 import type { Reply } from '../http.js';
 import type { RequestContext } from '../pipeline.js';
-import { presentEvent } from '../present.js';
+import { presentEvent, redact } from '../present.js';
+import { unlocked } from '../permissions.js';
 import { batchGet, getItem, keyOf, queryAll } from '../store/base.js';
 import { bucketOf, keys, listKeys } from '../store/keys.js';
 import type { AnyPost, EventItem, TermItem, VenueItem } from '../store/items.js';
@@ -384,7 +385,8 @@ export async function listEvents(ctx: RequestContext): Promise<Reply> {
   }
   if (page > 1 && events.length === 0) throw tec.archivePageNotFound('event');
   const linked = await loadLinked(events);
-  return envelope('events', events.map((e) => presentEvent(e, linked)), `${apiBase(ctx.lang)}/events/`, echoQuery(ctx, page, perPage, shown, w, venue, organizer), page, n, perPage);
+  const open = await Promise.all(events.map((e) => unlocked(ctx, e)));
+  return envelope('events', events.map((e, i) => (open[i] ? presentEvent(e, linked) : redact(presentEvent(e, linked)))), `${apiBase(ctx.lang)}/events/`, echoQuery(ctx, page, perPage, shown, w, venue, organizer), page, n, perPage);
 }
 
 /** The effective query, in TEC's order (reference §4.1.5), for rest_url and the page links. */

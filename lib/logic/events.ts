@@ -214,6 +214,8 @@ function eventFrom(p: Record<string, unknown>, base: { id: number; lang: Lang; s
   };
   if (hidden) event.hidden = true;
   if (!event.cost) delete event.cost;
+  const password = p.password !== undefined ? (p.password as string) : old?.password;
+  if (password) event.password = password;
   return event;
 }
 

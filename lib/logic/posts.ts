@@ -3,7 +3,7 @@
 import { config } from '../config.js';
 import { forbidden, invalidParam, tec } from '../errors.js';
 import { json, type Reply } from '../http.js';
-import { canRead, isEditor, requireRole, requireWrite } from '../permissions.js';
+import { canRead, isEditor, requireRole, requireWrite, unlocked } from '../permissions.js';
 import type { RequestContext } from '../pipeline.js';
 import { presentEvent, presentOrganizer, presentVenue } from '../present.js';
 import { bySlug, del, getItem, putIfVersion, queryAll, transact, withRetry } from '../store/base.js';
@@ -42,6 +42,7 @@ export async function readPost(ctx: RequestContext, kind: PostKind): Promise<Rep
   const post = await findPost(ctx, kind);
   if (post.status === 'trash') throw kind === 'event' ? tec.eventTrashed() : tec.notAccessible(kind);
   if (!(await canRead(ctx, post))) throw tec.notAccessible(kind);
+  if (kind === 'event' && !(await unlocked(ctx, post as EventItem))) throw tec.passwordProtected();
   return json(200, await presentPost(post, true));
 }
 

@@ -61,8 +61,12 @@ export const eventWriteArgs: Args = {
   tags: termsArg('Event tags: ids, slugs or names; unknown names are created'),
   venue: linkArg('Venue: an id, {"id": n}, or an object that creates a venue'),
   organizer: linkArg('Organizers: ids, {"id": n} objects, or objects that create organizers'),
+  password: { schema: str({ max: 255 }), type: 'string', description: 'Password that protects the event; "" removes it. Never returned' },
   ml_language: mlLanguage,
 };
+
+/** Unlocks a password-protected event on reads (the spec declares it on the ru routes; every language accepts it). */
+const unlock = { schema: str({ max: 255 }), type: 'string' as const, description: 'The password of a protected event' };
 
 export const eventArgs = {
   list: {
@@ -93,13 +97,14 @@ export const eventArgs = {
     include: { schema: idList(), type: 'array', items: 'integer', description: 'Only events with these ids; the date window is then ignored' },
     post_parent: { schema: int({ min: 1 }), type: 'integer', description: 'Events whose parent is the given event id' },
     ticketed: flag('Events should be filtered by whether they have tickets'),
+    password: { ...unlock, description: 'Shows password-protected events with this password unredacted' },
     ml_language: mlLanguage,
   },
   create: eventWriteArgs,
-  get: { id: pathId, ml_language: mlLanguage },
-  getBySlug: { slug: pathSlug, ml_language: mlLanguage },
+  get: { id: pathId, password: unlock, ml_language: mlLanguage },
+  getBySlug: { slug: pathSlug, password: unlock, ml_language: mlLanguage },
   update: { id: pathId, ...optional(eventWriteArgs) },
   updateBySlug: { ...optional(eventWriteArgs), slug: pathSlug },
-  delete: { id: pathId, force: forceArg, ml_language: mlLanguage },
-  deleteBySlug: { slug: pathSlug, force: forceArg, ml_language: mlLanguage },
+  delete: { id: pathId, force: forceArg, password: unlock, ml_language: mlLanguage },
+  deleteBySlug: { slug: pathSlug, force: forceArg, password: unlock, ml_language: mlLanguage },
 } satisfies Record<string, Args>;

@@ -51,6 +51,8 @@ export interface EventItem extends PostItem {
   categories: number[];
   tags: number[];
   parent: number;
+  /** Set only when the event is password-protected; never presented. */
+  password?: string;
 }
 
 export interface VenueItem extends PostItem {
