@@ -1,12 +1,14 @@
 // The local API Gateway: an HTTP server that routes with the operation table, turns each request
 // into a payload-2.0 event, runs the operation's handler module in-process, and writes its result
-// back, as API Gateway's Lambda proxy integration does.
+// back, as API Gateway's Lambda proxy integration does. Besides the API, it serves an interactive
+// API reference at /docs (docs-page.ts), which the deployed API does not have.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { docsResponse } from './docs-page.js';
 import { matchRoute, toApiGatewayEvent, type RouteMatch } from './event.js';
 
 /** The repository root (handler module paths in the operation table are relative to it). */
@@ -173,6 +175,14 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
       );
     }
     try {
+      // The API reference page (GET /docs and its files under /docs/assets/): local only.
+      const docs = await docsResponse(method, target, req.headers);
+      if (docs) {
+        req.resume();
+        res.writeHead(docs.status, docs.status === 304 ? docs.headers : { ...docs.headers, 'content-length': String(docs.body.length) });
+        res.end(head || docs.status === 304 ? undefined : docs.body);
+        return;
+      }
       match = matchRoute(method, path);
       let body: Buffer;
       try {

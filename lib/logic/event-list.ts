@@ -15,7 +15,7 @@ import { bucketOf, keys, listKeys } from '../store/keys.js';
 import type { AnyPost, EventItem, TermItem, VenueItem } from '../store/items.js';
 import { stripTags } from '../text.js';
 import { loadLinked } from './common.js';
-import { envelope, ownFilter, pageKeys, paging, queryInput, statuses, total, withFilters, type Source } from './lists.js';
+import { envelope, nonEmpty, ownFilter, pageKeys, paging, queryInput, statuses, total, withFilters, type Source } from './lists.js';
 
 const queryInputOf = (s: Source) => queryInput(s, false);
 
@@ -299,7 +299,7 @@ async function listTotal(ctx: RequestContext, src: EventSource[], multi: boolean
     return counts.reduce((a, b) => a + b, 0);
   }
   const ids = new Set<number>();
-  for (const s of src) {
+  for (const s of src.filter(nonEmpty)) {
     const items = await queryAll<{ id: number }>({ ...queryInputOf(s) });
     for (const item of items) ids.add(item.id);
   }
@@ -335,7 +335,7 @@ async function listInMemory(ctx: RequestContext, statusList: string[], ownBy: nu
     // `search` reads every event of the window (and filters): its cost grows with the matches.
     const { sources: src } = sources(ctx, statusList, f, w, ownBy);
     candidates = [];
-    for (const s of src) candidates.push(...(await queryAll<{ id: number }>(queryInputOf(s))).map((i) => i.id));
+    for (const s of src.filter(nonEmpty)) candidates.push(...(await queryAll<{ id: number }>(queryInputOf(s))).map((i) => i.id));
   }
   const found = await batchGet<EventItem>([...new Set(candidates)].map(keys.post));
   const events = [...found.values()]
@@ -407,6 +407,8 @@ function echoQuery(ctx: RequestContext, page: number, perPage: number, shown: st
   if (p.categories !== undefined) q.push(['categories', (p.categories as (string | number)[]).join(',')]);
   if (p.tags !== undefined) q.push(['tags', (p.tags as (string | number)[]).join(',')]);
   if (p.geoloc !== undefined) q.push(['geoloc', p.geoloc ? '1' : '0']);
-  if (p.geoloc_lat !== undefined) q.push(['geoloc_lat', String(p.geoloc_lat)], ['geoloc_lng', String(p.geoloc_lng)]);
+  if (p.geoloc_lat !== undefined) {
+    q.push(['geoloc_lat', String(p.geoloc_lat)], ['geoloc_lng', String(p.geoloc_lng)], ['geoloc_radius', String(p.geoloc_radius)]);
+  }
   return q;
 }

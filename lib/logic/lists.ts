@@ -29,12 +29,15 @@ export function queryInput(s: Source, descending: boolean) {
   const names: Record<string, string> = { '#p': I.partitionKey, ...(s.names ?? {}) };
   const values: Record<string, unknown> = { ':p': s.partition, ...(s.values ?? {}) };
   let condition = '#p = :p';
-  if (s.from !== undefined || s.to !== undefined) {
-    names['#s'] = I.sortKey;
-    values[':from'] = s.from ?? '';
-    values[':to'] = s.to ?? '\uffff';
-    condition += ' AND #s BETWEEN :from AND :to';
-  }
+  // Key values may not be empty strings: an open bound becomes a one-sided condition.
+  const from = s.from || undefined;
+  const to = s.to === '\uffff' ? undefined : s.to || undefined;
+  if (from !== undefined || to !== undefined) names['#s'] = I.sortKey;
+  if (from !== undefined) values[':from'] = from;
+  if (to !== undefined) values[':to'] = to;
+  if (from !== undefined && to !== undefined) condition += ' AND #s BETWEEN :from AND :to';
+  else if (from !== undefined) condition += ' AND #s >= :from';
+  else if (to !== undefined) condition += ' AND #s <= :to';
   return {
     IndexName: I.indexName,
     KeyConditionExpression: condition,
@@ -53,7 +56,7 @@ export function queryInput(s: Source, descending: boolean) {
 export async function pageKeys(sources: Source[], offset: number, limit: number, descending: boolean): Promise<(Key & { id: number })[]> {
   const want = offset + limit;
   const merged: { key: Key; sort: string; id: number }[] = [];
-  for (const s of sources) {
+  for (const s of sources.filter(nonEmpty)) {
     let start: Record<string, unknown> | undefined;
     let got = 0;
     do {
@@ -72,9 +75,12 @@ export async function pageKeys(sources: Source[], offset: number, limit: number,
   return unique.slice(offset, want).map((m) => ({ ...m.key, id: m.id }));
 }
 
+/** A source whose range is inverted (start after end) matches nothing and is not queried. */
+export const nonEmpty = (s: Source) => !(s.from && s.to && s.from > s.to);
+
 export async function total(sources: Source[]): Promise<number> {
   let n = 0;
-  for (const s of sources) n += await count(queryInput(s, false));
+  for (const s of sources.filter(nonEmpty)) n += await count(queryInput(s, false));
   return n;
 }
 

@@ -1,0 +1,730 @@
+// The OpenAPI 3.1 document served at /doc (reference §9.1), generated, never written by hand:
+// - paths, methods, parameters and request bodies come from the operation table (operations.ts)
+//   and the argument definitions (resources/*.ts, params.ts);
+// - the response schemas of records are inferred from what the presenters (present.ts) return for
+//   representative stored items, so a presenter change shows up here; only descriptions and the
+//   links between schemas ($ref) are written down below, and test/unit/openapi.test.ts fails when
+//   they drift from the presenters;
+// - list envelopes, the namespace index and the error envelope are small fixed shapes, written
+//   down once here.
+// The document is built on first use and cached per process (per language and site).
+import { apiBase, config, LANGUAGES, type Lang } from './config.js';
+import { OPERATIONS, type Method, type Operation } from './operations.js';
+import type { Arg, Args } from './params.js';
+import { presentEvent, presentNestedTerm, presentOrganizer, presentTerm, presentVenue, redact, type Linked } from './present.js';
+import { POST_STATUSES } from './resources/common.js';
+import type { EventItem, OrganizerItem, TermItem, VenueItem } from './store/items.js';
+
+export type Json = Record<string, unknown>;
+
+// --- arguments, shared with the namespace index ------------------------------------------------
+
+/** The `{name}` variables of a path, in order. */
+export const pathNames = (path: string): string[] => [...path.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => m[1]!);
+
+/** An operation's arguments as documented: the root's `namespace` defaults to the configured namespace. */
+export function documentedArgs(op: Operation, ns: string): Args {
+  if (op.id !== 'root.index' || !op.args.namespace) return op.args;
+  return { ...op.args, namespace: { ...op.args.namespace, default: ns } };
+}
+
+/** An argument definition without its validator: what the documents show. */
+export type ArgDoc = Omit<Arg, 'schema'>;
+
+/** The JSON-Schema part of an argument definition. */
+export function argSchema(arg: ArgDoc): Json {
+  return {
+    ...(arg.type ? { type: arg.type } : {}),
+    ...(arg.items ? { items: { type: arg.items } } : {}),
+    ...(arg.format ? { format: arg.format } : {}),
+    ...(arg.enum ? { enum: [...arg.enum] } : {}),
+    ...(arg.default !== undefined ? { default: arg.default } : {}),
+  };
+}
+
+// --- schema inference from presented values ------------------------------------------------------
+
+type JsonType = 'null' | 'boolean' | 'integer' | 'number' | 'string' | 'array' | 'object';
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function jsonType(v: unknown): JsonType {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+  return typeof v as 'boolean' | 'string' | 'object';
+}
+
+/**
+ * The JSON Schema that fits all the example values: their types, array items, object properties
+ * (in first-seen order) and, as `required`, the properties every example object has.
+ */
+export function inferSchema(values: unknown[]): Json {
+  let types = [...new Set(values.map(jsonType))];
+  if (types.includes('number')) types = types.filter((t) => t !== 'integer');
+  const out: Json = { type: types.length === 1 ? types[0] : types };
+  const items = values.filter(Array.isArray).flat();
+  if (items.length) out.items = inferSchema(items);
+  const objects = values.filter(isObject);
+  if (objects.length) {
+    const keys = [...new Set(objects.flatMap((o) => Object.keys(o)))];
+    out.properties = Object.fromEntries(keys.map((k) => [k, inferSchema(objects.filter((o) => k in o).map((o) => o[k]))]));
+    const required = keys.filter((k) => objects.every((o) => k in o));
+    if (required.length) out.required = required;
+  }
+  return out;
+}
+
+// --- representative records, presented -----------------------------------------------------------
+
+const stamp = { date: '2027-01-02 10:00:00', date_utc: '2027-01-02 10:00:00', modified: '2027-01-03 11:30:00', modified_utc: '2027-01-03 11:30:00' };
+const post = { sk: 'POST', lang: 'en' as Lang, status: 'publish', author: 1, version: 1, ...stamp };
+
+/** Every optional field set (so that no key is dropped), and the fewest fields a record can have. */
+function storedSamples() {
+  const venue: VenueItem = {
+    ...post, pk: 'POST#2', id: 2, kind: 'venue', slug: 'anchor-hall', title: 'Anchor Hall', description: 'The main hall', excerpt: 'A hall',
+    image: 'https://example.com/hall.jpg', website: 'https://example.com/hall', address: '1 Loop Road', city: 'Springfield',
+    country: 'United States', province: 'Sangamon', state: 'IL', zip: '62701', phone: '+1 555 0100', stateprovince: 'IL',
+    showMap: true, showMapLink: true, geoLat: 39.7817, geoLng: -89.6501,
+  };
+  const bareVenue: VenueItem = {
+    ...post, pk: 'POST#12', id: 12, kind: 'venue', author: 0, slug: 'hall', title: 'Hall', description: '', excerpt: '', image: '',
+    website: null, address: '', city: '', country: '', province: '', state: '', zip: '', phone: '', stateprovince: '',
+    showMap: false, showMapLink: false,
+  };
+  const organizer: OrganizerItem = {
+    ...post, pk: 'POST#3', id: 3, kind: 'organizer', slug: 'anchor-org', title: 'Anchor Org', description: 'Organizes things',
+    excerpt: 'Organizer', image: 'https://example.com/org.png', website: 'https://example.com/org', phone: '+1 555 0199', email: 'org@example.com',
+  };
+  const bareOrganizer: OrganizerItem = {
+    ...post, pk: 'POST#13', id: 13, kind: 'organizer', author: 0, slug: 'org', title: 'Org', description: '', excerpt: '', image: '',
+    website: null, phone: '', email: '',
+  };
+  const term = (id: number, taxonomy: TermItem['taxonomy'], parent: number, description: string): TermItem => ({
+    pk: `TERM#${id}`, sk: 'TERM', id, taxonomy, lang: 'en', name: `Term ${id}`, slug: `term-${id}`, description, parent, count: 1, version: 1,
+  });
+  const concerts = term(4, 'category', 0, 'Live music');
+  const jazz = term(5, 'category', 4, 'Jazz concerts');
+  const outdoor = term(6, 'tag', 0, 'Outside');
+  const event: EventItem = {
+    ...post, pk: 'POST#7', id: 7, kind: 'event', slug: 'winter-concert', title: 'Winter Concert', description: 'An evening concert.',
+    excerpt: 'Evening concert', image: 'https://example.com/concert.jpg', website: 'https://example.com/concert',
+    start: '2027-01-15 19:00:00', end: '2027-01-15 22:00:00', utcStart: '2027-01-15 17:00:00', utcEnd: '2027-01-15 20:00:00',
+    timezone: 'Europe/Vilnius', allDay: false, cost: { values: ['10', '25'], symbol: '€', position: 'postfix', code: 'EUR' },
+    showMap: true, showMapLink: true, hidden: true, sticky: true, featured: true,
+    venues: [2], organizers: [3], categories: [4, 5], tags: [6], parent: 0,
+  };
+  const bareEvent: EventItem = {
+    ...post, pk: 'POST#17', id: 17, kind: 'event', slug: 'event', title: 'Event', description: '', excerpt: '', image: '', website: null,
+    start: '2027-01-15 00:00:00', end: '2027-01-15 23:59:59', utcStart: '2027-01-15 00:00:00', utcEnd: '2027-01-15 23:59:59',
+    timezone: '', allDay: true, showMap: false, showMapLink: false, sticky: false, featured: false,
+    venues: [], organizers: [], categories: [], tags: [], parent: 0,
+  };
+  const linked: Linked = {
+    venues: new Map([[2, venue]]),
+    organizers: new Map([[3, organizer]]),
+    terms: new Map([concerts, jazz, outdoor].map((t) => [t.id, t])),
+  };
+  const none: Linked = { venues: new Map(), organizers: new Map(), terms: new Map() };
+  return { venue, bareVenue, organizer, bareOrganizer, concerts, jazz, outdoor, event, bareEvent, linked, none };
+}
+
+/** What clients receive: JSON, so keys whose value is undefined are gone. */
+const asJson = (v: unknown): Json => JSON.parse(JSON.stringify(v)) as Json;
+
+/**
+ * The presenters' output for the representative records, per response schema: the first example
+ * has every key (in the presenters' order); `required` is what every example has.
+ */
+export function presentedExamples(): Record<string, Json[]> {
+  const s = storedSamples();
+  const event = asJson(presentEvent(s.event, s.linked, true));
+  const listed = asJson(presentEvent(s.event, s.linked, false));
+  const bare = asJson(presentEvent(s.bareEvent, s.none, false));
+  const nested = [...(event.categories as Json[]), ...(event.tags as Json[])];
+  return {
+    Event: [event, listed, bare, asJson(redact(listed))],
+    Venue: [asJson(presentVenue(s.venue, true)), asJson(presentVenue(s.venue)), asJson(presentVenue(s.bareVenue))],
+    Organizer: [asJson(presentOrganizer(s.organizer, true)), asJson(presentOrganizer(s.organizer)), asJson(presentOrganizer(s.bareOrganizer))],
+    Term: [asJson(presentTerm(s.jazz)), asJson(presentTerm(s.concerts)), asJson(presentTerm(s.outdoor)), asJson(presentTerm({ ...s.outdoor, description: '' }))],
+    EventTerm: nested.length ? nested : [asJson(presentNestedTerm(s.jazz))],
+    Image: [event.image as Json, asJson(presentVenue(s.venue)).image as Json],
+    DateDetails: [event.start_date_details as Json, bare.utc_end_date_details as Json],
+    CostDetails: [event.cost_details as Json, bare.cost_details as Json],
+  };
+}
+
+// --- record schemas: descriptions and links --------------------------------------------------------
+
+const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
+const langSchema: Json = { type: 'string', enum: [...LANGUAGES] };
+const statusSchema: Json = { type: 'string', enum: [...POST_STATUSES, 'trash'] };
+const jsonLd = (type: string): Json => ({ type: 'object', properties: { '@type': { const: type } } });
+
+const postFields = (noun: string): Record<string, string> => ({
+  id: `The ${noun} ID`,
+  global_id: `The ID that identifies the ${noun} across sites: the site host (and path) followed by ?id=<id>`,
+  global_id_lineage: `The global IDs of the ${noun} and of the records it was imported from, its own first`,
+  author: `The user ID of the ${noun}'s author, as a string`,
+  status: `The ${noun}'s post status`,
+  date: `When the ${noun} was published, in the site time zone (YYYY-MM-DD HH:MM:SS)`,
+  date_utc: `When the ${noun} was published, in UTC (YYYY-MM-DD HH:MM:SS)`,
+  modified: `When the ${noun} was last modified, in the site time zone (YYYY-MM-DD HH:MM:SS)`,
+  modified_utc: `When the ${noun} was last modified, in UTC (YYYY-MM-DD HH:MM:SS)`,
+  url: `The ${noun}'s public page`,
+  description: `The ${noun}'s description, as rendered HTML`,
+  excerpt: `The ${noun}'s excerpt, as rendered HTML`,
+  slug: `The ${noun}'s slug, unique among the ${noun}s of its language`,
+  website: `The ${noun}'s website URL`,
+  lang: `The language the ${noun} belongs to (an addition to TEC)`,
+});
+
+const termFields = (noun: string): Record<string, string> => ({
+  id: `The ${noun} ID`,
+  name: `The ${noun} name`,
+  slug: `The ${noun} slug`,
+  taxonomy: 'The taxonomy: tribe_events_cat for categories, post_tag for tags',
+  description: `The ${noun} description`,
+  parent: 'The parent category ID; 0 for none',
+  count: 'The number of published events that carry the term',
+  urls: 'REST URLs of the term (self), of its collection and, when it has a parent, of the parent (up)',
+  lang: `The language the ${noun} belongs to (an addition to TEC)`,
+});
+
+interface RecordDoc {
+  description: string;
+  /** A description for every property the presenter emits. */
+  properties: Record<string, string>;
+  /** Schemas that replace the inferred ones (links to other components, enums). */
+  overrides?: Record<string, Json>;
+}
+
+const RECORDS: Record<string, RecordDoc> = {
+  Event: {
+    description:
+      'An event. json_ld is only present on single reads (GET by id or slug). In lists, a password-protected event the caller has not unlocked is redacted: texts become "", flags null, links [] and image false.',
+    properties: {
+      ...postFields('event'),
+      rest_url: 'The REST URL of the event',
+      title: 'The event title',
+      image: 'The featured image, or false when the event has none',
+      all_day: 'Whether the event lasts all day',
+      start_date: "The start, in the event's time zone (YYYY-MM-DD HH:MM:SS)",
+      start_date_details: 'The parts of start_date',
+      end_date: "The end, in the event's time zone (YYYY-MM-DD HH:MM:SS)",
+      end_date_details: 'The parts of end_date',
+      utc_start_date: 'The start in UTC (YYYY-MM-DD HH:MM:SS)',
+      utc_start_date_details: 'The parts of utc_start_date',
+      utc_end_date: 'The end in UTC (YYYY-MM-DD HH:MM:SS)',
+      utc_end_date_details: 'The parts of utc_end_date',
+      timezone: "The event's time zone (an IANA name or UTC±N); the site's when the event names none",
+      timezone_abbr: 'The abbreviation of the time zone at the start, e.g. EET',
+      cost: 'The cost as text, e.g. "10 – 25€" or "Free"; "" when there is none',
+      cost_details: 'The parts of the cost',
+      website: "The event's website URL; the event's page when it was never set, \"\" when it was cleared",
+      show_map: 'Whether to show a map of the venue',
+      show_map_link: 'Whether to show a link to a map of the venue',
+      hide_from_listings: 'Whether the event is hidden from calendar listings',
+      sticky: 'Whether the event is pinned in calendar views',
+      featured: 'Whether the event is featured',
+      categories: "The event's categories",
+      tags: "The event's tags",
+      venue: 'The venue; a list when the event has several, and [] when it has none',
+      organizer: 'The organizers, always a list',
+      custom_fields: 'Additional fields; always empty',
+      json_ld: 'The schema.org Event description (single reads only)',
+    },
+    overrides: {
+      status: statusSchema,
+      image: { anyOf: [ref('Image'), { const: false }] },
+      start_date_details: ref('DateDetails'),
+      end_date_details: ref('DateDetails'),
+      utc_start_date_details: ref('DateDetails'),
+      utc_end_date_details: ref('DateDetails'),
+      cost_details: ref('CostDetails'),
+      categories: { type: 'array', items: ref('EventTerm') },
+      tags: { type: 'array', items: ref('EventTerm') },
+      venue: { anyOf: [ref('Venue'), { type: 'array', items: ref('Venue') }] },
+      organizer: { type: 'array', items: ref('Organizer') },
+      json_ld: jsonLd('Event'),
+      lang: langSchema,
+    },
+  },
+  Venue: {
+    description:
+      'A venue, standalone or inside an event. Empty values are left out (a venue without a city has no city key); show_map, show_map_link and the global IDs are always present. json_ld is only present on single reads.',
+    properties: {
+      ...postFields('venue'),
+      venue: 'The venue name',
+      image: 'The featured image; absent when the venue has none',
+      address: 'The street address',
+      city: 'The city',
+      country: 'The country',
+      province: 'The province',
+      state: 'The state',
+      zip: 'The ZIP or postal code',
+      phone: 'The phone number',
+      stateprovince: 'The state or province',
+      geo_lat: 'The latitude',
+      geo_lng: 'The longitude',
+      json_ld: 'The schema.org Place description (single reads only)',
+      show_map: 'Whether events at the venue show a map',
+      show_map_link: 'Whether events at the venue show a link to a map',
+    },
+    overrides: { status: statusSchema, image: ref('Image'), json_ld: jsonLd('Place'), lang: langSchema },
+  },
+  Organizer: {
+    description:
+      'An organizer, standalone or inside an event. Empty values are left out; the global IDs are always present. json_ld is only present on single reads.',
+    properties: {
+      ...postFields('organizer'),
+      organizer: 'The organizer name',
+      image: 'The featured image; absent when the organizer has none',
+      phone: 'The phone number',
+      email: 'The e-mail address',
+      json_ld: 'The schema.org Person description (single reads only)',
+    },
+    overrides: { status: statusSchema, image: ref('Image'), json_ld: jsonLd('Person'), lang: langSchema },
+  },
+  Term: {
+    description: 'A category or tag, as /categories and /tags show it (WordPress\'s term shape). Tags have no parent.',
+    properties: {
+      ...termFields('term'),
+      meta: 'Term meta; always empty',
+      url: "The term's public archive page",
+    },
+    overrides: { lang: langSchema },
+  },
+  EventTerm: {
+    description: "A category or tag inside an event (WordPress's raw term object, with id last and urls added).",
+    properties: {
+      ...termFields('term'),
+      term_group: 'Always 0',
+      term_taxonomy_id: 'The term taxonomy ID (equal to id)',
+      filter: 'Always "raw"',
+    },
+    overrides: { lang: langSchema },
+  },
+  Image: {
+    description: 'A featured image.',
+    properties: { url: 'The image URL', id: 'The attachment ID; always 0 (images are given by URL)', extension: 'The file extension' },
+  },
+  DateDetails: {
+    description: 'The parts of a date, as zero-padded strings.',
+    properties: { year: 'The year', month: 'The month (01-12)', day: 'The day (01-31)', hour: 'The hour (00-23)', minutes: 'The minutes', seconds: 'The seconds' },
+  },
+  CostDetails: {
+    description: 'The parts of a cost.',
+    properties: {
+      currency_symbol: 'The currency symbol',
+      currency_code: 'The ISO 4217 currency code, or ""',
+      currency_position: 'Where the symbol goes: prefix or postfix ("" when unset)',
+      values: 'Every numeric cost, ascending, as strings; non-numeric costs as slugs',
+    },
+  },
+};
+
+export interface SchemaDrift {
+  schema: string;
+  /** Properties the presenter emits without a description here. */
+  undescribed: string[];
+  /** Descriptions or overrides of properties the presenter does not emit. */
+  stale: string[];
+}
+
+function recordSchema(name: string, examples: Json[]): { schema: Json; drift: SchemaDrift } {
+  const doc = RECORDS[name]!;
+  const inferred = inferSchema(examples);
+  const props = (inferred.properties ?? {}) as Record<string, Json>;
+  const overrides = doc.overrides ?? {};
+  const properties = Object.fromEntries(
+    Object.entries(props).map(([k, s]) => [k, { ...(overrides[k] ?? s), ...(doc.properties[k] ? { description: doc.properties[k] } : {}) }]),
+  );
+  const emitted = Object.keys(props);
+  return {
+    schema: { type: 'object', description: doc.description, properties, ...(inferred.required ? { required: inferred.required } : {}) },
+    drift: {
+      schema: name,
+      undescribed: emitted.filter((k) => !doc.properties[k]),
+      stale: [...new Set([...Object.keys(doc.properties), ...Object.keys(overrides)])].filter((k) => !emitted.includes(k)),
+    },
+  };
+}
+
+// --- fixed shapes: list envelopes, namespace index, errors ---------------------------------------
+
+const url: Json = { type: 'string', format: 'uri' };
+
+/** Events, venues and organizers (lib/logic/lists.ts `envelope`): the records first. */
+function postList(key: string, item: string): Json {
+  return {
+    type: 'object',
+    description: `A page of ${key}. The X-TEC-Total and X-TEC-TotalPages headers repeat total and total_pages.`,
+    properties: {
+      [key]: { type: 'array', items: ref(item), description: `The ${key} of this page` },
+      rest_url: { ...url, description: 'This page, with the effective query' },
+      next_rest_url: { ...url, description: 'The next page; only when there is one' },
+      previous_rest_url: { ...url, description: 'The previous page; only on pages after the first that have results' },
+      total: { type: 'integer', description: `The number of matching ${key}` },
+      total_pages: { type: 'integer', description: 'The number of pages; 0 when nothing matches' },
+    },
+    required: [key, 'rest_url', 'total', 'total_pages'],
+  };
+}
+
+/** Categories and tags (lib/logic/lists.ts `listTerms`): WordPress's order, the terms after the counts. */
+function termList(key: string): Json {
+  return {
+    type: 'object',
+    description: `A page of ${key}. The X-TEC-Total and X-TEC-TotalPages headers repeat total and total_pages.`,
+    properties: {
+      rest_url: { ...url, description: 'The collection URL, without a query' },
+      total: { type: 'integer', description: `The number of matching ${key}` },
+      total_pages: { type: 'integer', description: 'The number of pages; 0 when nothing matches' },
+      [key]: { type: 'array', items: ref('Term'), description: `The ${key} of this page` },
+      next_rest_url: { ...url, description: 'The next page (only the page number is carried over); only when there is one' },
+      previous_rest_url: { ...url, description: 'The previous page; only after the first page' },
+    },
+    required: ['rest_url', 'total', 'total_pages', key],
+  };
+}
+
+const links: Json = { type: 'array', items: { type: 'object', properties: { href: url }, required: ['href'] } };
+const METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+const methodList: Json = { type: 'array', items: { type: 'string', enum: METHODS } };
+
+/** WordPress's namespace index (reference §9.2), as lib/logic/root.ts builds it. */
+const namespaceIndexSchema: Json = {
+  type: 'object',
+  description: "WordPress's description of the namespace: every route with its methods and arguments.",
+  properties: {
+    namespace: { type: 'string', description: 'The namespace, e.g. tribe/events/v1' },
+    routes: {
+      type: 'object',
+      description: 'The routes, keyed by their WordPress pattern, e.g. /tribe/events/v1/events/(?P<id>\\d+)',
+      additionalProperties: {
+        type: 'object',
+        properties: {
+          namespace: { type: 'string' },
+          methods: methodList,
+          endpoints: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                methods: methodList,
+                args: {
+                  description: 'The arguments by name; [] when there are none',
+                  anyOf: [
+                    {
+                      type: 'object',
+                      additionalProperties: {
+                        type: 'object',
+                        properties: {
+                          default: {},
+                          description: { type: 'string' },
+                          type: { type: 'string' },
+                          items: { type: 'object' },
+                          format: { type: 'string' },
+                          enum: { type: 'array' },
+                          required: { type: 'boolean' },
+                        },
+                        required: ['required'],
+                      },
+                    },
+                    { type: 'array', maxItems: 0 },
+                  ],
+                },
+              },
+              required: ['methods', 'args'],
+            },
+          },
+          _links: { type: 'object', properties: { self: links }, required: ['self'], description: 'Only on routes without path variables' },
+        },
+        required: ['namespace', 'methods', 'endpoints'],
+      },
+    },
+    _links: { type: 'object', properties: { up: links }, required: ['up'] },
+  },
+  required: ['namespace', 'routes', '_links'],
+};
+
+/** WordPress's error envelope (lib/errors.ts). */
+const errorSchema: Json = {
+  type: 'object',
+  description: "WordPress's error envelope.",
+  properties: {
+    code: { type: 'string', description: 'The error code, e.g. rest_invalid_param or rest-event-not-found' },
+    message: { type: 'string', description: 'A human-readable message' },
+    data: {
+      type: 'object',
+      properties: {
+        status: { type: 'integer', description: 'The HTTP status' },
+        params: {
+          description: 'rest_invalid_param: why each parameter is invalid, by name; rest_missing_callback_param: the missing names',
+          anyOf: [{ type: 'object', additionalProperties: { type: 'string' } }, { type: 'array', items: { type: 'string' } }],
+        },
+        details: { description: 'More about the error; [] when there is nothing more', type: ['object', 'array', 'string'] },
+      },
+      required: ['status'],
+    },
+  },
+  required: ['code', 'message', 'data'],
+};
+
+// --- components ----------------------------------------------------------------------------------
+
+let components: { value: Json; drift: SchemaDrift[] } | undefined;
+
+function buildComponents(): { value: Json; drift: SchemaDrift[] } {
+  const examples = presentedExamples();
+  const drift: SchemaDrift[] = [];
+  const schemas: Json = {};
+  for (const name of Object.keys(RECORDS)) {
+    const built = recordSchema(name, examples[name] ?? []);
+    schemas[name] = built.schema;
+    drift.push(built.drift);
+  }
+  Object.assign(schemas, {
+    EventList: postList('events', 'Event'),
+    VenueList: postList('venues', 'Venue'),
+    OrganizerList: postList('organizers', 'Organizer'),
+    CategoryList: termList('categories'),
+    TagList: termList('tags'),
+    NamespaceIndex: namespaceIndexSchema,
+    Error: errorSchema,
+  });
+  return {
+    value: {
+      schemas,
+      headers: {
+        'X-TEC-Total': { description: 'The number of matching records', schema: { type: 'integer' } },
+        'X-TEC-TotalPages': { description: 'The number of pages', schema: { type: 'integer' } },
+      },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A JWT from the configured issuer. Writes need one; reads accept one (editors and authors then see unpublished records).' },
+      },
+    },
+    drift,
+  };
+}
+
+/** Where the record schemas' descriptions and the presenters disagree (for the tests). */
+export function schemaDrift(): SchemaDrift[] {
+  return (components ??= buildComponents()).drift;
+}
+
+// --- responses -------------------------------------------------------------------------------------
+
+interface ResourceDoc {
+  schema: string;
+  list: string;
+  one: string;
+  /** Events, venues and organizers: trashed on delete, paged lists 404 beyond the end, access rules. */
+  post: boolean;
+}
+
+const RESOURCES: Record<string, ResourceDoc> = {
+  events: { schema: 'Event', list: 'EventList', one: 'event', post: true },
+  venues: { schema: 'Venue', list: 'VenueList', one: 'venue', post: true },
+  organizers: { schema: 'Organizer', list: 'OrganizerList', one: 'organizer', post: true },
+  categories: { schema: 'Term', list: 'CategoryList', one: 'category', post: false },
+  tags: { schema: 'Term', list: 'TagList', one: 'tag', post: false },
+};
+
+const content = (schema: Json) => ({ 'application/json': { schema } });
+const ok = (description: string, schema: Json): Json => ({ description, content: content(schema) });
+const fail = (description: string): Json => ({ description, content: content(ref('Error')) });
+
+const OTHER = fail('Any other error: 413 for a body over the size limit, 415 for a body that is neither JSON nor a form, 500 for an internal error');
+const CONFLICT = fail('Another request changed the same records at the same time; nothing was written and the request may be retried (rest_conflict)');
+
+function responses(op: Operation): Record<string, Json> {
+  const [kind = '', name = ''] = op.id.split('.');
+  const write = op.access === 'write';
+  const unauthorized = fail(
+    write
+      ? 'No bearer token, or an invalid one (rest_forbidden)'
+      : 'The Authorization header is malformed or its token is invalid (rest_forbidden); reads need no token',
+  );
+  const invalid = fail('A parameter is invalid (rest_invalid_param)');
+  if (kind === 'root') {
+    const body = name === 'index' ? ok('The routes of this namespace and their arguments', ref('NamespaceIndex')) : ok('This OpenAPI document', { type: 'object' });
+    return { 200: body, 400: invalid, 401: unauthorized, default: OTHER };
+  }
+  const r = RESOURCES[kind] ?? { schema: 'Error', list: 'Error', one: 'record', post: false };
+  const item = ref(r.schema);
+  const byId = op.path.endsWith('{id}');
+  const key = byId ? 'id' : 'slug';
+  const missing =
+    kind === 'events' && byId ? 'the id belongs to a record that is not an event (rest-invalid-event-id)' : `no ${r.one} has this ${key} (rest_invalid_param)`;
+  const unknown = `A parameter is invalid (rest_invalid_param), or ${missing}`;
+  const badWrite = fail(
+    `A required parameter is missing (rest_missing_callback_param), a parameter is invalid (rest_invalid_param)${name === 'create' ? '' : `, ${missing}`}, or the body is not valid JSON (rest_invalid_json)`,
+  );
+  const notFound: Record<string, Json> = kind === 'events' && byId ? { 404: fail('No event has this id (rest-event-not-found)') } : {};
+  const denied = fail(`The caller's role may not ${name.startsWith('delete') ? 'delete' : name.startsWith('update') ? 'edit' : 'create'} this ${r.one} (rest_forbidden)`);
+  switch (name) {
+    case 'list':
+      return {
+        200: {
+          description: `A page of ${kind}`,
+          headers: { 'X-TEC-Total': { $ref: '#/components/headers/X-TEC-Total' }, 'X-TEC-TotalPages': { $ref: '#/components/headers/X-TEC-TotalPages' } },
+          content: content(ref(r.list)),
+        },
+        400: invalid,
+        401: unauthorized,
+        ...(r.post ? { 404: fail(`The page is beyond the last one (${r.one}-archive-page-not-found)`) } : {}),
+        default: OTHER,
+      };
+    case 'create':
+      return { 201: ok(`The created ${r.one}`, item), 400: badWrite, 401: unauthorized, 403: denied, 409: CONFLICT, default: OTHER };
+    case 'get':
+    case 'getBySlug':
+      return {
+        200: ok(`The ${r.one}${r.post ? ', with json_ld' : ''}`, item),
+        400: fail(unknown),
+        401: unauthorized,
+        ...(r.post
+          ? {
+              403: fail(
+                kind === 'events'
+                  ? 'The event is trashed (event-no-longer-available), not published and not the caller\'s (event-not-accessible), or protected by a password that was not given (event-password-protected)'
+                  : `The ${r.one} is trashed or not published and not the caller's (${r.one}-not-accessible)`,
+              ),
+            }
+          : {}),
+        ...notFound,
+        default: OTHER,
+      };
+    case 'update':
+    case 'updateBySlug':
+      return { 200: ok(`The updated ${r.one}`, item), 400: badWrite, 401: unauthorized, 403: denied, ...notFound, 409: CONFLICT, default: OTHER };
+    case 'delete':
+    case 'deleteBySlug':
+      return {
+        200: ok(
+          r.post ? `The ${r.one} as trashed (status "trash"), or as it was when force=true deleted it permanently` : `The ${r.one} as it was before it was deleted`,
+          item,
+        ),
+        400: fail(unknown),
+        401: unauthorized,
+        403: fail(`The caller's role may not delete this ${r.one}${r.post ? ', or force=true without the editor role' : ''} (rest_forbidden)`),
+        ...notFound,
+        409: CONFLICT,
+        ...(r.post ? { 410: fail(`The ${r.one} is already in the trash (${r.one}-is-in-trash)`) } : {}),
+        default: OTHER,
+      };
+    default:
+      return { 200: ok('The result', { type: 'object' }), default: OTHER };
+  }
+}
+
+// --- paths -----------------------------------------------------------------------------------------
+
+const BODY_METHODS: readonly Method[] = ['POST', 'PUT', 'PATCH'];
+const PATH_FALLBACK: ArgDoc = { type: 'string', description: 'A path segment' };
+
+function parameter(name: string, where: 'path' | 'query', arg: ArgDoc): Json {
+  return {
+    name,
+    in: where,
+    description: arg.description,
+    required: where === 'path' || arg.required === true,
+    schema: argSchema(arg),
+    // Lists go as one comma-separated value (`?categories=1,2`), as TEC documents them.
+    ...(where === 'query' && arg.type === 'array' ? { style: 'form', explode: false } : {}),
+  };
+}
+
+function requestBody(args: [string, Arg][]): Json {
+  const required = args.filter(([, a]) => a.required).map(([n]) => n);
+  const schema: Json = {
+    type: 'object',
+    properties: Object.fromEntries(args.map(([n, a]) => [n, { ...argSchema(a), description: a.description }])),
+    ...(required.length ? { required } : {}),
+  };
+  const arrays = args.filter(([, a]) => a.type === 'array').map(([n]) => n);
+  return {
+    required: required.length > 0,
+    content: {
+      'application/json': { schema },
+      'application/x-www-form-urlencoded': {
+        schema,
+        ...(arrays.length ? { encoding: Object.fromEntries(arrays.map((n) => [n, { style: 'form', explode: false }])) } : {}),
+      },
+    },
+  };
+}
+
+function operationObject(op: Operation, method: Method, ns: string): Json {
+  const args = documentedArgs(op, ns);
+  const inPath = pathNames(op.path);
+  const rest = Object.entries(args).filter(([n]) => !inPath.includes(n));
+  const hasBody = BODY_METHODS.includes(method);
+  const parameters = [
+    ...inPath.map((n) => parameter(n, 'path', args[n] ?? PATH_FALLBACK)),
+    ...(hasBody ? [] : rest.map(([n, a]) => parameter(n, 'query', a))),
+  ];
+  return {
+    tags: [op.id.split('.')[0]],
+    summary: op.summary,
+    ...(op.methods.length > 1 ? { description: `${op.methods.join(', ')} are the same operation.` } : {}),
+    operationId: method === op.methods[0] ? op.id : `${op.id}.${method.toLowerCase()}`,
+    security: op.access === 'write' ? [{ bearerAuth: [] }] : [{}, { bearerAuth: [] }],
+    ...(parameters.length ? { parameters } : {}),
+    ...(hasBody && rest.length ? { requestBody: requestBody(rest) } : {}),
+    responses: responses(op),
+  };
+}
+
+function buildPaths(ns: string): Json {
+  const paths: Record<string, Json> = {};
+  for (const op of OPERATIONS) {
+    // The namespace root is the server URL itself.
+    const item = (paths[op.path || '/'] ??= {});
+    for (const method of op.methods) item[method.toLowerCase()] = operationObject(op, method, ns);
+  }
+  return paths;
+}
+
+// --- the document ----------------------------------------------------------------------------------
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+const pathsByNamespace = new Map<string, Json>();
+const documents = new Map<string, Json>();
+
+/** The OpenAPI document for one language (its server URL is that language's API base). Cached and frozen. */
+export function openApiDocument(lang: Lang): Json {
+  const cfg = config();
+  const server = `${apiBase(lang, cfg)}/`;
+  const ns = `${cfg.namespace}/events/v1`;
+  const cacheKey = `${ns}|${server}`;
+  let doc = documents.get(cacheKey);
+  if (!doc) {
+    components ??= buildComponents();
+    let paths = pathsByNamespace.get(ns);
+    if (!paths) pathsByNamespace.set(ns, (paths = buildPaths(ns)));
+    doc = deepFreeze({
+      openapi: '3.1.0',
+      info: {
+        version: '1.0.0',
+        title: 'The Events Calendar REST API',
+        description: 'The Events Calendar REST API allows accessing upcoming events information easily and conveniently.',
+      },
+      components: components.value,
+      servers: [{ url: server }],
+      paths,
+    });
+    documents.set(cacheKey, doc);
+  }
+  return doc;
+}
