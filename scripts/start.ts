@@ -120,6 +120,7 @@ try {
   }
   console.log(`\nEvent Calendar API: ${origin}/en/${config().namespace}/events/v1/`);
   console.log('Bearer token:       npm run token -- --role editor   (or author, contributor; --sub NAME)');
+  console.log(`API reference:      ${origin}/docs`);
   console.log('Press Ctrl-C to stop.\n');
 } catch (err) {
   if (err instanceof JavaMissingError) {
