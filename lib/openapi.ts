@@ -160,7 +160,7 @@ export function presentedExamples(): Record<string, Json[]> {
 const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
 const langSchema: Json = { type: 'string', enum: [...LANGUAGES] };
 const statusSchema: Json = { type: 'string', enum: [...POST_STATUSES, 'trash'] };
-const jsonLd = (type: string): Json => ({ type: 'object', properties: { '@type': { const: type } } });
+const jsonLd = (type: string): Json => ({ type: 'object', properties: { '@type': { const: type } }, additionalProperties: true });
 
 const postFields = (noun: string): Record<string, string> => ({
   id: `The ${noun} ID`,
@@ -468,6 +468,8 @@ const errorSchema: Json = {
         details: { description: 'More about the error; [] when there is nothing more', type: ['object', 'array', 'string'] },
       },
       required: ['status'],
+      // Some errors carry more, e.g. term_exists its term_id.
+      additionalProperties: true,
     },
   },
   required: ['code', 'message', 'data'],
@@ -495,9 +497,13 @@ function buildComponents(): { value: Json; drift: SchemaDrift[] } {
     NamespaceIndex: namespaceIndexSchema,
     Error: errorSchema,
   });
+  const inputs = inputComponents();
+  Object.assign(schemas, inputs.schemas);
   return {
     value: {
       schemas,
+      responses: SHARED_RESPONSES,
+      requestBodies: inputs.requestBodies,
       headers: {
         'X-TEC-Total': { description: 'The number of matching records', schema: { type: 'integer' } },
         'X-TEC-TotalPages': { description: 'The number of pages', schema: { type: 'integer' } },
@@ -537,17 +543,21 @@ const content = (schema: Json) => ({ 'application/json': { schema } });
 const ok = (description: string, schema: Json): Json => ({ description, content: content(schema) });
 const fail = (description: string): Json => ({ description, content: content(ref('Error')) });
 
-const OTHER = fail('Any other error: 413 for a body over the size limit, 415 for a body that is neither JSON nor a form, 500 for an internal error');
-const CONFLICT = fail('Another request changed the same records at the same time; nothing was written and the request may be retried (rest_conflict)');
+/** Responses many operations share, in components.responses. */
+const SHARED_RESPONSES: Record<string, Json> = {
+  Conflict: fail('Another request changed the same records at the same time; nothing was written and the request may be retried (rest_conflict)'),
+  Unauthorized: fail('No bearer token, or an invalid one (rest_forbidden)'),
+  BadToken: fail('The Authorization header is malformed or its token is invalid (rest_forbidden); reads need no token'),
+  OtherError: fail('Any other error: 413 for a body over the size limit, 415 for a body that is neither JSON nor a form, 500 for an internal error'),
+};
+const shared = (name: keyof typeof SHARED_RESPONSES & string): Json => ({ $ref: `#/components/responses/${name}` });
+const OTHER = shared('OtherError');
+const CONFLICT = shared('Conflict');
 
 function responses(op: Operation): Record<string, Json> {
   const [kind = '', name = ''] = op.id.split('.');
   const write = op.access === 'write';
-  const unauthorized = fail(
-    write
-      ? 'No bearer token, or an invalid one (rest_forbidden)'
-      : 'The Authorization header is malformed or its token is invalid (rest_forbidden); reads need no token',
-  );
+  const unauthorized = shared(write ? 'Unauthorized' : 'BadToken');
   const invalid = fail('A parameter is invalid (rest_invalid_param)');
   if (kind === 'root') {
     const body = name === 'index' ? ok('The routes of this namespace and their arguments', ref('NamespaceIndex')) : ok('This OpenAPI document', { type: 'object' });
@@ -638,24 +648,46 @@ function parameter(name: string, where: 'path' | 'query', arg: ArgDoc): Json {
   };
 }
 
-function requestBody(args: [string, Arg][]): Json {
-  const required = args.filter(([, a]) => a.required).map(([n]) => n);
-  const schema: Json = {
-    type: 'object',
-    properties: Object.fromEntries(args.map(([n, a]) => [n, { ...argSchema(a), description: a.description }])),
-    ...(required.length ? { required } : {}),
-  };
-  const arrays = args.filter(([, a]) => a.type === 'array').map(([n]) => n);
-  return {
-    required: required.length > 0,
-    content: {
-      'application/json': { schema },
-      'application/x-www-form-urlencoded': {
-        schema,
-        ...(arrays.length ? { encoding: Object.fromEntries(arrays.map((n) => [n, { style: 'form', explode: false }])) } : {}),
+/** The component name of an operation's input, e.g. `events.updateBySlug` -> `EventsUpdateBySlugInput`. */
+const inputName = (op: Operation) => `${op.id.split('.').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('')}Input`;
+
+/** The arguments an operation takes in a request body (writes): all but the path variables. */
+function bodyArgs(op: Operation): [string, Arg][] | undefined {
+  if (!op.methods.some((m) => BODY_METHODS.includes(m))) return undefined;
+  const inPath = pathNames(op.path);
+  const args = Object.entries(op.args).filter(([n]) => !inPath.includes(n));
+  return args.length ? args : undefined;
+}
+
+/** One schema and one request body per write operation, shared by its methods and by both media types. */
+function inputComponents(): { schemas: Json; requestBodies: Json } {
+  const schemas: Json = {};
+  const requestBodies: Json = {};
+  for (const op of OPERATIONS) {
+    const args = bodyArgs(op);
+    if (!args) continue;
+    const name = inputName(op);
+    const required = args.filter(([, a]) => a.required).map(([n]) => n);
+    schemas[name] = {
+      type: 'object',
+      description: `The input of ${op.id}`,
+      properties: Object.fromEntries(args.map(([n, a]) => [n, { ...argSchema(a), description: a.description }])),
+      ...(required.length ? { required } : {}),
+    };
+    const arrays = args.filter(([, a]) => a.type === 'array').map(([n]) => n);
+    requestBodies[name] = {
+      required: required.length > 0,
+      content: {
+        'application/json': { schema: ref(name) },
+        'application/x-www-form-urlencoded': {
+          schema: ref(name),
+          // Lists go as one comma-separated value; `name[]=…` repeated also works.
+          ...(arrays.length ? { encoding: Object.fromEntries(arrays.map((n) => [n, { style: 'form', explode: false }])) } : {}),
+        },
       },
-    },
-  };
+    };
+  }
+  return { schemas, requestBodies };
 }
 
 function operationObject(op: Operation, method: Method, ns: string): Json {
@@ -670,11 +702,11 @@ function operationObject(op: Operation, method: Method, ns: string): Json {
   return {
     tags: [op.id.split('.')[0]],
     summary: op.summary,
-    ...(op.methods.length > 1 ? { description: `${op.methods.join(', ')} are the same operation.` } : {}),
+    ...(op.methods.length > 1 ? { description: `${op.methods.slice(0, -1).join(', ')} and ${op.methods.at(-1)} do the same.` } : {}),
     operationId: method === op.methods[0] ? op.id : `${op.id}.${method.toLowerCase()}`,
     security: op.access === 'write' ? [{ bearerAuth: [] }] : [{}, { bearerAuth: [] }],
     ...(parameters.length ? { parameters } : {}),
-    ...(hasBody && rest.length ? { requestBody: requestBody(rest) } : {}),
+    ...(hasBody && bodyArgs(op) ? { requestBody: { $ref: `#/components/requestBodies/${inputName(op)}` } } : {}),
     responses: responses(op),
   };
 }

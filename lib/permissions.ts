@@ -44,15 +44,16 @@ export async function canRead(ctx: RequestContext, post: Pick<PostItem, 'status'
 }
 
 /** Whether the caller may update or delete a record. */
-export async function canWrite(ctx: RequestContext, post: Pick<PostItem, 'status' | 'author'>): Promise<boolean> {
+export async function canWrite(ctx: RequestContext, post: Pick<PostItem, 'status' | 'author' | 'trashedFrom'>): Promise<boolean> {
   const role = ctx.principal?.role;
   if (!role) return false;
   if (role === 'editor') return true;
   if (post.author !== (await callerId(ctx))) return false;
-  return role === 'author' || UNPUBLISHED.has(post.status);
+  // As WordPress, a trashed record is judged by the status it had before the trash.
+  return role === 'author' || UNPUBLISHED.has(post.status === 'trash' ? (post.trashedFrom ?? 'trash') : post.status);
 }
 
-export async function requireWrite(ctx: RequestContext, post: Pick<PostItem, 'status' | 'author'>): Promise<void> {
+export async function requireWrite(ctx: RequestContext, post: Pick<PostItem, 'status' | 'author' | 'trashedFrom'>): Promise<void> {
   if (!(await canWrite(ctx, post))) throw forbidden(true);
 }
 

@@ -8,7 +8,7 @@ import { endOfDay, parseDate, startOfDay, wallToUtc } from '../dates.js';
 import { ApiError, invalidParam, invalidParams, tec } from '../errors.js';
 import { json, type Reply } from '../http.js';
 import { listItems } from '../params.js';
-import { checkAuthor, requireRole, requireWrite, scaleStatus } from '../permissions.js';
+import { canRead, checkAuthor, requireRole, requireWrite, scaleStatus } from '../permissions.js';
 import { validateArgs, type RequestContext } from '../pipeline.js';
 import { presentEvent } from '../present.js';
 import { eventWriteArgs } from '../resources/event-args.js';
@@ -96,7 +96,8 @@ async function resolveLinks(ctx: RequestContext, author: number, attempt: number
       const id = asId(v);
       if (id !== undefined) {
         const post = found.get(keyOf(keys.post(id))) as AnyPost | undefined;
-        if (!post || post.kind !== kind || post.status === 'trash') {
+        // A record the caller may not read is answered like a missing one: nothing leaks.
+        if (!post || post.kind !== kind || post.status === 'trash' || !(await canRead(ctx, post))) {
           if (typeof v === 'object') throw tec.invalidLinkedPost();
           throw invalidParam(field, `${field} ${id} is not an existing ${kind}.`);
         }

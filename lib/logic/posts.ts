@@ -97,7 +97,7 @@ export async function deletePost(ctx: RequestContext, kind: PostKind): Promise<R
     const old = (await getItem<AnyPost>(keys.post(post.id)))!;
     if (old.status === 'trash') throw tec.inTrash(kind);
     // WordPress renames a trashed post's slug, which frees the original one.
-    const next = { ...old, status: 'trash', slug: `${old.slug}__trashed`, ...modifiedNow(ctx.now), version: old.version + 1 } as AnyPost;
+    const next = { ...old, status: 'trash', trashedFrom: old.status, slug: `${old.slug}__trashed`, ...modifiedNow(ctx.now), version: old.version + 1 } as AnyPost;
     if (kind === 'event') {
       await transact(eventTransaction(old as EventItem, next as EventItem, table).items);
     } else {

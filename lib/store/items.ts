@@ -23,6 +23,8 @@ export interface PostItem {
   excerpt: string;
   image: string;
   website: string | null;
+  /** The status a trashed record had, which decides who may still write it. */
+  trashedFrom?: string;
   /** Optimistic-locking counter, bumped by every write to the record. */
   version: number;
   gsi1pk?: string;
