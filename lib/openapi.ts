@@ -544,13 +544,13 @@ const ok = (description: string, schema: Json): Json => ({ description, content:
 const fail = (description: string): Json => ({ description, content: content(ref('Error')) });
 
 /** Responses many operations share, in components.responses. */
-const SHARED_RESPONSES: Record<string, Json> = {
+const SHARED_RESPONSES = {
   Conflict: fail('Another request changed the same records at the same time; nothing was written and the request may be retried (rest_conflict)'),
   Unauthorized: fail('No bearer token, or an invalid one (rest_forbidden)'),
   BadToken: fail('The Authorization header is malformed or its token is invalid (rest_forbidden); reads need no token'),
   OtherError: fail('Any other error: 413 for a body over the size limit, 415 for a body that is neither JSON nor a form, 500 for an internal error'),
-};
-const shared = (name: keyof typeof SHARED_RESPONSES & string): Json => ({ $ref: `#/components/responses/${name}` });
+} satisfies Record<string, Json>;
+const shared = (name: keyof typeof SHARED_RESPONSES): Json => ({ $ref: `#/components/responses/${name}` });
 const OTHER = shared('OtherError');
 const CONFLICT = shared('Conflict');
 

@@ -43,8 +43,8 @@ export const dateArg = (description: string, required = false): Arg => ({
       ? undefined
       : 'is not a supported date.',
   ),
+  // No `format: date-time`: the accepted forms are wider (DESIGN §2.9), and strict clients would refuse them.
   type: 'string',
-  format: 'date-time',
   required,
   description,
 });

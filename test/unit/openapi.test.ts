@@ -1,0 +1,419 @@
+// The self-description of the API: GET /doc (an OpenAPI 3.1 document, reference §9.1) and the
+// namespace index (WordPress's format, §9.2), both generated from the operation table, the argument
+// definitions and the presenters. The document is checked against the OpenAPI 3.1 schema with
+// @seriousme/openapi-schema-validator, whose meta-schemas ship with the package (no network).
+import { existsSync, readFileSync } from 'node:fs';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { handler as docHandler } from '../../functions/root/doc.js';
+import { resetConfig, type Lang } from '../../lib/config.js';
+import { invalidParams, missingParams, noRoute, tec } from '../../lib/errors.js';
+import { lambdaContext } from '../../lib/local/gateway.js';
+import { matchRoute, toApiGatewayEvent } from '../../lib/local/event.js';
+import { namespaceIndex, openApi } from '../../lib/logic/root.js';
+import { envelope } from '../../lib/logic/lists.js';
+import { documentedArgs, openApiDocument, presentedExamples, schemaDrift } from '../../lib/openapi.js';
+import { OPERATIONS, operation, type Operation } from '../../lib/operations.js';
+import type { RequestContext } from '../../lib/pipeline.js';
+import { presentEvent, redact } from '../../lib/present.js';
+import type { EventItem } from '../../lib/store/items.js';
+
+type Json = Record<string, any>;
+
+const SITE = 'https://calendar.example.org';
+
+/** TEC's /doc (reference/tec-samples/15-doc.json): its top-level keys in order, and its info. */
+const TEC_DOC_KEYS = ['openapi', 'info', 'components', 'servers', 'paths'];
+const TEC_INFO = {
+  version: '1.0.0',
+  title: 'The Events Calendar REST API',
+  description: 'The Events Calendar REST API allows accessing upcoming events information easily and conveniently.',
+};
+
+/** Real TEC output, copied into the repository's test samples. */
+function tecSample(name: string): Json {
+  return JSON.parse(readFileSync(new URL(`../tec-samples/${name}`, import.meta.url), 'utf8'));
+}
+
+function context(opId: string, lang: Lang = 'en'): RequestContext {
+  return { op: operation(opId), lang, path: {}, params: {}, input: {}, principal: undefined, method: 'GET', now: new Date() };
+}
+
+async function doc(lang: Lang = 'en'): Promise<Json> {
+  return (await openApi(context('root.doc', lang))).body as Json;
+}
+
+/** Follows a local `$ref` (`#/components/<section>/<name>`). */
+function deref(d: Json, value: Json): Json {
+  if (!value?.$ref) return value;
+  const [, , section, name] = String(value.$ref).split('/');
+  const target = d.components[section!]?.[name!];
+  if (!target) throw new Error(`unresolved ${value.$ref}`);
+  return deref(d, target);
+}
+
+const pathNames = (op: Operation) => [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+const docPath = (op: Operation) => op.path || '/';
+const operationIdOf = (op: Operation, method: string) => (method === op.methods[0] ? op.id : `${op.id}.${method.toLowerCase()}`);
+
+/** A small JSON Schema checker (type, const, enum, properties, required, items, anyOf, $ref) for our own schemas. Unknown keys are errors. */
+function check(value: unknown, schema: Json, root: Json, at = '$'): string[] {
+  if (schema.$ref) {
+    const name = String(schema.$ref).replace('#/components/schemas/', '');
+    const target = root.components.schemas[name];
+    return target ? check(value, target, root, at) : [`${at}: unresolved ${schema.$ref}`];
+  }
+  const errors: string[] = [];
+  if (schema.anyOf && !schema.anyOf.some((s: Json) => check(value, s, root, at).length === 0)) errors.push(`${at}: matches none of anyOf`);
+  if ('const' in schema && value !== schema.const) errors.push(`${at}: is not ${JSON.stringify(schema.const)}`);
+  if (schema.enum && !schema.enum.includes(value)) errors.push(`${at}: ${JSON.stringify(value)} is not one of ${schema.enum.join(', ')}`);
+  if (schema.type) {
+    const types: string[] = Array.isArray(schema.type) ? schema.type : [schema.type];
+    const actual = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'number' ? (Number.isInteger(value) ? 'integer' : 'number') : typeof value;
+    if (!types.includes(actual) && !(actual === 'integer' && types.includes('number'))) errors.push(`${at}: ${actual} is not ${types.join('|')}`);
+  }
+  if (Array.isArray(value)) {
+    if (schema.maxItems !== undefined && value.length > schema.maxItems) errors.push(`${at}: more than ${schema.maxItems} items`);
+    if (schema.items) value.forEach((v, i) => errors.push(...check(v, schema.items, root, `${at}[${i}]`)));
+  } else if (value && typeof value === 'object') {
+    const props: Json = schema.properties ?? {};
+    for (const name of schema.required ?? []) if (!(name in (value as Json))) errors.push(`${at}: lacks ${name}`);
+    for (const [k, v] of Object.entries(value)) {
+      if (props[k]) errors.push(...check(v, props[k], root, `${at}.${k}`));
+      else if (schema.additionalProperties && typeof schema.additionalProperties === 'object') errors.push(...check(v, schema.additionalProperties, root, `${at}.${k}`));
+      else if (schema.properties && schema.additionalProperties !== true) errors.push(`${at}: unexpected key ${k}`);
+    }
+  }
+  return errors;
+}
+
+beforeAll(() => {
+  process.env.SITE_URL = SITE;
+  resetConfig();
+});
+afterAll(() => {
+  process.env.SITE_URL = 'http://127.0.0.1:3000';
+  resetConfig();
+});
+
+describe('GET /doc: the OpenAPI 3.1 document', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(await doc()));
+    if (!result.valid) console.error(JSON.stringify(result.errors, null, 2));
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+
+  it('the validator does reject a broken document', async () => {
+    const broken = structuredClone(await doc());
+    delete broken.paths['/events'].get.responses;
+    broken.paths['/events'].post.parameters = [{ name: 'x', in: 'body' }];
+    expect((await new Validator().validate(broken)).valid).toBe(false);
+  });
+
+  it("keeps TEC's top-level keys in TEC's order, TEC's info, and the request's API base as server", async () => {
+    const d = await doc();
+    expect(Object.keys(d)).toEqual(TEC_DOC_KEYS);
+    expect(d.openapi).toBe('3.1.0');
+    expect(d.info).toEqual(TEC_INFO);
+    expect(d.servers).toEqual([{ url: `${SITE}/en/tribe/events/v1/` }]);
+    expect(d.servers[0].url.endsWith('/en/tribe/events/v1/')).toBe(true);
+    expect((await doc('lt')).servers[0].url).toBe(`${SITE}/lt/tribe/events/v1/`);
+  });
+
+  it("matches TEC's sample 15 in its top-level keys and info", async (t) => {
+    const sample = tecSample('15-doc.json');
+    const d = await doc();
+    expect(Object.keys(d)).toEqual(Object.keys(sample));
+    expect(d.info).toEqual(sample.info);
+    // Every path TEC documents is documented here too, with TEC's methods.
+    for (const [path, item] of Object.entries<Json>(sample.paths)) {
+      expect(d.paths, path).toHaveProperty([path]);
+      for (const method of Object.keys(item)) expect(d.paths[path], `${method} ${path}`).toHaveProperty(method);
+    }
+  });
+
+  it('holds every operation with each of its methods and its operationId', async () => {
+    const d = await doc();
+    const ids: string[] = [];
+    for (const op of OPERATIONS) {
+      const item = d.paths[docPath(op)];
+      expect(item, op.id).toBeDefined();
+      for (const method of op.methods) {
+        const o = item[method.toLowerCase()];
+        expect(o, `${method} ${op.id}`).toBeDefined();
+        expect(o.operationId).toBe(operationIdOf(op, method));
+        expect(o.summary).toBe(op.summary);
+        expect(o.tags).toEqual([op.id.split('.')[0]]);
+        ids.push(o.operationId);
+      }
+    }
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(d.paths['/events/{id}'].put.operationId).toBe('events.update.put');
+    expect(d.paths['/events/{id}'].patch.operationId).toBe('events.update.patch');
+    // Nothing is documented that the table does not have.
+    const documented = Object.values<Json>(d.paths).flatMap((item) => Object.values<Json>(item).map((o) => o.operationId));
+    expect(documented.sort()).toEqual([...ids].sort());
+  });
+
+  it('documents every argument with its declared type, items, enum, default and description, in the right place', async () => {
+    const d = await doc();
+    for (const op of OPERATIONS) {
+      const inPath = pathNames(op);
+      for (const method of op.methods) {
+        const o = d.paths[docPath(op)][method.toLowerCase()];
+        const params: Json[] = o.parameters ?? [];
+        const body = method === 'POST' || method === 'PUT' || method === 'PATCH';
+        const requestBody = o.requestBody ? deref(d, o.requestBody) : undefined;
+        const forms = body && requestBody ? Object.keys(requestBody.content) : [];
+        if (body) expect(forms, `${method} ${op.id}`).toEqual(['application/json', 'application/x-www-form-urlencoded']);
+        // As documented: the root's `namespace` defaults to the configured namespace.
+        for (const [name, arg] of Object.entries(documentedArgs(op, 'tribe/events/v1'))) {
+          const where = `${method} ${op.id} ${name}`;
+          let schema: Json;
+          if (inPath.includes(name)) {
+            const p = params.find((x) => x.name === name);
+            expect(p, where).toMatchObject({ in: 'path', required: true, description: arg.description });
+            schema = p!.schema;
+          } else if (body) {
+            for (const type of forms) {
+              const s = deref(d, requestBody!.content[type].schema);
+              expect(s.type, where).toBe('object');
+              expect(s.properties[name], `${where} (${type})`).toBeDefined();
+              expect(s.properties[name].description).toBe(arg.description);
+              expect((s.required ?? []).includes(name), `${where} required`).toBe(arg.required === true);
+            }
+            expect(params.some((p) => p.name === name), where).toBe(false);
+            schema = deref(d, requestBody!.content['application/json'].schema).properties[name];
+          } else {
+            const p = params.find((x) => x.name === name);
+            expect(p, where).toMatchObject({ in: 'query', required: arg.required === true, description: arg.description });
+            if (arg.type === 'array') expect(p, where).toMatchObject({ style: 'form', explode: false });
+            schema = p!.schema;
+          }
+          expect(schema.type, where).toBe(arg.type);
+          expect(schema.items, where).toEqual(arg.items ? { type: arg.items } : undefined);
+          expect(schema.enum, where).toEqual(arg.enum ? [...arg.enum] : undefined);
+          expect(schema.default, where).toEqual(arg.default);
+        }
+        // Every parameter is an argument (or a path variable).
+        for (const p of params) expect(inPath.includes(p.name) || p.name in op.args, `${op.id} ${p.name}`).toBe(true);
+      }
+    }
+    // The e2e expectations of TEC clients.
+    expect(d.paths['/events'].get.parameters.find((p: Json) => p.name === 'page')).toMatchObject({ in: 'query', schema: { type: 'integer', default: 1 } });
+    const create = deref(d, d.paths['/events'].post.requestBody);
+    expect(create.required).toBe(true);
+    expect(deref(d, create.content['application/json'].schema).required).toEqual(['title', 'start_date', 'end_date']);
+    expect(create.content['application/x-www-form-urlencoded'].encoding.categories).toEqual({ style: 'form', explode: false });
+    expect(deref(d, d.paths['/events/{id}'].patch.requestBody).required).toBe(false);
+    // POST, PUT and PATCH of an update share one request body.
+    const item = d.paths['/events/{id}'];
+    expect(item.put.requestBody).toEqual(item.post.requestBody);
+    expect(item.patch.requestBody).toEqual(item.post.requestBody);
+    expect(d.paths['/events/{id}'].delete.parameters.map((p: Json) => [p.name, p.in])).toEqual([['id', 'path'], ['force', 'query'], ['password', 'query'], ['ml_language', 'query']]);
+  });
+
+  it('puts bearer authentication on writes, and makes it optional on reads', async () => {
+    const d = await doc();
+    expect(d.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    for (const op of OPERATIONS) {
+      for (const method of op.methods) {
+        const { security } = d.paths[docPath(op)][method.toLowerCase()];
+        expect(security, op.id).toEqual(op.access === 'write' ? [{ bearerAuth: [] }] : [{}, { bearerAuth: [] }]);
+      }
+    }
+  });
+
+  it('answers with the status codes of each operation, each with its schema', async () => {
+    const d = await doc();
+    const codes = (id: string, method = 'get') => {
+      const op = operation(id);
+      return Object.keys(d.paths[docPath(op)][method].responses);
+    };
+    const has = (id: string, wanted: number[], method?: string) => expect(codes(id, method), id).toEqual(expect.arrayContaining(wanted.map(String)));
+    has('events.list', [200, 400, 404]);
+    has('events.create', [201, 400, 401, 403], 'post');
+    has('events.get', [200, 400, 403, 404]);
+    has('events.update', [200, 400, 401, 403, 404, 409], 'patch');
+    has('events.delete', [200, 400, 401, 403, 404, 410], 'delete');
+    has('venues.delete', [200, 400, 401, 403, 410], 'delete');
+    has('categories.list', [200, 400]);
+    has('categories.delete', [200, 400, 401, 403], 'delete');
+    expect(codes('categories.list')).not.toContain('404');
+    expect(codes('categories.delete', 'delete')).not.toContain('410');
+    expect(codes('venues.get')).not.toContain('404');
+
+    const success: Record<string, string> = { list: 'List', create: 'item', get: 'item', getBySlug: 'item', update: 'item', updateBySlug: 'item', delete: 'item', deleteBySlug: 'item' };
+    const item: Record<string, string> = { events: 'Event', venues: 'Venue', organizers: 'Organizer', categories: 'Term', tags: 'Term' };
+    const list: Record<string, string> = { events: 'EventList', venues: 'VenueList', organizers: 'OrganizerList', categories: 'CategoryList', tags: 'TagList' };
+    for (const op of OPERATIONS) {
+      const [kind, name] = op.id.split('.') as [string, string];
+      for (const method of op.methods) {
+        const { responses } = d.paths[docPath(op)][method.toLowerCase()];
+        for (const [status, shown] of Object.entries<Json>(responses)) {
+          const r = deref(d, shown);
+          expect(r.description, `${op.id} ${status}`).toBeTruthy();
+          const schema = r.content?.['application/json']?.schema;
+          if (status === 'default' || Number(status) >= 400) expect(schema, `${op.id} ${status}`).toEqual({ $ref: '#/components/schemas/Error' });
+        }
+        if (kind === 'root') {
+          if (name === 'index') expect(responses[200].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/NamespaceIndex' });
+          continue;
+        }
+        const ok = name === 'create' ? '201' : '200';
+        const want = success[name] === 'List' ? list[kind] : item[kind];
+        expect(responses[ok].content['application/json'].schema, op.id).toEqual({ $ref: `#/components/schemas/${want}` });
+        if (name === 'list') {
+          expect(Object.keys(responses[200].headers)).toEqual(['X-TEC-Total', 'X-TEC-TotalPages']);
+          for (const h of Object.values<Json>(responses[200].headers)) expect(d.components.headers[h.$ref.split('/').at(-1)].schema).toEqual({ type: 'integer' });
+        }
+      }
+    }
+  });
+
+  it('holds the schemas of every response', async () => {
+    const { schemas } = (await doc()).components;
+    expect(Object.keys(schemas)).toEqual(
+      expect.arrayContaining(['Event', 'Venue', 'Organizer', 'Term', 'EventTerm', 'Image', 'DateDetails', 'CostDetails', 'EventList', 'VenueList', 'OrganizerList', 'CategoryList', 'TagList', 'NamespaceIndex', 'Error']),
+    );
+    expect(schemas.Error.required).toEqual(['code', 'message', 'data']);
+    expect(schemas.Error.properties.data.required).toEqual(['status']);
+    expect(Object.keys(schemas.Error.properties.data.properties)).toEqual(['status', 'params', 'details']);
+    expect(Object.keys(schemas.EventList.properties)).toEqual(['events', 'rest_url', 'next_rest_url', 'previous_rest_url', 'total', 'total_pages']);
+    expect(Object.keys(schemas.CategoryList.properties)).toEqual(['rest_url', 'total', 'total_pages', 'categories', 'next_rest_url', 'previous_rest_url']);
+  });
+
+  it("derives Event's properties from the presenter: a presented event's keys, plus json_ld", async () => {
+    const { schemas } = (await doc()).components;
+    const stamp = '2027-02-01 09:00:00';
+    const event: EventItem = {
+      pk: 'POST#9', sk: 'POST', id: 9, kind: 'event', lang: 'en', status: 'draft', slug: 'e', author: 2, date: stamp, date_utc: stamp, modified: stamp, modified_utc: stamp,
+      title: 'E', description: '', excerpt: '', image: '', website: null, version: 1, start: stamp, end: stamp, utcStart: stamp, utcEnd: stamp, timezone: '',
+      allDay: false, showMap: true, showMapLink: true, sticky: false, featured: false, venues: [], organizers: [], categories: [], tags: [], parent: 0,
+    };
+    const presented = presentEvent(event, { venues: new Map(), organizers: new Map(), terms: new Map() });
+    expect(Object.keys(schemas.Event.properties).sort()).toEqual([...Object.keys(presented), 'json_ld'].sort());
+    // In the presenter's order (json_ld where single reads put it).
+    expect(Object.keys(schemas.Event.properties)).toEqual(Object.keys(presentEvent(event, { venues: new Map(), organizers: new Map(), terms: new Map() }, true)));
+    expect(schemas.Event.required).toEqual(Object.keys(presented));
+    expect(schemas.Event.properties.image).toEqual(expect.objectContaining({ anyOf: [{ $ref: '#/components/schemas/Image' }, { const: false }] }));
+    expect(schemas.Event.properties.start_date_details.$ref).toBe('#/components/schemas/DateDetails');
+    expect(schemas.Event.properties.organizer.items).toEqual({ $ref: '#/components/schemas/Organizer' });
+    expect(schemas.Event.properties.categories.items).toEqual({ $ref: '#/components/schemas/EventTerm' });
+  });
+
+  it('describes every property the presenters emit, and nothing they do not', () => {
+    for (const drift of schemaDrift()) expect(drift, drift.schema).toEqual({ schema: drift.schema, undescribed: [], stale: [] });
+  });
+
+  it('presented records, redacted events, list envelopes and errors conform to their schemas', async () => {
+    const d = await doc();
+    const { schemas } = d.components;
+    const examples = presentedExamples();
+    for (const [name, values] of Object.entries(examples)) {
+      for (const value of values) expect(check(value, schemas[name], d), name).toEqual([]);
+    }
+    const [event] = examples.Event;
+    expect(check(redact(event), schemas.Event, d)).toEqual([]);
+    expect(check({ ...event, all_day: 'yes' }, schemas.Event, d)).not.toEqual([]);
+    expect(check({ ...event, surprise: 1 }, schemas.Event, d)).toEqual(['$: unexpected key surprise']);
+
+    const page = envelope('events', [event], `${SITE}/en/tribe/events/v1/events/`, [['per_page', '1']], 2, 3, 1);
+    expect(Object.keys(page.body as Json)).toEqual(Object.keys(schemas.EventList.properties));
+    expect(check(page.body, schemas.EventList, d)).toEqual([]);
+    expect(Object.keys(page.headers ?? {})).toEqual(['X-TEC-Total', 'X-TEC-TotalPages']);
+    expect(check(envelope('venues', [], `${SITE}/en/tribe/events/v1/venues/`, [], 1, 0, 9).body, schemas.VenueList, d)).toEqual([]);
+
+    for (const err of [noRoute(), invalidParams({ page: 'page is not of type integer.' }), missingParams(['title']), tec.termExists(4, true), tec.couldNotCreate('venue', 'why')]) {
+      expect(check(err.body(), schemas.Error, d), err.code).toEqual([]);
+    }
+  });
+
+  it('is generated once per process and language, and cannot be changed by a caller', async () => {
+    const a = await doc('en');
+    expect(await doc('en')).toBe(a);
+    expect(openApiDocument('en')).toBe(a);
+    expect(await doc('ru')).not.toBe(a);
+    expect((await doc('ru')).paths).toBe(a.paths);
+    expect(Object.isFrozen(a.paths['/events'].get.parameters[0])).toBe(true);
+  });
+
+  it('is what the /doc Lambda handler answers to an API Gateway event', async () => {
+    const url = '/lt/tribe/events/v1/doc';
+    const match = matchRoute('GET', url);
+    expect(match.op?.id).toBe('root.doc');
+    const event = toApiGatewayEvent({ method: 'GET', url, headers: { host: 'calendar.example.org' } }, match);
+    const res = (await docHandler(event, lambdaContext('root.doc'))) as APIGatewayProxyStructuredResultV2;
+    expect(res.statusCode).toBe(200);
+    expect(res.headers?.['content-type']).toBe('application/json; charset=UTF-8');
+    const body = JSON.parse(res.body!);
+    expect(body).toEqual(JSON.parse(JSON.stringify(await doc('lt'))));
+    expect(body.servers[0].url).toBe(`${SITE}/lt/tribe/events/v1/`);
+  });
+});
+
+describe('the namespace index', () => {
+  const index = async (lang: Lang = 'en') => (await namespaceIndex(context('root.index', lang))).body as Json;
+
+  it('conforms to the NamespaceIndex schema of /doc', async () => {
+    const d = await doc();
+    expect(check(await index(), d.components.schemas.NamespaceIndex, d)).toEqual([]);
+  });
+
+  it('has every operation as an endpoint of its route, with its arguments as WordPress lists them', async () => {
+    const { routes } = await index();
+    for (const op of OPERATIONS) {
+      const key = `/tribe/events/v1${op.path.replace('{id}', '(?P<id>\\d+)').replace('{slug}', '(?P<slug>[^/]+)')}`;
+      const endpoint = routes[key]?.endpoints.find((e: Json) => e.methods.join() === op.methods.join());
+      expect(endpoint, op.id).toBeDefined();
+      expect(Object.keys(endpoint.args), op.id).toEqual(Object.keys(op.args));
+      for (const [name, arg] of Object.entries(op.args)) {
+        const a = endpoint.args[name];
+        expect(Object.keys(a).at(-1), `${op.id} ${name}`).toBe('required');
+        expect(a.required).toBe(arg.required === true);
+        expect(a.description).toBe(arg.description);
+        expect(a.type).toBe(arg.type);
+        if (arg.items) expect(a.items).toEqual({ type: arg.items });
+      }
+    }
+    expect(routes['/tribe/events/v1'].endpoints[0].args.namespace.default).toBe('tribe/events/v1');
+  });
+
+  it("matches TEC's sample 16 key by key, apart from our extra arguments", async (t) => {
+    const sample = tecSample('16-namespace-index.json');
+    const ours = await index();
+    expect(Object.keys(ours)).toEqual(Object.keys(sample));
+    expect(ours.namespace).toBe(sample.namespace);
+    expect(Object.keys(ours._links)).toEqual(Object.keys(sample._links));
+    expect(ours._links.up).toEqual([{ href: `${SITE}/en/` }]);
+    expect(Object.keys(ours.routes).sort()).toEqual(Object.keys(sample.routes).sort());
+    const keywords = new Set(['default', 'description', 'type', 'items', 'format', 'enum', 'required']);
+    for (const [route, theirs] of Object.entries<Json>(sample.routes)) {
+      const mine = ours.routes[route];
+      expect(Object.keys(mine), route).toEqual(Object.keys(theirs));
+      expect([...mine.methods].sort(), route).toEqual([...theirs.methods].sort());
+      if (theirs._links) expect(mine._links.self, route).toEqual([{ href: `${SITE}/en${route}` }]);
+      expect(mine.endpoints.length, route).toBe(theirs.endpoints.length);
+      for (const te of theirs.endpoints) {
+        const me = mine.endpoints.find((e: Json) => [...e.methods].sort().join() === [...te.methods].sort().join());
+        expect(me, `${route} ${te.methods}`).toBeDefined();
+        expect(Object.keys(me)).toEqual(Object.keys(te));
+        for (const [name, arg] of Object.entries<Json>(Array.isArray(te.args) ? {} : te.args)) {
+          const a = me.args[name];
+          expect(a, `${route} ${te.methods} ${name}`).toBeDefined();
+          expect(Object.keys(a).every((k) => keywords.has(k)), `${route} ${name}`).toBe(true);
+          expect(Object.keys(a).at(-1)).toBe('required');
+          expect(typeof a.required).toBe(typeof arg.required);
+        }
+      }
+    }
+  });
+
+  it('is generated once per process and language', async () => {
+    expect(await index('en')).toBe(await index('en'));
+    expect((await index('lt'))._links.up).toEqual([{ href: `${SITE}/lt/` }]);
+  });
+});
