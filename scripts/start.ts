@@ -3,6 +3,7 @@
 // runs the handlers in-process with real payload-2.0 events.
 //   npm start [-- --memory] [-- --seed]
 //   env: PORT (3000), HOST (127.0.0.1), DYNAMODB_ENDPOINT (use a running DynamoDB instead)
+import { seedDemo } from '../lib/local/seed.js';
 import { parseArgs } from 'node:util';
 import { config, resetConfig } from '../lib/config.js';
 import { ensureDevKeys, localAuthEnv } from '../lib/local/dev-auth.js';
@@ -26,7 +27,7 @@ try {
 if (values.help) {
   console.log(`Usage: npm start [-- --memory] [--seed]
   --memory   keep the data in memory (default: ${DATA_DIR})
-  --seed     load sample data (not available yet)
+  --seed     load the demo calendar (once; see npm run seed)
 Environment: PORT (3000), HOST (127.0.0.1), DYNAMODB_ENDPOINT (use a running DynamoDB)`);
   process.exit(0);
 }
@@ -82,7 +83,6 @@ try {
   process.env.SITE_URL ||= `http://${publicHost}:${port}`;
   resetConfig();
 
-  if (values.seed) console.log('--seed: seeding is not available yet; starting without sample data.');
 
   if (process.env.DYNAMODB_ENDPOINT) {
     console.log(`DynamoDB: ${process.env.DYNAMODB_ENDPOINT} (DYNAMODB_ENDPOINT)`);
@@ -105,6 +105,10 @@ try {
   const tableName = config().tableName;
   const created = await ensureTable(tableName);
   console.log(`Table: ${tableName}${created ? ' (created)' : ''}`);
+  if (values.seed) {
+    const result = await seedDemo();
+    console.log(result.seeded ? `Seeded ${result.events} demo events.` : 'Demo data already loaded.');
+  }
 
   try {
     gateway = await startGateway({ host, port });
