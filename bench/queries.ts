@@ -1,0 +1,337 @@
+// `npm run bench:queries`: the cost of GET /events as the table grows (DESIGN §4 cost rules).
+//
+// For each size (BENCH_SIZES, default "1000,20000") it creates a fresh table, seeds reproducible
+// data in en, lt and ru through the real create handlers (bench/seed.ts), then sends each list
+// variant once in-process through the events.list handler with a clean capacity tally, and 15
+// more times for a median latency. It prints a table per size and a comparison of consumed read
+// capacity between the smallest and the largest size, with the target of every variant but
+// `search`: capacity at the large size <= 1.2 x capacity at the small size. Exit code 1 when a
+// targeted variant misses it. The figures also go to bench/results/queries.json.
+//
+// Environment: BENCH_SIZES, BENCH_SEED (default 42), BENCH_CONCURRENCY (default 8),
+// BENCH_REPS (default 15), BENCH_KEEP_TABLES=1 (keep the tables), DYNAMODB_ENDPOINT (use a
+// running DynamoDB instead of starting an in-memory DynamoDB Local).
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
+import { resetConfig } from '../lib/config.js';
+import { capacity, type CapacityTally } from '../lib/db.js';
+import { ensureDevKeys, localAuthEnv, mintToken } from '../lib/local/dev-auth.js';
+import { ensureTable, JavaMissingError, localClient, startDynamoLocal, type DynamoLocal } from '../lib/local/dynamo.js';
+import { formatTrace, installTrace, trace, type TraceEntry } from './trace.js';
+import { call, monthStart, planSeed, runSeed, type SeedIds, type SeedPlan, type SeedStats } from './seed.js';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const RESULTS = resolve(HERE, 'results', 'queries.json');
+const TARGET_RATIO = 1.2;
+const PER_PAGE = 9;
+const SEARCH_WORD = 'jazz';
+
+function intList(raw: string | undefined, fallback: number[]): number[] {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const list = raw.split(',').map((s) => Number(s.trim()));
+  if (!list.length || list.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`BENCH_SIZES must be positive integers separated by commas, got "${raw}"`);
+  return list;
+}
+function positive(name: string, fallback: number): number {
+  const raw = process.env[name];
+  const n = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return n;
+}
+
+const SIZES = intList(process.env.BENCH_SIZES, [1000, 20000]);
+const SEED = positive('BENCH_SEED', 42);
+const CONCURRENCY = positive('BENCH_CONCURRENCY', 8);
+const REPS = positive('BENCH_REPS', 15);
+
+// --- variants ------------------------------------------------------------------------------------
+
+interface Variant {
+  key: string;
+  label: string;
+  query: Record<string, string | number>;
+  editor?: boolean;
+  /** Exempt from the size target (its cost follows the matches by design). */
+  exempt?: boolean;
+}
+
+const two = (n: number) => String(n).padStart(2, '0');
+const ymd = (d: Date) => `${d.getUTCFullYear()}-${two(d.getUTCMonth() + 1)}-${two(d.getUTCDate())}`;
+
+/** The index with the most planned en events (the busiest venue or organizer). */
+function busiest(plan: SeedPlan, of: (e: SeedPlan['events'][number]) => number[]): number {
+  const counts = new Map<number, number>();
+  for (const e of plan.events) if (e.lang === 'en') for (const i of of(e)) counts.set(i, (counts.get(i) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0] ?? 0;
+}
+
+function variants(plan: SeedPlan, ids: SeedIds, now: Date): Variant[] {
+  // Two whole months, starting at the first of the month after next.
+  const dates = { start_date: ymd(monthStart(now, 2)), end_date: ymd(new Date(monthStart(now, 4).getTime() - 86_400_000)) };
+  const category = ids.categories.en[0]!.slug; // the most popular en category
+  const tag = ids.tags.en[0]!.slug; // the most popular en tag
+  const venue = ids.venues.en[busiest(plan, (e) => [e.venue])]!;
+  const organizer = ids.organizers.en[busiest(plan, (e) => e.organizers)]!;
+  return [
+    { key: 'default', label: 'default window', query: {} },
+    { key: 'dates', label: 'date window (2 months)', query: { ...dates } },
+    { key: 'category', label: 'category', query: { categories: category } },
+    { key: 'tag', label: 'tag', query: { tags: tag } },
+    { key: 'venue', label: 'venue', query: { venue } },
+    { key: 'organizer', label: 'organizer', query: { organizer } },
+    { key: 'featured', label: 'featured=true', query: { featured: 'true' } },
+    { key: 'status-any', label: 'status=any (editor)', query: { status: 'any' }, editor: true },
+    { key: 'category+dates', label: 'category + date window', query: { categories: category, ...dates } },
+    { key: 'venue+dates', label: 'venue + date window', query: { venue, ...dates } },
+    { key: 'page3', label: 'page 3, default window', query: { page: 3 } },
+    { key: 'search', label: `search "${SEARCH_WORD}"`, query: { search: SEARCH_WORD }, exempt: true },
+  ];
+}
+
+// --- measuring -----------------------------------------------------------------------------------
+
+interface Measured {
+  key: string;
+  label: string;
+  query: string;
+  status: number;
+  total: number | null;
+  returned: number;
+  requests: number;
+  read: number;
+  write: number;
+  commands: Record<string, number>;
+  /** Whether every repetition consumed the same capacity as the measured request. */
+  stable: boolean;
+  latencyMs: { median: number; min: number; max: number };
+  /** Every store call of the measured request, with what it read and consumed. */
+  calls: TraceEntry[];
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+const queryString = (q: Record<string, string | number>) => new URLSearchParams(Object.entries(q).map(([k, x]): [string, string] => [k, String(x)])).toString();
+const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
+
+async function measure(v: Variant, editorToken: string): Promise<Measured> {
+  const query = { per_page: PER_PAGE, ...v.query };
+  const send = () => call('GET', 'en', '/events', { query, token: v.editor ? editorToken : undefined });
+  await send(); // warm-up: module loading, token verification caches, connections
+  capacity.reset();
+  trace.reset();
+  const res = await send();
+  const cost: CapacityTally = capacity.snapshot();
+  const calls = trace.snapshot();
+  if (res.status !== 200) throw new Error(`GET /events?${queryString(query)} -> ${res.status}: ${JSON.stringify(res.body).slice(0, 400)}`);
+  const times: number[] = [];
+  let stable = true;
+  for (let i = 0; i < REPS; i++) {
+    capacity.reset();
+    const t = performance.now();
+    await send();
+    times.push(performance.now() - t);
+    const again = capacity.snapshot();
+    if (again.requests !== cost.requests || round(again.read, 4) !== round(cost.read, 4)) stable = false;
+  }
+  return {
+    key: v.key,
+    label: v.label,
+    query: queryString(query),
+    status: res.status,
+    total: typeof res.body?.total === 'number' ? res.body.total : null,
+    returned: Array.isArray(res.body?.events) ? res.body.events.length : 0,
+    requests: cost.requests,
+    read: round(cost.read, 4),
+    write: round(cost.write, 4),
+    commands: cost.commands,
+    stable,
+    latencyMs: { median: round(median(times), 1), min: round(Math.min(...times), 1), max: round(Math.max(...times), 1) },
+    calls: [...calls].sort((a, b) => a.command.localeCompare(b.command) || a.target.localeCompare(b.target) || (a.select ?? '').localeCompare(b.select ?? '')),
+  };
+}
+
+// --- printing ------------------------------------------------------------------------------------
+
+function table(head: string[], rows: (string | number)[][], right: boolean[]): string {
+  const cells = [head, ...rows.map((r) => r.map(String))];
+  const widths = head.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
+  const line = (r: string[]) => r.map((c, i) => (right[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
+}
+
+const commandsText = (c: Record<string, number>) =>
+  Object.entries(c)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, n]) => `${k.replace(/Command$/, '')}×${n}`)
+    .join(' ');
+const fmt = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
+const thousands = (n: number) => n.toLocaleString('en-US');
+
+function sizeTable(size: number, stats: SeedStats, rows: Measured[]): string {
+  const title = `== ${thousands(size)} events: ${stats.venues} venues, ${stats.organizers} organizers, ${stats.categories} categories, ${stats.tags} tags; events seeded in ${stats.eventSeconds.toFixed(1)} s (${stats.eventsPerSecond.toFixed(0)}/s), setup ${stats.setupSeconds.toFixed(1)} s, ${stats.retries} retries ==`;
+  return `${title}\n${table(
+    ['variant', 'total', 'shown', 'requests', 'read RCU', 'commands', 'p50 ms', 'query'],
+    rows.map((r) => [r.label, r.total ?? '-', r.returned, r.requests, fmt(r.read) + (r.stable ? '' : '*'), commandsText(r.commands), r.latencyMs.median.toFixed(1), r.query]),
+    [false, true, true, true, true, false, true, false],
+  )}`;
+}
+
+interface Compared {
+  key: string;
+  label: string;
+  small: { requests: number; read: number; shown: number };
+  large: { requests: number; read: number; shown: number };
+  ratio: number;
+  target: string;
+  verdict: 'PASS' | 'FAIL' | 'INFO';
+  /** Caveats, e.g. a page that is not full at the small size (it then reads fewer records). */
+  note: string;
+}
+
+function compare(small: Measured[], large: Measured[]): Compared[] {
+  return small.map((s) => {
+    const l = large.find((x) => x.key === s.key)!;
+    const ratio = s.read > 0 ? l.read / s.read : l.read > 0 ? Infinity : 1;
+    const exempt = s.key === 'search';
+    return {
+      key: s.key,
+      label: s.label,
+      small: { requests: s.requests, read: s.read, shown: s.returned },
+      large: { requests: l.requests, read: l.read, shown: l.returned },
+      ratio: round(ratio, 3),
+      target: exempt ? 'none (exempt)' : `<= ${TARGET_RATIO}x`,
+      verdict: exempt ? 'INFO' : ratio <= TARGET_RATIO + 1e-9 ? 'PASS' : 'FAIL',
+      note: s.returned < l.returned ? `small page shows ${s.returned} of ${l.returned}` : '',
+    };
+  });
+}
+
+// --- main ----------------------------------------------------------------------------------------
+
+interface SizeResult {
+  size: number;
+  table: string;
+  seed: SeedStats;
+  variants: Measured[];
+}
+
+async function main(): Promise<number> {
+  const runStart = performance.now();
+  const keys = await ensureDevKeys('.local');
+  Object.assign(process.env, localAuthEnv(keys));
+  process.env.SITE_URL ||= 'http://127.0.0.1:3000';
+  resetConfig();
+
+  let dynamo: DynamoLocal | undefined;
+  if (!process.env.DYNAMODB_ENDPOINT) {
+    dynamo = await startDynamoLocal();
+    process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+  }
+  const endpoint = process.env.DYNAMODB_ENDPOINT;
+  installTrace();
+  console.error(`DynamoDB: ${endpoint}${dynamo ? ' (in-memory DynamoDB Local)' : ''}; sizes ${SIZES.join(', ')}; seed ${SEED}; concurrency ${CONCURRENCY}`);
+
+  const editorToken = await mintToken(keys, { role: 'editor', sub: 'bench-editor', ttl: '12h' });
+  const now = new Date();
+  const results: SizeResult[] = [];
+  try {
+    for (const size of SIZES) {
+      const tableName = `bench-queries-${size}-${Date.now().toString(36)}`;
+      process.env.TABLE_NAME = tableName;
+      resetConfig();
+      await ensureTable(tableName);
+      console.error(`\n${thousands(size)} events -> table ${tableName}`);
+      const plan = planSeed(size, SEED, now);
+      const { ids, stats } = await runSeed(plan, editorToken, CONCURRENCY);
+      console.error(`measuring ${REPS + 2} requests per variant…`);
+      const rows: Measured[] = [];
+      for (const v of variants(plan, ids, now)) rows.push(await measure(v, editorToken));
+      const text = sizeTable(size, stats, rows);
+      console.log(`\n${text}`);
+      results.push({ size, table: tableName, seed: stats, variants: rows });
+      if (process.env.BENCH_KEEP_TABLES !== '1') {
+        const client = localClient(endpoint);
+        try {
+          await client.send(new DeleteTableCommand({ TableName: tableName }));
+        } finally {
+          client.destroy();
+        }
+      }
+    }
+  } finally {
+    await dynamo?.stop();
+  }
+
+  let comparison: Compared[] = [];
+  let failed: Compared[] = [];
+  const sorted = [...results].sort((a, b) => a.size - b.size);
+  const small = sorted[0];
+  const large = sorted[sorted.length - 1];
+  if (small && large && small !== large) {
+    comparison = compare(small.variants, large.variants);
+    failed = comparison.filter((c) => c.verdict === 'FAIL');
+    const s = thousands(small.size);
+    const l = thousands(large.size);
+    console.log(`\n== read capacity, ${l} vs ${s} events (target: ${l} <= ${TARGET_RATIO} x ${s}, all variants but search) ==`);
+    console.log(
+      table(
+        ['variant', `shown ${s}`, `shown ${l}`, `req ${s}`, `req ${l}`, `RCU ${s}`, `RCU ${l}`, `ratio ${l}/${s}`, 'target', 'result', 'note'],
+        comparison.map((c) => [c.label, c.small.shown, c.large.shown, c.small.requests, c.large.requests, fmt(c.small.read), fmt(c.large.read), `${c.ratio.toFixed(2)}x`, c.target, c.verdict, c.note]),
+        [false, true, true, true, true, true, true, true, false, false, false],
+      ),
+    );
+    // Where the capacity of each variant that missed the target went, call by call.
+    for (const f of failed) {
+      const sv = small.variants.find((v) => v.key === f.key)!;
+      const lv = large.variants.find((v) => v.key === f.key)!;
+      console.log(`\n-- ${f.label}: store calls at ${s} events (${fmt(sv.read)} RCU) --`);
+      for (const line of formatTrace(sv.calls)) console.log(`   ${line}`);
+      console.log(`-- ${f.label}: store calls at ${l} events (${fmt(lv.read)} RCU) --`);
+      for (const line of formatTrace(lv.calls)) console.log(`   ${line}`);
+    }
+  }
+  const totalSeconds = (performance.now() - runStart) / 1000;
+  if (results.some((r) => r.variants.some((v) => !v.stable))) console.log('\n* the repetitions did not all consume the same capacity as the measured request');
+  console.log(`\nTotal time ${totalSeconds.toFixed(1)} s.${failed.length ? ` FAIL: ${failed.map((f) => f.label).join(', ')}.` : comparison.length ? ' All targeted variants PASS.' : ''}`);
+
+  await mkdir(dirname(RESULTS), { recursive: true });
+  await writeFile(
+    RESULTS,
+    `${JSON.stringify(
+      {
+        generatedAt: new Date().toISOString(),
+        plannedAt: now.toISOString(),
+        seed: SEED,
+        concurrency: CONCURRENCY,
+        repetitions: REPS,
+        perPage: PER_PAGE,
+        lang: 'en',
+        endpoint: dynamo ? 'in-memory DynamoDB Local' : endpoint,
+        targetRatio: TARGET_RATIO,
+        totalSeconds: round(totalSeconds, 1),
+        sizes: results,
+        comparison,
+        pass: failed.length === 0,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  console.error(`Wrote ${RESULTS}`);
+  return failed.length ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: Error) => {
+    console.error(err instanceof JavaMissingError ? err.message : (err?.stack ?? String(err)));
+    process.exit(2);
+  },
+);
