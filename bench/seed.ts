@@ -5,10 +5,7 @@
 // payload-2.0 events to the operations' handler modules with an editor token, at a fixed
 // concurrency, with a progress bar on stderr. Links refer to records by their index in the plan
 // and are resolved to the ids the API returned.
-import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { config, type Lang } from '../lib/config.js';
-import { matchRoute, toApiGatewayEvent } from '../lib/local/event.js';
-import { lambdaContext, loadHandler } from '../lib/local/gateway.js';
 
 export const BENCH_LANGS: readonly Lang[] = ['en', 'lt', 'ru'];
 /** Share of the records of each language. */
@@ -340,43 +337,8 @@ export function planSeed(size: number, seed: number, now: Date): SeedPlan {
 
 // --- sending ---------------------------------------------------------------------------------------
 
-export interface ApiResult {
-  status: number;
-  body: any;
-  headers: Record<string, unknown>;
-}
-
-export interface CallOptions {
-  query?: Record<string, string | number | boolean>;
-  body?: unknown;
-  token?: string;
-}
-
-/** One request through the operation's handler module, as API Gateway would deliver it. */
-export async function call(method: string, lang: Lang, path: string, opts: CallOptions = {}): Promise<ApiResult> {
-  const rawPath = `/${lang}/${config().namespace}/events/v1${path}`;
-  const qs = opts.query ? `?${new URLSearchParams(Object.entries(opts.query).map(([k, v]): [string, string] => [k, String(v)])).toString()}` : '';
-  const match = matchRoute(method, rawPath);
-  if (!match.op) throw new Error(`No route for ${method} ${rawPath}`);
-  const headers: Record<string, string> = { host: '127.0.0.1:3000' };
-  let body: Buffer | undefined;
-  if (opts.body !== undefined) {
-    headers['content-type'] = 'application/json';
-    body = Buffer.from(JSON.stringify(opts.body));
-  }
-  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-  const event = toApiGatewayEvent({ method, url: rawPath + qs, headers, body }, match);
-  const handler = await loadHandler(match.handler);
-  const result = (await handler(event, lambdaContext(match.op.id))) as APIGatewayProxyStructuredResultV2;
-  const text = result.body ?? '';
-  let parsed: unknown = undefined;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    parsed = text;
-  }
-  return { status: result.statusCode ?? 200, body: parsed, headers: (result.headers ?? {}) as Record<string, unknown> };
-}
+export { invoke as call, type ApiResult, type CallOptions } from '../lib/local/invoke.js';
+import { invoke as call } from '../lib/local/invoke.js';
 
 /** Retryable answers: lost races the handler gave up on, throttling, transient errors. */
 const RETRY = new Set([409, 429, 500, 503]);

@@ -1,43 +1,16 @@
 // The handler modules, called in-process with the payload-2.0 events API Gateway would send,
 // against DynamoDB Local: exact term counts under concurrent writes, the cost rules of DESIGN §4
 // (measured with the store's capacity tally), and writes that fail leaving nothing behind.
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { invoke } from '../../lib/local/invoke.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { config } from '../../lib/config.js';
 import { capacity, type CapacityTally } from '../../lib/db.js';
 import { ensureDevKeys, mintToken } from '../../lib/local/dev-auth.js';
-import { matchRoute, toApiGatewayEvent } from '../../lib/local/event.js';
-import { lambdaContext } from '../../lib/local/gateway.js';
 import { getItem } from '../../lib/store/base.js';
 import { keys } from '../../lib/store/keys.js';
-import { handler as categoriesCreate } from '../../functions/categories/create.js';
-import { handler as categoriesGet } from '../../functions/categories/get.js';
-import { handler as eventsCreate } from '../../functions/events/create.js';
-import { handler as eventsDelete } from '../../functions/events/delete.js';
-import { handler as eventsGet } from '../../functions/events/get.js';
-import { handler as eventsGetBySlug } from '../../functions/events/getBySlug.js';
-import { handler as eventsList } from '../../functions/events/list.js';
-import { handler as organizersCreate } from '../../functions/organizers/create.js';
-import { handler as tagsCreate } from '../../functions/tags/create.js';
-import { handler as venuesCreate } from '../../functions/venues/create.js';
-import { handler as venuesList } from '../../functions/venues/list.js';
 import { useFreshTable } from '../support/table.js';
 
-type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<unknown>;
 
-const HANDLERS: Record<string, Handler> = {
-  'categories.create': categoriesCreate,
-  'categories.get': categoriesGet,
-  'events.create': eventsCreate,
-  'events.delete': eventsDelete,
-  'events.get': eventsGet,
-  'events.getBySlug': eventsGetBySlug,
-  'events.list': eventsList,
-  'organizers.create': organizersCreate,
-  'tags.create': tagsCreate,
-  'venues.create': venuesCreate,
-  'venues.list': venuesList,
-};
 
 let editorToken: string;
 beforeAll(async () => {
@@ -58,27 +31,8 @@ interface Result {
 }
 
 /** One request through the operation's handler module, as API Gateway would deliver it. */
-async function call(method: string, path: string, opts: Call = {}): Promise<Result> {
-  const rawPath = `/en/${config().namespace}/events/v1${path}`;
-  const qs = opts.query ? `?${new URLSearchParams(Object.entries(opts.query).map(([k, v]): [string, string] => [k, String(v)])).toString()}` : '';
-  const match = matchRoute(method, rawPath);
-  const opId = match.op?.id;
-  const handler = opId ? HANDLERS[opId] : undefined;
-  if (!handler) throw new Error(`No handler imported for ${method} ${path} (${opId ?? 'no route'})`);
-  const headers: Record<string, string> = { host: '127.0.0.1:3000' };
-  let body: Buffer | undefined;
-  if (opts.body !== undefined) {
-    headers['content-type'] = 'application/json';
-    body = Buffer.from(JSON.stringify(opts.body));
-  }
-  if (opts.editor) headers.authorization = `Bearer ${editorToken}`;
-  const event = toApiGatewayEvent({ method, url: rawPath + qs, headers, body }, match);
-  const result = (await handler(event, lambdaContext(opId!))) as APIGatewayProxyStructuredResultV2;
-  return {
-    status: result.statusCode ?? 200,
-    body: result.body ? JSON.parse(result.body) : undefined,
-    headers: (result.headers ?? {}) as Record<string, unknown>,
-  };
+async function call(method: string, path: string, opts: { body?: unknown; query?: Record<string, string | number>; editor?: boolean } = {}): Promise<Result> {
+  return invoke(method, 'en', path, { body: opts.body, query: opts.query, token: opts.editor ? editorToken : undefined });
 }
 
 /** `YYYY-MM-DD HH:MM:SS` (UTC, the test site's zone) `days` days and `hours` hours from now. */

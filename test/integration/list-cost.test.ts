@@ -4,31 +4,14 @@
 // store's capacity tally (requests and consumed read capacity, both deterministic) on a small
 // calendar, then again after ten times as many events have been added with the same linked
 // records. Nothing here looks at time.
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { invoke } from '../../lib/local/invoke.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { config } from '../../lib/config.js';
 import { capacity, type CapacityTally } from '../../lib/db.js';
 import { ensureDevKeys, mintToken } from '../../lib/local/dev-auth.js';
-import { matchRoute, toApiGatewayEvent } from '../../lib/local/event.js';
-import { lambdaContext } from '../../lib/local/gateway.js';
-import { handler as categoriesCreate } from '../../functions/categories/create.js';
-import { handler as eventsCreate } from '../../functions/events/create.js';
-import { handler as eventsList } from '../../functions/events/list.js';
-import { handler as organizersCreate } from '../../functions/organizers/create.js';
-import { handler as tagsCreate } from '../../functions/tags/create.js';
-import { handler as venuesCreate } from '../../functions/venues/create.js';
 import { useFreshTable } from '../support/table.js';
 
-type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<unknown>;
 
-const HANDLERS: Record<string, Handler> = {
-  'categories.create': categoriesCreate,
-  'events.create': eventsCreate,
-  'events.list': eventsList,
-  'organizers.create': organizersCreate,
-  'tags.create': tagsCreate,
-  'venues.create': venuesCreate,
-};
 
 interface Result {
   status: number;
@@ -39,22 +22,7 @@ let editorToken: string;
 
 /** One request through the operation's handler module, as API Gateway would deliver it. */
 async function call(method: string, path: string, opts: { body?: unknown; query?: Record<string, string | number>; editor?: boolean } = {}): Promise<Result> {
-  const rawPath = `/en/${config().namespace}/events/v1${path}`;
-  const qs = opts.query ? `?${new URLSearchParams(Object.entries(opts.query).map(([k, v]): [string, string] => [k, String(v)])).toString()}` : '';
-  const match = matchRoute(method, rawPath);
-  const opId = match.op?.id;
-  const handler = opId ? HANDLERS[opId] : undefined;
-  if (!handler) throw new Error(`No handler imported for ${method} ${path} (${opId ?? 'no route'})`);
-  const headers: Record<string, string> = { host: '127.0.0.1:3000' };
-  let body: Buffer | undefined;
-  if (opts.body !== undefined) {
-    headers['content-type'] = 'application/json';
-    body = Buffer.from(JSON.stringify(opts.body));
-  }
-  if (opts.editor) headers.authorization = `Bearer ${editorToken}`;
-  const event = toApiGatewayEvent({ method, url: rawPath + qs, headers, body }, match);
-  const result = (await handler(event, lambdaContext(opId!))) as APIGatewayProxyStructuredResultV2;
-  return { status: result.statusCode ?? 200, body: result.body ? JSON.parse(result.body) : undefined };
+  return invoke(method, 'en', path, { body: opts.body, query: opts.query, token: opts.editor ? editorToken : undefined });
 }
 
 /** 'YYYY-MM-DD' of today (UTC, the test site's zone) plus `days`. */

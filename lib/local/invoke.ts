@@ -1,0 +1,45 @@
+// One request through an operation's handler module, in-process, as API Gateway would deliver
+// it (payload 2.0). The benchmark's seeding and the integration tests share it.
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { config, type Lang } from '../config.js';
+import { matchRoute, toApiGatewayEvent } from './event.js';
+import { lambdaContext, loadHandler } from './gateway.js';
+
+export interface ApiResult {
+  status: number;
+  body: any;
+  headers: Record<string, unknown>;
+}
+
+export interface CallOptions {
+  query?: Record<string, string | number | boolean>;
+  body?: unknown;
+  token?: string;
+}
+
+/** One request through the operation's handler module, as API Gateway would deliver it. */
+export async function invoke(method: string, lang: Lang, path: string, opts: CallOptions = {}): Promise<ApiResult> {
+  const rawPath = `/${lang}/${config().namespace}/events/v1${path}`;
+  const qs = opts.query ? `?${new URLSearchParams(Object.entries(opts.query).map(([k, v]): [string, string] => [k, String(v)])).toString()}` : '';
+  const match = matchRoute(method, rawPath);
+  if (!match.op) throw new Error(`No route for ${method} ${rawPath}`);
+  const headers: Record<string, string> = { host: '127.0.0.1:3000' };
+  let body: Buffer | undefined;
+  if (opts.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = Buffer.from(JSON.stringify(opts.body));
+  }
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  const event = toApiGatewayEvent({ method, url: rawPath + qs, headers, body }, match);
+  const handler = await loadHandler(match.handler);
+  const result = (await handler(event, lambdaContext(match.op.id))) as APIGatewayProxyStructuredResultV2;
+  const text = result.body ?? '';
+  let parsed: unknown = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = text;
+  }
+  return { status: result.statusCode ?? 200, body: parsed, headers: (result.headers ?? {}) as Record<string, unknown> };
+}
+
