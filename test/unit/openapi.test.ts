@@ -2,7 +2,7 @@
 // namespace index (WordPress's format, §9.2), both generated from the operation table, the argument
 // definitions and the presenters. The document is checked against the OpenAPI 3.1 schema with
 // @seriousme/openapi-schema-validator, whose meta-schemas ship with the package (no network).
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
