@@ -63,11 +63,17 @@ function crudRows(kind: ItemKind | TermKind, args: typeof categoryArgs, deleteSu
 function itemRows(kind: ItemKind, args: typeof eventArgs | typeof venueArgs): Operation[] {
   const [one] = noun[kind];
   const base = `/${kind}/by-slug/{slug}`;
+  // TEC registers these routes as GET, DELETE, then the edit methods.
+  const [list, create, get, update, trash] = crudRows(kind, args, 'Trash or delete');
   return [
-    ...crudRows(kind, args, 'Trash or delete'),
+    list!,
+    create!,
+    get!,
+    trash!,
+    update!,
     row(kind, 'getBySlug', ['GET'], base, 'read', `Read ${one} by slug`, args.getBySlug),
-    row(kind, 'updateBySlug', EDITABLE, base, 'write', `Update ${one} by slug`, args.updateBySlug),
     row(kind, 'deleteBySlug', ['DELETE'], base, 'write', `Trash or delete ${one} by slug`, args.deleteBySlug),
+    row(kind, 'updateBySlug', EDITABLE, base, 'write', `Update ${one} by slug`, args.updateBySlug),
   ];
 }
 
