@@ -13,7 +13,8 @@ describe('seedDemo', () => {
   useFreshTable('seed');
 
   it('loads events, venues and categories in en, lt and ru, and does nothing the second time', async () => {
-    expect(await seedDemo(40)).toEqual({ seeded: true, events: 40 });
+    // 40 spread events and 6 weekly series of 8.
+    expect(await seedDemo(40)).toEqual({ seeded: true, events: 88 });
     for (const lang of ['en', 'lt', 'ru'] as const) {
       expect(await listed('venue', lang, 'publish'), lang).toBeGreaterThan(0);
       expect(await listed('category', lang), lang).toBe(12);
@@ -24,9 +25,9 @@ describe('seedDemo', () => {
       return n;
     };
     const before = await events();
-    expect(before).toBeGreaterThan(30);
+    expect(before).toBeGreaterThan(30 + 48);
     capacity.reset();
-    expect(await seedDemo(40)).toEqual({ seeded: false, events: 40 });
+    expect(await seedDemo(40)).toEqual({ seeded: false, events: 88 });
     expect(capacity.snapshot().write).toBe(0);
     expect(await events()).toBe(before);
   });
