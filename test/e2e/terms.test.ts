@@ -3,6 +3,7 @@
 // handlers and a fresh table.
 import { describe, expect, it } from 'vitest';
 import { useGateway, type ApiOptions, type ApiResponse, type GatewayHarness, type Lang } from '../support/gateway.js';
+import { expectError, expectInvalidParams } from '../support/expect.js';
 
 const NO_ROUTE = { code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } };
 const FORBIDDEN_401 = { code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status: 401 } };
@@ -78,18 +79,6 @@ function client(gw: GatewayHarness) {
   return { api, createTerm, getTerm, createEvent };
 }
 
-function expectError(res: ApiResponse, status: number, code: string, message?: string): void {
-  expect(res.status, res.text).toBe(status);
-  expect(res.headers.get('content-type')).toBe('application/json; charset=UTF-8');
-  expect(res.body.code, res.text).toBe(code);
-  expect(res.body.data.status).toBe(status);
-  if (message !== undefined) expect(res.body.message).toBe(message);
-}
-
-function expectInvalidParams(res: ApiResponse, ...names: string[]): void {
-  expectError(res, 400, 'rest_invalid_param', `Invalid parameter(s): ${names.join(', ')}`);
-  expect(Object.keys(res.body.data.params).sort()).toEqual([...names].sort());
-}
 
 const ids = (list: Json[]) => list.map((t) => t.id);
 

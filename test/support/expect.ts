@@ -1,0 +1,19 @@
+// Assertions on WordPress-style error envelopes, shared by the end-to-end tests.
+import { expect } from 'vitest';
+import type { ApiResponse } from './gateway.js';
+
+/** Expects a WordPress-style error envelope with this status and code. */
+export function expectError(res: ApiResponse, status: number, code: string, message?: string): void {
+  expect(res.status, res.text).toBe(status);
+  expect(res.headers.get('content-type')).toBe('application/json; charset=UTF-8');
+  expect(res.body.code, res.text).toBe(code);
+  expect(res.body.data.status).toBe(status);
+  if (message !== undefined) expect(res.body.message).toBe(message);
+}
+
+/** Expects 400 rest_invalid_param naming exactly these parameters, each with a reason. */
+export function expectInvalidParams(res: ApiResponse, ...names: string[]): void {
+  expectError(res, 400, 'rest_invalid_param', `Invalid parameter(s): ${names.join(', ')}`);
+  expect(Object.keys(res.body.data.params).sort()).toEqual([...names].sort());
+  for (const name of names) expect(typeof res.body.data.params[name]).toBe('string');
+}
