@@ -89,4 +89,3 @@ export async function loadLinked(events: EventItem[]): Promise<Linked> {
   return linked;
 }
 
-export const langOf = (ctx: RequestContext): Lang => ctx.lang;

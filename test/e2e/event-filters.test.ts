@@ -5,6 +5,7 @@
 // per-filter index partitions and per-month count buckets of lib/logic/event-list.ts).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useGateway, type ApiOptions, type ApiResponse, type GatewayHarness, type Lang } from '../support/gateway.js';
+import { createAsEditor } from '../support/expect.js';
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -66,11 +67,7 @@ function expectInvalidParams(res: ApiResponse, names: string[]) {
 }
 
 function helpers(gw: GatewayHarness) {
-  async function create(path: string, body: Record<string, unknown>, lang?: Lang): Promise<any> {
-    const res = await gw.api('POST', path, { body, token: 'editor', lang });
-    expect(res.status, `${path}: ${res.text}`).toBe(201);
-    return res.body;
-  }
+  const create = (path: string, body: Record<string, unknown>, lang?: Lang) => createAsEditor(gw, path, body, lang);
   return {
     create,
     /** POST /events; `start`/`end` are wall times. Returns the id. */

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureDevKeys, mintToken } from '../../lib/local/dev-auth.js';
 import { useGateway, type ApiResponse, type GatewayHarness, type Lang } from '../support/gateway.js';
+import { createAsEditor } from '../support/expect.js';
 
 // ---------------------------------------------------------------------------------------------
 // Reference data and small helpers
@@ -82,11 +83,7 @@ function helpers(gw: GatewayHarness) {
     return res.body;
   }
 
-  async function create(path: string, body: Record<string, unknown>, lang?: Lang): Promise<any> {
-    const res = await gw.api('POST', path, { body, token: 'editor', lang });
-    expect(res.status, `${path}: ${res.text}`).toBe(201);
-    return res.body;
-  }
+  const create = (path: string, body: Record<string, unknown>, lang?: Lang) => createAsEditor(gw, path, body, lang);
 
   return {
     unique,

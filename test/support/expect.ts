@@ -1,6 +1,6 @@
 // Assertions on WordPress-style error envelopes, shared by the end-to-end tests.
 import { expect } from 'vitest';
-import type { ApiResponse } from './gateway.js';
+import type { ApiResponse, GatewayHarness, Lang } from './gateway.js';
 
 /** Expects a WordPress-style error envelope with this status and code. */
 export function expectError(res: ApiResponse, status: number, code: string, message?: string): void {
@@ -16,4 +16,11 @@ export function expectInvalidParams(res: ApiResponse, ...names: string[]): void 
   expectError(res, 400, 'rest_invalid_param', `Invalid parameter(s): ${names.join(', ')}`);
   expect(Object.keys(res.body.data.params).sort()).toEqual([...names].sort());
   for (const name of names) expect(typeof res.body.data.params[name]).toBe('string');
+}
+
+/** POSTs a record as an editor, expects 201 and returns the created record. */
+export async function createAsEditor(gw: GatewayHarness, path: string, body: Record<string, unknown>, lang?: Lang): Promise<any> {
+  const res = await gw.api('POST', path, { body, token: 'editor', lang });
+  expect(res.status, `${path}: ${res.text}`).toBe(201);
+  return res.body;
 }
