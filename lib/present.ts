@@ -3,12 +3,17 @@
 import { apiBase, config, type Lang } from './config.js';
 import { presentCost } from './cost.js';
 import { dateDetails, isoWithOffset, timezoneAbbr } from './dates.js';
-import type { EventItem, OrganizerItem, PostItem, TermItem, VenueItem } from './store/items.js';
+import type { CardOmitted, EventItem, OrganizerItem, PostItem, TermItem, VenueItem } from './store/items.js';
 import { renderContent, stripTags } from './text.js';
 
+/** A venue or organizer as presenters need it: a record or an event's card of it. */
+export type VenueShown = Omit<VenueItem, CardOmitted>;
+export type OrganizerShown = Omit<OrganizerItem, CardOmitted>;
+type PostShown = Omit<PostItem, CardOmitted>;
+
 export interface Linked {
-  venues: Map<number, VenueItem>;
-  organizers: Map<number, OrganizerItem>;
+  venues: Map<number, VenueShown>;
+  organizers: Map<number, OrganizerShown>;
   terms: Map<number, TermItem>;
 }
 
@@ -22,7 +27,7 @@ function pageUrl(lang: Lang, path: string): string {
   return `${config().siteUrl}${prefix}/${path}/`;
 }
 
-export const postUrl = (p: PostItem) => pageUrl(p.lang, `${PERMALINK_BASE[p.kind]}/${p.slug}`);
+export const postUrl = (p: Pick<PostItem, 'lang' | 'kind' | 'slug'>) => pageUrl(p.lang, `${PERMALINK_BASE[p.kind]}/${p.slug}`);
 
 /** `<site host[+path]>?id=<id>` (reference §3.6). */
 export function globalId(id: number): string {
@@ -43,7 +48,7 @@ const dropEmpty = (o: Record<string, unknown>) =>
 
 // --- json_ld -------------------------------------------------------------------------------
 
-function venueJsonLd(v: VenueItem): Record<string, unknown> {
+function venueJsonLd(v: VenueShown): Record<string, unknown> {
   return dropEmpty({
     '@type': 'Place',
     name: v.title,
@@ -65,7 +70,7 @@ function venueJsonLd(v: VenueItem): Record<string, unknown> {
   });
 }
 
-function organizerJsonLd(o: OrganizerItem): Record<string, unknown> {
+function organizerJsonLd(o: OrganizerShown): Record<string, unknown> {
   return dropEmpty({
     '@type': 'Person',
     name: o.title,
@@ -77,7 +82,7 @@ function organizerJsonLd(o: OrganizerItem): Record<string, unknown> {
   });
 }
 
-function eventJsonLd(e: EventItem, venue: VenueItem | undefined, organizers: OrganizerItem[]): Record<string, unknown> {
+function eventJsonLd(e: EventItem, venue: VenueShown | undefined, organizers: OrganizerShown[]): Record<string, unknown> {
   const zone = tz(e);
   const { cost_details } = presentCost(e.cost);
   const price = cost_details.values.find((v) => /^\d/.test(v));
@@ -113,7 +118,7 @@ function eventJsonLd(e: EventItem, venue: VenueItem | undefined, organizers: Org
 
 // --- posts ---------------------------------------------------------------------------------
 
-function postHead(p: PostItem) {
+function postHead(p: PostShown) {
   return {
     id: p.id,
     author: String(p.author),
@@ -126,7 +131,7 @@ function postHead(p: PostItem) {
   };
 }
 
-export function presentVenue(v: VenueItem, single = false): Record<string, unknown> {
+export function presentVenue(v: VenueShown, single = false): Record<string, unknown> {
   const head = postHead(v);
   const body = dropEmpty({
     ...head,
@@ -159,7 +164,7 @@ export function presentVenue(v: VenueItem, single = false): Record<string, unkno
   };
 }
 
-export function presentOrganizer(o: OrganizerItem, single = false): Record<string, unknown> {
+export function presentOrganizer(o: OrganizerShown, single = false): Record<string, unknown> {
   const head = postHead(o);
   return {
     ...dropEmpty({
@@ -228,8 +233,8 @@ export function presentTerm(t: TermItem): Record<string, unknown> {
 export function presentEvent(e: EventItem, linked: Linked, single = false): Record<string, unknown> {
   const zone = tz(e);
   const cfg = config();
-  const venues = e.venues.map((id) => linked.venues.get(id)).filter((v): v is VenueItem => v !== undefined);
-  const organizers = e.organizers.map((id) => linked.organizers.get(id)).filter((o): o is OrganizerItem => o !== undefined);
+  const venues = e.venues.map((id) => linked.venues.get(id)).filter((v): v is VenueShown => v !== undefined);
+  const organizers = e.organizers.map((id) => linked.organizers.get(id)).filter((o): o is OrganizerShown => o !== undefined);
   const terms = (ids: number[]) =>
     ids.map((id) => linked.terms.get(id)).filter((t): t is TermItem => t !== undefined).map(presentNestedTerm);
   const { cost, cost_details } = presentCost(e.cost, { symbol: cfg.currencySymbol, position: cfg.currencyPosition });

@@ -19,6 +19,10 @@ export interface IndexDefinition {
  * - `list`: ordered listings. Events sort by UTC start, venues and organizers by publish date,
  *   terms by name. Keys only (plus what list filters must see), so that skipping to a page reads
  *   small items, and the page's records are then fetched in one batch.
+ * - `terms`: every category and tag of a language in one partition, ordered by taxonomy and name,
+ *   whole. Terms are few and small, so presenting a page of events reads all the terms it names
+ *   in one Query (a fraction of a capacity unit) instead of one item each; the term lists read
+ *   it too.
  */
 export const INDEXES = {
   bySlug: { indexName: 'gsi1', partitionKey: 'gsi1pk', projection: 'ALL' },
@@ -26,8 +30,9 @@ export const INDEXES = {
     indexName: 'gsi2',
     partitionKey: 'gsi2pk',
     sortKey: 'gsi2sk',
-    projection: ['id', 'author', 'utcEnd', 'count', 'parent', 'slug', 'venues', 'organizers', 'categories', 'tags', 'featured', 'linkedEvents'],
+    projection: ['id', 'author', 'utcEnd', 'parent', 'venues', 'organizers', 'categories', 'tags', 'featured', 'linkedEvents'],
   },
+  terms: { indexName: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk', projection: 'ALL' },
 } as const satisfies Record<string, IndexDefinition>;
 
 /** The CreateTable input for DynamoDB Local (on AWS the stack builds the same from INDEXES). */

@@ -3,9 +3,10 @@ import { config, type Lang } from '../config.js';
 import { nowUtc, parseDate, utcToWall, wallToUtc } from '../dates.js';
 import { invalidParam } from '../errors.js';
 import type { RequestContext } from '../pipeline.js';
-import { batchGet, keyOf, userExists, userIdOf } from '../store/base.js';
-import { keys, listKeys, slugIndexKey } from '../store/keys.js';
-import type { AnyPost, EventItem, OrganizerItem, TermItem, VenueItem } from '../store/items.js';
+import { batchGet, keyOf, queryAll, userExists, userIdOf } from '../store/base.js';
+import { keys, listKeys, slugIndexKey, termKeys } from '../store/keys.js';
+import type { AnyPost, Card, EventItem, TermItem } from '../store/items.js';
+import { INDEXES } from '../table.js';
 import type { Linked } from '../present.js';
 
 /** The publication date pair from `date` / `date_utc` (site zone), or `fallback`, or now. */
@@ -62,30 +63,61 @@ export function indexed<T extends AnyPost>(item: T): T {
 }
 
 export function indexedTerm(t: TermItem): TermItem {
-  return { ...t, gsi1pk: slugIndexKey(t.taxonomy, t.lang, t.slug), ...listKeys.term(t.taxonomy, t.lang, t.name, t.id) };
+  return { ...t, gsi1pk: slugIndexKey(t.taxonomy, t.lang, t.slug), ...termKeys.item(t.taxonomy, t.lang, t.name, t.id) };
 }
 
-/** The venues, organizers and terms of some events, in one batch read. */
-export async function loadLinked(events: EventItem[]): Promise<Linked> {
-  const postIds = new Set<number>();
+/** Every term of a language (both taxonomies), from the `terms` index. */
+export const termsOf = (lang: Lang) =>
+  queryAll<TermItem>({
+    IndexName: INDEXES.terms.indexName,
+    KeyConditionExpression: '#p = :p',
+    ExpressionAttributeNames: { '#p': INDEXES.terms.partitionKey },
+    ExpressionAttributeValues: { ':p': termKeys.partition(lang) },
+  });
+
+/** Read units of a Query over `bytes` of items, or of that many small items read one by one. */
+const queryUnits = (bytes: number) => Math.ceil(bytes / 4096) * 0.5;
+const itemUnits = (n: number) => n * 0.5;
+
+/**
+ * The venues, organizers and terms of some events (of one language). Venues and organizers come
+ * from the events' cards; the few records without one (events written before cards existed) and
+ * the terms come from one batch read, or the terms from one Query of the language's terms when
+ * `termBytes` (lib/store/stats.ts) says that reads less.
+ */
+export async function loadLinked(events: EventItem[], termBytes?: number): Promise<Linked> {
+  const linked: Linked = { venues: new Map(), organizers: new Map(), terms: new Map() };
+  const missing = new Set<number>();
   const termIds = new Set<number>();
+  const take = (id: number, p: Card | AnyPost | undefined) => {
+    if (!p || p.kind === 'event' || p.status === 'trash') return;
+    const into: Map<number, Card> = p.kind === 'venue' ? linked.venues : linked.organizers;
+    const seen = into.get(id);
+    // Two events may carry one record's card at different revisions for a moment: show the newer.
+    if (!seen || (p.rev ?? 0) > (seen.rev ?? 0)) into.set(id, p);
+  };
   for (const e of events) {
-    e.venues.forEach((id) => postIds.add(id));
-    e.organizers.forEach((id) => postIds.add(id));
+    for (const id of [...e.venues, ...e.organizers]) {
+      const card = e.cards?.[id];
+      if (card) take(id, card);
+      else missing.add(id);
+    }
     e.categories.forEach((id) => termIds.add(id));
     e.tags.forEach((id) => termIds.add(id));
   }
-  const found = await batchGet<AnyPost | TermItem>([...[...postIds].map(keys.post), ...[...termIds].map(keys.term)]);
-  const linked: Linked = { venues: new Map(), organizers: new Map(), terms: new Map() };
-  for (const id of postIds) {
-    const p = found.get(keyOf(keys.post(id))) as AnyPost | undefined;
-    if (p?.kind === 'venue' && p.status !== 'trash') linked.venues.set(id, p as VenueItem);
-    if (p?.kind === 'organizer' && p.status !== 'trash') linked.organizers.set(id, p as OrganizerItem);
-  }
-  for (const id of termIds) {
-    const t = found.get(keyOf(keys.term(id))) as TermItem | undefined;
-    if (t) linked.terms.set(id, t);
+  const lang = events[0]?.lang;
+  const byQuery = lang !== undefined && termBytes !== undefined && termIds.size > 0 && queryUnits(termBytes) < itemUnits(termIds.size);
+  const [found, terms] = await Promise.all([
+    batchGet<AnyPost | TermItem>([...[...missing].map(keys.post), ...(byQuery ? [] : [...termIds].map(keys.term))]),
+    byQuery ? termsOf(lang) : Promise.resolve([]),
+  ]);
+  for (const id of missing) take(id, found.get(keyOf(keys.post(id))) as AnyPost | undefined);
+  for (const t of terms) if (termIds.has(t.id)) linked.terms.set(t.id, t);
+  if (!byQuery) {
+    for (const id of termIds) {
+      const t = found.get(keyOf(keys.term(id))) as TermItem | undefined;
+      if (t) linked.terms.set(id, t);
+    }
   }
   return linked;
 }
-

@@ -12,6 +12,7 @@ import { presentEvent, redact } from '../present.js';
 import { unlocked } from '../permissions.js';
 import { batchGet, getItem, keyOf, queryAll } from '../store/base.js';
 import { bucketOf, keys, listKeys } from '../store/keys.js';
+import { readStats, type LangStats } from '../store/stats.js';
 import type { AnyPost, EventItem, TermItem, VenueItem } from '../store/items.js';
 import { stripTags } from '../text.js';
 import { loadLinked } from './common.js';
@@ -292,10 +293,9 @@ async function bucketTotal(partition: string, w: Window, maxDuration: number): P
  * when nothing but the window filters it, else from a count query. Several values of one filter
  * (OR) may list an event twice, so their ids are read and de-duplicated.
  */
-async function listTotal(ctx: RequestContext, src: EventSource[], multi: boolean, w: Window | undefined): Promise<number> {
+async function listTotal(src: EventSource[], multi: boolean, w: Window | undefined, stats: LangStats): Promise<number> {
   if (!multi) {
-    const stats = src.some((s) => s.counted) && w ? await getItem<{ seconds?: number }>(keys.maxDuration(ctx.lang), false) : undefined;
-    const counts = await Promise.all(src.map((s) => (s.counted && w ? bucketTotal(s.partition, w, stats?.seconds ?? 0) : total([s]))));
+    const counts = await Promise.all(src.map((s) => (s.counted && w ? bucketTotal(s.partition, w, stats.seconds ?? 0) : total([s]))));
     return counts.reduce((a, b) => a + b, 0);
   }
   const ids = new Set<number>();
@@ -359,12 +359,13 @@ export async function listEvents(ctx: RequestContext): Promise<Reply> {
     const parent = await getItem<AnyPost>(keys.post(p.post_parent as number));
     if (parent?.kind !== 'event') throw invalidParam('post_parent', 'post_parent is not an existing event id.');
   }
-  const [venue, organizer, categories, tags, geo] = await Promise.all([
+  const [venue, organizer, categories, tags, geo, stats] = await Promise.all([
     postIds(ctx, 'venue'),
     postIds(ctx, 'organizer'),
     termIds(ctx, 'categories'),
     termIds(ctx, 'tags'),
     geoVenues(ctx),
+    readStats(ctx.lang),
   ]);
   const venues = geo === undefined ? venue : venue === undefined ? geo : venue.filter((id) => geo.includes(id));
   const filters: Filters = { venue: venues, organizer, categories, tags, featured: p.featured as boolean | undefined, parent: p.post_parent as number | undefined };
@@ -378,13 +379,13 @@ export async function listEvents(ctx: RequestContext): Promise<Reply> {
     ({ events, total: n } = await listInMemory(ctx, statusList, ownBy, filters, w, offset, perPage));
   } else {
     const { sources: src, multi } = sources(ctx, statusList, filters, w, ownBy);
-    const [hits, count] = await Promise.all([pageKeys(src, offset, perPage, false), listTotal(ctx, src, multi, w)]);
+    const [hits, count] = await Promise.all([pageKeys(src, offset, perPage, false), listTotal(src, multi, w, stats)]);
     const found = await batchGet<EventItem>(hits.map((h) => keys.post(h.id)));
     events = hits.map((h) => found.get(keyOf(keys.post(h.id)))).filter((e): e is EventItem => e !== undefined);
     n = count;
   }
   if (page > 1 && events.length === 0) throw tec.archivePageNotFound('event');
-  const linked = await loadLinked(events);
+  const linked = await loadLinked(events, stats.termBytes);
   const open = await Promise.all(events.map((e) => unlocked(ctx, e)));
   return envelope('events', events.map((e, i) => (open[i] ? presentEvent(e, linked) : redact(presentEvent(e, linked)))), `${apiBase(ctx.lang)}/events/`, echoQuery(ctx, page, perPage, shown, w, venue, organizer), page, n, perPage);
 }

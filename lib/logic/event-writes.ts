@@ -7,10 +7,11 @@
 // - the count buckets of every list it appears in (exact totals without reading the matches);
 // - the published-event counts of its terms and the linked-event counts of its venues and
 //   organizers (has_events).
-import { ApiError } from '../errors.js';
+import { ApiError, ConflictError } from '../errors.js';
 import { del, put, putIfVersion, update, type TransactItem } from '../store/base.js';
 import { bucketOf, keys, listKeys } from '../store/keys.js';
 import type { EventItem, LinkItem } from '../store/items.js';
+import { readCards } from './cards.js';
 import { indexed } from './common.js';
 
 /** An event appears in lists unless trashed or hidden from listings. */
@@ -179,17 +180,33 @@ export function eventTransaction(
     ...[...(old?.venues ?? []), ...(next?.venues ?? [])].map((id) => [id, 'venue'] as const),
     ...[...(old?.organizers ?? []), ...(next?.organizers ?? [])].map((id) => [id, 'organizer'] as const),
   ]);
+  // A card taken from a read holds only if the record's `rev` is still the card's (cards.ts).
+  const carded = readCards(old, next);
   for (const [id, kind] of places) {
     if (created.has(keys.post(id).pk)) continue;
     const delta = (isLinked.has(id) ? 1 : 0) - (wasLinked.has(id) ? 1 : 0);
     const isNew = !!next && (next.venues.includes(id) || next.organizers.includes(id)) && !hadLink.has(`${kind}#${id}`);
-    const condition = isNew ? 'attribute_exists(pk) AND kind = :k AND #s <> :t' : 'attribute_exists(pk)';
-    const condValues = isNew ? { ':k': kind, ':t': 'trash' } : {};
-    const condNames: Record<string, string> = isNew ? { '#s': 'status' } : {};
+    const conditions = ['attribute_exists(pk)'];
+    const condValues: Record<string, unknown> = {};
+    const condNames: Record<string, string> = {};
+    if (isNew) {
+      conditions.push('kind = :k AND #s <> :t');
+      Object.assign(condValues, { ':k': kind, ':t': 'trash' });
+      condNames['#s'] = 'status';
+    }
+    if (carded.has(id)) {
+      const rev = carded.get(id);
+      condNames['#rev'] = 'rev';
+      if (rev === undefined) conditions.push('attribute_not_exists(#rev)');
+      else conditions.push('#rev = :rev'), (condValues[':rev'] = rev);
+    }
+    const condition = conditions.join(' AND ');
+    // A card's record was read in this attempt, so a retry reads it again and answers a gone one.
+    const failed = carded.has(id) ? () => new ConflictError(`${kind} ${id} changed while linking`) : () => linkGone(`${kind} ${id}`);
     if (delta !== 0) {
-      expect(() => linkGone(`${kind} ${id}`), update(keys.post(id), 'ADD #l :d, #v :one', { ':d': delta, ':one': 1, ...condValues }, { '#l': 'linkedEvents', '#v': 'version', ...condNames }, condition));
-    } else if (isNew) {
-      expect(() => linkGone(`${kind} ${id}`), { ConditionCheck: { TableName: tableName, Key: keys.post(id), ConditionExpression: condition, ExpressionAttributeNames: condNames, ExpressionAttributeValues: condValues } });
+      expect(failed, update(keys.post(id), 'ADD #l :d, #v :one', { ':d': delta, ':one': 1, ...condValues }, { '#l': 'linkedEvents', '#v': 'version', ...condNames }, condition));
+    } else if (isNew || carded.has(id)) {
+      expect(failed, { ConditionCheck: { TableName: tableName, Key: keys.post(id), ConditionExpression: condition, ExpressionAttributeNames: condNames, ExpressionAttributeValues: condValues } });
     }
   }
 

@@ -1,8 +1,6 @@
 // Event create and update (reference §6.1, with DESIGN §2's deviations: partial updates, an end
 // before the start is a 400, links to unknown ids are a 400).
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config, type Lang } from '../config.js';
-import { db } from '../db.js';
 import { parseCostInput } from '../cost.js';
 import { endOfDay, parseDate, startOfDay, wallToUtc } from '../dates.js';
 import { ApiError, invalidParam, invalidParams, tec } from '../errors.js';
@@ -14,9 +12,11 @@ import { presentEvent } from '../present.js';
 import { eventWriteArgs } from '../resources/event-args.js';
 import { organizerWriteArgs, venueWriteArgs } from '../resources/place-args.js';
 import { slugify } from '../slug.js';
-import { batchGet, ConditionalCheckFailedException, freeSlug, getItem, keyOf, nextId, put, transact, withRetry, type TransactItem } from '../store/base.js';
+import { batchGet, freeSlug, getItem, keyOf, nextId, put, transact, withRetry, type TransactItem } from '../store/base.js';
 import { keys, type Taxonomy } from '../store/keys.js';
-import type { AnyPost, EventItem, TermItem } from '../store/items.js';
+import type { AnyPost, EventItem, OrganizerItem, TermItem, VenueItem } from '../store/items.js';
+import { addTermBytes, itemBytes, raiseMaxDuration } from '../store/stats.js';
+import { cardsFor } from './cards.js';
 import { authorOf, indexedTerm, loadLinked, modifiedNow, publicationDates } from './common.js';
 import { eventTransaction } from './event-writes.js';
 import { newPlace } from './places.js';
@@ -49,6 +49,8 @@ interface Resolved {
   organizers?: number[];
   categories?: number[];
   tags?: number[];
+  /** Venues and organizers read or created by this write, for the event's cards. */
+  places: Map<number, VenueItem | OrganizerItem>;
   /** Records created by this write (inline venues, organizers, new terms). */
   writes: TransactItem[];
   created: Set<string>;
@@ -86,7 +88,7 @@ async function resolveLinks(ctx: RequestContext, author: number, attempt: number
       }
     }
   const found = await batchGet<Record<string, unknown>>(lookups);
-  const out: Resolved = { writes: [], created: new Set(), newTerms: [] };
+  const out: Resolved = { places: new Map(), writes: [], created: new Set(), newTerms: [] };
 
   for (const [field, kind, args] of [['venue', 'venue', venueWriteArgs], ['organizer', 'organizer', organizerWriteArgs]] as const) {
     const list = lists[field];
@@ -101,6 +103,7 @@ async function resolveLinks(ctx: RequestContext, author: number, attempt: number
           if (typeof v === 'object') throw tec.invalidLinkedPost();
           throw invalidParam(field, `${field} ${id} is not an existing ${kind}.`);
         }
+        out.places.set(id, post as VenueItem | OrganizerItem);
         ids.push(id);
         continue;
       }
@@ -115,6 +118,7 @@ async function resolveLinks(ctx: RequestContext, author: number, attempt: number
       const { item, writes } = await newPlace(kind, { ...params, status }, ctx, author, attempt);
       out.writes.push(...writes);
       out.created.add(item.pk);
+      out.places.set(item.id, item);
       ids.push(item.id);
     }
     out[field === 'venue' ? 'venues' : 'organizers'] = [...new Set(ids)];
@@ -213,32 +217,12 @@ function eventFrom(p: Record<string, unknown>, base: { id: number; lang: Lang; s
     tags: links.tags ?? old?.tags ?? [],
     parent: old?.parent ?? 0,
   };
+  event.cards = cardsFor(event, links.places, old?.cards);
   if (hidden) event.hidden = true;
   if (!event.cost) delete event.cost;
   const password = p.password !== undefined ? (p.password as string) : old?.password;
   if (password) event.password = password;
   return event;
-}
-
-/**
- * Keeps the longest event duration per language, which bounds how far before a window's end an
- * event that ends after it can start (list totals). Raised before the write, so it is never
- * below a stored event's duration; a failed write only leaves it larger than needed.
- */
-async function raiseMaxDuration(e: EventItem): Promise<void> {
-  const seconds = Math.ceil((Date.parse(`${e.utcEnd.replace(' ', 'T')}Z`) - Date.parse(`${e.utcStart.replace(' ', 'T')}Z`)) / 1000);
-  try {
-    await db().send(new UpdateCommand({
-      TableName: config().tableName,
-      Key: keys.maxDuration(e.lang),
-      UpdateExpression: 'SET #s = :s',
-      ConditionExpression: 'attribute_not_exists(#s) OR #s < :s',
-      ExpressionAttributeNames: { '#s': 'seconds' },
-      ExpressionAttributeValues: { ':s': seconds },
-    }));
-  } catch (err) {
-    if (!(err instanceof ConditionalCheckFailedException)) throw err;
-  }
 }
 
 /** Writes the event and everything created with it in one transaction. */
@@ -249,8 +233,10 @@ async function commit(old: EventItem | undefined, next: EventItem, links: Resolv
     ...links.newTerms.flatMap((t) => termWrites({ ...t, count: published && [...next.categories, ...next.tags].includes(t.id) ? 1 : 0 })),
   ];
   const tx = eventTransaction(old, next, config().tableName, extra, links.created);
-  await raiseMaxDuration(next);
+  const seconds = Math.ceil((Date.parse(`${next.utcEnd.replace(' ', 'T')}Z`) - Date.parse(`${next.utcStart.replace(' ', 'T')}Z`)) / 1000);
+  await raiseMaxDuration(next.lang, seconds);
   await transact(tx.items, (i) => tx.meaning.get(i)?.());
+  if (links.newTerms.length) await addTermBytes(next.lang, links.newTerms.reduce((n, t) => n + itemBytes(t), 0));
 }
 
 async function respond(status: number, e: EventItem): Promise<Reply> {

@@ -8,15 +8,16 @@ import type { RequestContext } from '../pipeline.js';
 import { presentOrganizer, presentTerm, presentVenue } from '../present.js';
 import { POST_STATUSES } from '../resources/common.js';
 import { batchGet, bySlug, count, getItem, keyOf, query, queryAll, type Key } from '../store/base.js';
-import { keys, listKeys, slugIndexKey, type PostKind, type Taxonomy } from '../store/keys.js';
+import { keys, listKeys, slugIndexKey, termKeys, type PostKind, type Taxonomy } from '../store/keys.js';
 import { nowUtc } from '../dates.js';
 import type { EventItem, OrganizerItem, TermItem, VenueItem } from '../store/items.js';
 import { INDEXES } from '../table.js';
 
-const I = INDEXES.list;
+type ListIndex = typeof INDEXES.list | typeof INDEXES.terms;
 
-/** One index partition to read, with an optional sort-key range and filter. */
+/** One index partition to read (of the `list` index unless named), with an optional sort-key range and filter. */
 export interface Source {
+  index?: ListIndex;
   partition: string;
   from?: string;
   to?: string;
@@ -26,6 +27,7 @@ export interface Source {
 }
 
 export function queryInput(s: Source, descending: boolean) {
+  const I = s.index ?? INDEXES.list;
   const names: Record<string, string> = { '#p': I.partitionKey, ...(s.names ?? {}) };
   const values: Record<string, unknown> = { ':p': s.partition, ...(s.values ?? {}) };
   let condition = '#p = :p';
@@ -53,9 +55,9 @@ export function queryInput(s: Source, descending: boolean) {
  * repeats (an event in two of the partitions of an OR filter is listed once). Each partition is
  * read only as far as the page needs, so the cost follows the page, not the table.
  */
-export async function pageKeys(sources: Source[], offset: number, limit: number, descending: boolean): Promise<(Key & { id: number })[]> {
+export async function pageKeys(sources: Source[], offset: number, limit: number, descending: boolean): Promise<(Key & { id: number; item: Record<string, unknown> })[]> {
   const want = offset + limit;
-  const merged: { key: Key; sort: string; id: number }[] = [];
+  const merged: { key: Key; sort: string; id: number; item: Record<string, unknown> }[] = [];
   for (const s of sources.filter(nonEmpty)) {
     let start: Record<string, unknown> | undefined;
     let got = 0;
@@ -63,7 +65,7 @@ export async function pageKeys(sources: Source[], offset: number, limit: number,
       const out = await query<Record<string, string | number>>({ ...queryInput(s, descending), Limit: Math.max(want - got, 1) * 2, ExclusiveStartKey: start });
       for (const item of out.items) {
         if (got >= want) break;
-        merged.push({ key: { pk: String(item.pk), sk: String(item.sk) }, sort: String(item[I.sortKey]), id: Number(item.id) });
+        merged.push({ key: { pk: String(item.pk), sk: String(item.sk) }, sort: String(item[(s.index ?? INDEXES.list).sortKey]), id: Number(item.id), item });
         got++;
       }
       start = out.last;
@@ -72,7 +74,7 @@ export async function pageKeys(sources: Source[], offset: number, limit: number,
   merged.sort((a, b) => (descending ? b.sort.localeCompare(a.sort) : a.sort.localeCompare(b.sort)));
   const seen = new Set<number>();
   const unique = merged.filter((m) => !seen.has(m.id) && !!seen.add(m.id));
-  return unique.slice(offset, want).map((m) => ({ ...m.key, id: m.id }));
+  return unique.slice(offset, want).map((m) => ({ ...m.key, id: m.id, item: m.item }));
 }
 
 /** A source whose range is inverted (start after end) matches nothing and is not queried. */
@@ -261,14 +263,15 @@ async function existingTerms(name: string, ids: number[], taxonomy: Taxonomy): P
 
 /**
  * GET /categories and /tags (reference §4.3). By name (the index order) a page reads only its
- * keys; the other filters and orders read the language's terms, which are few.
+ * terms; the other filters and orders read the language's terms, which are few.
  */
 export async function listTerms(ctx: RequestContext, taxonomy: Taxonomy): Promise<Reply> {
   const p = ctx.params;
   const { page, perPage, offset } = paging(ctx);
   const hideEmpty = p.hide_empty !== false;
+  const whole: Source = { index: INDEXES.terms, partition: termKeys.partition(ctx.lang), ...termKeys.range(taxonomy) };
   const source: Source = {
-    partition: listKeys.partition(taxonomy, ctx.lang),
+    ...whole,
     ...(hideEmpty ? { filter: '#c > :zero', names: { '#c': 'count' }, values: { ':zero': 0 } } : {}),
   };
   const filtered = ['search', 'exclude', 'include', 'parent', 'post', 'event', 'slug'].some((k) => p[k] !== undefined);
@@ -276,9 +279,9 @@ export async function listTerms(ctx: RequestContext, taxonomy: Taxonomy): Promis
   let terms: TermItem[];
   let n: number;
   if (!filtered && orderby === 'name') {
+    // The `terms` index holds whole terms: the page's index items are the page.
     const [hits, count] = await Promise.all([pageKeys([source], offset, perPage, p.order === 'desc'), total([source])]);
-    const found = await batchGet<TermItem>(hits);
-    terms = hits.map((k) => found.get(keyOf(k))).filter((t): t is TermItem => t !== undefined);
+    terms = hits.map((h) => h.item as unknown as TermItem);
     n = count;
   } else {
     const eventId = (p.event ?? p.post) as number | undefined;
@@ -294,7 +297,7 @@ export async function listTerms(ctx: RequestContext, taxonomy: Taxonomy): Promis
       const hit = await bySlug<TermItem>(slugIndexKey(taxonomy, ctx.lang, String(p.slug).toLowerCase()));
       candidates = hit ? [hit] : [];
     } else {
-      candidates = await allOf<TermItem>([{ partition: listKeys.partition(taxonomy, ctx.lang) }]);
+      candidates = await queryAll<TermItem>(queryInput(whole, false));
     }
     const exclude = p.exclude === undefined ? [] : (await existingTerms('exclude', p.exclude as number[], taxonomy)).map((t) => t.id);
     if (p.parent !== undefined && p.parent !== 0) await existingTerms('parent', [p.parent as number], 'category');

@@ -9,6 +9,7 @@ import { slugify } from '../slug.js';
 import { freeSlug, nextId, put, putIfVersion, transact, withRetry, type TransactItem } from '../store/base.js';
 import { keys } from '../store/keys.js';
 import type { OrganizerItem, VenueItem } from '../store/items.js';
+import { refreshCards } from './cards.js';
 import { authorOf, indexed, modifiedNow, publicationDates } from './common.js';
 import { findPost } from './posts.js';
 
@@ -40,6 +41,7 @@ export function placeFrom(kind: PlaceKind, p: Record<string, unknown>, base: {
     image: str(p.image, old?.image),
     website: p.website === undefined ? (old?.website ?? '') : String(p.website),
     version: (old?.version ?? 0) + 1,
+    rev: (old?.rev ?? 0) + 1,
   };
   if (kind === 'organizer') {
     const o = old as OrganizerItem | undefined;
@@ -107,5 +109,7 @@ export async function updatePlace(ctx: RequestContext, kind: PlaceKind): Promise
     await transact(writes);
     return next;
   });
+  // Linked events show the edit too (a trashed record has no linked events left).
+  await refreshCards(next);
   return json(200, present(next));
 }

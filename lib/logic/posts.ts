@@ -46,6 +46,8 @@ export async function readPost(ctx: RequestContext, kind: PostKind): Promise<Rep
   return json(200, await presentPost(post, true));
 }
 
+const withoutCard = (cards: EventItem['cards'], id: number) => (cards ? Object.fromEntries(Object.entries(cards).filter(([k]) => Number(k) !== id)) : cards);
+
 /** Removes every link item in a venue's, organizer's or term's partition, rewriting each event. */
 export async function unlinkEvents(targetPk: string, drop: (e: EventItem) => EventItem, now: Date): Promise<void> {
   const links = await queryAll<LinkItem>({
@@ -76,7 +78,7 @@ export async function deletePost(ctx: RequestContext, kind: PostKind): Promise<R
   if (kind !== 'event') {
     // TEC removes a trashed venue's or organizer's links from its events.
     const field = kind === 'venue' ? 'venues' : 'organizers';
-    await unlinkEvents(keys.post(post.id).pk, (e) => ({ ...e, [field]: e[field].filter((id) => id !== post.id) }), ctx.now);
+    await unlinkEvents(keys.post(post.id).pk, (e) => ({ ...e, [field]: e[field].filter((id) => id !== post.id), cards: withoutCard(e.cards, post.id) }), ctx.now);
   }
 
   if (force) {

@@ -6,11 +6,11 @@ import { requireEditor } from '../permissions.js';
 import type { RequestContext } from '../pipeline.js';
 import { presentTerm } from '../present.js';
 import { slugify } from '../slug.js';
-import { del, getItem, put, putIfVersion, queryAll, transact, withRetry, type TransactItem } from '../store/base.js';
-import { INDEXES } from '../table.js';
-import { keys, listKeys, type Taxonomy } from '../store/keys.js';
+import { del, getItem, put, putIfVersion, transact, withRetry, type TransactItem } from '../store/base.js';
+import { keys, type Taxonomy } from '../store/keys.js';
 import type { TermItem } from '../store/items.js';
-import { indexedTerm } from './common.js';
+import { addTermBytes, itemBytes } from '../store/stats.js';
+import { indexedTerm, termsOf } from './common.js';
 import { newTermItem, termWrites } from './events.js';
 import { unlinkEvents } from './posts.js';
 
@@ -65,6 +65,7 @@ export async function createTerm(ctx: RequestContext): Promise<Reply> {
   const term = await withRetry(() => newTermItem(taxonomy, ctx.lang as Lang, name, (ctx.params.description as string) ?? '', parent, wantedSlug));
   const writes = termWrites(term);
   await transact(writes, guardError(writes, term));
+  await addTermBytes(term.lang, itemBytes(term));
   return json(201, presentTerm(term));
 }
 
@@ -90,19 +91,14 @@ export async function updateTerm(ctx: RequestContext): Promise<Reply> {
       writes.push(del(keys.termName(taxonomy, old.lang, old.parent, old.name)), put({ ...keys.termName(taxonomy, old.lang, parent, name), id: old.id }));
     }
     await transact(writes, guardError(writes, next));
+    await addTermBytes(old.lang, itemBytes(next) - itemBytes(old));
     return next;
   });
   return json(200, presentTerm(term));
 }
 
 async function reparentChildren(term: TermItem): Promise<void> {
-  const children = await queryAll<TermItem>({
-    IndexName: INDEXES.list.indexName,
-    KeyConditionExpression: '#p = :p',
-    FilterExpression: '#parent = :id',
-    ExpressionAttributeNames: { '#p': INDEXES.list.partitionKey, '#parent': 'parent' },
-    ExpressionAttributeValues: { ':p': listKeys.partition('category', term.lang), ':id': term.id },
-  });
+  const children = (await termsOf(term.lang)).filter((t) => t.taxonomy === 'category' && t.parent === term.id);
   for (const { id } of children) {
     await withRetry(async () => {
       const old = (await getItem<TermItem>(keys.term(id)))!;
@@ -129,5 +125,6 @@ export async function deleteTerm(ctx: RequestContext): Promise<Reply> {
     del(keys.slugGuard(term.taxonomy, term.lang, term.slug)),
     del(keys.termName(term.taxonomy, term.lang, term.parent, term.name)),
   ]);
+  await addTermBytes(term.lang, -itemBytes(term));
   return json(200, presentTerm(term));
 }

@@ -32,6 +32,13 @@ export interface PostItem {
   gsi2sk?: string;
 }
 
+/**
+ * A venue or organizer as it is shown inside events: the record without its keys and counters.
+ * Events carry one per linked venue and organizer (see lib/logic/cards.ts).
+ */
+export type Card = Omit<VenueItem, CardOmitted> | Omit<OrganizerItem, CardOmitted>;
+export type CardOmitted = 'pk' | 'sk' | 'gsi1pk' | 'gsi2pk' | 'gsi2sk' | 'version' | 'linkedEvents' | 'trashedFrom';
+
 export interface EventItem extends PostItem {
   kind: 'event';
   start: string;
@@ -53,6 +60,11 @@ export interface EventItem extends PostItem {
   categories: number[];
   tags: number[];
   parent: number;
+  /**
+   * The cards of the linked venues and organizers, by id, so that presenting the event reads no
+   * other record. A venue's or organizer's edit rewrites them (lib/logic/cards.ts).
+   */
+  cards?: Record<string, Card>;
   /** Set only when the event is password-protected; never presented. */
   password?: string;
 }
@@ -71,6 +83,8 @@ export interface VenueItem extends PostItem {
   showMapLink: boolean;
   geoLat?: number;
   geoLng?: number;
+  /** Content revision, bumped by the venue's own writes only; cards carry it. */
+  rev?: number;
   /** Events linked with a status other than draft or pending (TEC's has_events). */
   linkedEvents?: number;
 }
@@ -79,6 +93,8 @@ export interface OrganizerItem extends PostItem {
   kind: 'organizer';
   phone: string;
   email: string;
+  /** Content revision, bumped by the organizer's own writes only; cards carry it. */
+  rev?: number;
   linkedEvents?: number;
 }
 
@@ -98,8 +114,8 @@ export interface TermItem {
   count: number;
   version: number;
   gsi1pk?: string;
-  gsi2pk?: string;
-  gsi2sk?: string;
+  gsi3pk?: string;
+  gsi3sk?: string;
 }
 
 /**

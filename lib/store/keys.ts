@@ -32,8 +32,12 @@ export const keys = {
   linkPrefix: 'EVENT#',
   /** The featured index item of an event (its `featured#1` or `featured#0` list entry). */
   featured: (eventId: number) => ({ pk: `POST#${eventId}`, sk: 'IDX#featured' }),
-  /** The longest event duration seen per language, which bounds the end-date corrections. */
-  maxDuration: (lang: Lang) => ({ pk: 'STATS#duration', sk: lang }),
+  /**
+   * Figures per language: `seconds`, the longest event duration seen (it bounds the end-date
+   * corrections of list totals), and `termBytes`, about how large the language's terms are
+   * together (it decides how a page of events reads its terms).
+   */
+  langStats: (lang: Lang) => ({ pk: 'STATS', sk: lang }),
 };
 
 /**
@@ -59,11 +63,17 @@ export const listKeys = {
     gsi2pk: `LIST#${kind}#${lang}#${status}`,
     gsi2sk: `${dateUtc}#${pad(id)}`,
   }),
-  /** Terms list by name; the id breaks ties. */
-  term: (taxonomy: Taxonomy, lang: Lang, name: string, id: number) => ({
-    gsi2pk: `LIST#${taxonomy}#${lang}`,
-    gsi2sk: `${name.toLowerCase()}#${pad(id)}`,
-  }),
-  partition: (kind: PostKind | Taxonomy, lang: Lang, status?: string, dim?: string) =>
+  partition: (kind: PostKind, lang: Lang, status?: string, dim?: string) =>
     [`LIST#${kind}#${lang}`, status, dim].filter((x) => x !== undefined).join('#'),
+};
+
+/** Partition and sort values of the `terms` index: a language's terms by taxonomy, then name. */
+export const termKeys = {
+  item: (taxonomy: Taxonomy, lang: Lang, name: string, id: number) => ({
+    gsi3pk: `TERMS#${lang}`,
+    gsi3sk: `${taxonomy}#${name.toLowerCase()}#${pad(id)}`,
+  }),
+  partition: (lang: Lang) => `TERMS#${lang}`,
+  /** The sort-key range of one taxonomy ('$' follows '#'). */
+  range: (taxonomy: Taxonomy) => ({ from: `${taxonomy}#`, to: `${taxonomy}$` }),
 };

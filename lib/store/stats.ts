@@ -1,0 +1,54 @@
+// Per-language figures kept beside the data (one small item per language, read once per event
+// list): the longest event duration, and about how many bytes the language's terms take.
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { config, type Lang } from '../config.js';
+import { db } from '../db.js';
+import { getItem } from './base.js';
+import { keys } from './keys.js';
+
+export interface LangStats {
+  /** The longest event duration seen, in seconds. */
+  seconds?: number;
+  /** About the size of all the language's terms together (see `itemBytes`). */
+  termBytes?: number;
+}
+
+export const readStats = async (lang: Lang): Promise<LangStats> => (await getItem<LangStats>(keys.langStats(lang), false)) ?? {};
+
+/** About what DynamoDB counts as an item's size: its attribute names and values as JSON. */
+export const itemBytes = (item: object) => Buffer.byteLength(JSON.stringify(item));
+
+/**
+ * Raises the longest duration. Called before the event's write, so it is never below a stored
+ * event's duration; a failed write only leaves it larger than needed.
+ */
+export async function raiseMaxDuration(lang: Lang, seconds: number): Promise<void> {
+  try {
+    await db().send(new UpdateCommand({
+      TableName: config().tableName,
+      Key: keys.langStats(lang),
+      UpdateExpression: 'SET #s = :s',
+      ConditionExpression: 'attribute_not_exists(#s) OR #s < :s',
+      ExpressionAttributeNames: { '#s': 'seconds' },
+      ExpressionAttributeValues: { ':s': seconds },
+    }));
+  } catch (err) {
+    if (!(err instanceof ConditionalCheckFailedException)) throw err;
+  }
+}
+
+/**
+ * Moves the terms' size by `delta` after a term write. It only chooses between two correct ways
+ * of reading terms, so it is kept outside the write's transaction (no contention on this item).
+ */
+export async function addTermBytes(lang: Lang, delta: number): Promise<void> {
+  if (delta === 0) return;
+  await db().send(new UpdateCommand({
+    TableName: config().tableName,
+    Key: keys.langStats(lang),
+    UpdateExpression: 'ADD #b :d',
+    ExpressionAttributeNames: { '#b': 'termBytes' },
+    ExpressionAttributeValues: { ':d': delta },
+  }));
+}

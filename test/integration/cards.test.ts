@@ -1,0 +1,208 @@
+// Events carry cards of their venues and organizers (lib/logic/cards.ts) and read their terms
+// in one Query when that is cheaper. These tests check that what events show stays current
+// through edits, races and records written before cards existed, and what each read costs.
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { config } from '../../lib/config.js';
+import { capacity, db } from '../../lib/db.js';
+import { ConflictError } from '../../lib/errors.js';
+import { ensureDevKeys, mintToken } from '../../lib/local/dev-auth.js';
+import { invoke } from '../../lib/local/invoke.js';
+import { refreshCards } from '../../lib/logic/cards.js';
+import { eventTransaction } from '../../lib/logic/event-writes.js';
+import { getItem, transact } from '../../lib/store/base.js';
+import { keys } from '../../lib/store/keys.js';
+import type { EventItem, VenueItem } from '../../lib/store/items.js';
+import { itemBytes, readStats } from '../../lib/store/stats.js';
+import { useFreshTable } from '../support/table.js';
+
+let editorToken: string;
+beforeAll(async () => {
+  editorToken = await mintToken(await ensureDevKeys('.local'), { role: 'editor', sub: 'cards-editor' });
+});
+
+const call = (method: string, path: string, body?: unknown, query?: Record<string, string | number>) =>
+  invoke(method, 'en', path, { body, query, token: editorToken });
+
+async function created(path: string, body: Record<string, unknown>): Promise<any> {
+  const res = await call('POST', path, body);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body;
+}
+
+const tomorrow = (hour: number) => {
+  const d = new Date(Date.now() + 86_400_000);
+  d.setUTCHours(hour, 0, 0, 0);
+  return d.toISOString().slice(0, 19).replace('T', ' ');
+};
+
+const event = (title: string, extra: Record<string, unknown> = {}) =>
+  created('/events', { title, start_date: tomorrow(10), end_date: tomorrow(12), ...extra });
+
+const stored = async (id: number) => (await getItem<EventItem>(keys.post(id)))!;
+
+describe('venue and organizer cards', () => {
+  useFreshTable('cards');
+
+  it('shows a venue or organizer edit in every linked event, by id, by slug and in lists', async () => {
+    const venue = await created('/venues', { venue: 'Old Hall', city: 'Vilnius' });
+    const organizer = await created('/organizers', { organizer: 'Old Org', email: 'a@example.com' });
+    const events = await Promise.all([1, 2, 3].map((i) => event(`Cards ${i}`, { venue: venue.id, organizer: [organizer.id] })));
+    expect((await stored(events[0].id)).cards?.[venue.id]).toMatchObject({ title: 'Old Hall', city: 'Vilnius', rev: 1 });
+
+    expect((await call('POST', `/venues/${venue.id}`, { venue: 'New Hall', city: 'Kaunas' })).status).toBe(200);
+    expect((await call('POST', `/organizers/${organizer.id}`, { organizer: 'New Org' })).status).toBe(200);
+
+    for (const e of events) {
+      const byId = await call('GET', `/events/${e.id}`);
+      expect(byId.body.venue).toMatchObject({ id: venue.id, venue: 'New Hall', city: 'Kaunas' });
+      expect(byId.body.organizer).toMatchObject([{ id: organizer.id, organizer: 'New Org', email: 'a@example.com' }]);
+      const bySlug = await call('GET', `/events/by-slug/${e.slug}`);
+      expect(bySlug.body.venue.venue).toBe('New Hall');
+    }
+    const list = await call('GET', '/events', undefined, { per_page: 10 });
+    expect(list.body.events.map((e: any) => [e.venue.venue, e.organizer[0].organizer])).toEqual([
+      ['New Hall', 'New Org'],
+      ['New Hall', 'New Org'],
+      ['New Hall', 'New Org'],
+    ]);
+    // The card is the venue as its own endpoint shows it.
+    const own = await call('GET', `/venues/${venue.id}`);
+    const { json_ld: _, ...shown } = own.body;
+    expect((await call('GET', '/events', undefined, { per_page: 1 })).body.events[0].venue).toEqual(shown);
+  });
+
+  it('presents a page of events without reading their venues or organizers', async () => {
+    const venue = await created('/venues', { venue: 'Quiet Hall' });
+    const organizer = await created('/organizers', { organizer: 'Quiet Org' });
+    const e = await event('No terms', { venue: venue.id, organizer: organizer.id });
+    capacity.reset();
+    const res = await call('GET', `/events/${e.id}`);
+    expect(res.body.venue.venue).toBe('Quiet Hall');
+    // The record alone: one GetItem, no batch read of linked records.
+    expect(capacity.snapshot().commands).toEqual({ GetItemCommand: 1 });
+  });
+
+  it('drops the card with the link when the venue is trashed', async () => {
+    const venue = await created('/venues', { venue: 'Short-lived Hall' });
+    const e = await event('Loses its venue', { venue: venue.id });
+    expect((await call('DELETE', `/venues/${venue.id}`)).status).toBe(200);
+    const after = await stored(e.id);
+    expect(after.venues).toEqual([]);
+    expect(after.cards).toEqual({});
+    expect((await call('GET', `/events/${e.id}`)).body.venue).toEqual([]);
+  });
+
+  it('refuses to commit a card older than its record, so a racing write retries', async () => {
+    const venue = await created('/venues', { venue: 'Racing Hall' });
+    const stale = (await getItem<VenueItem>(keys.post(venue.id)))!;
+    expect((await call('POST', `/venues/${venue.id}`, { venue: 'Racing Hall, renamed' })).status).toBe(200);
+    const e = await event('Racer');
+    const old = await stored(e.id);
+    // The write read the venue before its rename: its card has the old rev.
+    const next: EventItem = { ...old, venues: [venue.id], cards: { [venue.id]: { ...stale, rev: stale.rev } as never }, version: old.version + 1 };
+    const tx = eventTransaction(old, next, config().tableName);
+    await expect(transact(tx.items, (i) => tx.meaning.get(i)?.())).rejects.toBeInstanceOf(ConflictError);
+    expect((await stored(e.id)).venues).toEqual([]);
+    // With the current record read, the same write commits.
+    const fresh = (await getItem<VenueItem>(keys.post(venue.id)))!;
+    const ok = eventTransaction(old, { ...next, cards: { [venue.id]: { ...fresh } as never } }, config().tableName);
+    await transact(ok.items, (i) => ok.meaning.get(i)?.());
+    expect((await call('GET', `/events/${e.id}`)).body.venue.venue).toBe('Racing Hall, renamed');
+  });
+
+  it('never puts an older card over a newer one, and bumps the event version when it writes one', async () => {
+    const venue = await created('/venues', { venue: 'Version Hall' });
+    const e = await event('Versioned', { venue: venue.id });
+    const v1 = (await getItem<VenueItem>(keys.post(venue.id)))!;
+    expect((await call('POST', `/venues/${venue.id}`, { venue: 'Version Hall 2' })).status).toBe(200);
+    const afterEdit = await stored(e.id);
+    expect(afterEdit.cards?.[venue.id]?.title).toBe('Version Hall 2');
+    // A late rewrite with the first revision (an edit's fan-out that lost the race) changes nothing.
+    expect(await refreshCards(v1)).toBe(0);
+    const afterLate = await stored(e.id);
+    expect(afterLate.cards?.[venue.id]?.title).toBe('Version Hall 2');
+    expect(afterLate.version).toBe(afterEdit.version);
+    // The edit's rewrite bumped the version: a write that read the event before it must retry.
+    const before = { ...afterEdit, version: afterEdit.version - 1 };
+    const tx = eventTransaction(before, { ...before, title: 'Clobber', version: afterEdit.version }, config().tableName);
+    await expect(transact(tx.items)).rejects.toBeInstanceOf(ConflictError);
+  });
+
+  it('keeps showing venues of events written before cards existed, and an edit leaves them alone', async () => {
+    const venue = await created('/venues', { venue: 'Legacy Hall' });
+    const e = await event('Legacy', { venue: venue.id });
+    const { cards: _, ...legacy } = await stored(e.id);
+    await db().send(new PutCommand({ TableName: config().tableName, Item: legacy }));
+    expect((await call('GET', `/events/${e.id}`)).body.venue.venue).toBe('Legacy Hall');
+    expect((await call('POST', `/venues/${venue.id}`, { venue: 'Legacy Hall 2' })).status).toBe(200);
+    expect((await stored(e.id)).cards).toBeUndefined();
+    // Read live, so the edit shows anyway.
+    expect((await call('GET', `/events/${e.id}`)).body.venue.venue).toBe('Legacy Hall 2');
+    const list = await call('GET', '/events', undefined, { per_page: 50 });
+    expect(list.body.events.find((x: any) => x.id === e.id).venue.venue).toBe('Legacy Hall 2');
+  });
+
+  it('takes a newer card when an event update names the venue again', async () => {
+    const venue = await created('/venues', { venue: 'Heal Hall' });
+    const e = await event('Heals', { venue: venue.id });
+    // A card left behind (as if an edit's rewrite had been cut short).
+    const behind = await stored(e.id);
+    await db().send(new PutCommand({ TableName: config().tableName, Item: { ...behind, cards: { [venue.id]: { ...behind.cards![venue.id]!, title: 'Stale', rev: 0 } } } }));
+    expect((await call('GET', `/events/${e.id}`)).body.venue.venue).toBe('Stale');
+    expect((await call('POST', `/events/${e.id}`, { venue: venue.id })).status).toBe(200);
+    expect((await call('GET', `/events/${e.id}`)).body.venue.venue).toBe('Heal Hall');
+  });
+});
+
+describe('terms of a page of events', () => {
+  useFreshTable('cards-terms');
+
+  it('keeps the size of the language terms as terms are created, renamed and deleted', async () => {
+    const start = (await readStats('en')).termBytes ?? 0;
+    const cat = await created('/categories', { name: 'Sized' });
+    const item = (await getItem(keys.term(cat.id)))!;
+    expect((await readStats('en')).termBytes).toBe(start + itemBytes(item));
+    expect((await call('POST', `/categories/${cat.id}`, { name: 'Sized and renamed', description: 'Longer now' })).status).toBe(200);
+    const renamed = (await getItem(keys.term(cat.id)))!;
+    expect((await readStats('en')).termBytes).toBe(start + itemBytes(renamed));
+    // Terms created inside an event write count too.
+    await event('Makes terms', { tags: ['brand-new-tag', 'another-new-tag'] });
+    const grown = (await readStats('en')).termBytes!;
+    expect(grown).toBeGreaterThan(start + itemBytes(renamed) + 200);
+    expect((await call('DELETE', `/categories/${cat.id}`, undefined, { force: 'true' })).status).toBe(200);
+    expect((await readStats('en')).termBytes).toBe(grown - itemBytes(renamed));
+  });
+
+  it('reads the terms of a page in one Query when the language has few, and shows exactly the same', async () => {
+    const cats = await Promise.all(['Alpha', 'Beta', 'Gamma', 'Delta'].map((name) => created('/categories', { name })));
+    const tags = await Promise.all(['one', 'two', 'three', 'four', 'five', 'six'].map((name) => created('/tags', { name })));
+    for (let i = 0; i < 6; i++) {
+      await event(`Termed ${i}`, { categories: [cats[i % 4].id, cats[(i + 1) % 4].id], tags: [tags[i].id, tags[(i + 2) % 6].id] });
+    }
+    capacity.reset();
+    const viaQuery = await call('GET', '/events', undefined, { per_page: 6 });
+    const queried = capacity.snapshot();
+    expect(viaQuery.body.events).toHaveLength(6);
+    // Every event's terms, in its order, with their live counts.
+    for (const e of viaQuery.body.events) {
+      const record = await stored(e.id);
+      expect(e.categories.map((t: any) => t.id)).toEqual(record.categories);
+      expect(e.tags.map((t: any) => t.id)).toEqual(record.tags);
+      for (const t of [...e.categories, ...e.tags]) expect(t.count).toBe((await getItem<{ count: number }>(keys.term(t.id)))!.count);
+    }
+    expect(viaQuery.body.events.flatMap((e: any) => e.tags).length).toBeGreaterThanOrEqual(10);
+    // 12+ distinct terms would be 6+ read units one by one; the whole language is a fraction.
+    expect(queried.commands.BatchGetItemCommand).toBe(1); // the page's events only
+
+    // When the terms are large together, the page reads only its own terms, one by one.
+    await db().send(new PutCommand({ TableName: config().tableName, Item: { ...keys.langStats('en'), ...(await readStats('en')), termBytes: 10_000_000 } }));
+    capacity.reset();
+    const viaBatch = await call('GET', '/events', undefined, { per_page: 6 });
+    const batched = capacity.snapshot();
+    expect(batched.commands.BatchGetItemCommand).toBe(2);
+    expect(batched.commands.QueryCommand).toBe(queried.commands.QueryCommand! - 1);
+    expect(batched.read).toBeGreaterThan(queried.read);
+    expect(viaBatch.body).toEqual(viaQuery.body);
+  });
+});
