@@ -38,6 +38,8 @@ export interface ApiFunctionProps {
   description: string;
   environment: Record<string, string>;
   logRetention: logs.RetentionDays;
+  /** Default 10 s. */
+  timeoutSeconds?: number;
 }
 
 export class ApiFunction extends Construct {
@@ -72,7 +74,7 @@ export class ApiFunction extends Construct {
       runtime: lambda.Runtime.NODEJS_22_X,
       architecture: lambda.Architecture.ARM_64,
       memorySize: 512,
-      timeout: Duration.seconds(10),
+      timeout: Duration.seconds(props.timeoutSeconds ?? 10),
       role: this.role,
       logGroup: this.logGroup,
       environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },

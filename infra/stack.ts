@@ -62,6 +62,8 @@ export class EventCalendarStack extends Stack {
         description: `${op.id}: ${op.summary}`,
         environment,
         logRetention: settings.logRetention,
+        // API Gateway's HTTP APIs wait at most 30 s for an integration.
+        ...(op.fansOut ? { timeoutSeconds: 29 } : {}),
       });
       if (op.access === 'write') this.table.grantReadWriteData(fn.function);
       else this.table.grantReadData(fn.function);

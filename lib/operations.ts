@@ -23,7 +23,14 @@ export interface Operation {
   handler: string;
   summary: string;
   args: Args;
+  /**
+   * Rewrites every event linked to the record (venue and organizer cards, unlinking on trash and
+   * delete), so its time grows with those events: it gets the longest time API Gateway waits.
+   */
+  fansOut: boolean;
 }
+
+const FANS_OUT = /^(?:(?:venues|organizers)\.(?:update|updateBySlug|delete|deleteBySlug)|(?:categories|tags)\.delete)$/;
 
 type ItemKind = 'events' | 'venues' | 'organizers';
 type TermKind = 'categories' | 'tags';
@@ -44,6 +51,7 @@ const row = (kind: string, name: string, methods: Method[], path: string, access
   handler: `functions/${kind}/${name}.ts`,
   summary,
   args,
+  fansOut: FANS_OUT.test(`${kind}.${name}`),
 });
 
 /** List, create, get, update and delete: what every kind has. */

@@ -30,7 +30,9 @@ export const INDEXES = {
     indexName: 'gsi2',
     partitionKey: 'gsi2pk',
     sortKey: 'gsi2sk',
-    projection: ['id', 'author', 'utcEnd', 'parent', 'venues', 'organizers', 'categories', 'tags', 'featured', 'linkedEvents'],
+    // `count` and `slug` served the term lists, which moved to `terms`; a projection cannot change
+    // in place, so they stay rather than rebuild the index.
+    projection: ['id', 'author', 'utcEnd', 'count', 'parent', 'slug', 'venues', 'organizers', 'categories', 'tags', 'featured', 'linkedEvents'],
   },
   terms: { indexName: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk', projection: 'ALL' },
 } as const satisfies Record<string, IndexDefinition>;

@@ -8,12 +8,14 @@
 // - a venue's or organizer's edit then rewrites the cards of every linked event (its link
 //   items, read consistently), and only with a newer `rev`, bumping the event's version so that
 //   a concurrent event write retries instead of putting an old card back;
-// - trashing or deleting a venue or organizer unlinks it from its events, cards included.
+// - trashing or deleting a venue or organizer unlinks it from its events, cards included;
+// - a record too large to copy well (a long description) gets no card: events read it instead.
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.js';
 import { db } from '../db.js';
 import { ConditionalCheckFailedException, queryAll } from '../store/base.js';
 import { keys } from '../store/keys.js';
+import { itemBytes } from '../store/stats.js';
 import type { Card, CardOmitted, EventItem, OrganizerItem, VenueItem } from '../store/items.js';
 
 type Place = VenueItem | OrganizerItem;
@@ -26,6 +28,10 @@ export function cardOf(place: Place): Card {
   return card as unknown as Card;
 }
 
+/** Larger cards are not copied: up to 13 per event, they would make every read of it dearer. */
+export const CARD_MAX_BYTES = 4096;
+const fits = (card: Card) => itemBytes(card) <= CARD_MAX_BYTES;
+
 const newer = (a: Card | undefined, b: Card | undefined) => !b || (a?.rev ?? 0) > (b.rev ?? 0);
 
 /**
@@ -35,9 +41,9 @@ const newer = (a: Card | undefined, b: Card | undefined) => !b || (a?.rev ?? 0) 
 export function cardsFor(e: Pick<EventItem, 'venues' | 'organizers'>, read: Map<number, Place>, current: EventItem['cards'] = {}): Record<string, Card> {
   const cards: Record<string, Card> = {};
   for (const id of [...e.venues, ...e.organizers]) {
-    const fresh = read.get(id);
-    const card = fresh && newer(cardOf(fresh), current[id]) ? cardOf(fresh) : current[id];
-    if (card) cards[id] = card;
+    const fresh = read.get(id) && cardOf(read.get(id)!);
+    const card = fresh && newer(fresh, current[id]) ? fresh : current[id];
+    if (card && fits(card)) cards[id] = card;
   }
   return cards;
 }
@@ -55,7 +61,11 @@ export function readCards(old: EventItem | undefined, next: EventItem | undefine
 /** How many card rewrites run at once after an edit. */
 const FAN_OUT = 16;
 
-/** After a venue's or organizer's edit: the new card in every linked event. */
+/**
+ * After a venue's or organizer's edit: the new card in every linked event (or no card, when it
+ * is too large). Every event is tried even if some fail; a failure is thrown at the end, so the
+ * caller answers with an error and a retry of the edit, which is idempotent, completes it.
+ */
 export async function refreshCards(place: Place): Promise<number> {
   const links = await queryAll<{ eventId: number }>({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
@@ -66,28 +76,42 @@ export async function refreshCards(place: Place): Promise<number> {
   const card = cardOf(place);
   const field = place.kind === 'venue' ? 'venues' : 'organizers';
   let written = 0;
+  const failures: unknown[] = [];
   for (let i = 0; i < links.length; i += FAN_OUT) {
-    const done = await Promise.all(links.slice(i, i + FAN_OUT).map((l) => setCard(l.eventId, field, card)));
-    written += done.filter(Boolean).length;
+    const done = await Promise.allSettled(links.slice(i, i + FAN_OUT).map((l) => setCard(l.eventId, field, card)));
+    for (const d of done) {
+      if (d.status === 'rejected') failures.push(d.reason);
+      else if (d.value) written++;
+    }
   }
+  if (failures.length) throw new Error(`${failures.length} of ${links.length} events kept an old card of ${place.kind} ${place.id}`, { cause: failures[0] });
   return written;
 }
 
+/** An event's own write in flight makes a single update fail with this; it is worth retrying. */
+const isTransient = (err: unknown) => (err as { name?: string }).name === 'TransactionConflictException';
+
 async function setCard(eventId: number, field: 'venues' | 'organizers', card: Card): Promise<boolean> {
-  try {
-    await db().send(new UpdateCommand({
-      TableName: config().tableName,
-      Key: keys.post(eventId),
-      UpdateExpression: 'SET #cards.#id = :card, #v = #v + :one',
-      // Events written before cards existed have no map: they keep reading the record instead.
-      ConditionExpression:
-        'attribute_exists(#cards) AND contains(#field, :id) AND (attribute_not_exists(#cards.#id) OR attribute_not_exists(#cards.#id.#rev) OR #cards.#id.#rev < :rev)',
-      ExpressionAttributeNames: { '#cards': 'cards', '#id': String(card.id), '#v': 'version', '#field': field, '#rev': 'rev' },
-      ExpressionAttributeValues: { ':card': card, ':one': 1, ':id': card.id, ':rev': card.rev ?? 0 },
-    }));
-    return true;
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return false;
-    throw err;
+  const big = !fits(card);
+  const input = {
+    TableName: config().tableName,
+    Key: keys.post(eventId),
+    UpdateExpression: big ? 'REMOVE #cards.#id SET #v = #v + :one' : 'SET #cards.#id = :card, #v = #v + :one',
+    // Events written before cards existed have no map: they keep reading the record instead.
+    ConditionExpression: big
+      ? 'attribute_exists(#cards.#id) AND contains(#field, :id)'
+      : 'attribute_exists(#cards) AND contains(#field, :id) AND (attribute_not_exists(#cards.#id) OR attribute_not_exists(#cards.#id.#rev) OR #cards.#id.#rev < :rev)',
+    ExpressionAttributeNames: { '#cards': 'cards', '#id': String(card.id), '#v': 'version', '#field': field, ...(big ? {} : { '#rev': 'rev' }) },
+    ExpressionAttributeValues: big ? { ':one': 1, ':id': card.id } : { ':card': card, ':one': 1, ':id': card.id, ':rev': card.rev ?? 0 },
+  };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db().send(new UpdateCommand(input));
+      return true;
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return false;
+      if (!isTransient(err) || attempt >= 8) throw err;
+      await new Promise((r) => setTimeout(r, 10 * attempt + Math.random() * 20));
+    }
   }
 }

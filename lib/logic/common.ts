@@ -106,18 +106,19 @@ export async function loadLinked(events: EventItem[], termBytes?: number): Promi
     e.tags.forEach((id) => termIds.add(id));
   }
   const lang = events[0]?.lang;
-  const byQuery = lang !== undefined && termBytes !== undefined && termIds.size > 0 && queryUnits(termBytes) < itemUnits(termIds.size);
+  const byQuery = lang !== undefined && !!termBytes && termBytes > 0 && termIds.size > 0 && queryUnits(termBytes) < itemUnits(termIds.size);
   const [found, terms] = await Promise.all([
     batchGet<AnyPost | TermItem>([...[...missing].map(keys.post), ...(byQuery ? [] : [...termIds].map(keys.term))]),
     byQuery ? termsOf(lang) : Promise.resolve([]),
   ]);
   for (const id of missing) take(id, found.get(keyOf(keys.post(id))) as AnyPost | undefined);
   for (const t of terms) if (termIds.has(t.id)) linked.terms.set(t.id, t);
-  if (!byQuery) {
-    for (const id of termIds) {
-      const t = found.get(keyOf(keys.term(id))) as TermItem | undefined;
-      if (t) linked.terms.set(id, t);
-    }
+  // A term the index does not show yet (it follows the table within moments) is read directly.
+  const unseen = byQuery ? [...termIds].filter((id) => !linked.terms.has(id)) : [];
+  const direct = unseen.length ? await batchGet<TermItem>(unseen.map(keys.term)) : found;
+  for (const id of termIds) {
+    const t = direct.get(keyOf(keys.term(id))) as TermItem | undefined;
+    if (t && !linked.terms.has(id)) linked.terms.set(id, t);
   }
   return linked;
 }

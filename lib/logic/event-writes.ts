@@ -206,7 +206,12 @@ export function eventTransaction(
     if (delta !== 0) {
       expect(failed, update(keys.post(id), 'ADD #l :d, #v :one', { ':d': delta, ':one': 1, ...condValues }, { '#l': 'linkedEvents', '#v': 'version', ...condNames }, condition));
     } else if (isNew || carded.has(id)) {
-      expect(failed, { ConditionCheck: { TableName: tableName, Key: keys.post(id), ConditionExpression: condition, ExpressionAttributeNames: condNames, ExpressionAttributeValues: condValues } });
+      // DynamoDB refuses empty expression maps (a record without `rev` needs no value).
+      const maps = {
+        ...(Object.keys(condNames).length ? { ExpressionAttributeNames: condNames } : {}),
+        ...(Object.keys(condValues).length ? { ExpressionAttributeValues: condValues } : {}),
+      };
+      expect(failed, { ConditionCheck: { TableName: tableName, Key: keys.post(id), ConditionExpression: condition, ...maps } });
     }
   }
 

@@ -87,7 +87,8 @@ async function resolveLinks(ctx: RequestContext, author: number, attempt: number
         lookups.push(keys.slugGuard(tax[field], lang, s.toLowerCase()), keys.termName(tax[field], lang, 0, s));
       }
     }
-  const found = await batchGet<Record<string, unknown>>(lookups);
+  // Consistent: a card taken from this read must carry the record's current `rev`.
+  const found = await batchGet<Record<string, unknown>>(lookups, true);
   const out: Resolved = { places: new Map(), writes: [], created: new Set(), newTerms: [] };
 
   for (const [field, kind, args] of [['venue', 'venue', venueWriteArgs], ['organizer', 'organizer', organizerWriteArgs]] as const) {

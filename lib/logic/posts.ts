@@ -53,6 +53,7 @@ export async function unlinkEvents(targetPk: string, drop: (e: EventItem) => Eve
   const links = await queryAll<LinkItem>({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
     ExpressionAttributeValues: { ':pk': targetPk, ':p': keys.linkPrefix },
+    ConsistentRead: true,
   });
   for (const link of links) {
     await withRetry(async () => {
@@ -75,37 +76,41 @@ export async function deletePost(ctx: RequestContext, kind: PostKind): Promise<R
   if (post.status === 'trash' && !force) throw tec.inTrash(kind);
   const table = config().tableName;
 
-  if (kind !== 'event') {
-    // TEC removes a trashed venue's or organizer's links from its events.
-    const field = kind === 'venue' ? 'venues' : 'organizers';
-    await unlinkEvents(keys.post(post.id).pk, (e) => ({ ...e, [field]: e[field].filter((id) => id !== post.id), cards: withoutCard(e.cards, post.id) }), ctx.now);
-  }
-
-  if (force) {
-    if (kind === 'event') {
+  if (kind === 'event') {
+    if (force) {
       await withRetry(async () => {
         const old = (await getItem<EventItem>(keys.post(post.id)))!;
         await transact(eventTransaction(old, undefined, table).items);
       });
-    } else {
-      const items = [{ Delete: { TableName: table, Key: keys.post(post.id) } }];
-      if (post.status !== 'trash') items.push({ Delete: { TableName: table, Key: keys.slugGuard(kind, post.lang, post.slug) } });
-      await transact(items);
+      return json(200, await presentPost(post, false));
     }
-    return json(200, await presentPost(post, false));
+    return json(200, await presentPost(await trash(ctx, kind, post.id), false));
   }
 
-  const trashed = await withRetry(async () => {
-    const old = (await getItem<AnyPost>(keys.post(post.id)))!;
+  // A venue or organizer goes to the trash first: from then on no event write can link it (they
+  // check its status), so unlinking its events afterwards leaves none linked. TEC removes a
+  // trashed venue's or organizer's links from its events too.
+  const trashed = post.status === 'trash' ? post : await trash(ctx, kind, post.id);
+  const field = kind === 'venue' ? 'venues' : 'organizers';
+  await unlinkEvents(keys.post(post.id).pk, (e) => ({ ...e, [field]: e[field].filter((id) => id !== post.id), cards: withoutCard(e.cards, post.id) }), ctx.now);
+  if (!force) return json(200, await presentPost(trashed, false));
+  // Trashing freed the slug guard already.
+  await transact([{ Delete: { TableName: table, Key: keys.post(post.id) } }]);
+  return json(200, await presentPost(post, false));
+}
+
+/** Moves a record to the trash; a second caller that loses the race gets TEC's 410. */
+async function trash(ctx: RequestContext, kind: PostKind, id: number): Promise<AnyPost> {
+  return withRetry(async () => {
+    const old = (await getItem<AnyPost>(keys.post(id)))!;
     if (old.status === 'trash') throw tec.inTrash(kind);
     // WordPress renames a trashed post's slug, which frees the original one.
     const next = { ...old, status: 'trash', trashedFrom: old.status, slug: `${old.slug}__trashed`, ...modifiedNow(ctx.now), version: old.version + 1 } as AnyPost;
     if (kind === 'event') {
-      await transact(eventTransaction(old as EventItem, next as EventItem, table).items);
+      await transact(eventTransaction(old as EventItem, next as EventItem, config().tableName).items);
     } else {
       await transact([putIfVersion(indexed(next), old.version), del(keys.slugGuard(kind, old.lang, old.slug))]);
     }
     return next;
   });
-  return json(200, await presentPost(trashed, false));
 }

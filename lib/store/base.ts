@@ -29,14 +29,14 @@ export async function getItem<T>(key: Key, consistent = true): Promise<T | undef
 }
 
 /** Reads many items in as few BatchGet requests as DynamoDB allows (100 keys each). */
-export async function batchGet<T>(list: Key[]): Promise<Map<string, T>> {
+export async function batchGet<T>(list: Key[], consistent = false): Promise<Map<string, T>> {
   const found = new Map<string, T>();
   const unique = [...new Map(list.map((k) => [`${k.pk}|${k.sk}`, { pk: k.pk, sk: k.sk }])).values()];
   for (let i = 0; i < unique.length; i += 100) {
     let pending: Key[] = unique.slice(i, i + 100);
     for (let attempt = 0; pending.length && attempt < 8; attempt++) {
       if (attempt) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
-      const out = await db().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: pending } } }));
+      const out = await db().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: pending, ...(consistent ? { ConsistentRead: true } : {}) } } }));
       for (const item of out.Responses?.[table()] ?? []) found.set(`${item.pk}|${item.sk}`, item as T);
       pending = (out.UnprocessedKeys?.[table()]?.Keys as Key[] | undefined) ?? [];
     }
