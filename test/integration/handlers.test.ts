@@ -234,17 +234,15 @@ describe('a failed write leaves nothing behind', () => {
   useFreshTable('handlers-failed');
 
   it('POST /events with an inline new venue and an unknown category id is 400 and creates no venue', async () => {
-    const res = await call('POST', '/events', {
-      editor: true,
-      body: {
-        title: 'Doomed event',
-        start_date: wall(5),
-        end_date: wall(5, 2),
-        status: 'publish',
-        venue: { venue: 'Doomed Hall', city: 'Kaunas' },
-        categories: [987654],
-      },
+    const doomed = (category: number) => ({
+      title: 'Doomed event',
+      start_date: wall(5),
+      end_date: wall(5, 2),
+      status: 'publish',
+      venue: { venue: 'Doomed Hall', city: 'Kaunas' },
+      categories: [category],
     });
+    const res = await call('POST', '/events', { editor: true, body: doomed(987654) });
     expect(res.status).toBe(400);
     expect(res.body.data.status).toBe(400);
 
@@ -259,17 +257,7 @@ describe('a failed write leaves nothing behind', () => {
 
     // The same request with an existing category writes the event and its venue together.
     const cat = await call('POST', '/categories', { editor: true, body: { name: 'Real' } });
-    const ok = await call('POST', '/events', {
-      editor: true,
-      body: {
-        title: 'Doomed event',
-        start_date: wall(5),
-        end_date: wall(5, 2),
-        status: 'publish',
-        venue: { venue: 'Doomed Hall', city: 'Kaunas' },
-        categories: [cat.body.id],
-      },
-    });
+    const ok = await call('POST', '/events', { editor: true, body: doomed(cat.body.id) });
     expect(ok.status).toBe(201);
     const after = await call('GET', '/venues', { editor: true });
     expect(after.body.venues.map((v: { venue: string }) => v.venue)).toEqual(['Doomed Hall']);
