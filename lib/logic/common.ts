@@ -106,7 +106,7 @@ export async function loadLinked(events: EventItem[], termBytes?: number): Promi
     e.tags.forEach((id) => termIds.add(id));
   }
   const lang = events[0]?.lang;
-  const byQuery = lang !== undefined && !!termBytes && termBytes > 0 && termIds.size > 0 && queryUnits(termBytes) < itemUnits(termIds.size);
+  const byQuery = lang !== undefined && (termBytes ?? 0) > 0 && termIds.size > 0 && queryUnits(termBytes!) < itemUnits(termIds.size);
   const [found, terms] = await Promise.all([
     batchGet<AnyPost | TermItem>([...[...missing].map(keys.post), ...(byQuery ? [] : [...termIds].map(keys.term))]),
     byQuery ? termsOf(lang) : Promise.resolve([]),

@@ -202,6 +202,22 @@ describe('venue and organizer cards', () => {
     expect((await call('GET', `/events/${e2.id}`)).body.venue.description).toContain('A long description.');
   });
 
+  it('ends with every card at the venue\'s last revision when edits and event writes race', async () => {
+    const venue = await created('/venues', { venue: 'Busy Hall r0' });
+    const events: any[] = [];
+    for (let i = 0; i < 8; i++) events.push(await event(`Busy ${i}`, i % 2 ? { venue: venue.id } : {}));
+    const edits = [1, 2, 3, 4].map((r) => call('POST', `/venues/${venue.id}`, { venue: `Busy Hall r${r}` }));
+    // Half the events link the venue meanwhile, the other half are edited naming it again.
+    const writes = events.map((e, i) => call('POST', `/events/${e.id}`, { title: `Busy ${i} edited`, venue: venue.id }));
+    const answers = await Promise.all([...edits, ...writes]);
+    for (const res of answers) expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const last = (await getItem<VenueItem>(keys.post(venue.id)))!;
+    for (const e of events) {
+      const card = (await stored(e.id)).cards?.[venue.id];
+      expect(card, `event ${e.id}`).toMatchObject({ rev: last.rev, title: last.title });
+    }
+  });
+
   it('takes a newer card when an event update names the venue again', async () => {
     const venue = await created('/venues', { venue: 'Heal Hall' });
     const e = await event('Heals', { venue: venue.id });
