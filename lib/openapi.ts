@@ -655,7 +655,7 @@ const inputName = (op: Operation) => `${op.id.split('.').map((w) => w.charAt(0).
 function bodyArgs(op: Operation): [string, Arg][] | undefined {
   if (!op.methods.some((m) => BODY_METHODS.includes(m))) return undefined;
   const inPath = pathNames(op.path);
-  const args = Object.entries(op.args).filter(([n]) => !inPath.includes(n));
+  const args = Object.entries(op.args).flatMap(([n, a]): [string, Arg][] => (!inPath.includes(n) ? [[n, a]] : a.inBody ? [[n, a.inBody]] : []));
   return args.length ? args : undefined;
 }
 

@@ -16,6 +16,8 @@ export interface Arg<T = unknown> {
   enum?: readonly string[];
   required?: boolean;
   default?: unknown;
+  /** A path argument the body may carry too, with this meaning (a by-slug update's `slug` renames). */
+  inBody?: Arg;
 }
 
 export type Args = Record<string, Arg>;

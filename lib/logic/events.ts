@@ -9,7 +9,6 @@ import { listItems } from '../params.js';
 import { canRead, checkAuthor, requireRole, requireWrite, scaleStatus } from '../permissions.js';
 import { validateArgs, type RequestContext } from '../pipeline.js';
 import { presentEvent } from '../present.js';
-import { eventWriteArgs } from '../resources/event-args.js';
 import { organizerWriteArgs, venueWriteArgs } from '../resources/place-args.js';
 import { slugify } from '../slug.js';
 import { batchGet, freeSlug, getItem, keyOf, nextId, put, transact, withRetry, type TransactItem } from '../store/base.js';
@@ -268,8 +267,9 @@ export async function updateEvent(ctx: RequestContext): Promise<Reply> {
   await checkAuthor(ctx);
   // On the by-slug route the path names the event; a `slug` in the body renames it.
   let wantedSlug = ctx.params.slug as string | undefined;
-  if (ctx.path.slug !== undefined && ctx.input.slug !== undefined) {
-    const r = eventWriteArgs.slug!.schema.safeParse(ctx.input.slug);
+  const rename = ctx.path.slug !== undefined ? ctx.op.args.slug?.inBody : undefined;
+  if (rename && ctx.input.slug !== undefined) {
+    const r = rename.schema.safeParse(ctx.input.slug);
     if (!r.success) throw invalidParam('slug', `slug ${r.error.issues[0]?.message ?? 'is invalid.'}`);
     wantedSlug = r.data as string;
   }

@@ -104,7 +104,7 @@ export const eventArgs = {
   get: { id: pathId, password: unlock, ml_language: mlLanguage },
   getBySlug: { slug: pathSlug, password: unlock, ml_language: mlLanguage },
   update: { id: pathId, ...optional(eventWriteArgs) },
-  updateBySlug: { ...optional(eventWriteArgs), slug: pathSlug },
+  updateBySlug: { ...optional(eventWriteArgs), slug: { ...pathSlug, inBody: { ...eventWriteArgs.slug!, description: 'A new slug for the event (renames it)' } } },
   delete: { id: pathId, force: forceArg, password: unlock, ml_language: mlLanguage },
   deleteBySlug: { slug: pathSlug, force: forceArg, password: unlock, ml_language: mlLanguage },
 } satisfies Record<string, Args>;

@@ -214,6 +214,12 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
     expect(item.put.requestBody).toEqual(item.post.requestBody);
     expect(item.patch.requestBody).toEqual(item.post.requestBody);
     expect(d.paths['/events/{id}'].delete.parameters.map((p: Json) => [p.name, p.in])).toEqual([['id', 'path'], ['force', 'query'], ['password', 'query'], ['ml_language', 'query']]);
+    // A by-slug event update takes a new `slug` in its body (a rename) besides the one in its path.
+    const bySlug = d.paths['/events/by-slug/{slug}'].post;
+    expect(bySlug.parameters.find((p: Json) => p.name === 'slug')).toMatchObject({ in: 'path', required: true });
+    const renamed = deref(d, deref(d, bySlug.requestBody).content['application/json'].schema).properties.slug;
+    expect(renamed).toEqual({ type: 'string', description: 'A new slug for the event (renames it)' });
+    expect(deref(d, deref(d, d.paths['/venues/by-slug/{slug}'].post.requestBody).content['application/json'].schema).properties.slug).toBeUndefined();
   });
 
   it('puts bearer authentication on writes, and makes it optional on reads', async () => {
