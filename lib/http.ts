@@ -1,49 +1,42 @@
 // Request decoding (query strings, JSON and form bodies) and response encoding.
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import qs from 'qs';
 import { bodyTooLarge, invalidJson, ApiError } from './errors.js';
 
 export type Input = Record<string, unknown>;
+
+/** Keys that would reach an object's prototype chain if assigned: never taken from input. */
+const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * A deep copy of decoded input in which every object has no prototype and no key that names the
+ * prototype chain, so that no request can change the objects (or the defaults) of another.
+ */
+export function plainInput(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(plainInput);
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = Object.create(null);
+  for (const [k, v] of Object.entries(value)) if (!UNSAFE_KEYS.has(k)) out[k] = plainInput(v);
+  return out;
+}
+
+/** PHP's limits: max_input_vars (1000) parameters and max_input_nesting_level-like depth. */
+const FORM_OPTIONS: qs.IParseOptions = {
+  plainObjects: true,
+  allowPrototypes: false,
+  depth: 5,
+  parameterLimit: 1000,
+  arrayLimit: 1000,
+  // PHP keeps the last of `a=1&a=2`.
+  duplicates: 'last',
+};
 
 /**
  * Parses `a=1&b[]=2&b[]=3&c[x]=4` the PHP way: `[]` collects a list and `[key]` builds an object,
  * so that form bodies and query strings can carry what JSON bodies carry.
  */
 export function parseFormLike(raw: string): Input {
-  const out: Input = {};
-  for (const [rawKey, value] of new URLSearchParams(raw)) {
-    const m = /^([^[\]]+)((?:\[[^\]]*\])*)$/.exec(rawKey);
-    if (!m) {
-      out[rawKey] = value;
-      continue;
-    }
-    const path = [m[1]!, ...[...m[2]!.matchAll(/\[([^\]]*)\]/g)].map((x) => x[1]!)];
-    let node: Record<string, unknown> | unknown[] = out;
-    path.forEach((segment, i) => {
-      const last = i === path.length - 1;
-      const container = node as Record<string, unknown> & unknown[];
-      if (segment === '') {
-        if (!Array.isArray(node)) return; // `a[]` under an object key that is not a list: ignore
-        if (last) container.push(value);
-        else {
-          const child = {};
-          container.push(child);
-          node = child;
-        }
-        return;
-      }
-      if (last) {
-        container[segment as never] = value as never;
-        return;
-      }
-      const nextIsList = path[i + 1] === '';
-      const existing = container[segment as never] as unknown;
-      if (existing === undefined || typeof existing !== 'object' || existing === null) {
-        container[segment as never] = (nextIsList ? [] : {}) as never;
-      }
-      node = container[segment as never] as never;
-    });
-  }
-  return out;
+  return plainInput(qs.parse(raw, FORM_OPTIONS)) as Input;
 }
 
 export function header(event: APIGatewayProxyEventV2, name: string): string | undefined {
@@ -72,7 +65,7 @@ export function parseBody(event: APIGatewayProxyEventV2, maxBytes: number): Inpu
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
       throw invalidJson('The JSON body must be an object.');
     }
-    return parsed as Input;
+    return plainInput(parsed) as Input;
   }
   throw new ApiError(415, 'rest_unsupported_media_type', `Request bodies of type "${type}" are not supported; send JSON or a form.`);
 }

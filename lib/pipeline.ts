@@ -6,6 +6,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { authenticate, type Principal } from './auth.js';
 import { config, isLang, type Lang } from './config.js';
 import { ApiError, ConflictError, forbidden, invalidParams, missingParams, noRoute } from './errors.js';
+import { withDeadline } from './deadline.js';
 import { encode, header, parseBody, parseFormLike, type Input, type Reply } from './http.js';
 import { operation, type Operation } from './operations.js';
 import type { Args } from './params.js';
@@ -92,7 +93,7 @@ const routeRequest = (op: Operation): middy.MiddlewareObj<Event, Result, Error, 
     const body = method === 'GET' || method === 'HEAD' ? {} : parseBody(event, config().maxBodyBytes);
     // Path captures are not taken from the query or body (TEC lets a body `id` win, which would
     // let a request aim its permission check at one record and its write at another).
-    const input: Input = { ...query, ...body };
+    const input: Input = Object.assign(Object.create(null) as Input, query, body);
     const params = validateArgs(op.args, input, PATH_NAMES.filter((n) => op.path.includes(`{${n}}`)));
     if (op.access === 'read') principal = await authenticate(header(event, 'authorization'));
     const lang = (params.ml_language as Lang | undefined) ?? captures.lang;
@@ -136,11 +137,13 @@ const wpErrors = (): middy.MiddlewareObj<Event, Result, Error, ContextWithReques
 export function handle(opId: string, logic: Logic) {
   const op = operation(opId);
   const allow = { allow: op.methods.join(', ') };
-  return middy<Event, Result, Error, ContextWithRequest>()
+  const run = middy<Event, Result, Error, ContextWithRequest>()
     .use(wpErrors())
     .use(routeRequest(op))
     .handler(async (event, context) => {
       const reply = await logic(context.request!);
       return encode(reply, allow, event.requestContext?.http?.method === 'HEAD');
     });
+  return (event: Event, context: ContextWithRequest): Promise<Result> =>
+    withDeadline(context.getRemainingTimeInMillis(), () => run(event, context));
 }
