@@ -8,6 +8,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { iamAction, INDEX_ACTIONS, type TableAction } from '../lib/grants.js';
 
 /** The repository root: handler module paths in `lib/operations.ts` are relative to it. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -109,8 +110,22 @@ export class ApiFunction extends Construct {
     });
   }
 
-  /** Acknowledges the `<table>/index/*` resource that DynamoDB grants add to this function's policy. */
-  acknowledgeTableIndexes(tableArnToken: string): void {
+  /**
+   * Allows exactly these table actions (lib/grants.ts), on the table and, for the actions that
+   * address indexes, on its indexes: nothing the code does not use (no Scan, no streams, no
+   * DescribeTable, no BatchWriteItem), which CDK's grantRead/WriteData would add.
+   */
+  allowTable(tableArnToken: string, actions: readonly TableAction[]): void {
+    if (actions.length === 0) return;
+    this.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: actions.map(iamAction), resources: [tableArnToken] }));
+    const indexed = actions.filter((a) => INDEX_ACTIONS.includes(a));
+    if (indexed.length === 0) return;
+    this.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: indexed.map(iamAction), resources: [`${tableArnToken}/index/*`] }));
+    this.acknowledgeTableIndexes(tableArnToken);
+  }
+
+  /** Acknowledges the `<table>/index/*` resource of this function's policy. */
+  private acknowledgeTableIndexes(tableArnToken: string): void {
     const stack = Stack.of(this);
     // cdk-nag names a GetAtt resource `<LogicalId.Arn>`; resolve our token to find the logical id.
     const resolved = stack.resolve(tableArnToken) as { 'Fn::GetAtt'?: [string, string] };
@@ -119,7 +134,7 @@ export class ApiFunction extends Construct {
     Validations.of(this.role).acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${getAtt[0]}.${getAtt[1]}>/index/*]`,
       reason:
-        'Table grants cover the table and its indexes (`<table>/index/*`): the handlers query the GSIs ' +
+        'Queries cover the table\'s indexes (`<table>/index/*`): the handlers query the GSIs ' +
         'of lib/table.ts (slug lookup and listings) and no other table is reachable through this ARN.',
     });
   }

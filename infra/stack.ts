@@ -11,7 +11,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { ROLES } from '../lib/auth.js';
 import { EXPOSED_HEADERS } from '../lib/http.js';
-import { FALLBACK_HANDLER, OPERATIONS, routePath, type Method } from '../lib/operations.js';
+import { FALLBACK_HANDLER, FALLBACK_TIMEOUT_SECONDS, OPERATIONS, routePath, type Method } from '../lib/operations.js';
 import { INDEXES, KEY, type IndexDefinition } from '../lib/table.js';
 import { ApiFunction, moduleId } from './api-function.js';
 import { readSettings, type StackSettings } from './settings.js';
@@ -62,12 +62,9 @@ export class EventCalendarStack extends Stack {
         description: `${op.id}: ${op.summary}`,
         environment,
         logRetention: settings.logRetention,
-        // API Gateway's HTTP APIs wait at most 30 s for an integration.
-        ...(op.fansOut ? { timeoutSeconds: 29 } : {}),
+        timeoutSeconds: op.timeoutSeconds,
       });
-      if (op.access === 'write') this.table.grantReadWriteData(fn.function);
-      else this.table.grantReadData(fn.function);
-      fn.acknowledgeTableIndexes(this.table.tableArn);
+      fn.allowTable(this.table.tableArn, op.tableActions);
       this.functions.set(op.id, fn);
 
       const integration = new HttpLambdaIntegration('Integration', fn.function);
@@ -88,6 +85,7 @@ export class EventCalendarStack extends Stack {
       description: 'Answers requests no route matches with rest_no_route',
       environment,
       logRetention: settings.logRetention,
+      timeoutSeconds: FALLBACK_TIMEOUT_SECONDS,
     });
     // It answers without reading anything, so it gets no table access at all.
     new apigw.HttpRoute(this.api, 'DefaultRoute', {

@@ -1,6 +1,7 @@
 // The operation table: the single source of truth for every route. The CDK stack makes one
 // function and its routes from each row, the local gateway routes with it, and the namespace
 // index and the OpenAPI document are generated from it.
+import { READ_ACTIONS, WRITE_ACTIONS, type TableAction } from './grants.js';
 import type { Args } from './params.js';
 import { mlLanguage } from './resources/common.js';
 import { eventArgs } from './resources/event-args.js';
@@ -28,6 +29,10 @@ export interface Operation {
    * delete), so its time grows with those events: it gets the longest time API Gateway waits.
    */
   fansOut: boolean;
+  /** The function's timeout: API Gateway waits at most 30 s for an integration. */
+  timeoutSeconds: number;
+  /** What the function may do with the table (its IAM policy, enforced locally too). */
+  tableActions: readonly TableAction[];
 }
 
 const FANS_OUT = /^(?:(?:venues|organizers)\.(?:update|updateBySlug|delete|deleteBySlug)|(?:categories|tags)\.delete)$/;
@@ -43,16 +48,24 @@ const noun: Record<ItemKind | TermKind, [string, string]> = {
   tags: ['a tag', 'tags'],
 };
 
-const row = (kind: string, name: string, methods: Method[], path: string, access: Operation['access'], summary: string, args: Args): Operation => ({
-  id: `${kind}.${name}`,
-  methods,
-  path,
-  access,
-  handler: `functions/${kind}/${name}.ts`,
-  summary,
-  args,
-  fansOut: FANS_OUT.test(`${kind}.${name}`),
-});
+/** The root's operations describe the API itself and read no record. */
+const TABLELESS_KINDS = new Set(['root']);
+
+const row = (kind: string, name: string, methods: Method[], path: string, access: Operation['access'], summary: string, args: Args): Operation => {
+  const fansOut = FANS_OUT.test(`${kind}.${name}`);
+  return {
+    id: `${kind}.${name}`,
+    methods,
+    path,
+    access,
+    handler: `functions/${kind}/${name}.ts`,
+    summary,
+    args,
+    fansOut,
+    timeoutSeconds: fansOut ? 29 : 10,
+    tableActions: TABLELESS_KINDS.has(kind) ? [] : access === 'write' ? WRITE_ACTIONS : READ_ACTIONS,
+  };
+};
 
 /** List, create, get, update and delete: what every kind has. */
 function crudRows(kind: ItemKind | TermKind, args: typeof categoryArgs, deleteSummary: string): Operation[] {
@@ -101,6 +114,7 @@ export const OPERATIONS: readonly Operation[] = [
 
 /** Answers every request no route matches, with WordPress's `rest_no_route`. Not an operation. */
 export const FALLBACK_HANDLER = 'functions/root/noRoute.ts';
+export const FALLBACK_TIMEOUT_SECONDS = 10;
 
 const byId = new Map(OPERATIONS.map((op) => [op.id, op]));
 export function operation(id: string): Operation {

@@ -8,7 +8,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Principal, Role } from './auth.js';
 import { forbidden } from './errors.js';
 import type { RequestContext } from './pipeline.js';
-import { userIdOf } from './store/base.js';
+import { findUserId } from './store/base.js';
 import type { PostItem } from './store/items.js';
 
 const RANK: Record<Role, number> = { contributor: 1, author: 2, editor: 3 };
@@ -26,12 +26,15 @@ export function requireEditor(p: Principal | undefined): asserts p is Principal 
   requireRole(p, 'editor');
 }
 
-const ids = new WeakMap<RequestContext, Promise<number>>();
-/** The caller's integer user id (allocated the first time a subject is seen). */
+const ids = new WeakMap<RequestContext, Promise<number | undefined>>();
+/**
+ * The caller's integer user id, or undefined for anonymous callers and users never seen before
+ * (who own nothing yet). It never allocates one: permission checks also run in read functions.
+ */
 export function callerId(ctx: RequestContext): Promise<number | undefined> {
   if (!ctx.principal) return Promise.resolve(undefined);
   let id = ids.get(ctx);
-  if (!id) ids.set(ctx, (id = userIdOf(ctx.principal.sub)));
+  if (!id) ids.set(ctx, (id = findUserId(ctx.principal.sub)));
   return id;
 }
 

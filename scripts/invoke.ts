@@ -13,7 +13,7 @@ import { ROLES, type Role } from '../lib/auth.js';
 import { config, resetConfig } from '../lib/config.js';
 import { ensureDevKeys, localAuthEnv, mintToken, type DevKeys } from '../lib/local/dev-auth.js';
 import { ensureTable, JavaMissingError, startDynamoLocal, type DynamoLocal } from '../lib/local/dynamo.js';
-import { lambdaContext, loadHandler, normalizeResult } from '../lib/local/gateway.js';
+import { loadHandler, runLambda } from '../lib/local/gateway.js';
 import { OPERATIONS, routePath, type Operation } from '../lib/operations.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -83,7 +83,7 @@ try {
   await ensureTable(config().tableName);
 
   const handler = await loadHandler(op.handler);
-  const result = normalizeResult(await handler(event, lambdaContext(op.id)));
+  const result = await runLambda(handler, event, op);
 
   const status = result.statusCode ?? 200;
   console.log(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`.trimEnd());

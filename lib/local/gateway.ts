@@ -8,7 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { FALLBACK_TIMEOUT_SECONDS, type Operation } from '../operations.js';
 import { docsResponse } from './docs-page.js';
+import { runWithGrants } from './grants.js';
 import { matchRoute, toApiGatewayEvent, type RouteMatch } from './event.js';
 
 /** The repository root (handler module paths in the operation table are relative to it). */
@@ -37,8 +39,8 @@ export function loadHandler(modulePath: string): Promise<LambdaHandler> {
   return loaded;
 }
 
-/** A minimal Lambda context, enough for middy and for code that reads the request id. */
-export function lambdaContext(functionName: string, awsRequestId: string = randomUUID(), timeoutMs = 29_000): Context {
+/** A minimal Lambda context, enough for middy and for code that reads the request id or its time left. */
+export function lambdaContext(functionName: string, awsRequestId: string = randomUUID(), timeoutMs = 10_000): Context {
   const deadline = Date.now() + timeoutMs;
   const name = `local-${functionName.replace(/[^A-Za-z0-9_-]/g, '-')}`;
   return {
@@ -55,6 +57,41 @@ export function lambdaContext(functionName: string, awsRequestId: string = rando
     fail: () => undefined,
     succeed: () => undefined,
   };
+}
+
+/** What API Gateway answers when the function fails or times out (not a WordPress envelope). */
+export const LAMBDA_FAILED: APIGatewayProxyStructuredResultV2 = {
+  statusCode: 500,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ message: 'Internal Server Error' }),
+};
+
+/**
+ * One invocation as Lambda runs it: the operation's table grants (IAM) and its timeout. A handler
+ * still running at the timeout gets API Gateway's 500, as a killed function would (work it had
+ * already sent to DynamoDB may still land, as on AWS).
+ */
+export async function runLambda(
+  handler: LambdaHandler,
+  event: APIGatewayProxyEventV2,
+  op: Operation | undefined,
+  requestId: string = randomUUID(),
+): Promise<APIGatewayProxyStructuredResultV2> {
+  const name = op?.id ?? 'noRoute';
+  const timeoutMs = (op?.timeoutSeconds ?? FALLBACK_TIMEOUT_SECONDS) * 1000;
+  const context = lambdaContext(name, requestId, timeoutMs);
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((ok) => (timer = setTimeout(() => ok('timeout'), timeoutMs)));
+  try {
+    const result = await Promise.race([runWithGrants(op, context.functionName, () => Promise.resolve(handler(event, context))), timedOut]);
+    if (result === 'timeout') {
+      console.error(`[gateway] ${name}: Task timed out after ${(timeoutMs / 1000).toFixed(2)} seconds`);
+      return LAMBDA_FAILED;
+    }
+    return normalizeResult(result);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
@@ -210,8 +247,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
         match,
       );
       const handler = await load(match.handler, match);
-      const context = lambdaContext(match.op?.id ?? 'noRoute', requestId);
-      result = normalizeResult(await handler(event, context));
+      result = await runLambda(handler, event, match.op, requestId);
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
       if (match && e?.code === 'ERR_MODULE_NOT_FOUND' && e.message.includes(resolve(REPO_ROOT, match.handler))) {

@@ -1,9 +1,8 @@
 // One request through an operation's handler module, in-process, as API Gateway would deliver
 // it (payload 2.0). The benchmark's seeding and the integration tests share it.
-import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { config, type Lang } from '../config.js';
 import { matchRoute, toApiGatewayEvent } from './event.js';
-import { lambdaContext, loadHandler } from './gateway.js';
+import { loadHandler, runLambda } from './gateway.js';
 
 export interface ApiResult {
   status: number;
@@ -32,7 +31,7 @@ export async function invoke(method: string, lang: Lang, path: string, opts: Cal
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   const event = toApiGatewayEvent({ method, url: rawPath + qs, headers, body }, match);
   const handler = await loadHandler(match.handler);
-  const result = (await handler(event, lambdaContext(match.op.id))) as APIGatewayProxyStructuredResultV2;
+  const result = await runLambda(handler, event, match.op);
   const text = result.body ?? '';
   let parsed: unknown = undefined;
   try {

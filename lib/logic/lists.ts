@@ -128,7 +128,8 @@ export async function statuses(ctx: RequestContext): Promise<{ list: string[]; s
   const allowed: readonly string[] = [...POST_STATUSES, 'any'];
   if (!wanted.length || wanted.some((s) => !allowed.includes(s))) throw invalidParam('status', 'status is not a registered post status.');
   const list = wanted.includes('any') ? [...POST_STATUSES] : [...new Set(wanted)];
-  return { list, shown: wanted.join(','), ownBy: isEditor(ctx.principal) ? undefined : await callerId(ctx) };
+  // A user never seen before owns nothing: user ids start at 1, so 0 matches no record.
+  return { list, shown: wanted.join(','), ownBy: isEditor(ctx.principal) ? undefined : ((await callerId(ctx)) ?? 0) };
 }
 
 /** For callers who see only their own unpublished records: the filter of a status partition. */

@@ -108,7 +108,7 @@ describe('keys that name the prototype chain', () => {
       headers: { authorization: `Bearer ${await gw.token('editor')}`, 'content-type': 'application/x-www-form-urlencoded' },
       body: form.toString(),
     });
-    const created = await res.json();
+    const created = (await res.json()) as { status: string };
     expect(res.status, JSON.stringify(created)).toBe(201);
     expect(created.status).toBe('publish');
     expect(await ordinaryBehaviour()).toEqual(baseline);

@@ -74,6 +74,15 @@ function roleActions(resources: Resources, fn: Resource): { actions: Set<string>
   return { actions, managed: (resources[roleId]!.Properties.ManagedPolicyArns as unknown[] | undefined) ?? [] };
 }
 
+/** Every Allow statement of a function's role. */
+function roleStatements(resources: Resources, fn: Resource): { Action: string | string[]; Resource: unknown }[] {
+  const roleId = (fn.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+  return ofType(resources, 'AWS::IAM::Policy')
+    .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
+    .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as { Effect: string; Action: string | string[]; Resource: unknown }[])
+    .filter((st) => st.Effect === 'Allow');
+}
+
 const WRITE_ACTIONS = [
   'dynamodb:PutItem',
   'dynamodb:UpdateItem',
@@ -227,19 +236,38 @@ describe('functions', () => {
 });
 
 describe('permissions', () => {
-  it('lets read operations read but never write, and write operations write', () => {
+  it('gives each function exactly the table actions its operation lists, and the indexes only to Query', () => {
     const fns = apiFunctions(prod.resources);
+    const reads = ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query'];
+    const writes = [...reads, 'dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'].sort();
     for (const op of OPERATIONS) {
       const { actions, managed } = roleActions(prod.resources, fns.get(op.id)![1]);
-      expect(actions, op.id).toContain('dynamodb:Query');
-      expect(actions, op.id).toContain('dynamodb:GetItem');
-      expect(actions, op.id).toContain('dynamodb:BatchGetItem');
-      const writes = WRITE_ACTIONS.filter((a) => actions.has(a));
-      if (op.access === 'read') expect(writes, op.id).toEqual([]);
-      else expect(writes, op.id).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']));
+      const table = [...actions].filter((a) => a.startsWith('dynamodb:')).sort();
+      const expected = op.id.startsWith('root.') ? [] : op.access === 'read' ? reads : writes;
+      expect(table, op.id).toEqual(expected);
+      expect(table, op.id).toEqual(op.tableActions.map((a) => `dynamodb:${a}`).sort());
+      // Only Query reaches `<table>/index/*`.
+      for (const st of roleStatements(prod.resources, fns.get(op.id)![1])) {
+        const onIndex = JSON.stringify(st.Resource).includes('/index/*');
+        if (onIndex) expect(st.Action, op.id).toEqual('dynamodb:Query');
+      }
       // Logging goes to the function's own log group, not through an AWS managed policy.
       expect(actions, op.id).toContain('logs:PutLogEvents');
       expect(managed, op.id).toEqual([]);
+    }
+    // What the code never uses is never granted.
+    for (const [, [, fn]] of fns) {
+      const { actions } = roleActions(prod.resources, fn);
+      for (const never of ['dynamodb:Scan', 'dynamodb:DescribeTable', 'dynamodb:BatchWriteItem', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:DescribeStream', 'dynamodb:ListStreams'])
+        expect(actions).not.toContain(never);
+    }
+  });
+
+  it('lets read operations read but never write', () => {
+    const fns = apiFunctions(prod.resources);
+    for (const op of OPERATIONS.filter((o) => o.access === 'read')) {
+      const { actions } = roleActions(prod.resources, fns.get(op.id)![1]);
+      expect(WRITE_ACTIONS.filter((a) => actions.has(a)), op.id).toEqual([]);
     }
   });
 

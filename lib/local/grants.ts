@@ -1,0 +1,93 @@
+// The local runtime's stand-in for IAM: while a handler runs, every DynamoDB request it sends is
+// checked against its operation's `tableActions` (the list the stack turns into the function's
+// policy). A request AWS would refuse fails here too, with the AccessDeniedException AWS throws,
+// so that a read function that writes shows up in local runs and tests as a 500, as on AWS.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config.js';
+import { db } from '../db.js';
+import { INDEX_ACTIONS } from '../grants.js';
+import type { Operation } from '../operations.js';
+
+interface Policy {
+  /** The function's name, for the error message. */
+  fn: string;
+  allowed: ReadonlySet<string>;
+}
+
+const current = new AsyncLocalStorage<Policy>();
+const guarded = new WeakSet<DynamoDBDocumentClient>();
+
+/** The DynamoDB action a command needs, per item for transactions; `index` when it addresses one. */
+export function requiredActions(command: string, input: Record<string, any>): { action: string; table?: string; index?: string }[] {
+  const name = command.replace(/Command$/, '');
+  switch (name) {
+    case 'TransactWrite':
+    case 'TransactWriteItems':
+      return (input.TransactItems ?? []).map((item: Record<string, { TableName?: string }>) => {
+        const [kind, body] = Object.entries(item)[0] ?? ['?', {}];
+        const action = kind === 'ConditionCheck' ? 'ConditionCheckItem' : `${kind}Item`;
+        return { action, table: body?.TableName };
+      });
+    case 'TransactGet':
+    case 'TransactGetItems':
+      return (input.TransactItems ?? []).map((item: { Get?: { TableName?: string } }) => ({ action: 'GetItem', table: item.Get?.TableName }));
+    case 'BatchGet':
+    case 'BatchGetItem':
+    case 'BatchWrite':
+    case 'BatchWriteItem': {
+      const action = name.startsWith('BatchGet') ? 'BatchGetItem' : 'BatchWriteItem';
+      return Object.keys(input.RequestItems ?? {}).map((table) => ({ action, table }));
+    }
+    case 'Get':
+    case 'Put':
+    case 'Update':
+    case 'Delete':
+      return [{ action: `${name}Item`, table: input.TableName }];
+    default:
+      return [{ action: name, table: input.TableName, index: input.IndexName }];
+  }
+}
+
+function accessDenied(policy: Policy, action: string, resource: string): Error {
+  const region = process.env.AWS_REGION || 'us-east-1';
+  const err = new Error(
+    `User: arn:aws:sts::000000000000:assumed-role/${policy.fn}-role/${policy.fn} is not authorized to perform: dynamodb:${action} ` +
+      `on resource: arn:aws:dynamodb:${region}:000000000000:${resource} because no identity-based policy allows the dynamodb:${action} action`,
+  );
+  return Object.assign(err, { name: 'AccessDeniedException', $fault: 'client', $metadata: { httpStatusCode: 400 } });
+}
+
+/** Checks one request against the running handler's policy; outside a handler everything passes. */
+export function checkRequest(command: string, input: Record<string, any>): void {
+  const policy = current.getStore();
+  if (!policy) return;
+  const table = config().tableName;
+  for (const need of requiredActions(command, input)) {
+    const resource = need.index ? `table/${need.table}/index/${need.index}` : `table/${need.table}`;
+    const ok =
+      need.table === table && policy.allowed.has(need.action) && (!need.index || INDEX_ACTIONS.includes(need.action as never));
+    if (!ok) throw accessDenied(policy, need.action, resource);
+  }
+}
+
+function guard(client: DynamoDBDocumentClient): void {
+  if (guarded.has(client)) return;
+  guarded.add(client);
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      checkRequest(String(context.commandName ?? ''), args.input as Record<string, any>);
+      return next(args);
+    },
+    { step: 'initialize', name: 'localIamGuard', priority: 'high' },
+  );
+}
+
+/**
+ * Runs a handler invocation with its operation's table grants (none for the fallback, which is
+ * not an operation and gets no table access in the stack either).
+ */
+export function runWithGrants<T>(op: Operation | undefined, fnName: string, run: () => T): T {
+  guard(db());
+  return current.run({ fn: fnName, allowed: new Set(op?.tableActions ?? []) }, run);
+}
