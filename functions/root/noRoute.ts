@@ -4,7 +4,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { noRoute } from '../../lib/errors.js';
 import { encode } from '../../lib/http.js';
-import { matchRoute } from '../../lib/local/event.js';
+import { matchRoute } from '../../lib/routes.js';
 
 export const handler = async (event?: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
   const path = event?.rawPath ?? '';
