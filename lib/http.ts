@@ -1,5 +1,6 @@
 // Request decoding (query strings, JSON and form bodies) and response encoding.
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { isUtf8 } from 'node:buffer';
 import qs from 'qs';
 import { bodyTooLarge, invalidJson, ApiError } from './errors.js';
 
@@ -46,6 +47,17 @@ export function header(event: APIGatewayProxyEventV2, name: string): string | un
   return undefined;
 }
 
+/** A surrogate code unit that is not half of a pair (with the u flag, pairs are one code point). */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+/** Whether every string in a decoded JSON value, keys included, is well-formed Unicode. */
+function wellFormed(value: unknown): boolean {
+  if (typeof value === 'string') return !LONE_SURROGATE.test(value);
+  if (Array.isArray(value)) return value.every(wellFormed);
+  if (typeof value !== 'object' || value === null) return true;
+  return Object.entries(value).every(([k, v]) => !LONE_SURROGATE.test(k) && wellFormed(v));
+}
+
 /** The body's parameters: JSON objects and form bodies; nothing for an empty body. */
 export function parseBody(event: APIGatewayProxyEventV2, maxBytes: number): Input {
   if (event.body === undefined || event.body === null || event.body === '') return {};
@@ -56,12 +68,16 @@ export function parseBody(event: APIGatewayProxyEventV2, maxBytes: number): Inpu
   if (type === 'application/x-www-form-urlencoded') return parseFormLike(text);
   if (type === 'application/json' || type.endsWith('+json') || type === '') {
     if (text.trim() === '') return {};
+    // PHP's json_decode, and so WordPress, refuses text that is not Unicode: bytes that are not
+    // UTF-8, and `\ud800` escapes that leave half a surrogate pair.
+    if (!isUtf8(raw)) throw invalidJson('Malformed UTF-8 characters, possibly incorrectly encoded');
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch (err) {
       throw invalidJson((err as Error).message);
     }
+    if (!wellFormed(parsed)) throw invalidJson('Single unpaired UTF-16 surrogate in unicode escape');
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
       throw invalidJson('The JSON body must be an object.');
     }

@@ -31,16 +31,21 @@ const fail = (ctx: { issues: unknown[]; value: unknown }, message: string) => {
   return z.NEVER;
 };
 
-/** A string. `nonEmpty` rejects "" as TEC does for titles, descriptions and slugs. */
+/**
+ * A string, without NUL characters: no text means to hold one, and they cut strings short in the
+ * feeds and programs that read the calendar. `nonEmpty` rejects "" as TEC does for titles,
+ * descriptions and slugs, after NULs are gone.
+ */
 export function str(opts: { nonEmpty?: boolean; max?: number } = {}) {
   const max = opts.max ?? 65_535;
   return z.pipe(
     z.unknown(),
     z.transform((value, ctx) => {
       if (typeof value !== 'string') return fail({ ...ctx, value }, 'is not of type string.');
-      if (opts.nonEmpty && value.trim() === '') return fail({ ...ctx, value }, 'must not be empty.');
-      if (value.length > max) return fail({ ...ctx, value }, `must be at most ${max} characters long.`);
-      return value;
+      const text = value.includes('\0') ? value.replaceAll('\0', '') : value;
+      if (opts.nonEmpty && text.trim() === '') return fail({ ...ctx, value }, 'must not be empty.');
+      if (text.length > max) return fail({ ...ctx, value }, `must be at most ${max} characters long.`);
+      return text;
     }),
   );
 }
@@ -58,6 +63,8 @@ export function int(opts: { min?: number } = {}) {
   );
 }
 
+const TINY = 1e-12;
+
 /** A floating-point number, as a JSON number or a numeric string. */
 export function num(opts: { min?: number; max?: number } = {}) {
   return z.pipe(
@@ -67,7 +74,9 @@ export function num(opts: { min?: number; max?: number } = {}) {
       if (!Number.isFinite(n)) return fail({ ...ctx, value }, 'is not of type number.');
       if ((opts.min !== undefined && n < opts.min) || (opts.max !== undefined && n > opts.max))
         return fail({ ...ctx, value }, `must be between ${opts.min} and ${opts.max}.`);
-      return n;
+      // Magnitudes below 1e-12 become 0 (and -0 becomes 0): DynamoDB stores none below 1e-130,
+      // and for every quantity here (degrees, kilometres) 1e-12 is below any meaning.
+      return Math.abs(n) < TINY ? 0 : n;
     }),
   );
 }

@@ -8,7 +8,9 @@
 //   `queryStringParameters` decoded with repeated names comma-joined.
 // - Header names are lower-cased and repeated headers comma-joined; the `cookie` header becomes
 //   the `cookies` list. The `x-forwarded-*` headers API Gateway adds are added.
-// - Text bodies (JSON, forms, text/*, XML) are passed as UTF-8; anything else is base64.
+// - Text bodies (JSON, forms, text/*, XML) are passed as UTF-8; anything else is base64, and so
+//   is a text body whose bytes are not UTF-8.
+import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { config } from '../config.js';
@@ -124,7 +126,8 @@ export function toApiGatewayEvent(req: LocalRequest, match: RouteMatch): APIGate
   };
   const body = req.body;
   if (body && body.length > 0) {
-    if (isTextContentType(headers['content-type'])) {
+    // A "text" body that is not UTF-8 keeps its bytes (base64), so the handler sees what was sent.
+    if (isTextContentType(headers['content-type']) && isUtf8(body)) {
       event.body = body.toString('utf8');
     } else {
       event.body = body.toString('base64');

@@ -3,7 +3,7 @@
 // back, as API Gateway's Lambda proxy integration does. Besides the API, it serves an interactive
 // API reference at /docs (docs-page.ts), which the deployed API does not have.
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -139,6 +139,13 @@ export interface Gateway {
 
 class TooLarge extends Error {}
 
+/** What the local server answers for requests Node's HTTP parser refuses, by Node's error code. */
+const CLIENT_ERRORS: Record<string, [number, string, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'rest_headers_too_large', 'The request headers are too large.'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'rest_request_timeout', 'The request was not received in time.'],
+  default: [400, 'rest_bad_request', 'The request is not valid HTTP.'],
+};
+
 /** Reads the body, or rejects with TooLarge as soon as it passes `limit` (dropping what it read). */
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((ok, fail) => {
@@ -266,6 +273,17 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
       if (!res.headersSent) res.writeHead(500);
       res.end();
     });
+  });
+  // Requests Node's HTTP parser refuses never reach a handler; they still get an answer in the
+  // WordPress envelope rather than Node's bare text.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) return socket.destroy();
+    const [status, code, message] = CLIENT_ERRORS[err.code ?? ''] ?? CLIENT_ERRORS.default!;
+    const body = JSON.stringify({ code, message, data: { status } });
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=UTF-8\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
   });
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);

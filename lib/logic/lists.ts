@@ -50,6 +50,9 @@ export function queryInput(s: Source, descending: boolean) {
   };
 }
 
+/** The largest page of keys one Query asks for: deep pages are read in several. */
+const MAX_QUERY_LIMIT = 1000;
+
 /**
  * The matches `offset … offset+limit` across partitions, merged in sort-key order and without
  * repeats (an event in two of the partitions of an OR filter is listed once). Each partition is
@@ -62,7 +65,12 @@ export async function pageKeys(sources: Source[], offset: number, limit: number,
     let start: Record<string, unknown> | undefined;
     let got = 0;
     do {
-      const out = await query<Record<string, string | number>>({ ...queryInput(s, descending), Limit: Math.max(want - got, 1) * 2, ExclusiveStartKey: start });
+      const out = await query<Record<string, string | number>>({
+        ...queryInput(s, descending),
+        // DynamoDB takes at most 2^31-1 here, and returns at most 1 MB a page anyway.
+        Limit: Math.min(Math.max(want - got, 1) * 2, MAX_QUERY_LIMIT),
+        ExclusiveStartKey: start,
+      });
       for (const item of out.items) {
         if (got >= want) break;
         merged.push({ key: { pk: String(item.pk), sk: String(item.sk) }, sort: String(item[(s.index ?? INDEXES.list).sortKey]), id: Number(item.id), item });

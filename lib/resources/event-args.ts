@@ -3,8 +3,11 @@ import { parseCostInput } from '../cost.js';
 import { bool, checked, idList, idOrSlugList, int, listItems, num, str, urlOrEmpty, type Args } from '../params.js';
 import { dateArg, forceArg, mlLanguage, optional, pagingArgs, pathId, pathSlug, postArgs, timezoneArg } from './common.js';
 
+/** A JSON number names a record only as a positive integer: 0.5, -0 or 1e309 name nothing. */
+const isIdNumber = (v: unknown): boolean => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
+
 const isLinkValue = (v: unknown): boolean =>
-  typeof v === 'number' ||
+  isIdNumber(v) ||
   (typeof v === 'string' && /^\d*$/.test(v.trim())) ||
   (typeof v === 'object' && v !== null && !Array.isArray(v));
 
@@ -23,9 +26,10 @@ const linkArg = (description: string) => ({
 /** Term links: ids, slugs or names, as a list or CSV; empty clears. */
 const termsArg = (description: string) => ({
   schema: checked((v) => {
-    if (v === null || v === '') return undefined;
+    if (v === null || v === '' || v === 0) return undefined;
     const items = listItems(v);
-    return items && items.every((i) => typeof i === 'number' || typeof i === 'string')
+    // A name is a string and a number is an id; a number that is no id is not a name either.
+    return items && items.every((i) => isIdNumber(i) || typeof i === 'string')
       ? undefined
       : 'must be a list of term ids, slugs or names.';
   }),
