@@ -129,6 +129,18 @@ export function idList() {
   );
 }
 
+/** Post statuses, as a CSV string or a list (`status[]=publish&status[]=draft`, as TEC takes them), joined as CSV. */
+export function statusList() {
+  return z.pipe(
+    z.unknown(),
+    z.transform((value, ctx) => {
+      const items = listItems(value);
+      if (!items?.length || items.some((v) => typeof v !== 'string')) return fail({ ...ctx, value }, 'is not a post status or a list of them.');
+      return (items as string[]).map((v) => v.trim()).join(',');
+    }),
+  );
+}
+
 /** A list of ids or slugs (term filters), as an array or a CSV string. */
 export function idOrSlugList() {
   return z.pipe(

@@ -15,7 +15,7 @@ export interface RequestContext {
   op: Operation;
   /** The effective language: `ml_language` when given, else the path segment. */
   lang: Lang;
-  /** Path captures, already checked: `id` is a positive integer, `slug` a non-empty segment. */
+  /** Path captures, already checked: `id` is a non-negative integer, `slug` a non-empty segment. */
   path: { id?: number; slug?: string };
   /** Declared arguments, validated and coerced, with defaults applied. */
   params: Record<string, unknown>;
@@ -65,8 +65,9 @@ function pathCaptures(event: Event, op: Operation): { lang: Lang; id?: number; s
   const out: { lang: Lang; id?: number; slug?: string } = { lang: p.lang };
   if (op.path.includes('{id}')) {
     if (!p.id || !/^\d+$/.test(p.id)) throw noRoute();
+    // TEC's routes take any digits: `/events/0` is a 404 for a missing record, not a missing route.
     out.id = Number(p.id);
-    if (!Number.isSafeInteger(out.id) || out.id < 1) throw noRoute();
+    if (!Number.isSafeInteger(out.id)) throw noRoute();
   }
   if (op.path.includes('{slug}')) {
     // API Gateway hands path parameters over already percent-decoded.

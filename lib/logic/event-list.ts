@@ -348,7 +348,8 @@ async function listInMemory(ctx: RequestContext, statusList: string[], ownBy: nu
 
 export async function listEvents(ctx: RequestContext): Promise<Reply> {
   const p = ctx.params;
-  if (p.ticketed !== undefined) {
+  // Without Event Tickets, TEC refuses only a request for ticketed events; ticketed=false is ignored.
+  if (p.ticketed === true) {
     const message = 'Event Tickets plugin is not activated.';
     throw invalidParams({ ticketed: message }, { ticketed: { code: 'event-tickets-not-active', message, data: { status: 400 } } });
   }

@@ -1,6 +1,6 @@
 // Event arguments (spec §2.1 and §4.4), with TEC's validation rules (reference §4.1, §6.1).
 import { parseCostInput } from '../cost.js';
-import { bool, checked, idList, idOrSlugList, int, listItems, num, str, urlOrEmpty, type Args } from '../params.js';
+import { bool, checked, statusList, idList, idOrSlugList, int, listItems, num, str, urlOrEmpty, type Args } from '../params.js';
 import { dateArg, forceArg, mlLanguage, optional, pagingArgs, pathId, pathSlug, postArgs, timezoneArg } from './common.js';
 
 /** A JSON number names a record only as a positive integer: 0.5, -0 or 1e309 name nothing. */
@@ -93,7 +93,7 @@ export const eventArgs = {
     venue: { schema: idList(), type: 'array', items: 'integer', description: 'Events should be assigned one of the specified venue IDs' },
     organizer: { schema: idList(), type: 'array', items: 'integer', description: 'Events should be assigned one of the specified organizer IDs' },
     featured: flag('Events should be filtered by their featured status'),
-    status: { schema: str({ nonEmpty: true }), type: 'string', description: 'The event post status' },
+    status: { schema: statusList(), type: 'string', description: 'The event post status, or several as a list or comma-separated' },
     geoloc: flag('Events should be filtered by whether their venue has geolocation data'),
     geoloc_lat: { schema: num({ min: -90, max: 90 }), type: 'number', format: 'double', description: 'Venue latitude; geoloc_lng must also be given' },
     geoloc_lng: { schema: num({ min: -180, max: 180 }), type: 'number', format: 'double', description: 'Venue longitude; geoloc_lat must also be given' },

@@ -1,5 +1,5 @@
 // Venue and organizer arguments (spec §2.2, §2.3, §4.5; reference §4.2, §6.2).
-import { bool, checked, int, num, str, urlOrEmpty, type Arg, type Args } from '../params.js';
+import { bool, checked, statusList, int, num, str, urlOrEmpty, type Arg, type Args } from '../params.js';
 import { forceArg, mlLanguage, optional, pagingArgs, pathId, pathSlug, postArgs } from './common.js';
 
 const text = (description: string, max = 1000): Arg => ({ schema: str({ max }), type: 'string', description });
@@ -49,7 +49,7 @@ const listArgs = (noun: string): Args => ({
   event: { schema: int({ min: 1 }), type: 'integer', description: `Limit results to ${noun} linked to this event` },
   has_events: { schema: bool(), description: `Limit results to ${noun} that have events` },
   only_with_upcoming: { schema: bool(), default: false, description: `Limit results to ${noun} that have upcoming events` },
-  status: { schema: str({ nonEmpty: true }), type: 'string', description: `The ${noun} post status` },
+  status: { schema: statusList(), type: 'string', description: `The ${noun} post status, or several as a list or comma-separated` },
   ml_language: mlLanguage,
 });
 
