@@ -90,7 +90,7 @@ export async function unlocked(ctx: RequestContext, event: Pick<PostItem, 'autho
 export async function checkAuthor(ctx: RequestContext): Promise<void> {
   const wanted = ctx.params.author as number | undefined;
   if (wanted === undefined || isEditor(ctx.principal)) return;
-  if (wanted !== (await callerId(ctx))) throw forbidden(true, 'Sorry, you are not allowed to create or edit records as this user.');
+  if (wanted !== (await callerId(ctx))) throw forbidden(true);
 }
 
 /**

@@ -70,7 +70,7 @@ export async function unlinkEvents(targetPk: string, drop: (e: EventItem) => Eve
 export async function deletePost(ctx: RequestContext, kind: PostKind): Promise<Reply> {
   requireRole(ctx.principal, 'contributor');
   const force = ctx.params.force === true;
-  if (force && !isEditor(ctx.principal)) throw forbidden(true, 'Sorry, only editors may delete permanently.');
+  if (force && !isEditor(ctx.principal)) throw forbidden(true);
   const post = await findPost(ctx, kind);
   await requireWrite(ctx, post);
   if (post.status === 'trash' && !force) throw tec.inTrash(kind);
