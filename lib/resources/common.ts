@@ -1,5 +1,5 @@
 // Arguments shared by every resource: paging, language, path ids, statuses and dates.
-import { LANGUAGES } from '../config.js';
+import { config, LANGUAGES } from '../config.js';
 import { parseDate, isValidTimezone } from '../dates.js';
 import { bool, checked, int, oneOf, str, type Arg, type Args } from '../params.js';
 
@@ -33,6 +33,10 @@ export const pagingArgs = (noun: string): Args => ({
     schema: int({ min: 1 }),
     type: 'integer',
     description: `The number of ${noun} to return on each page`,
+    // The site's setting (POSTS_PER_PAGE), read whenever it is shown or applied.
+    get default() {
+      return config().postsPerPage;
+    },
   },
 });
 
