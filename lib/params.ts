@@ -18,7 +18,15 @@ export interface Arg<T = unknown> {
   default?: unknown;
   /** A path argument the body may carry too, with this meaning (a by-slug update's `slug` renames). */
   inBody?: Arg;
+  /**
+   * HTML filtering on save, as WordPress's kses does it for users without `unfiltered_html`
+   * (everyone but editors): `post` for content, `title` for titles and one-line fields,
+   * `termDescription` for term descriptions. `always` filters editors' values too.
+   */
+  html?: { filter: HtmlFilter; always?: boolean };
 }
+
+export type HtmlFilter = 'post' | 'title' | 'termDescription';
 
 export type Args = Record<string, Arg>;
 

@@ -9,7 +9,9 @@ import { ApiError, ConflictError, forbidden, invalidParams, missingParams, noRou
 import { withDeadline } from './deadline.js';
 import { encode, header, parseBody, parseFormLike, type Input, type Reply } from './http.js';
 import { operation, type Operation } from './operations.js';
-import type { Args } from './params.js';
+import { ksesPost, ksesTermDescription, ksesTitle } from './kses.js';
+import type { Args, HtmlFilter } from './params.js';
+import { isEditor } from './permissions.js';
 
 export interface RequestContext {
   op: Operation;
@@ -35,8 +37,25 @@ type ContextWithRequest = Context & { request?: RequestContext };
 
 const PATH_NAMES = ['id', 'slug'] as const;
 
-/** Validates `input` against `args` in WordPress's order: missing required first, then values. */
-export function validateArgs(args: Args, input: Input, skip: readonly string[] = []): Record<string, unknown> {
+const HTML_FILTERS: Record<HtmlFilter, (html: string) => string> = {
+  post: (html) => ksesPost(html),
+  title: ksesTitle,
+  termDescription: ksesTermDescription,
+};
+
+export interface ValidateOptions {
+  /** Path arguments, checked elsewhere. */
+  skip?: readonly string[];
+  /** The caller may post unfiltered HTML (WordPress's `unfiltered_html`: editors). */
+  unfilteredHtml?: boolean;
+}
+
+/**
+ * Validates `input` against `args` in WordPress's order: missing required first, then values.
+ * Text arguments that carry HTML are filtered as WordPress filters them on save, and then
+ * checked again (a title of only `<script></script>` is empty once filtered).
+ */
+export function validateArgs(args: Args, input: Input, { skip = [], unfilteredHtml = false }: ValidateOptions = {}): Record<string, unknown> {
   const missing = Object.entries(args)
     .filter(([name, arg]) => arg.required && !skip.includes(name) && (input[name] === undefined || input[name] === null))
     .map(([name]) => name);
@@ -50,7 +69,11 @@ export function validateArgs(args: Args, input: Input, skip: readonly string[] =
       if (arg.default !== undefined) out[name] = arg.schema.parse(arg.default);
       continue;
     }
-    const result = arg.schema.safeParse(raw);
+    let result = arg.schema.safeParse(raw);
+    if (result.success && arg.html && typeof result.data === 'string' && (arg.html.always || !unfilteredHtml)) {
+      const filtered = HTML_FILTERS[arg.html.filter](result.data);
+      if (filtered !== result.data) result = arg.schema.safeParse(filtered);
+    }
     if (result.success) out[name] = result.data;
     else bad[name] = `${name} ${result.error.issues[0]?.message ?? 'is invalid.'}`;
   }
@@ -95,7 +118,10 @@ const routeRequest = (op: Operation): middy.MiddlewareObj<Event, Result, Error, 
     // Path captures are not taken from the query or body (TEC lets a body `id` win, which would
     // let a request aim its permission check at one record and its write at another).
     const input: Input = Object.assign(Object.create(null) as Input, query, body);
-    const params = validateArgs(op.args, input, PATH_NAMES.filter((n) => op.path.includes(`{${n}}`)));
+    const params = validateArgs(op.args, input, {
+      skip: PATH_NAMES.filter((n) => op.path.includes(`{${n}}`)),
+      unfilteredHtml: isEditor(principal),
+    });
     if (op.access === 'read') principal = await authenticate(header(event, 'authorization'));
     const lang = (params.ml_language as Lang | undefined) ?? captures.lang;
     request.context.request = {

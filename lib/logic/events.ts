@@ -6,7 +6,7 @@ import { endOfDay, parseDate, startOfDay, wallToUtc } from '../dates.js';
 import { ApiError, invalidParam, invalidParams, tec } from '../errors.js';
 import { json, type Reply } from '../http.js';
 import { listItems } from '../params.js';
-import { canRead, checkAuthor, requireRole, requireWrite, scaleStatus } from '../permissions.js';
+import { canRead, checkAuthor, isEditor, requireRole, requireWrite, scaleStatus } from '../permissions.js';
 import { validateArgs, type RequestContext } from '../pipeline.js';
 import { presentEvent } from '../present.js';
 import { organizerWriteArgs, venueWriteArgs } from '../resources/place-args.js';
@@ -110,7 +110,7 @@ async function resolveLinks(ctx: RequestContext, author: number, attempt: number
       if (typeof v !== 'object' || v === null) throw invalidParam(field, `${field} must be ids or objects.`);
       let params: Record<string, unknown>;
       try {
-        params = validateArgs(args, v as Record<string, unknown>);
+        params = validateArgs(args, v as Record<string, unknown>, { unfilteredHtml: isEditor(ctx.principal) });
       } catch (err) {
         throw tec.couldNotCreate(kind, err instanceof ApiError ? err.message : String(err));
       }

@@ -2,18 +2,19 @@
 import { bool, checked, statusList, int, num, str, urlOrEmpty, type Arg, type Args } from '../params.js';
 import { forceArg, mlLanguage, optional, pagingArgs, pathId, pathSlug, postArgs } from './common.js';
 
-const text = (description: string, max = 1000): Arg => ({ schema: str({ max }), type: 'string', description });
+/** A one-line text field: filtered like a title for users without unfiltered_html. */
+const text = (description: string, max = 1000): Arg => ({ schema: str({ max }), type: 'string', description, html: { filter: 'title' } });
 
 const commonPostWrite = (noun: string): Args => ({
   ...postArgs,
-  description: { schema: str(), type: 'string', description: `The ${noun} description` },
+  description: { schema: str(), type: 'string', description: `The ${noun} description`, html: { filter: 'post' } },
   website: { schema: urlOrEmpty(), type: 'string', description: `The ${noun} website URL` },
   image: { schema: urlOrEmpty(), type: 'string', description: 'URL of the featured image' },
   ml_language: mlLanguage,
 });
 
 export const venueWriteArgs: Args = {
-  venue: { schema: str({ nonEmpty: true, max: 1000 }), type: 'string', required: true, description: 'The venue name' },
+  venue: { schema: str({ nonEmpty: true, max: 1000 }), type: 'string', required: true, description: 'The venue name', html: { filter: 'title' } },
   ...commonPostWrite('venue'),
   show_map: { schema: bool(), type: 'boolean', description: 'Whether linked events show a map' },
   show_map_link: { schema: bool(), type: 'boolean', description: 'Whether linked events show a map link' },
@@ -30,7 +31,7 @@ export const venueWriteArgs: Args = {
 };
 
 export const organizerWriteArgs: Args = {
-  organizer: { schema: str({ nonEmpty: true, max: 1000 }), type: 'string', required: true, description: 'The organizer name' },
+  organizer: { schema: str({ nonEmpty: true, max: 1000 }), type: 'string', required: true, description: 'The organizer name', html: { filter: 'title' } },
   ...commonPostWrite('organizer'),
   phone: text('The organizer phone number', 80),
   email: {
@@ -40,6 +41,7 @@ export const organizerWriteArgs: Args = {
     type: 'string',
     format: 'email',
     description: 'The organizer e-mail address',
+    html: { filter: 'title' },
   },
 };
 
