@@ -10,7 +10,6 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { ROLES } from '../lib/auth.js';
-import { EXPOSED_HEADERS } from '../lib/http.js';
 import { FALLBACK_HANDLER, FALLBACK_TIMEOUT_SECONDS, OPERATIONS, routePath, type Method } from '../lib/operations.js';
 import { INDEXES, KEY, type IndexDefinition } from '../lib/table.js';
 import { ApiFunction, moduleId } from './api-function.js';
@@ -71,11 +70,7 @@ export class EventCalendarStack extends Stack {
       const methods = new Set<Method | 'HEAD'>(op.methods);
       // HTTP APIs do not answer HEAD for GET routes by themselves; the pipeline drops the body.
       if (methods.has('GET')) methods.add('HEAD');
-      this.api.addRoutes({
-        path: routePath(op, settings.namespace),
-        methods: [...methods].map((m) => apigw.HttpMethod[m]),
-        integration,
-      });
+      this.api.addRoutes({ path: routePath(op, settings.namespace), methods: [...methods].map((m) => apigw.HttpMethod[m]), integration });
     }
 
     // Everything no route matches gets WordPress's 404 `rest_no_route` from the fallback.
@@ -135,13 +130,9 @@ export class EventCalendarStack extends Stack {
       description: 'Event Calendar REST API (TEC REST v1 compatible)',
       // The stage is made below, with access logs and throttling.
       createDefaultStage: false,
-      corsPreflight: {
-        allowOrigins: ['*'],
-        allowHeaders: ['Authorization', 'Content-Type'],
-        allowMethods: [apigw.CorsHttpMethod.ANY],
-        exposeHeaders: EXPOSED_HEADERS,
-        maxAge: Duration.days(1),
-      },
+      // No CORS configuration: API Gateway would answer preflights itself and replace the
+      // handlers' CORS headers with its own. The handlers answer as WordPress does (echoing the
+      // origin), and preflights (OPTIONS) reach the fallback through $default.
     });
 
     const accessLogs = new logs.LogGroup(this, 'AccessLogs', {

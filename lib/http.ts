@@ -94,20 +94,41 @@ export interface Reply {
 
 export const json = (status: number, body: unknown, headers: Record<string, string> = {}): Reply => ({ status, body, headers });
 
-/** Response headers browsers may read cross-origin (the CDK stack's CORS settings use the same). */
+/** Response headers browsers may read cross-origin: WordPress's, plus TEC's totals so browsers can page. */
 export const EXPOSED_HEADERS = ['X-WP-Total', 'X-WP-TotalPages', 'Link', 'X-TEC-Total', 'X-TEC-TotalPages'];
+/** Request headers browsers may send cross-origin (WordPress's list). */
+export const ALLOWED_HEADERS = ['Authorization', 'X-WP-Nonce', 'Content-Disposition', 'Content-MD5', 'Content-Type'];
+export const CORS_METHODS = 'OPTIONS, GET, POST, PUT, PATCH, DELETE';
 
 const BASE_HEADERS = {
   'content-type': 'application/json; charset=UTF-8',
   'x-content-type-options': 'nosniff',
   'access-control-expose-headers': EXPOSED_HEADERS.join(', '),
-  'access-control-allow-headers': 'Authorization, Content-Type',
+  'access-control-allow-headers': ALLOWED_HEADERS.join(', '),
 };
 
-export function encode(reply: Reply, extra: Record<string, string>, head: boolean): APIGatewayProxyStructuredResultV2 {
+/**
+ * WordPress's CORS answer (rest_send_cors_headers): a request with an `Origin` gets that origin
+ * back, even `null`, with credentials allowed. Credentials here are Authorization headers a
+ * script sets itself, never cookies a browser adds, so echoing the origin grants nothing more.
+ */
+export function corsHeaders(event: APIGatewayProxyEventV2 | undefined): Record<string, string> {
+  const origin = event ? header(event, 'origin') : undefined;
+  if (origin === undefined) return {};
+  return {
+    'access-control-allow-origin': origin,
+    'access-control-allow-methods': CORS_METHODS,
+    'access-control-allow-credentials': 'true',
+    vary: 'Origin',
+  };
+}
+
+/** The Lambda result of a reply; `event` decides HEAD (no body) and the CORS headers. */
+export function encode(reply: Reply, extra: Record<string, string>, event?: APIGatewayProxyEventV2): APIGatewayProxyStructuredResultV2 {
+  const head = event?.requestContext?.http?.method === 'HEAD';
   return {
     statusCode: reply.status,
-    headers: { ...BASE_HEADERS, ...extra, ...(reply.headers ?? {}) },
+    headers: { ...BASE_HEADERS, ...corsHeaders(event), ...extra, ...(reply.headers ?? {}) },
     body: head ? '' : JSON.stringify(reply.body),
   };
 }

@@ -140,22 +140,21 @@ const routeRequest = (op: Operation): middy.MiddlewareObj<Event, Result, Error, 
 const wpErrors = (): middy.MiddlewareObj<Event, Result, Error, ContextWithRequest> => ({
   onError: async (request) => {
     const err = request.error;
-    const head = request.event.requestContext?.http?.method === 'HEAD';
     if (err instanceof ApiError) {
-      request.response = encode({ status: err.status, body: err.body() }, {}, head);
+      request.response = encode({ status: err.status, body: err.body() }, {}, request.event);
       return;
     }
     if (err instanceof ConflictError) {
       // Still losing races after the retries: nothing was written, and the client may try again.
       const conflict = new ApiError(409, 'rest_conflict', 'The record was changed by another request at the same time; nothing was written. Try again.');
-      request.response = encode({ status: 409, body: conflict.body() }, {}, head);
+      request.response = encode({ status: 409, body: conflict.body() }, {}, request.event);
       return;
     }
     console.error(JSON.stringify({ level: 'ERROR', message: 'Unhandled error', error: String(err), stack: (err as Error)?.stack }));
     request.response = encode(
       { status: 500, body: { code: 'rest_internal_error', message: 'The server could not complete the request.', data: { status: 500 } } },
       {},
-      head,
+      request.event,
     );
   },
 });
@@ -169,7 +168,7 @@ export function handle(opId: string, logic: Logic) {
     .use(routeRequest(op))
     .handler(async (event, context) => {
       const reply = await logic(context.request!);
-      return encode(reply, allow, event.requestContext?.http?.method === 'HEAD');
+      return encode(reply, allow, event);
     });
   return (event: Event, context: ContextWithRequest): Promise<Result> =>
     withDeadline(context.getRemainingTimeInMillis(), () => run(event, context));

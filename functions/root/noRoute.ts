@@ -1,18 +1,32 @@
-// The catch-all route: anything no operation matches gets WordPress's rest_no_route. One case is
-// rescued: API Gateway routes are exact, so `…/events/` (TEC's own links end in a slash) would miss
-// the `…/events` route; such a request is redirected, keeping its method, to the path without it.
+// The catch-all route: anything no operation matches gets WordPress's rest_no_route. Two cases are
+// answered instead:
+// - a CORS preflight (OPTIONS) of a route that exists gets 200 with WordPress's CORS headers (the
+//   HTTP API has no CORS configuration of its own, so that every answer carries WordPress's);
+// - `…/events/` (TEC's own links end in a slash, and HTTP API routes cannot) is redirected,
+//   keeping its method, to the path without the slash.
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { config } from '../../lib/config.js';
 import { noRoute } from '../../lib/errors.js';
-import { encode } from '../../lib/http.js';
+import { encode, json } from '../../lib/http.js';
+import type { Method } from '../../lib/operations.js';
 import { matchRoute } from '../../lib/routes.js';
+
+const METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 export const handler = async (event?: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
   const path = event?.rawPath ?? '';
   const method = event?.requestContext?.http?.method ?? 'GET';
+  if (method === 'OPTIONS') {
+    const methods = METHODS.filter((m) => matchRoute(m, path).op);
+    if (methods.length) {
+      const allow = methods.join(', ');
+      return encode(json(200, { namespace: `${config().namespace}/events/v1`, methods }), { allow }, event);
+    }
+  }
   if (path.length > 1 && path.endsWith('/') && matchRoute(method, path.slice(0, -1)).op) {
     const query = event?.rawQueryString ? `?${event.rawQueryString}` : '';
     return { statusCode: 308, headers: { location: `${path.slice(0, -1)}${query}` }, body: '' };
   }
   const err = noRoute();
-  return encode({ status: err.status, body: err.body() }, {}, false);
+  return encode({ status: err.status, body: err.body() }, {}, event);
 };

@@ -3,29 +3,16 @@
 // playwright-core: Swagger UI renders the operations from the server's OpenAPI document, and
 // "Try it out" reaches the same server. Chromium is Debian's (/usr/bin/chromium; .ci/run installs
 // it): without it these tests fail, they do not skip.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { chromium, type BrowserContext, type Locator, type Page, type Response } from 'playwright-core';
+import type { BrowserContext, Locator, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfig } from '../../lib/config.js';
+import { BROWSER_MS, launchChromium, type Browser } from '../support/browser.js';
 import { useGateway } from '../support/gateway.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-/** Browser start-up and Swagger UI's first render on a busy 2-core machine. */
-const BROWSER_MS = 120_000;
 const STEP_MS = 60_000;
 
 const NO_ROUTE = '{"code":"rest_no_route","message":"No route was found matching the URL and request method.","data":{"status":404}}';
@@ -138,29 +125,16 @@ describe('GET /docs over HTTP', () => {
 });
 
 describe('the /docs page in headless Chromium', () => {
+  let browser: Browser | undefined;
   let context: BrowserContext | undefined;
-  let profile: string | undefined;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `${CHROMIUM} does not exist: this test drives Debian's Chromium. Install it with ` +
-          '`apt-get update && apt-get install -y chromium` (.ci/run does this when it is missing).',
-      );
-    }
-    profile = mkdtempSync(join(tmpdir(), 'docs-page-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_FLAGS,
-      timeout: BROWSER_MS,
-    });
-    context.setDefaultTimeout(STEP_MS);
+    browser = await launchChromium('docs-page', STEP_MS);
+    context = browser.context;
   }, BROWSER_MS + 30_000);
 
   afterAll(async () => {
-    await context?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
+    await browser?.close();
   }, 60_000);
 
   /** A new tab that records every request it makes, and its script errors and CSP reports. */
