@@ -1,5 +1,5 @@
 /**
- * Date handling for the API, built on the built-in Intl only.
+ * Date handling for the API, built on the built-in Intl (and the time zone database's abbreviations).
  *
  * TEC stores and outputs every date as a "wall" string 'YYYY-MM-DD HH:MM:SS' in some zone.
  * Internally a wall time is handled as "naive ms": the epoch milliseconds that wall time would
@@ -9,6 +9,8 @@
  * Errors: functions taking a Wall or a tz throw RangeError on malformed input (a programming
  * error); only parseDate, which handles user input, returns undefined instead.
  */
+import { zoneAbbreviation } from './tz-abbr.js';
+import { TZ_RULES } from './tz-rules.js';
 
 /** 'YYYY-MM-DD HH:MM:SS' — every date the API stores or outputs uses this form. */
 export type Wall = string;
@@ -328,12 +330,19 @@ export function dateDetails(wall: Wall): {
   };
 }
 
-/** The zone abbreviation at that wall time, as TEC shows it: 'EST'/'EDT' for America/New_York, 'UTC' for 'UTC', and for fixed offsets the name itself ('UTC+0', 'UTC+5'). For IANA zones Intl only knows as 'GMT+2' style, return that Intl short name (en-US, timeZoneName 'short'). */
+/**
+ * The zone abbreviation at that wall time, as PHP and so TEC show it: the time zone database's
+ * ('EET'/'EEST', 'MSK', 'BST', '+0545'), and for WordPress's fixed offsets the name itself
+ * ('UTC+0', 'UTC+5').
+ */
 export function timezoneAbbr(tz: string, wall: Wall): string {
   const zone = zoneOf(tz);
   if (zone.kind === 'fixed') return tz;
   const instant = toInstant(zone, parseWall(wall));
-  return zone.fmt.formatToParts(instant).find((p) => p.type === 'timeZoneName')?.value ?? tz;
+  const offset = Math.round((toNaive(zone, instant) - Math.floor(instant / 1000) * 1000) / MS_MIN);
+  // A zone named in other letters than the database's ('europe/vilnius') is looked up as Intl resolves it.
+  const name = tz in TZ_RULES ? tz : zone.fmt.resolvedOptions().timeZone;
+  return zoneAbbreviation(name, offset);
 }
 
 /**

@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, it, expect } from 'vitest';
 import {
   addDays,
@@ -16,6 +19,8 @@ import {
   wallToInstant,
   wallToUtc,
 } from '../../lib/dates.js';
+import { numericAbbr, parsePosixTz } from '../../lib/tz-abbr.js';
+import { TZ_RULES } from '../../lib/tz-rules.js';
 
 const NY = 'America/New_York';
 const VILNIUS = 'Europe/Vilnius';
@@ -339,12 +344,46 @@ describe('timezoneAbbr', () => {
     ['UTC+0', '2027-01-15 12:00:00', 'UTC+0'],
     ['UTC+5', '2027-01-15 12:00:00', 'UTC+5'],
     ['UTC-3:30', '2027-01-15 12:00:00', 'UTC-3:30'],
-    [VILNIUS, '2027-07-15 12:00:00', 'GMT+3'],
-    [VILNIUS, '2027-01-15 12:00:00', 'GMT+2'],
-    [SYDNEY, '2027-01-15 12:00:00', 'GMT+11'],
-    [SYDNEY, '2027-07-15 12:00:00', 'GMT+10'],
+    [VILNIUS, '2027-07-15 12:00:00', 'EEST'],
+    [VILNIUS, '2027-01-15 12:00:00', 'EET'],
+    [SYDNEY, '2027-01-15 12:00:00', 'AEDT'],
+    [SYDNEY, '2027-07-15 12:00:00', 'AEST'],
+    ['europe/vilnius', '2027-07-15 12:00:00', 'EEST'],
+    // Another era's offset than today's rules name gets PHP's numeric form (Moscow was +04 in 2012).
+    ['Europe/Moscow', '2012-07-15 12:00:00', '+04'],
   ])('%s at %s -> %s', (tz, wall, expected) => {
     expect(timezoneAbbr(tz, wall)).toBe(expected);
+  });
+});
+
+describe('timezoneAbbr against the live TEC (tec-corpus/timezones.jsonl)', () => {
+  const file = resolve(fileURLToPath(new URL('../../..', import.meta.url)), 'shared', 'reference', 'tec-corpus', 'php-tz-abbr.jsonl');
+  // PHP's own format('T') for each zone, which TEC shows except where its own lookup goes wrong
+  // (Tehran TMT, Minsk CEST, Istanbul EEST, Buenos Aires CMT, Lord Howe AEST): those rows name
+  // unrelated zones, and this service gives PHP's value instead (the corpus README).
+  const rows = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { timezone: string; date: string; php_format_T: string; tec_rule_result: string });
+  it('has the zones', () => expect(rows.length).toBeGreaterThanOrEqual(50));
+  for (const row of rows) {
+    it(`${row.timezone} at ${row.date}: ${row.php_format_T}${row.tec_rule_result !== row.php_format_T ? ` (TEC: ${row.tec_rule_result})` : ''}`, () => {
+      expect(timezoneAbbr(row.timezone, row.date)).toBe(row.php_format_T);
+    });
+  }
+});
+
+describe('time zone rules', () => {
+  it('reads POSIX TZ strings, daylight offsets and numeric names included', () => {
+    expect(parsePosixTz('EET-2EEST,M3.5.0/3,M10.5.0/4')).toEqual({ std: { name: 'EET', offset: 120 }, dst: { name: 'EEST', offset: 180 } });
+    expect(parsePosixTz('<+1030>-10:30<+11>-11,M10.1.0,M4.1.0')).toEqual({ std: { name: '+1030', offset: 630 }, dst: { name: '+11', offset: 660 } });
+    expect(parsePosixTz('NST3:30NDT,M3.2.0,M11.1.0')).toEqual({ std: { name: 'NST', offset: -210 }, dst: { name: 'NDT', offset: -150 } });
+    expect(parsePosixTz('<-03>3')).toEqual({ std: { name: '-03', offset: -180 } });
+    expect(parsePosixTz('')).toBeUndefined();
+    expect(numericAbbr(345)).toBe('+0545');
+    expect(numericAbbr(-180)).toBe('-03');
+    expect(numericAbbr(0)).toBe('+00');
+  });
+  it('covers every zone Intl knows', () => {
+    const missing = Intl.supportedValuesOf('timeZone').filter((z) => !(z in TZ_RULES));
+    expect(missing).toEqual([]);
   });
 });
 
