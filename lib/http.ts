@@ -9,15 +9,31 @@ export type Input = Record<string, unknown>;
 /** Keys that would reach an object's prototype chain if assigned: never taken from input. */
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
+/** PHP's json_decode gives up past 512 levels; WordPress then answers rest_invalid_json. */
+const MAX_DEPTH = 512;
+/** A surrogate code unit that is not half of a pair (with the u flag, pairs are one code point). */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+/** C0 control characters but tab, line feed and carriage return: kses removes them on save. */
+const CONTROLS = /[\x00-\x08\x0B\x0C\x0E-\x1F]/g;
+
+function plainText(text: string): string {
+  // PHP's json_decode, and so WordPress, refuses a `\ud800` escape without its pair.
+  if (LONE_SURROGATE.test(text)) throw invalidJson('Single unpaired UTF-16 surrogate in unicode escape');
+  return text.replace(CONTROLS, '');
+}
+
 /**
  * A deep copy of decoded input in which every object has no prototype and no key that names the
- * prototype chain, so that no request can change the objects (or the defaults) of another.
+ * prototype chain, so that no request can change the objects (or the defaults) of another, and
+ * every string is text: no C0 control characters (NUL included), no half surrogate pairs.
  */
-export function plainInput(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(plainInput);
+export function plainInput(value: unknown, depth = 0): unknown {
+  if (depth > MAX_DEPTH) throw invalidJson('Maximum stack depth exceeded');
+  if (typeof value === 'string') return plainText(value);
+  if (Array.isArray(value)) return value.map((v) => plainInput(v, depth + 1));
   if (typeof value !== 'object' || value === null) return value;
   const out: Record<string, unknown> = Object.create(null);
-  for (const [k, v] of Object.entries(value)) if (!UNSAFE_KEYS.has(k)) out[k] = plainInput(v);
+  for (const [k, v] of Object.entries(value)) if (!UNSAFE_KEYS.has(k)) out[plainText(k)] = plainInput(v, depth + 1);
   return out;
 }
 
@@ -47,17 +63,6 @@ export function header(event: APIGatewayProxyEventV2, name: string): string | un
   return undefined;
 }
 
-/** A surrogate code unit that is not half of a pair (with the u flag, pairs are one code point). */
-const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
-
-/** Whether every string in a decoded JSON value, keys included, is well-formed Unicode. */
-function wellFormed(value: unknown): boolean {
-  if (typeof value === 'string') return !LONE_SURROGATE.test(value);
-  if (Array.isArray(value)) return value.every(wellFormed);
-  if (typeof value !== 'object' || value === null) return true;
-  return Object.entries(value).every(([k, v]) => !LONE_SURROGATE.test(k) && wellFormed(v));
-}
-
 /** The body's parameters: JSON objects and form bodies; nothing for an empty body. */
 export function parseBody(event: APIGatewayProxyEventV2, maxBytes: number): Input {
   if (event.body === undefined || event.body === null || event.body === '') return {};
@@ -68,8 +73,8 @@ export function parseBody(event: APIGatewayProxyEventV2, maxBytes: number): Inpu
   if (type === 'application/x-www-form-urlencoded') return parseFormLike(text);
   if (type === 'application/json' || type.endsWith('+json') || type === '') {
     if (text.trim() === '') return {};
-    // PHP's json_decode, and so WordPress, refuses text that is not Unicode: bytes that are not
-    // UTF-8, and `\ud800` escapes that leave half a surrogate pair.
+    // PHP's json_decode, and so WordPress, refuses bytes that are not UTF-8 (and half surrogate
+    // pairs, which plainInput refuses).
     if (!isUtf8(raw)) throw invalidJson('Malformed UTF-8 characters, possibly incorrectly encoded');
     let parsed: unknown;
     try {
@@ -77,7 +82,6 @@ export function parseBody(event: APIGatewayProxyEventV2, maxBytes: number): Inpu
     } catch (err) {
       throw invalidJson((err as Error).message);
     }
-    if (!wellFormed(parsed)) throw invalidJson('Single unpaired UTF-16 surrogate in unicode escape');
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
       throw invalidJson('The JSON body must be an object.');
     }

@@ -40,20 +40,21 @@ const fail = (ctx: { issues: unknown[]; value: unknown }, message: string) => {
 };
 
 /**
- * A string, without NUL characters: no text means to hold one, and they cut strings short in the
- * feeds and programs that read the calendar. `nonEmpty` rejects "" as TEC does for titles,
- * descriptions and slugs, after NULs are gone.
+ * A string (input carries no control characters: lib/http.ts removes them). `nonEmpty` rejects ""
+ * as TEC does for titles, descriptions and slugs; `notZero` rejects "0" as TEC does for titles,
+ * descriptions and names.
  */
-export function str(opts: { nonEmpty?: boolean; max?: number } = {}) {
+export function str(opts: { nonEmpty?: boolean; max?: number; notZero?: boolean } = {}) {
   const max = opts.max ?? 65_535;
   return z.pipe(
     z.unknown(),
     z.transform((value, ctx) => {
       if (typeof value !== 'string') return fail({ ...ctx, value }, 'is not of type string.');
-      const text = value.includes('\0') ? value.replaceAll('\0', '') : value;
-      if (opts.nonEmpty && text.trim() === '') return fail({ ...ctx, value }, 'must not be empty.');
-      if (text.length > max) return fail({ ...ctx, value }, `must be at most ${max} characters long.`);
-      return text;
+      if (opts.nonEmpty && value.trim() === '') return fail({ ...ctx, value }, 'must not be empty.');
+      // PHP's empty('0') is true: TEC refuses a title, description or name of exactly "0".
+      if (opts.notZero && value === '0') return fail({ ...ctx, value }, 'must not be empty.');
+      if (value.length > max) return fail({ ...ctx, value }, `must be at most ${max} characters long.`);
+      return value;
     }),
   );
 }

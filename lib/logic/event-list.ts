@@ -94,7 +94,8 @@ function windowOf(ctx: RequestContext): Window | undefined {
 /** Term filter values (ids or slugs of the request language) as ids; unknown ones are a 400. */
 async function termIds(ctx: RequestContext, name: 'categories' | 'tags'): Promise<number[] | undefined> {
   const values = ctx.params[name] as (number | string)[] | undefined;
-  if (!values) return undefined;
+  // An empty filter (`categories=`) is no filter, as in TEC.
+  if (!values?.length) return undefined;
   const taxonomy = name === 'categories' ? 'category' : 'tag';
   const found = await batchGet<TermItem | { id: number }>(
     values.map((v) => (typeof v === 'number' ? keys.term(v) : keys.slugGuard(taxonomy, ctx.lang, v.toLowerCase()))),
@@ -111,7 +112,7 @@ async function termIds(ctx: RequestContext, name: 'categories' | 'tags'): Promis
 /** Venue and organizer filter ids must name records of that kind. */
 async function postIds(ctx: RequestContext, name: 'venue' | 'organizer'): Promise<number[] | undefined> {
   const ids = ctx.params[name] as number[] | undefined;
-  if (!ids) return undefined;
+  if (!ids?.length) return undefined;
   const found = await batchGet<AnyPost>(ids.map(keys.post));
   for (const id of ids) {
     if (found.get(keyOf(keys.post(id)))?.kind !== name) throw invalidParam(name, `${name} contains ${id}, which is not an existing ${name} id.`);
@@ -278,8 +279,16 @@ async function bucketTotal(partition: string, w: Window, maxDuration: number): P
     const lo = shiftUtc(bound, -maxDuration);
     return lo > from ? lo : from;
   };
-  if (w.endAtMost) partial.push(indexCount(partition, since(w.endAtMost), to, { expr: '#e > :v', values: { ':v': w.endAtMost } }));
-  if (w.endBefore) partial.push(indexCount(partition, since(w.endBefore), to, { expr: '#e >= :v', values: { ':v': w.endBefore } }));
+  // The events subtracted for each end bound must not overlap, or one is subtracted twice: of
+  // two upper bounds only the tighter one counts, and bounds that leave no end time leave nothing.
+  let { endAtMost, endBefore } = w;
+  if (endAtMost && endBefore) {
+    if (endBefore <= endAtMost) endAtMost = undefined;
+    else endBefore = undefined;
+  }
+  if (w.endAfter && ((endAtMost && w.endAfter >= endAtMost) || (endBefore && w.endAfter >= endBefore))) return 0;
+  if (endAtMost) partial.push(indexCount(partition, since(endAtMost), to, { expr: '#e > :v', values: { ':v': endAtMost } }));
+  if (endBefore) partial.push(indexCount(partition, since(endBefore), to, { expr: '#e >= :v', values: { ':v': endBefore } }));
   if (w.endAfter) {
     const upTo = `${w.endAfter}#${HIGH}`;
     partial.push(indexCount(partition, from, to < upTo ? to : upTo, { expr: '#e <= :v', values: { ':v': w.endAfter } }));

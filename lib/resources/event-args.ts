@@ -41,13 +41,13 @@ const termsArg = (description: string) => ({
 const flag = (description: string) => ({ schema: bool(), type: 'boolean' as const, description });
 
 export const eventWriteArgs: Args = {
-  title: { schema: str({ nonEmpty: true, max: 1000 }), type: 'string', required: true, description: 'The event title', html: { filter: 'title' } },
+  title: { schema: str({ nonEmpty: true, notZero: true, max: 1000 }), type: 'string', required: true, description: 'The event title', html: { filter: 'title' } },
   start_date: dateArg('The event start date and time', true),
   end_date: dateArg('The event end date and time', true),
   ...postArgs,
-  description: { schema: str({ nonEmpty: true }), type: 'string', description: 'The event description', html: { filter: 'post' } },
+  description: { schema: str({ nonEmpty: true, notZero: true }), type: 'string', description: 'The event description', html: { filter: 'post' } },
   slug: { schema: str({ nonEmpty: true, max: 200 }), type: 'string', description: 'The event slug' },
-  excerpt: { schema: str({ nonEmpty: true }), type: 'string', description: 'The event excerpt', html: { filter: 'post' } },
+  excerpt: { schema: str({ nonEmpty: true, notZero: true }), type: 'string', description: 'The event excerpt', html: { filter: 'post' } },
   timezone: timezoneArg,
   all_day: { ...flag('Whether the event lasts the whole day'), default: false },
   image: { schema: urlOrEmpty(), type: 'string', description: 'URL of the featured image' },

@@ -14,7 +14,7 @@ const commonPostWrite = (noun: string): Args => ({
 });
 
 export const venueWriteArgs: Args = {
-  venue: { schema: str({ nonEmpty: true, max: 1000 }), type: 'string', required: true, description: 'The venue name', html: { filter: 'title' } },
+  venue: { schema: str({ nonEmpty: true, notZero: true, max: 1000 }), type: 'string', required: true, description: 'The venue name', html: { filter: 'title' } },
   ...commonPostWrite('venue'),
   show_map: { schema: bool(), type: 'boolean', description: 'Whether linked events show a map' },
   show_map_link: { schema: bool(), type: 'boolean', description: 'Whether linked events show a map link' },
@@ -31,7 +31,7 @@ export const venueWriteArgs: Args = {
 };
 
 export const organizerWriteArgs: Args = {
-  organizer: { schema: str({ nonEmpty: true, max: 1000 }), type: 'string', required: true, description: 'The organizer name', html: { filter: 'title' } },
+  organizer: { schema: str({ nonEmpty: true, notZero: true, max: 1000 }), type: 'string', required: true, description: 'The organizer name', html: { filter: 'title' } },
   ...commonPostWrite('organizer'),
   phone: text('The organizer phone number', 80),
   email: {

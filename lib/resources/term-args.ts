@@ -3,9 +3,9 @@ import { bool, idList, int, oneOf, str, type Args } from '../params.js';
 import { mlLanguage, optional, pagingArgs, pathId } from './common.js';
 
 const termWrite = (hierarchical: boolean): Args => ({
-  name: { schema: str({ nonEmpty: true, max: 200 }), type: 'string', required: true, description: 'The term name' },
+  name: { schema: str({ nonEmpty: true, notZero: true, max: 200 }), type: 'string', required: true, description: 'The term name' },
   // WordPress filters term descriptions for every user, editors included.
-  description: { schema: str({ nonEmpty: true }), type: 'string', description: 'The term description', html: { filter: 'termDescription', always: true } },
+  description: { schema: str({ nonEmpty: true, notZero: true }), type: 'string', description: 'The term description', html: { filter: 'termDescription', always: true } },
   slug: { schema: str({ nonEmpty: true, max: 200 }), type: 'string', description: 'The term slug' },
   ...(hierarchical ? { parent: { schema: int({ min: 0 }), type: 'integer', description: 'The parent category id' } } : {}),
   ml_language: mlLanguage,

@@ -11,9 +11,10 @@ const event = (title: string) => ({ title, start_date: at(5, 10), end_date: at(5
 /** A JSON body written as text, so that it can hold what JSON.stringify cannot produce. */
 const jsonText = (title: string, more: string) => `${JSON.stringify(event(title)).slice(0, -1)},${more}}`;
 
+let hallId = 0;
 beforeAll(async () => {
   await createAsEditor(gw, '/events', event('One'));
-  await createAsEditor(gw, '/venues', { venue: 'Hall' });
+  hallId = (await createAsEditor(gw, '/venues', { venue: 'Hall' })).id;
   await createAsEditor(gw, '/organizers', { organizer: 'Org' });
   await createAsEditor(gw, '/categories', { name: 'Cat' });
   await createAsEditor(gw, '/tags', { name: 'Tag' });
@@ -134,5 +135,58 @@ describe("requests Node's HTTP parser refuses", () => {
     const res = await raw(`GET /en/tribe/events/v1/events HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
     expect(res).toMatch(/^HTTP\/1\.1 431 /);
     expect(bodyOf(res)).toMatchObject({ code: 'rest_headers_too_large', data: { status: 431 } });
+  });
+});
+
+describe('more of what the fuzzer found', () => {
+  it('refuses JSON nested deeper than PHP decodes (512 levels), and takes what PHP takes', async () => {
+    const deep = (n: number) => `${'['.repeat(n)}1${']'.repeat(n)}`;
+    expectError(await gw.api('POST', '/tags', { token: 'editor', body: `{"name":"deep","zz":${deep(3000)}}` }), 400, 'rest_invalid_json');
+    const ok = await gw.api('POST', '/tags', { token: 'editor', body: `{"name":"shallow","zz":${deep(200)}}` });
+    expect(ok.status, ok.text).toBe(201);
+  });
+
+  it('removes C0 control characters from every text value, names of linked terms included', async () => {
+    const form = await gw.api('POST', '/tags', { token: 'editor', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=%1B%2F%1Bslash' });
+    expect(form.status, form.text).toBe(201);
+    expect(form.body.name).toBe('/slash');
+    const venue = await gw.api('POST', '/venues', { token: 'editor', body: { venue: 'V\u0001enue', phone: '\u0001 555', address: 'Main\fStreet' } });
+    expect(venue.status, venue.text).toBe(201);
+    expect(venue.body).toMatchObject({ venue: 'Venue', phone: ' 555', address: 'MainStreet' });
+    const linked = await gw.api('POST', '/events', { token: 'editor', body: { ...event('Linked'), tags: ['\u0000ctl'] } });
+    expect(linked.status, linked.text).toBe(201);
+    expect(linked.body.tags.map((t: { name: string }) => t.name)).toEqual(['ctl']);
+    // Tabs and line breaks are text.
+    const kept = await gw.api('POST', '/events', { token: 'editor', body: { ...event('Kept'), description: 'a\tb\r\nc' } });
+    expect(kept.body.description).toContain('a\tb');
+  });
+
+  it('takes an empty filter next to another as no filter', async () => {
+    await createAsEditor(gw, '/events', { ...event('At the hall'), venue: hallId });
+    const both = await gw.api('GET', '/events', { query: { venue: hallId, organizer: '' } });
+    expect(both.status, both.text).toBe(200);
+    expect(both.body.total).toBe(1);
+    const venueOnly = await gw.api('GET', '/events', { query: { venue: hallId } });
+    expect(both.body.total).toBe(venueOnly.body.total);
+  });
+
+  it('never counts below zero when end bounds leave no end time, and counts each event once for two upper bounds', async () => {
+    const none = await gw.api('GET', '/events', { query: { end_date: '18', ends_after: 'now' } });
+    expect(none.status, none.text).toBe(200);
+    expect(none.body.total).toBe(0);
+    expect(none.headers.get('x-tec-total')).toBe('0');
+    const upper = await gw.api('GET', '/events', { query: { end_date: at(60, 0), ends_before: at(30, 0) } });
+    expect(upper.status, upper.text).toBe(200);
+    expect(upper.body.total).toBe(upper.body.events.length);
+    expect(upper.body.total).toBeGreaterThan(0);
+  });
+
+  it('refuses a title, description or name of exactly "0", as TEC does', async () => {
+    expectInvalidParams(await gw.api('POST', '/events', { token: 'editor', body: event('0') }), 'title');
+    expectInvalidParams(await gw.api('POST', '/venues', { token: 'editor', body: { venue: '0' } }), 'venue');
+    expectInvalidParams(await gw.api('POST', '/organizers', { token: 'editor', body: { organizer: '0' } }), 'organizer');
+    expectInvalidParams(await gw.api('POST', '/categories', { token: 'editor', body: { name: '0' } }), 'name');
+    const zeroCity = await gw.api('POST', '/venues', { token: 'editor', body: { venue: 'Zero city', city: '0' } });
+    expect(zeroCity.status, zeroCity.text).toBe(201);
   });
 });
