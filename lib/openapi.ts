@@ -145,8 +145,14 @@ export function presentedExamples(): Record<string, Json[]> {
   const nested = [...(event.categories as Json[]), ...(event.tags as Json[])];
   return {
     Event: [event, listed, bare, asJson(redact(listed))],
-    Venue: [asJson(presentVenue(s.venue, true)), asJson(presentVenue(s.venue)), asJson(presentVenue(s.bareVenue))],
-    Organizer: [asJson(presentOrganizer(s.organizer, true)), asJson(presentOrganizer(s.organizer)), asJson(presentOrganizer(s.bareOrganizer))],
+    // TEC leaves out venue and organizer fields that are "0" (array_filter), a name or slug included.
+    Venue: [asJson(presentVenue(s.venue, true)), asJson(presentVenue(s.venue)), asJson(presentVenue(s.bareVenue)), asJson(presentVenue({ ...s.bareVenue, title: '0', slug: '0' }))],
+    Organizer: [
+      asJson(presentOrganizer(s.organizer, true)),
+      asJson(presentOrganizer(s.organizer)),
+      asJson(presentOrganizer(s.bareOrganizer)),
+      asJson(presentOrganizer({ ...s.bareOrganizer, title: '0', slug: '0' })),
+    ],
     Term: [asJson(presentTerm(s.jazz)), asJson(presentTerm(s.concerts)), asJson(presentTerm(s.outdoor)), asJson(presentTerm({ ...s.outdoor, description: '' }))],
     EventTerm: nested.length ? nested : [asJson(presentNestedTerm(s.jazz))],
     Image: [event.image as Json, asJson(presentVenue(s.venue)).image as Json],
@@ -366,8 +372,8 @@ function postList(key: string, item: string): Json {
       rest_url: { ...url, description: 'This page, with the effective query' },
       next_rest_url: { ...url, description: 'The next page; only when there is one' },
       previous_rest_url: { ...url, description: 'The previous page; only on pages after the first that have results' },
-      total: { type: 'integer', description: `The number of matching ${key}` },
-      total_pages: { type: 'integer', description: 'The number of pages; 0 when nothing matches' },
+      total: { type: 'integer', minimum: 0, description: `The number of matching ${key}` },
+      total_pages: { type: 'integer', minimum: 0, description: 'The number of pages; 0 when nothing matches' },
     },
     required: [key, 'rest_url', 'total', 'total_pages'],
   };
@@ -380,8 +386,8 @@ function termList(key: string): Json {
     description: `A page of ${key}. The X-TEC-Total and X-TEC-TotalPages headers repeat total and total_pages.`,
     properties: {
       rest_url: { ...url, description: 'The collection URL, without a query' },
-      total: { type: 'integer', description: `The number of matching ${key}` },
-      total_pages: { type: 'integer', description: 'The number of pages; 0 when nothing matches' },
+      total: { type: 'integer', minimum: 0, description: `The number of matching ${key}` },
+      total_pages: { type: 'integer', minimum: 0, description: 'The number of pages; 0 when nothing matches' },
       [key]: { type: 'array', items: ref('Term'), description: `The ${key} of this page` },
       next_rest_url: { ...url, description: 'The next page (only the page number is carried over); only when there is one' },
       previous_rest_url: { ...url, description: 'The previous page; only after the first page' },
@@ -505,8 +511,8 @@ function buildComponents(): { value: Json; drift: SchemaDrift[] } {
       responses: SHARED_RESPONSES,
       requestBodies: inputs.requestBodies,
       headers: {
-        'X-TEC-Total': { description: 'The number of matching records', schema: { type: 'integer' } },
-        'X-TEC-TotalPages': { description: 'The number of pages', schema: { type: 'integer' } },
+        'X-TEC-Total': { description: 'The number of matching records', schema: { type: 'integer', minimum: 0 } },
+        'X-TEC-TotalPages': { description: 'The number of pages', schema: { type: 'integer', minimum: 0 } },
       },
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A JWT from the configured issuer. Writes need one; reads accept one (editors and authors then see unpublished records).' },
@@ -522,21 +528,31 @@ export function schemaDrift(): SchemaDrift[] {
 }
 
 // --- responses -------------------------------------------------------------------------------------
+// Every operation declares the status codes it can answer, each error with WordPress's envelope
+// (components.schemas.Error). The codes follow from the operation's properties in the operation
+// table, never from a per-operation list:
+// - every operation: its success (201 for a POST to a collection, else 200), 400 (its arguments),
+//   401 (writes: no or a bad token; reads: a bad token) and 500;
+// - writes: 403 (the caller's role or rights) and 409 (a lost race);
+// - a path variable ({id}, {slug}): 404, from the route itself for an id that is not a positive
+//   integer or a slug with a "/" (rest_no_route), and for events also for an unknown id;
+// - records with a post status (their schema has `status`): reads by id or slug 403 (trashed,
+//   unpublished or password-protected), and their paged lists 404 beyond the last page;
+// - a DELETE that takes `force` moves to the trash first: 410 when the record is already there;
+// - every method but GET reads a request body: 413 (too large) and 415 (neither JSON nor a form).
 
 interface ResourceDoc {
   schema: string;
   list: string;
   one: string;
-  /** Events, venues and organizers: trashed on delete, paged lists 404 beyond the end, access rules. */
-  post: boolean;
 }
 
 const RESOURCES: Record<string, ResourceDoc> = {
-  events: { schema: 'Event', list: 'EventList', one: 'event', post: true },
-  venues: { schema: 'Venue', list: 'VenueList', one: 'venue', post: true },
-  organizers: { schema: 'Organizer', list: 'OrganizerList', one: 'organizer', post: true },
-  categories: { schema: 'Term', list: 'CategoryList', one: 'category', post: false },
-  tags: { schema: 'Term', list: 'TagList', one: 'tag', post: false },
+  events: { schema: 'Event', list: 'EventList', one: 'event' },
+  venues: { schema: 'Venue', list: 'VenueList', one: 'venue' },
+  organizers: { schema: 'Organizer', list: 'OrganizerList', one: 'organizer' },
+  categories: { schema: 'Term', list: 'CategoryList', one: 'category' },
+  tags: { schema: 'Term', list: 'TagList', one: 'tag' },
 };
 
 const content = (schema: Json) => ({ 'application/json': { schema } });
@@ -548,87 +564,114 @@ const SHARED_RESPONSES = {
   Conflict: fail('Another request changed the same records at the same time; nothing was written and the request may be retried (rest_conflict)'),
   Unauthorized: fail('No bearer token, or an invalid one (rest_forbidden)'),
   BadToken: fail('The Authorization header is malformed or its token is invalid (rest_forbidden); reads need no token'),
-  OtherError: fail('Any other error: 413 for a body over the size limit, 415 for a body that is neither JSON nor a form, 500 for an internal error'),
+  PayloadTooLarge: fail('The request body is larger than the limit (rest_payload_too_large)'),
+  UnsupportedMediaType: fail('The request body is neither JSON nor a form (rest_unsupported_media_type)'),
+  InternalError: fail('The server could not complete the request (rest_internal_error)'),
 } satisfies Record<string, Json>;
 const shared = (name: keyof typeof SHARED_RESPONSES): Json => ({ $ref: `#/components/responses/${name}` });
-const OTHER = shared('OtherError');
-const CONFLICT = shared('Conflict');
+
+/** What an operation's status codes follow from (see the top of this section). */
+export interface OperationTraits {
+  write: boolean;
+  /** The variable of a path that names one record. */
+  pathVar?: 'id' | 'slug';
+  /** GET on a collection. */
+  list: boolean;
+  /** POST to a collection: 201. */
+  create: boolean;
+  /** The operation's records have a post status (published, draft, trash…), as their schema shows. */
+  postStatus: boolean;
+  /** A DELETE with `force`: trashes first, 410 when already trashed. */
+  trashes: boolean;
+  /** Reads a request body (every method but GET): 413 and 415. */
+  body: boolean;
+}
+
+export function operationTraits(op: Operation): OperationTraits {
+  const r = RESOURCES[op.id.split('.')[0]!];
+  const [pathVar] = pathNames(op.path) as ('id' | 'slug')[];
+  const schemas = (components ??= buildComponents()).value.schemas as Record<string, Json>;
+  const postStatus = !!r && !!(schemas[r.schema]?.properties as Json | undefined)?.status;
+  const onCollection = !!r && pathVar === undefined;
+  return {
+    write: op.access === 'write',
+    ...(pathVar ? { pathVar } : {}),
+    list: onCollection && op.methods.includes('GET'),
+    create: onCollection && op.methods.includes('POST'),
+    postStatus,
+    trashes: op.methods.includes('DELETE') && 'force' in op.args,
+    body: op.methods.some((m) => m !== 'GET'),
+  };
+}
 
 function responses(op: Operation): Record<string, Json> {
+  const t = operationTraits(op);
   const [kind = '', name = ''] = op.id.split('.');
-  const write = op.access === 'write';
-  const unauthorized = shared(write ? 'Unauthorized' : 'BadToken');
-  const invalid = fail('A parameter is invalid (rest_invalid_param)');
-  if (kind === 'root') {
-    const body = name === 'index' ? ok('The routes of this namespace and their arguments', ref('NamespaceIndex')) : ok('This OpenAPI document', { type: 'object' });
-    return { 200: body, 400: invalid, 401: unauthorized, default: OTHER };
+  const r = RESOURCES[kind];
+  const out: Record<string, Json> = {};
+
+  // Success.
+  if (!r) {
+    out[200] = name === 'index' ? ok('The routes of this namespace and their arguments', ref('NamespaceIndex')) : ok('This OpenAPI document', { type: 'object' });
+  } else if (t.list) {
+    out[200] = {
+      description: `A page of ${kind}`,
+      headers: { 'X-TEC-Total': { $ref: '#/components/headers/X-TEC-Total' }, 'X-TEC-TotalPages': { $ref: '#/components/headers/X-TEC-TotalPages' } },
+      content: content(ref(r.list)),
+    };
+  } else if (t.create) {
+    out[201] = ok(`The created ${r.one}`, ref(r.schema));
+  } else if (op.methods.includes('DELETE')) {
+    out[200] = ok(
+      t.trashes ? `The ${r.one} as trashed (status "trash"), or as it was when force=true deleted it permanently` : `The ${r.one} as it was before it was deleted`,
+      ref(r.schema),
+    );
+  } else if (t.write) {
+    out[200] = ok(`The updated ${r.one}`, ref(r.schema));
+  } else {
+    out[200] = ok(`The ${r.one}${t.postStatus ? ', with json_ld' : ''}`, ref(r.schema));
   }
-  const r = RESOURCES[kind] ?? { schema: 'Error', list: 'Error', one: 'record', post: false };
-  const item = ref(r.schema);
-  const byId = op.path.endsWith('{id}');
-  const key = byId ? 'id' : 'slug';
-  const missing =
-    kind === 'events' && byId ? 'the id belongs to a record that is not an event (rest-invalid-event-id)' : `no ${r.one} has this ${key} (rest_invalid_param)`;
-  const unknown = `A parameter is invalid (rest_invalid_param), or ${missing}`;
-  const badWrite = fail(
-    `A required parameter is missing (rest_missing_callback_param), a parameter is invalid (rest_invalid_param)${name === 'create' ? '' : `, ${missing}`}, or the body is not valid JSON (rest_invalid_json)`,
+
+  // 400: every operation has arguments; writes also check links, dates and their JSON.
+  const one = r?.one ?? 'record';
+  const unknownRecord = t.pathVar
+    ? kind === 'events' && t.pathVar === 'id'
+      ? ', the id belongs to a record that is not an event (rest-invalid-event-id)'
+      : `, no ${one} has this ${t.pathVar} (rest_invalid_param)`
+    : '';
+  out[400] = fail(
+    t.write
+      ? `A required parameter is missing (rest_missing_callback_param), a parameter is invalid (rest_invalid_param, term_exists, invalid-linked-post-id, could-not-create-venue…)${unknownRecord}, or the body is not valid JSON (rest_invalid_json)`
+      : `A parameter is invalid (rest_invalid_param)${unknownRecord}`,
   );
-  const notFound: Record<string, Json> = kind === 'events' && byId ? { 404: fail('No event has this id (rest-event-not-found)') } : {};
-  const denied = fail(`The caller's role may not ${name.startsWith('delete') ? 'delete' : name.startsWith('update') ? 'edit' : 'create'} this ${r.one} (rest_forbidden)`);
-  switch (name) {
-    case 'list':
-      return {
-        200: {
-          description: `A page of ${kind}`,
-          headers: { 'X-TEC-Total': { $ref: '#/components/headers/X-TEC-Total' }, 'X-TEC-TotalPages': { $ref: '#/components/headers/X-TEC-TotalPages' } },
-          content: content(ref(r.list)),
-        },
-        400: invalid,
-        401: unauthorized,
-        ...(r.post ? { 404: fail(`The page is beyond the last one (${r.one}-archive-page-not-found)`) } : {}),
-        default: OTHER,
-      };
-    case 'create':
-      return { 201: ok(`The created ${r.one}`, item), 400: badWrite, 401: unauthorized, 403: denied, 409: CONFLICT, default: OTHER };
-    case 'get':
-    case 'getBySlug':
-      return {
-        200: ok(`The ${r.one}${r.post ? ', with json_ld' : ''}`, item),
-        400: fail(unknown),
-        401: unauthorized,
-        ...(r.post
-          ? {
-              403: fail(
-                kind === 'events'
-                  ? 'The event is trashed (event-no-longer-available), not published and not the caller\'s (event-not-accessible), or protected by a password that was not given (event-password-protected)'
-                  : `The ${r.one} is trashed or not published and not the caller's (${r.one}-not-accessible)`,
-              ),
-            }
-          : {}),
-        ...notFound,
-        default: OTHER,
-      };
-    case 'update':
-    case 'updateBySlug':
-      return { 200: ok(`The updated ${r.one}`, item), 400: badWrite, 401: unauthorized, 403: denied, ...notFound, 409: CONFLICT, default: OTHER };
-    case 'delete':
-    case 'deleteBySlug':
-      return {
-        200: ok(
-          r.post ? `The ${r.one} as trashed (status "trash"), or as it was when force=true deleted it permanently` : `The ${r.one} as it was before it was deleted`,
-          item,
-        ),
-        400: fail(unknown),
-        401: unauthorized,
-        403: fail(`The caller's role may not delete this ${r.one}${r.post ? ', or force=true without the editor role' : ''} (rest_forbidden)`),
-        ...notFound,
-        409: CONFLICT,
-        ...(r.post ? { 410: fail(`The ${r.one} is already in the trash (${r.one}-is-in-trash)`) } : {}),
-        default: OTHER,
-      };
-    default:
-      return { 200: ok('The result', { type: 'object' }), default: OTHER };
+  out[401] = shared(t.write ? 'Unauthorized' : 'BadToken');
+
+  if (t.write) {
+    const verb = op.methods.includes('DELETE') ? 'delete' : t.create ? 'create' : 'edit';
+    out[403] = fail(`The caller's role or rights may not ${verb} this ${one}${t.trashes ? ', or force=true without the editor role' : ''} (rest_forbidden)`);
+  } else if (t.pathVar && t.postStatus) {
+    out[403] = fail(
+      kind === 'events'
+        ? "The event is trashed (event-no-longer-available), not published and not the caller's (event-not-accessible), or protected by a password that was not given (event-password-protected)"
+        : `The ${one} is trashed or not published and not the caller's (${one}-not-accessible)`,
+    );
   }
+
+  if (t.pathVar) {
+    const noRoute = t.pathVar === 'id' ? 'the id is not a positive integer' : 'the slug contains a "/"';
+    out[404] = fail(`${kind === 'events' && t.pathVar === 'id' ? 'No event has this id (rest-event-not-found), or ' : 'No route: '}${noRoute} (rest_no_route)`);
+  } else if (t.list && t.postStatus) {
+    out[404] = fail(`The page is beyond the last one (${one}-archive-page-not-found)`);
+  }
+
+  if (t.write) out[409] = shared('Conflict');
+  if (t.trashes) out[410] = fail(`The ${one} is already in the trash (${one}-is-in-trash)`);
+  if (t.body) {
+    out[413] = shared('PayloadTooLarge');
+    out[415] = shared('UnsupportedMediaType');
+  }
+  out[500] = shared('InternalError');
+  return out;
 }
 
 // --- paths -----------------------------------------------------------------------------------------

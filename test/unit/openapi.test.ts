@@ -233,24 +233,66 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
     }
   });
 
-  it('answers with the status codes of each operation, each with its schema', async () => {
+  it('declares the status codes each operation answers, from its properties, each error with the error envelope', async () => {
     const d = await doc();
     const codes = (id: string, method = 'get') => {
       const op = operation(id);
       return Object.keys(d.paths[docPath(op)][method].responses);
     };
-    const has = (id: string, wanted: number[], method?: string) => expect(codes(id, method), id).toEqual(expect.arrayContaining(wanted.map(String)));
-    has('events.list', [200, 400, 404]);
-    has('events.create', [201, 400, 401, 403], 'post');
-    has('events.get', [200, 400, 403, 404]);
-    has('events.update', [200, 400, 401, 403, 404, 409], 'patch');
-    has('events.delete', [200, 400, 401, 403, 404, 410], 'delete');
-    has('venues.delete', [200, 400, 401, 403, 410], 'delete');
-    has('categories.list', [200, 400]);
-    has('categories.delete', [200, 400, 401, 403], 'delete');
-    expect(codes('categories.list')).not.toContain('404');
-    expect(codes('categories.delete', 'delete')).not.toContain('410');
-    expect(codes('venues.get')).not.toContain('404');
+    // Spot checks against TEC (reference §5-§7.4) and the README: the exact set, in order.
+    const all = (...c: number[]) => c.map(String);
+    expect(codes('events.list')).toEqual(all(200, 400, 401, 404, 500));
+    expect(codes('events.create', 'post')).toEqual(all(201, 400, 401, 403, 409, 413, 415, 500));
+    expect(codes('events.get')).toEqual(all(200, 400, 401, 403, 404, 500));
+    expect(codes('events.update', 'patch')).toEqual(all(200, 400, 401, 403, 404, 409, 413, 415, 500));
+    expect(codes('events.delete', 'delete')).toEqual(all(200, 400, 401, 403, 404, 409, 410, 413, 415, 500));
+    expect(codes('venues.deleteBySlug', 'delete')).toEqual(all(200, 400, 401, 403, 404, 409, 410, 413, 415, 500));
+    expect(codes('venues.get')).toEqual(all(200, 400, 401, 403, 404, 500));
+    expect(codes('categories.list')).toEqual(all(200, 400, 401, 500));
+    expect(codes('categories.get')).toEqual(all(200, 400, 401, 404, 500));
+    expect(codes('categories.delete', 'delete')).toEqual(all(200, 400, 401, 403, 404, 409, 413, 415, 500));
+    expect(codes('tags.create', 'post')).toEqual(all(201, 400, 401, 403, 409, 413, 415, 500));
+    expect(codes('root.doc')).toEqual(all(200, 400, 401, 500));
+    expect(codes('root.index')).toEqual(all(200, 400, 401, 500));
+
+    // The rules, from each operation's properties: no catch-all `default`, and every code explained.
+    for (const op of OPERATIONS) {
+      for (const method of op.methods) {
+        const { responses } = d.paths[docPath(op)][method.toLowerCase()];
+        const where = `${op.id} ${method}`;
+        expect(responses.default, where).toBeUndefined();
+        const write = op.access === 'write';
+        const inPath = pathNames(op);
+        const collectionPost = inPath.length === 0 && method === 'POST';
+        const success = deref(d, responses[collectionPost ? 201 : 200]);
+        let record = deref(d, success.content['application/json'].schema);
+        if (method === 'GET' && inPath.length === 0 && record.properties) {
+          const items = Object.values<Json>(record.properties).find((p) => p.type === 'array' && p.items?.$ref);
+          if (items) record = deref(d, items.items);
+        }
+        const postStatus = !op.id.startsWith('root.') && record.properties?.status !== undefined;
+        const want = [
+          collectionPost ? 201 : 200,
+          400,
+          401,
+          ...(write || (inPath.length > 0 && postStatus) ? [403] : []),
+          ...(inPath.length > 0 || (method === 'GET' && postStatus) ? [404] : []),
+          ...(write ? [409] : []),
+          ...(method === 'DELETE' && 'force' in op.args ? [410] : []),
+          ...(method !== 'GET' ? [413, 415] : []),
+          500,
+        ];
+        expect(Object.keys(responses), where).toEqual(want.map(String));
+      }
+    }
+    // Errors other operations share are components.responses, each with the error envelope.
+    expect(Object.keys(d.components.responses).sort()).toEqual(['BadToken', 'Conflict', 'InternalError', 'PayloadTooLarge', 'Unauthorized', 'UnsupportedMediaType']);
+    expect(d.paths['/events'].post.responses[413]).toEqual({ $ref: '#/components/responses/PayloadTooLarge' });
+    expect(d.paths['/events'].get.responses[401]).toEqual({ $ref: '#/components/responses/BadToken' });
+    expect(d.paths['/events'].post.responses[401]).toEqual({ $ref: '#/components/responses/Unauthorized' });
+    expect(deref(d, d.paths['/events/{id}'].get.responses[404]).description).toContain('rest-event-not-found');
+    expect(deref(d, d.paths['/venues/{id}'].get.responses[404]).description).toContain('rest_no_route');
+    expect(deref(d, d.paths['/events/{id}'].delete.responses[410]).description).toContain('event-is-in-trash');
 
     const success: Record<string, string> = { list: 'List', create: 'item', get: 'item', getBySlug: 'item', update: 'item', updateBySlug: 'item', delete: 'item', deleteBySlug: 'item' };
     const item: Record<string, string> = { events: 'Event', venues: 'Venue', organizers: 'Organizer', categories: 'Term', tags: 'Term' };
@@ -263,7 +305,7 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
           const r = deref(d, shown);
           expect(r.description, `${op.id} ${status}`).toBeTruthy();
           const schema = r.content?.['application/json']?.schema;
-          if (status === 'default' || Number(status) >= 400) expect(schema, `${op.id} ${status}`).toEqual({ $ref: '#/components/schemas/Error' });
+          if (Number(status) >= 400) expect(schema, `${op.id} ${status}`).toEqual({ $ref: '#/components/schemas/Error' });
         }
         if (kind === 'root') {
           if (name === 'index') expect(responses[200].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/NamespaceIndex' });
@@ -274,7 +316,7 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
         expect(responses[ok].content['application/json'].schema, op.id).toEqual({ $ref: `#/components/schemas/${want}` });
         if (name === 'list') {
           expect(Object.keys(responses[200].headers)).toEqual(['X-TEC-Total', 'X-TEC-TotalPages']);
-          for (const h of Object.values<Json>(responses[200].headers)) expect(d.components.headers[h.$ref.split('/').at(-1)].schema).toEqual({ type: 'integer' });
+          for (const h of Object.values<Json>(responses[200].headers)) expect(d.components.headers[h.$ref.split('/').at(-1)].schema).toEqual({ type: 'integer', minimum: 0 });
         }
       }
     }
