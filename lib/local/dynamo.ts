@@ -66,7 +66,8 @@ export function localClient(endpoint = process.env.DYNAMODB_ENDPOINT || undefine
     endpoint,
     region: process.env.AWS_REGION || 'us-east-1',
     ...(endpoint ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
-    ...(timeoutMs ? { maxAttempts: 1, requestHandler: { connectionTimeout: timeoutMs, requestTimeout: timeoutMs } } : {}),
+    // A request past the timeout is an error (the SDK otherwise only logs a warning and waits on).
+    ...(timeoutMs ? { maxAttempts: 1, requestHandler: { connectionTimeout: timeoutMs, requestTimeout: timeoutMs, throwOnRequestTimeout: true } } : {}),
   });
 }
 
