@@ -7,7 +7,6 @@
 // run, 2 for an unknown operation or an unreadable fixture.
 import { readFile } from 'node:fs/promises';
 import { STATUS_CODES } from 'node:http';
-import { parseArgs } from 'node:util';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { ROLES, type Role } from '../lib/auth.js';
 import { config, resetConfig } from '../lib/config.js';
@@ -15,24 +14,23 @@ import { ensureDevKeys, localAuthEnv, mintToken, type DevKeys } from '../lib/loc
 import { ensureTable, JavaMissingError, startDynamoLocal, type DynamoLocal } from '../lib/local/dynamo.js';
 import { loadHandler, runLambda } from '../lib/local/gateway.js';
 import { OPERATIONS, routePath, type Operation } from '../lib/operations.js';
+import { cli } from './cli.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-const USAGE = 'Usage: npm run invoke -- <operation-id> <fixture.json>';
+const USAGE = `Usage: npm run invoke -- <operation-id> <fixture.json>
+Runs one operation's handler in-process with a payload-2.0 event (events-fixtures/ has one per
+operation; npm run fixture writes more) and prints the status, headers and body.`;
 
 function fail(code: number, message: string): never {
   console.error(message);
   process.exit(code);
 }
 
-let positionals: string[];
-try {
-  ({ positionals } = parseArgs({ allowPositionals: true, options: {} }));
-} catch (err) {
-  fail(2, `${(err as Error).message}\n${USAGE}`);
-}
+const c = cli(USAGE, {}, { positionals: true });
+const positionals = c.positionals;
 const [opId, fixturePath] = positionals;
-if (!opId || !fixturePath || positionals.length > 2) fail(2, USAGE);
+if (!opId || !fixturePath || positionals.length > 2) c.fail('An operation id and a fixture file are needed.');
 
 const op: Operation | undefined = OPERATIONS.find((o) => o.id === opId);
 if (!op) fail(2, `Unknown operation "${opId}". Operations: ${OPERATIONS.map((o) => o.id).join(', ')}`);

@@ -1,18 +1,20 @@
 // `npm run seed -- [--events N]`: loads the demo calendar into the local data (.local/dynamodb), or
 // into DYNAMODB_ENDPOINT. Run it while `npm start` is stopped, or use `npm start -- --seed`.
-import { parseArgs } from 'node:util';
 import { resetConfig } from '../lib/config.js';
 import { ensureDevKeys, localAuthEnv } from '../lib/local/dev-auth.js';
 import { ensureTable, JavaMissingError, startDynamoLocal, type DynamoLocal } from '../lib/local/dynamo.js';
 import { seedDemo } from '../lib/local/seed.js';
+import { cli, wholeNumber } from './cli.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-const { values } = parseArgs({ options: { events: { type: 'string', default: '300' } } });
-const events = Number(values.events);
-if (!Number.isInteger(events) || events < 1) {
-  console.error('--events must be a positive integer');
-  process.exit(2);
-}
+const c = cli(
+  `Usage: npm run seed -- [--events N]
+Loads the demo calendar (venues, organizers, categories, tags and N events in en, lt and ru) into
+.local/dynamodb, or into DYNAMODB_ENDPOINT, once. Run it while npm start is stopped.
+  --events   how many events (default 300)`,
+  { events: { type: 'string' } },
+);
+const events = wholeNumber(c, 'events', c.values.events as string | undefined, 300);
 let dynamo: DynamoLocal | undefined;
 try {
   Object.assign(process.env, localAuthEnv(await ensureDevKeys()));

@@ -4,33 +4,25 @@
 //   npm start [-- --memory] [-- --seed]
 //   env: PORT (3000), HOST (127.0.0.1), DYNAMODB_ENDPOINT (use a running DynamoDB instead)
 import { seedDemo } from '../lib/local/seed.js';
-import { parseArgs } from 'node:util';
 import { config, resetConfig } from '../lib/config.js';
 import { ensureDevKeys, localAuthEnv } from '../lib/local/dev-auth.js';
 import { ensureTable, JavaMissingError, startDynamoLocal, type DynamoLocal } from '../lib/local/dynamo.js';
 import { startGateway, type Gateway } from '../lib/local/gateway.js';
+import { cli } from './cli.js';
 
 // The SDK's "Node 20 will lose support" notice is not actionable for a local run.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const DATA_DIR = '.local/dynamodb';
 
-let values: { memory?: boolean; seed?: boolean; help?: boolean };
-try {
-  ({ values } = parseArgs({
-    options: { memory: { type: 'boolean' }, seed: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-  }));
-} catch (err) {
-  console.error(`${(err as Error).message}\nUsage: npm start [-- --memory] [--seed]`);
-  process.exit(2);
-}
-if (values.help) {
-  console.log(`Usage: npm start [-- --memory] [--seed]
+const c = cli(
+  `Usage: npm start [-- --memory] [-- --seed]
   --memory   keep the data in memory (default: ${DATA_DIR})
   --seed     load the demo calendar (once; see npm run seed)
-Environment: PORT (3000), HOST (127.0.0.1), DYNAMODB_ENDPOINT (use a running DynamoDB)`);
-  process.exit(0);
-}
+Environment: PORT (3000), HOST (127.0.0.1), DYNAMODB_ENDPOINT (use a running DynamoDB)`,
+  { memory: { type: 'boolean' }, seed: { type: 'boolean' } },
+);
+const values = c.values as { memory?: boolean; seed?: boolean };
 
 const host = process.env.HOST || '127.0.0.1';
 const port = Number(process.env.PORT || 3000);

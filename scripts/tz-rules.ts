@@ -4,14 +4,13 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { cli } from './cli.js';
 
-const { values } = parseArgs({ options: { zoneinfo: { type: 'string', default: '/usr/share/zoneinfo' }, help: { type: 'boolean', short: 'h' } } });
-if (values.help) {
-  console.log('Usage: npm run tz:rules -- [--zoneinfo DIR]\nWrites lib/tz-rules.ts from the POSIX TZ strings of the zone files in DIR (default /usr/share/zoneinfo).');
-  process.exit(0);
-}
-const root = values.zoneinfo!;
+const c = cli(
+  'Usage: npm run tz:rules -- [--zoneinfo DIR]\nWrites lib/tz-rules.ts from the POSIX TZ strings of the zone files in DIR (default /usr/share/zoneinfo).',
+  { zoneinfo: { type: 'string', default: '/usr/share/zoneinfo' } },
+);
+const root = String(c.values.zoneinfo);
 const SKIP = new Set(['posix', 'right', 'posixrules', 'localtime', 'Factory']);
 
 function* zoneFiles(dir: string): Generator<string> {
