@@ -14,6 +14,7 @@ import { ensureDevKeys, localAuthEnv, mintToken, type DevKeys } from '../lib/loc
 import { ensureTable, JavaMissingError, startDynamoLocal, type DynamoLocal } from '../lib/local/dynamo.js';
 import { loadHandler, runLambda } from '../lib/local/gateway.js';
 import { OPERATIONS, routePath, type Operation } from '../lib/operations.js';
+import { readServerInfo } from '../lib/local/server-info.js';
 import { cli } from './cli.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -64,6 +65,13 @@ let exitCode = 0;
 try {
   const keys = await ensureDevKeys('.local');
   Object.assign(process.env, localAuthEnv(keys));
+  // The running npm start's data, when there is one: the fixtures name its records.
+  const server = process.env.DYNAMODB_ENDPOINT ? undefined : readServerInfo();
+  if (server) {
+    process.env.DYNAMODB_ENDPOINT = server.endpoint;
+    process.env.TABLE_NAME = server.table;
+    process.env.SITE_URL ||= server.url;
+  }
   process.env.TABLE_NAME ||= 'event-calendar';
   process.env.SITE_URL ||= 'http://127.0.0.1:3000';
   resetConfig();
@@ -74,9 +82,14 @@ try {
     console.error(`Note: the fixture's routeKey "${event.routeKey}" is not a route of ${op.id} (${op.methods.join('|')} ${expected}).`);
   }
 
-  if (!process.env.DYNAMODB_ENDPOINT) {
+  if (server) {
+    console.error(`# Data: the running server's (${server.url}, DynamoDB ${server.endpoint}, table ${server.table}, ${server.data}).`);
+  } else if (process.env.DYNAMODB_ENDPOINT) {
+    console.error(`# Data: DynamoDB at ${process.env.DYNAMODB_ENDPOINT} (DYNAMODB_ENDPOINT), table ${config().tableName}.`);
+  } else {
     dynamo = await startDynamoLocal();
     process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+    console.error('# Data: a fresh, empty in-memory DynamoDB (no npm start is running), so records the fixture names do not exist.');
   }
   await ensureTable(config().tableName);
 

@@ -8,6 +8,8 @@ import { config, resetConfig } from '../lib/config.js';
 import { ensureDevKeys, localAuthEnv } from '../lib/local/dev-auth.js';
 import { ensureTable, JavaMissingError, startDynamoLocal, type DynamoLocal } from '../lib/local/dynamo.js';
 import { startGateway, type Gateway } from '../lib/local/gateway.js';
+import { createServer as createNetServer } from 'node:net';
+import { clearServerInfo, writeServerInfo } from '../lib/local/server-info.js';
 import { cli } from './cli.js';
 
 // The SDK's "Node 20 will lose support" notice is not actionable for a local run.
@@ -30,6 +32,13 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   console.error(`PORT must be a port number, got "${process.env.PORT}".`);
   process.exit(2);
 }
+// `npm start --memory` (without `--`) gives the option to npm, which keeps it as a setting.
+for (const name of ['memory', 'seed'] as const) {
+  if (process.env[`npm_config_${name}`] === 'true' && !values[name]) {
+    console.warn(`Warning: npm took --${name} for itself and it does nothing here; write npm start -- --${name}.`);
+  }
+}
+
 // The address to print and to use in links: a wildcard bind is reached through loopback.
 const publicHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
 
@@ -41,6 +50,7 @@ async function shutdown(code: number): Promise<never> {
   if (stopping) process.exit(code);
   stopping = true;
   try {
+    clearServerInfo();
     await gateway?.close();
     await dynamo?.stop();
     if (code === 0) console.log('Stopped.');
@@ -67,7 +77,19 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
+/** Fails at once when the address is taken (say, by another npm start), before DynamoDB Local starts. */
+function checkPortFree(): Promise<void> {
+  return new Promise((ok, fail) => {
+    const probe = createNetServer();
+    probe.once('error', (err: NodeJS.ErrnoException) =>
+      fail(err.code === 'EADDRINUSE' ? new Error(`${host}:${port} is already in use (is npm start already running?). Set PORT (and/or HOST) to another address.`) : err),
+    );
+    probe.listen(port, host, () => probe.close(() => ok()));
+  });
+}
+
 try {
+  if (port !== 0) await checkPortFree();
   const keys = await ensureDevKeys('.local');
   Object.assign(process.env, localAuthEnv(keys));
   process.env.TABLE_NAME ||= 'event-calendar';
@@ -117,6 +139,8 @@ try {
   console.log(`\nEvent Calendar API: ${origin}/en/${config().namespace}/events/v1/`);
   console.log('Bearer token:       npm run token -- --role editor   (or author, contributor; --sub NAME)');
   console.log(`API reference:      ${origin}/docs`);
+  // npm run invoke finds the running server's data through this file.
+  writeServerInfo({ pid: process.pid, endpoint: process.env.DYNAMODB_ENDPOINT!, table: tableName, url: origin, data: process.env.DYNAMODB_ENDPOINT === dynamo?.endpoint ? (values.memory ? 'in memory' : DATA_DIR) : 'DYNAMODB_ENDPOINT' });
   console.log('Press Ctrl-C to stop.\n');
 } catch (err) {
   if (err instanceof JavaMissingError) {

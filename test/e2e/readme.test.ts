@@ -42,6 +42,14 @@ describe('README', () => {
     await new Promise((r) => setTimeout(r, 500));
   });
 
+  it('a second npm start on the same port says so at once, before starting DynamoDB Local', async () => {
+    const port = new URL(origin).port;
+    const second = await run('npm', ['start', '--', '--memory'], { env: { ...process.env, PORT: port, DYNAMODB_ENDPOINT: '' }, timeout: 60_000 }).catch((e: { stdout: string; stderr: string; code: number }) => e);
+    expect('code' in second ? second.code : 0).toBe(1);
+    expect(second.stderr).toContain(`127.0.0.1:${port} is already in use`);
+    expect(second.stdout).not.toContain('DynamoDB Local:');
+  }, 60_000);
+
   it('npm start prints the API URL, the token command and the reference page', () => {
     expect(output).toContain(`Event Calendar API: ${origin}/en/tribe/events/v1/`);
     expect(output).toContain('npm run token -- --role editor');
@@ -64,11 +72,15 @@ describe('README', () => {
   }, 150_000);
 
   it('npm run invoke and npm run fixture work as the README says', async () => {
-    const endpoint = output.match(/DynamoDB Local: (http:\/\/\S+)/)![1]!;
-    const env = { ...process.env, DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: 'event-calendar' };
-    const invoked = await run('npm', ['run', '-s', 'invoke', '--', 'events.list', 'events-fixtures/events.list.json'], { env, timeout: 60_000 });
+    // As the README writes it: no DynamoDB settings, so invoke finds the running server's data.
+    const env = { ...process.env, DYNAMODB_ENDPOINT: '', TABLE_NAME: '', SITE_URL: '' };
+    const command = block('### Invoking one handler').trim().split(' ');
+    expect(command.slice(0, 4)).toEqual(['npm', 'run', 'invoke', '--']);
+    const invoked = await run('npm', ['run', '-s', ...command.slice(2)], { env, timeout: 60_000 });
     expect(invoked.stdout).toMatch(/^(HTTP\/1\.1 )?200\b/m);
-    expect(invoked.stdout).toContain('"events"');
+    expect(invoked.stderr).toContain(`# Data: the running server's (${origin}`);
+    // The tour's venue: the server's data, not an empty table.
+    expect(invoked.stdout).toContain('"venue": "Anchor Hall"');
     const fixture = await run('npm', ['run', '-s', 'fixture', '--', 'GET', '/events?per_page=2'], { timeout: 60_000 });
     const event = JSON.parse(fixture.stdout);
     expect(event).toMatchObject({ version: '2.0', routeKey: 'GET /{lang}/tribe/events/v1/events', rawQueryString: 'per_page=2' });
