@@ -141,7 +141,9 @@ const wpErrors = (): middy.MiddlewareObj<Event, Result, Error, ContextWithReques
   onError: async (request) => {
     const err = request.error;
     if (err instanceof ApiError) {
-      request.response = encode({ status: err.status, body: err.body() }, {}, request.event);
+      // TEC's message stays; the header tells a client which credentials the API takes.
+      const challenge = err.status === 401 ? { 'www-authenticate': 'Bearer' } : {};
+      request.response = encode({ status: err.status, body: err.body() }, challenge, request.event);
       return;
     }
     if (err instanceof ConflictError) {

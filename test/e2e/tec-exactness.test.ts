@@ -65,3 +65,15 @@ describe('per_page default', () => {
     expect(params.find((p) => p.name === 'per_page')?.schema.default).toBe(9);
   });
 });
+
+describe('401', () => {
+  it("keeps TEC's message and names the scheme the API takes in WWW-Authenticate", async () => {
+    const anonymous = await gw.api('POST', '/events', { body: { title: 'x' } });
+    expectError(anonymous, 401, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
+    expect(anonymous.headers.get('www-authenticate')).toBe('Bearer');
+    const forged = await gw.api('GET', '/events', { headers: { authorization: 'Bearer not.a.token' } });
+    expect(forged.status).toBe(401);
+    expect(forged.headers.get('www-authenticate')).toBe('Bearer');
+    expect((await gw.api('GET', '/events')).headers.get('www-authenticate')).toBeNull();
+  });
+});
