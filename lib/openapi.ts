@@ -745,13 +745,23 @@ function operationObject(op: Operation, method: Method, ns: string): Json {
   return {
     tags: [op.id.split('.')[0]],
     summary: op.summary,
-    ...(op.methods.length > 1 ? { description: `${op.methods.slice(0, -1).join(', ')} and ${op.methods.at(-1)} do the same.` } : {}),
+    ...(describe(op) ? { description: describe(op) } : {}),
     operationId: method === op.methods[0] ? op.id : `${op.id}.${method.toLowerCase()}`,
-    security: op.access === 'write' ? [{ bearerAuth: [] }] : [{}, { bearerAuth: [] }],
+    // Reads declare no security, so that documentation tools show no lock on them: a token there
+    // is optional and only widens what the caller sees (the description says so).
+    ...(op.access === 'write' ? { security: [{ bearerAuth: [] }] } : {}),
     ...(parameters.length ? { parameters } : {}),
     ...(hasBody && bodyArgs(op) ? { requestBody: { $ref: `#/components/requestBodies/${inputName(op)}` } } : {}),
     responses: responses(op),
   };
+}
+
+/** Notes that apply to every method of an operation. */
+function describe(op: Operation): string | undefined {
+  const notes: string[] = [];
+  if (op.methods.length > 1) notes.push(`${op.methods.slice(0, -1).join(', ')} and ${op.methods.at(-1)} do the same.`);
+  if (op.access === 'read' && op.tableActions.length) notes.push('No token is needed; with a bearer token the answer also shows the unpublished records the caller may read.');
+  return notes.length ? notes.join(' ') : undefined;
 }
 
 function buildPaths(ns: string): Json {

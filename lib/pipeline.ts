@@ -142,7 +142,7 @@ const wpErrors = (): middy.MiddlewareObj<Event, Result, Error, ContextWithReques
     const err = request.error;
     if (err instanceof ApiError) {
       // TEC's message stays; the header tells a client which credentials the API takes.
-      const challenge = err.status === 401 ? { 'www-authenticate': 'Bearer' } : {};
+      const challenge: Record<string, string> = err.status === 401 ? { 'www-authenticate': 'Bearer' } : {};
       request.response = encode({ status: err.status, body: err.body() }, challenge, request.event);
       return;
     }
