@@ -6,14 +6,14 @@
 // - a write that takes a card from a record it read checks the record's `rev` in its transaction
 //   (lib/logic/event-writes.ts), so a card is never older than the record at commit time;
 // - a venue's or organizer's edit then rewrites the cards of every linked event (its link
-//   items, read consistently), and only with a newer `rev`, bumping the event's version so that
-//   a concurrent event write retries instead of putting an old card back;
+//   items, read consistently), and only with a newer `rev`, bumping the event's version and index
+//   version so that a concurrent event write retries instead of putting an old card back;
 // - trashing or deleting a venue or organizer unlinks it from its events, cards included;
 // - a record too large to copy well (a long description) gets no card: events read it instead.
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.js';
 import { db } from '../db.js';
-import { ConditionalCheckFailedException, queryAll } from '../store/base.js';
+import { backoff, ConditionalCheckFailedException, Durations, fanOut, queryAll, sleep } from '../store/base.js';
 import { keys } from '../store/keys.js';
 import { itemBytes } from '../store/stats.js';
 import type { Card, CardOmitted, EventItem, OrganizerItem, VenueItem } from '../store/items.js';
@@ -75,43 +75,42 @@ export async function refreshCards(place: Place): Promise<number> {
   });
   const card = cardOf(place);
   const field = place.kind === 'venue' ? 'venues' : 'organizers';
-  let written = 0;
-  const failures: unknown[] = [];
-  for (let i = 0; i < links.length; i += FAN_OUT) {
-    const done = await Promise.allSettled(links.slice(i, i + FAN_OUT).map((l) => setCard(l.eventId, field, card)));
-    for (const d of done) {
-      if (d.status === 'rejected') failures.push(d.reason);
-      else if (d.value) written++;
-    }
-  }
-  if (failures.length) throw new Error(`${failures.length} of ${links.length} events kept an old card of ${place.kind} ${place.id}`, { cause: failures[0] });
-  return written;
+  const done = await fanOut(links, FAN_OUT, (l) => setCard(l.eventId, field, card), `Events with an old card of ${place.kind} ${place.id}`);
+  return done.filter(Boolean).length;
 }
 
 /** An event's own write in flight makes a single update fail with this; it is worth retrying. */
 const isTransient = (err: unknown) => (err as { name?: string }).name === 'TransactionConflictException';
+
+/** Card rewrites of this process, to tell whether another still fits before the deadline. */
+const cardWrites = new Durations(50);
 
 async function setCard(eventId: number, field: 'venues' | 'organizers', card: Card): Promise<boolean> {
   const big = !fits(card);
   const input = {
     TableName: config().tableName,
     Key: keys.post(eventId),
-    UpdateExpression: big ? 'REMOVE #cards.#id SET #v = #v + :one' : 'SET #cards.#id = :card, #v = #v + :one',
+    // Bumping `indexVersion` makes an event write that read the old card retry (event-writes.ts).
+    UpdateExpression: big
+      ? 'REMOVE #cards.#id SET #v = #v + :one, #iv = #v + :one'
+      : 'SET #cards.#id = :card, #v = #v + :one, #iv = #v + :one',
     // Events written before cards existed have no map: they keep reading the record instead.
     ConditionExpression: big
       ? 'attribute_exists(#cards.#id) AND contains(#field, :id)'
       : 'attribute_exists(#cards) AND contains(#field, :id) AND (attribute_not_exists(#cards.#id) OR attribute_not_exists(#cards.#id.#rev) OR #cards.#id.#rev < :rev)',
-    ExpressionAttributeNames: { '#cards': 'cards', '#id': String(card.id), '#v': 'version', '#field': field, ...(big ? {} : { '#rev': 'rev' }) },
+    ExpressionAttributeNames: { '#cards': 'cards', '#id': String(card.id), '#v': 'version', '#iv': 'indexVersion', '#field': field, ...(big ? {} : { '#rev': 'rev' }) },
     ExpressionAttributeValues: big ? { ':one': 1, ':id': card.id } : { ':card': card, ':one': 1, ':id': card.id, ':rev': card.rev ?? 0 },
   };
   for (let attempt = 1; ; attempt++) {
     try {
-      await db().send(new UpdateCommand(input));
+      await cardWrites.time('rewrite a card', () => db().send(new UpdateCommand(input)));
       return true;
     } catch (err) {
       if (err instanceof ConditionalCheckFailedException) return false;
       if (!isTransient(err) || attempt >= 8) throw err;
-      await new Promise((r) => setTimeout(r, 10 * attempt + Math.random() * 20));
+      const wait = backoff(attempt, 10, 200);
+      cardWrites.ensure('rewrite a card', wait);
+      await sleep(wait);
     }
   }
 }

@@ -8,7 +8,7 @@
 // - the published-event counts of its terms and the linked-event counts of its venues and
 //   organizers (has_events).
 import { ApiError, ConflictError } from '../errors.js';
-import { del, put, putIfVersion, update, type TransactItem } from '../store/base.js';
+import { del, put, update, type TransactItem } from '../store/base.js';
 import { bucketOf, keys, listKeys } from '../store/keys.js';
 import type { EventItem, LinkItem } from '../store/items.js';
 import { readCards } from './cards.js';
@@ -108,6 +108,67 @@ const publishedTerms = (e: EventItem | undefined): Set<number> =>
 const linkedPlaces = (e: EventItem | undefined): Set<number> =>
   new Set(e && COUNTS_AS_LINKED.has(e.status) ? [...e.venues, ...e.organizers] : []);
 
+/** Attributes a record write never sets from the record it computed (keys and counters). */
+const NOT_COPIED = new Set(['pk', 'sk', 'version', 'indexVersion']);
+
+/**
+ * The condition that the stored event still has the index state `old` was read with. Every write
+ * that changes what the event's index items, counts and links derive from (or its cards) sets
+ * `indexVersion` to the `version` it writes; updates of record-only fields (title, cost…, see
+ * lib/logic/events.ts) bump only `version`, so they do not make this write retry. A record
+ * without `indexVersion` was last written whole (created, or by an older version of this code),
+ * at its `version`.
+ */
+function sameIndexState(old: EventItem) {
+  return {
+    ConditionExpression: '(attribute_not_exists(#iv) AND #version = :iv) OR #iv = :iv',
+    ExpressionAttributeNames: { '#iv': 'indexVersion', '#version': 'version' },
+    ExpressionAttributeValues: { ':iv': old.indexVersion ?? old.version } as Record<string, unknown>,
+  };
+}
+
+/**
+ * The update of an event's record from `old` to `next`: it sets only the attributes that differ
+ * (and removes those `next` dropped), so a field another writer changed since `old` was read and
+ * that this write does not change keeps that writer's value (the last writer wins per field); it
+ * bumps `version` and sets `indexVersion` to it. It holds only if the index state is still `old`'s.
+ */
+function recordUpdate(old: EventItem, next: EventItem): TransactItem {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':one': 1 };
+  const sets = ['#version = #version + :one', '#iv = #version + :one'];
+  const removes: string[] = [];
+  const before = old as unknown as Record<string, unknown>;
+  const after = next as unknown as Record<string, unknown>;
+  let n = 0;
+  for (const [name, value] of Object.entries(after)) {
+    if (NOT_COPIED.has(name) || value === undefined || JSON.stringify(before[name]) === JSON.stringify(value)) continue;
+    names[`#a${n}`] = name;
+    values[`:a${n}`] = value;
+    sets.push(`#a${n} = :a${n}`);
+    n++;
+  }
+  for (const name of Object.keys(before)) {
+    if (NOT_COPIED.has(name) || after[name] !== undefined) continue;
+    names[`#a${n}`] = name;
+    removes.push(`#a${n}`);
+    n++;
+  }
+  const condition = sameIndexState(old);
+  return {
+    Update: {
+      TableName: '',
+      Key: keys.post(old.id),
+      UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+      ConditionExpression: condition.ConditionExpression,
+      ExpressionAttributeNames: { ...names, ...condition.ExpressionAttributeNames },
+      ExpressionAttributeValues: { ...values, ...condition.ExpressionAttributeValues },
+      // A lost race hands the retry the record as it is now (StaleItem), saving it a read.
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
+  };
+}
+
 export interface EventTransaction {
   items: TransactItem[];
   /** For each item index, what a failed condition there means. */
@@ -135,8 +196,8 @@ export function eventTransaction(
     meaning.set(items.length, error);
     items.push(item);
   };
-  if (next) items.push(old ? putIfVersion(indexed(next), old.version) : put(indexed(next)));
-  else if (old) items.push({ Delete: { TableName: tableName, Key: keys.post(old.id), ConditionExpression: '#v = :v', ExpressionAttributeNames: { '#v': 'version' }, ExpressionAttributeValues: { ':v': old.version } } });
+  if (next) items.push(old ? recordUpdate(old, indexed(next)) : put(indexed(next)));
+  else if (old) items.push({ Delete: { TableName: tableName, Key: keys.post(old.id), ...sameIndexState(old) } });
 
   const oldSlug = old && old.status !== 'trash' ? old.slug : undefined;
   const newSlug = next && next.status !== 'trash' ? next.slug : undefined;

@@ -3,7 +3,7 @@
 import { config, type Lang } from '../config.js';
 import { parseCostInput } from '../cost.js';
 import { endOfDay, parseDate, startOfDay, wallToUtc } from '../dates.js';
-import { ApiError, invalidParam, invalidParams, tec } from '../errors.js';
+import { ApiError, ConflictError, invalidParam, invalidParams, tec } from '../errors.js';
 import { json, type Reply } from '../http.js';
 import { listItems } from '../params.js';
 import { canRead, checkAuthor, isEditor, requireRole, requireWrite, scaleStatus } from '../permissions.js';
@@ -11,7 +11,9 @@ import { validateArgs, type RequestContext } from '../pipeline.js';
 import { presentEvent } from '../present.js';
 import { organizerWriteArgs, venueWriteArgs } from '../resources/place-args.js';
 import { slugify } from '../slug.js';
-import { batchGet, freeSlug, getItem, keyOf, nextId, put, transact, withRetry, type TransactItem } from '../store/base.js';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from '../db.js';
+import { batchGet, ConditionalCheckFailedException, foundInRace, freeSlug, getItem, keyOf, nextId, put, SlugTaken, transact, withRetry, type TransactItem } from '../store/base.js';
 import { keys, type Taxonomy } from '../store/keys.js';
 import type { AnyPost, EventItem, OrganizerItem, TermItem, VenueItem } from '../store/items.js';
 import { addTermBytes, itemBytes, raiseMaxDuration } from '../store/stats.js';
@@ -248,10 +250,12 @@ export async function createEvent(ctx: RequestContext): Promise<Reply> {
   await checkAuthor(ctx);
   const author = await authorOf(ctx);
   const params = { ...ctx.params, status: scaleStatus(ctx.principal, ctx.params.status as string | undefined, undefined) };
+  // One id for every attempt: an attempt that lost a race wrote nothing, so its id is still free.
+  const id = await nextId('post');
   const event = await withRetry(async (attempt) => {
     const links = await resolveLinks(ctx, author, attempt);
-    const id = await nextId('post');
     const title = ctx.params.title as string;
+    // After a lost slug race this takes a ticket from the wanted slug's counter (freeSlug).
     const slug = await freeSlug('event', ctx.lang, slugify((ctx.params.slug as string | undefined) ?? title) || String(id), undefined, attempt);
     const next = eventFrom(params, { id, lang: ctx.lang, slug, author, now: ctx.now }, links);
     await commit(undefined, next, links);
@@ -259,6 +263,79 @@ export async function createEvent(ctx: RequestContext): Promise<Reply> {
   });
   return respond(201, event);
 }
+
+const NO_LINKS: Resolved = { places: new Map(), writes: [], created: new Set(), newTerms: [] };
+
+/**
+ * Event parameters stored in the record alone, by attribute: no index item, count bucket, guard,
+ * link or card depends on them, so an update that sends only these can change them in the
+ * record with one conditional UpdateItem (see `updateFields`).
+ */
+const RECORD_ONLY = {
+  title: 'title',
+  description: 'description',
+  excerpt: 'excerpt',
+  image: 'image',
+  website: 'website',
+  cost: 'cost',
+  show_map: 'showMap',
+  show_map_link: 'showMapLink',
+  sticky: 'sticky',
+  password: 'password',
+} as const satisfies Record<string, keyof EventItem>;
+
+/**
+ * An update that sends only record-only fields: one UpdateItem that sets exactly those fields
+ * (and `modified`, and bumps `version`, but not `indexVersion`). Many writers of one event then
+ * all succeed, the last one winning per field, instead of racing on the record's version; there
+ * is no derived item to keep in step, and a concurrent update of indexed fields does not retry
+ * because of it (it writes only the fields it changes). Undefined when the event is
+ * gone or its status changed since the permission check (the general path then decides).
+ */
+async function updateFields(ctx: RequestContext, found: EventItem): Promise<EventItem | undefined> {
+  // The values as the general path stores them (eventFrom), so both paths store the same.
+  const computed = eventFrom({ ...ctx.params, status: found.status }, { id: found.id, lang: found.lang, slug: found.slug, author: found.author, now: ctx.now, old: found }, NO_LINKS) as unknown as Record<string, unknown>;
+  const names: Record<string, string> = { '#kind': 'kind', '#status': 'status', '#version': 'version', '#iv': 'indexVersion', '#modified': 'modified', '#modified_utc': 'modified_utc' };
+  const modified = modifiedNow(ctx.now);
+  const values: Record<string, unknown> = { ':event': 'event', ':status': found.status, ':one': 1, ':modified': modified.modified, ':modified_utc': modified.modified_utc };
+  // The index state stays as it is: `indexVersion` keeps (or, on a record last written whole,
+  // takes) the version that wrote it (lib/logic/event-writes.ts).
+  const sets = ['#modified = :modified', '#modified_utc = :modified_utc', '#iv = if_not_exists(#iv, #version)', '#version = #version + :one'];
+  const removes: string[] = [];
+  for (const [param, attribute] of Object.entries(RECORD_ONLY)) {
+    if (ctx.params[param] === undefined) continue;
+    names[`#${attribute}`] = attribute;
+    const value = computed[attribute];
+    if (value === undefined) removes.push(`#${attribute}`);
+    else sets.push(`#${attribute} = :${attribute}`), (values[`:${attribute}`] = value);
+  }
+  return withRetry(async () => {
+    try {
+      const out = await db().send(new UpdateCommand({
+        TableName: config().tableName,
+        Key: keys.post(found.id),
+        UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+        ConditionExpression: 'attribute_exists(pk) AND #kind = :event AND #status = :status',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }));
+      return out.Attributes as EventItem;
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return undefined;
+      // A transaction holding the event (DynamoDB refuses the update rather than queue it).
+      if ((err as { name?: string }).name === 'TransactionConflictException') throw new ConflictError('Transaction conflict on the event');
+      throw err;
+    }
+  });
+}
+
+/**
+ * Retries of an update that lost a race: a random wait below a ceiling that doubles with each
+ * loss, up to a second, so that many writers of one event spread out instead of all retrying at
+ * once (and each retry is one request, see below).
+ */
+const PATCH_RETRY = { baseMs: 25, capMs: 1_000 };
 
 export async function updateEvent(ctx: RequestContext): Promise<Reply> {
   requireRole(ctx.principal, 'contributor');
@@ -273,19 +350,39 @@ export async function updateEvent(ctx: RequestContext): Promise<Reply> {
     if (!r.success) throw invalidParam('slug', `slug ${r.error.issues[0]?.message ?? 'is invalid.'}`);
     wantedSlug = r.data as string;
   }
+  const statusOf = (old: EventItem) =>
+    old.status === 'trash' && ctx.params.status === undefined ? 'trash' : scaleStatus(ctx.principal!, ctx.params.status as string | undefined, old.status);
+  const recordOnly =
+    wantedSlug === undefined &&
+    statusOf(found as EventItem) === found.status &&
+    Object.keys(ctx.params).every((k) => k in RECORD_ONLY || k === 'ml_language');
+  if (recordOnly) {
+    const updated = await updateFields(ctx, found as EventItem);
+    if (updated) return respond(200, updated);
+  }
   const author = await authorOf(ctx, found.author);
-  const event = await withRetry(async (attempt) => {
-    const old = await getItem<EventItem>(keys.post(found.id));
+  let slugRaces = 0;
+  // Each attempt re-reads the event and applies only the sent fields on top of it, and its
+  // transaction writes only the fields that change (event-writes.ts): a lost race costs a re-read,
+  // never another writer's changes (the last writer wins per field). The links are resolved
+  // before the read, so that the time between the read and the commit is as short as it can be.
+  let links: Resolved | undefined;
+  const event = await withRetry(async (attempt, previous) => {
+    if (previous instanceof SlugTaken) slugRaces++;
+    // After a race lost on the event's own record, the links still hold (a link that changed
+    // fails its own condition) and the failed condition returned the record as it is now: the
+    // retry is one request, which keeps the time between its read and its commit short.
+    const raced = foundInRace<EventItem>(previous, keys.post(found.id));
+    if (!raced || !links) links = await resolveLinks(ctx, author, attempt);
+    const old = raced ?? (await getItem<EventItem>(keys.post(found.id)));
     if (!old) throw tec.eventNotFound(found.id);
-    const links = await resolveLinks(ctx, author, attempt);
     let slug = old.slug;
     if (wantedSlug !== undefined && old.status !== 'trash') {
-      slug = await freeSlug('event', old.lang, slugify(wantedSlug) || String(old.id), old.id, attempt);
+      slug = await freeSlug('event', old.lang, slugify(wantedSlug) || String(old.id), old.id, slugRaces + 1);
     }
-    const status = old.status === 'trash' && ctx.params.status === undefined ? 'trash' : scaleStatus(ctx.principal!, ctx.params.status as string | undefined, old.status);
-    const next = eventFrom({ ...ctx.params, status }, { id: old.id, lang: old.lang, slug, author, now: ctx.now, old }, links);
+    const next = eventFrom({ ...ctx.params, status: statusOf(old) }, { id: old.id, lang: old.lang, slug, author, now: ctx.now, old }, links);
     await commit(old, next, links);
     return next;
-  });
+  }, PATCH_RETRY);
   return respond(200, event);
 }

@@ -6,7 +6,7 @@ import { checkAuthor, requireRole, requireWrite, scaleStatus } from '../permissi
 import type { RequestContext } from '../pipeline.js';
 import { presentOrganizer, presentVenue } from '../present.js';
 import { slugify } from '../slug.js';
-import { freeSlug, nextId, put, putIfVersion, transact, withRetry, type TransactItem } from '../store/base.js';
+import { foundInRace, freeSlug, nextId, put, putIfVersion, transact, withRetry, type TransactItem } from '../store/base.js';
 import { keys } from '../store/keys.js';
 import type { OrganizerItem, VenueItem } from '../store/items.js';
 import { refreshCards } from './cards.js';
@@ -93,8 +93,10 @@ export async function updatePlace(ctx: RequestContext, kind: PlaceKind): Promise
   await requireWrite(ctx, found);
   await checkAuthor(ctx);
   const author = await authorOf(ctx, found.author);
-  const next = await withRetry(async () => {
-    const old = (await findPost({ ...ctx, path: { id: found.id } }, kind)) as Place;
+  const next = await withRetry(async (_attempt, previous) => {
+    // A lost race returned the record as it is now (putIfVersion): no need to read it again.
+    const raced = foundInRace<Place>(previous, keys.post(found.id));
+    const old = raced && raced.kind === kind ? raced : ((await findPost({ ...ctx, path: { id: found.id } }, kind)) as Place);
     let slug = old.slug;
     const writes: TransactItem[] = [];
     const restoring = old.status === 'trash' && ctx.params.status !== undefined;

@@ -6,7 +6,7 @@ import { json, type Reply } from '../http.js';
 import { canRead, isEditor, requireRole, requireWrite, unlocked } from '../permissions.js';
 import type { RequestContext } from '../pipeline.js';
 import { presentEvent, presentOrganizer, presentVenue } from '../present.js';
-import { bySlug, del, getItem, putIfVersion, queryAll, transact, withRetry } from '../store/base.js';
+import { bySlug, del, fanOut, getItem, putIfVersion, queryAll, transact, withRetry } from '../store/base.js';
 import { keys, slugIndexKey, type PostKind } from '../store/keys.js';
 import type { AnyPost, EventItem, LinkItem, OrganizerItem, VenueItem } from '../store/items.js';
 import { indexed, loadLinked, modifiedNow } from './common.js';
@@ -48,22 +48,28 @@ export async function readPost(ctx: RequestContext, kind: PostKind): Promise<Rep
 
 const withoutCard = (cards: EventItem['cards'], id: number) => (cards ? Object.fromEntries(Object.entries(cards).filter(([k]) => Number(k) !== id)) : cards);
 
-/** Removes every link item in a venue's, organizer's or term's partition, rewriting each event. */
+/** How many events are unlinked at once. */
+const UNLINK_AT_ONCE = 16;
+
+/**
+ * Removes every link item in a venue's, organizer's or term's partition, rewriting each event
+ * (each in its own transaction, several at once, while the request has time; see `fanOut`).
+ */
 export async function unlinkEvents(targetPk: string, drop: (e: EventItem) => EventItem, now: Date): Promise<void> {
   const links = await queryAll<LinkItem>({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
     ExpressionAttributeValues: { ':pk': targetPk, ':p': keys.linkPrefix },
     ConsistentRead: true,
   });
-  for (const link of links) {
-    await withRetry(async () => {
+  const unlink = (link: LinkItem) =>
+    withRetry(async () => {
       const old = await getItem<EventItem>(keys.post(link.eventId));
       if (!old) return;
       const next = { ...drop(old), ...modifiedNow(now), version: old.version + 1 };
       const tx = eventTransaction(old, next, config().tableName);
       await transact(tx.items);
     });
-  }
+  await fanOut(links, UNLINK_AT_ONCE, unlink, `Events still linked to ${targetPk}`);
 }
 
 /** DELETE: trash (200, then 410 on a second try) or, with `force`, delete permanently. */
@@ -73,7 +79,11 @@ export async function deletePost(ctx: RequestContext, kind: PostKind): Promise<R
   if (force && !isEditor(ctx.principal)) throw forbidden(true);
   const post = await findPost(ctx, kind);
   await requireWrite(ctx, post);
-  if (post.status === 'trash' && !force) throw tec.inTrash(kind);
+  if (post.status === 'trash' && !force) {
+    // A trash that ran out of time before unlinking every event is completed by repeating it.
+    if (kind !== 'event') await unlinkPlace(kind, post.id, ctx.now);
+    throw tec.inTrash(kind);
+  }
   const table = config().tableName;
 
   if (kind === 'event') {
@@ -91,12 +101,17 @@ export async function deletePost(ctx: RequestContext, kind: PostKind): Promise<R
   // check its status), so unlinking its events afterwards leaves none linked. TEC removes a
   // trashed venue's or organizer's links from its events too.
   const trashed = post.status === 'trash' ? post : await trash(ctx, kind, post.id);
-  const field = kind === 'venue' ? 'venues' : 'organizers';
-  await unlinkEvents(keys.post(post.id).pk, (e) => ({ ...e, [field]: e[field].filter((id) => id !== post.id), cards: withoutCard(e.cards, post.id) }), ctx.now);
+  await unlinkPlace(kind, post.id, ctx.now);
   if (!force) return json(200, await presentPost(trashed, false));
   // Trashing freed the slug guard already.
   await transact([{ Delete: { TableName: table, Key: keys.post(post.id) } }]);
   return json(200, await presentPost(post, false));
+}
+
+/** Unlinks a venue or organizer from all its events (their links, cards and counts). */
+function unlinkPlace(kind: 'venue' | 'organizer', id: number, now: Date): Promise<void> {
+  const field = kind === 'venue' ? 'venues' : 'organizers';
+  return unlinkEvents(keys.post(id).pk, (e) => ({ ...e, [field]: e[field].filter((x) => x !== id), cards: withoutCard(e.cards, id) }), now);
 }
 
 /** Moves a record to the trash; a second caller that loses the race gets TEC's 410. */

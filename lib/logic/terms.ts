@@ -40,6 +40,8 @@ async function parentOf(ctx: RequestContext, taxonomy: Taxonomy, current: number
   return parent;
 }
 
+const isSlugItem = (item: TransactItem | undefined) => String((item?.Put?.Item as { pk?: string } | undefined)?.pk ?? '').startsWith('SLUG#');
+
 /** Maps a failed guard in a term transaction to WordPress's error. */
 function guardError(writes: TransactItem[], t: TermItem) {
   return (index: number) => {
@@ -62,9 +64,15 @@ export async function createTerm(ctx: RequestContext): Promise<Reply> {
     const taken = await getItem(keys.slugGuard(taxonomy, ctx.lang, slugify(wantedSlug)));
     if (taken) throw duplicateSlug(slugify(wantedSlug));
   }
-  const term = await withRetry(() => newTermItem(taxonomy, ctx.lang as Lang, name, (ctx.params.description as string) ?? '', parent, wantedSlug));
-  const writes = termWrites(term);
-  await transact(writes, guardError(writes, term));
+  const term = await withRetry(async (attempt) => {
+    const t = await newTermItem(taxonomy, ctx.lang as Lang, name, (ctx.params.description as string) ?? '', parent, wantedSlug, attempt);
+    const writes = termWrites(t);
+    const meaning = guardError(writes, t);
+    // A slug derived from the name that another term took meanwhile is a lost race (retried with a
+    // ticket, see freeSlug); a slug the caller asked for is WordPress's duplicate_term_slug.
+    await transact(writes, (i) => (wantedSlug === undefined && isSlugItem(writes[i]) ? undefined : meaning(i)));
+    return t;
+  });
   await addTermBytes(term.lang, itemBytes(term));
   return json(201, presentTerm(term));
 }

@@ -27,6 +27,13 @@ export interface PostItem {
   trashedFrom?: string;
   /** Optimistic-locking counter, bumped by every write to the record. */
   version: number;
+  /**
+   * Events only: bumped by every write that changes what the event's index items, counts, links
+   * or cards derive from (not by updates of record-only fields such as the title); the event
+   * transaction holds only if it is unchanged since the read (lib/logic/event-writes.ts).
+   * Absent until the first such update.
+   */
+  indexVersion?: number;
   gsi1pk?: string;
   gsi2pk?: string;
   gsi2sk?: string;

@@ -16,6 +16,12 @@ export const keys = {
   counter: (sequence: Sequence) => ({ pk: `COUNTER#${sequence}`, sk: 'COUNTER' }),
   /** Guards that make a slug unique per (kind, language); written in the record's transaction. */
   slugGuard: (kind: PostKind | Taxonomy, lang: Lang, slug: string) => ({ pk: `SLUG#${kind}#${lang}#${slug}`, sk: 'SLUG' }),
+  /**
+   * The ticket counter of a wanted slug (never in a transaction): writers that lost a race for
+   * `slug` or one of its `-N` candidates take numbered tickets from it, so that each tries its own
+   * candidate instead of all colliding on the next free one (lib/store/base.ts, `freeSlug`).
+   */
+  slugCounter: (kind: PostKind | Taxonomy, lang: Lang, slug: string) => ({ pk: `SLUGSEQ#${kind}#${lang}#${slug}`, sk: 'SLUGSEQ' }),
   /** Guards that make a term name unique per (taxonomy, language, parent), as WordPress's term_exists. */
   termName: (taxonomy: Taxonomy, lang: Lang, parent: number, name: string) => ({
     pk: `TERMNAME#${taxonomy}#${lang}#${parent}#${name.trim().toLowerCase()}`,

@@ -19,11 +19,19 @@ export const readStats = async (lang: Lang): Promise<LangStats> => (await getIte
 /** About what DynamoDB counts as an item's size: its attribute names and values as JSON. */
 export const itemBytes = (item: object) => Buffer.byteLength(JSON.stringify(item));
 
+/** Per table and language, a value the stored longest duration is known to have reached. */
+const knownMax = new Map<string, number>();
+
 /**
  * Raises the longest duration. Called before the event's write, so it is never below a stored
- * event's duration; a failed write only leaves it larger than needed.
+ * event's duration; a failed write only leaves it larger than needed. The stored value only
+ * grows, so once this process has seen it at or above `seconds` there is nothing to write: most
+ * event writes send nothing here (every create used to write this one item, in series).
  */
 export async function raiseMaxDuration(lang: Lang, seconds: number): Promise<void> {
+  const key = `${config().tableName}|${lang}`;
+  if ((knownMax.get(key) ?? -1) >= seconds) return;
+  const learn = (value: number) => knownMax.set(key, Math.max(knownMax.get(key) ?? -1, value));
   try {
     await db().send(new UpdateCommand({
       TableName: config().tableName,
@@ -32,9 +40,14 @@ export async function raiseMaxDuration(lang: Lang, seconds: number): Promise<voi
       ConditionExpression: 'attribute_not_exists(#s) OR #s < :s',
       ExpressionAttributeNames: { '#s': 'seconds' },
       ExpressionAttributeValues: { ':s': seconds },
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     }));
+    learn(seconds);
   } catch (err) {
     if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    // The condition failing says the stored value is at least `seconds`; the item says how much.
+    const stored = (err.Item as { seconds?: { N?: string } } | undefined)?.seconds?.N;
+    learn(Math.max(seconds, Number(stored ?? seconds) || seconds));
   }
 }
 
