@@ -17,8 +17,9 @@ import { fileURLToPath } from 'node:url';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { resetConfig } from '../lib/config.js';
 import { capacity, type CapacityTally } from '../lib/db.js';
+import { runBench } from './main.js';
 import { ensureDevKeys, localAuthEnv, mintToken } from '../lib/local/dev-auth.js';
-import { ensureTable, JavaMissingError, localClient, startDynamoLocal, type DynamoLocal } from '../lib/local/dynamo.js';
+import { ensureTable, localClient, startDynamoLocal, type DynamoLocal } from '../lib/local/dynamo.js';
 import { formatTrace, installTrace, trace, type TraceEntry } from './trace.js';
 import { call, monthStart, planSeed, runSeed, type SeedIds, type SeedPlan, type SeedStats } from './seed.js';
 
@@ -331,10 +332,4 @@ async function main(): Promise<number> {
   return failed.length ? 1 : 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err: Error) => {
-    console.error(err instanceof JavaMissingError ? err.message : (err?.stack ?? String(err)));
-    process.exit(2);
-  },
-);
+runBench(main);

@@ -32,8 +32,9 @@ import { fileURLToPath } from 'node:url';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { config, resetConfig } from '../lib/config.js';
 import { db } from '../lib/db.js';
+import { runBench } from './main.js';
 import { ensureDevKeys, localAuthEnv, mintToken } from '../lib/local/dev-auth.js';
-import { ensureTable, JavaMissingError, localClient, startDynamoLocal, type DynamoLocal } from '../lib/local/dynamo.js';
+import { ensureTable, localClient, startDynamoLocal, type DynamoLocal } from '../lib/local/dynamo.js';
 import { startGateway, type Gateway } from '../lib/local/gateway.js';
 import { getItem } from '../lib/store/base.js';
 import { keys, listKeys } from '../lib/store/keys.js';
@@ -559,10 +560,4 @@ async function main(): Promise<number> {
   return failed.length ? 1 : 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err: Error) => {
-    console.error(err instanceof JavaMissingError ? err.message : (err?.stack ?? String(err)));
-    process.exit(2);
-  },
-);
+runBench(main);
