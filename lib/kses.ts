@@ -20,6 +20,8 @@
 //
 // The input is the unslashed string (what the REST API hands to WordPress). Nothing is trimmed.
 
+import { HTML4_ENTITIES, KSES_ENTITIES } from './wp/entities.js';
+
 /** Options for ksesPost. */
 export interface KsesOptions {
   /**
@@ -176,27 +178,7 @@ const URI_ATTRIBUTES = new Set([
   'icon', 'longdesc', 'manifest', 'poster', 'profile', 'src', 'usemap', 'xmlns',
 ]);
 
-/** HTML 4.01's named character references: what htmlspecialchars() leaves alone. */
-const HTML4_ENTITY_NAMES = `nbsp iexcl cent pound curren yen brvbar sect uml copy ordf laquo not
-  shy reg macr deg plusmn acute micro para middot cedil ordm raquo iquest Agrave Aacute Acirc
-  Atilde Auml Aring AElig Ccedil Egrave Eacute Ecirc Euml Igrave Iacute Icirc Iuml ETH Ntilde
-  Ograve Oacute Ocirc Otilde Ouml times Oslash Ugrave Uacute Ucirc Uuml Yacute THORN szlig agrave
-  aacute acirc atilde auml aring aelig ccedil egrave eacute ecirc euml igrave iacute icirc iuml
-  eth ntilde ograve oacute ocirc otilde ouml divide oslash ugrave uacute ucirc uuml yacute thorn
-  yuml quot amp lt gt OElig oelig Scaron scaron Yuml circ tilde ensp emsp thinsp zwnj zwj lrm rlm
-  ndash mdash lsquo rsquo sbquo ldquo rdquo bdquo dagger Dagger permil lsaquo rsaquo euro fnof
-  Alpha Beta Gamma Delta Epsilon Zeta Eta Theta Iota Kappa Lambda Mu Nu Xi Omicron Pi Rho Sigma
-  Tau Upsilon Phi Chi Psi Omega alpha beta gamma delta epsilon zeta eta theta iota kappa lambda
-  mu nu xi omicron pi rho sigmaf sigma tau upsilon phi chi psi omega thetasym upsih piv bull
-  hellip prime Prime oline frasl weierp image real trade alefsym larr uarr rarr darr harr crarr
-  lArr uArr rArr dArr hArr forall part exist empty nabla isin notin ni prod sum minus lowast radic
-  prop infin ang and or cap cup int sim cong asymp ne equiv le ge sub sup nsub sube supe oplus
-  otimes perp sdot lceil rceil lfloor rfloor lang rang loz spades clubs hearts diams sup1 sup2
-  sup3 frac14 frac12 frac34 there4`.split(/\s+/);
-
-const HTML4_ENTITIES = new Set(HTML4_ENTITY_NAMES);
-/** $allowedentitynames: the HTML 4.01 names plus `apos`. */
-const KSES_ENTITIES = new Set([...HTML4_ENTITY_NAMES, 'apos']);
+// HTML4_ENTITIES and KSES_ENTITIES ($allowedentitynames) come from lib/wp/entities.ts.
 
 /** safecss_filter_attr()'s allowed properties (`--*` custom properties are handled apart). */
 const SAFE_CSS_PROPERTIES = new Set(`background background-color background-image

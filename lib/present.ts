@@ -4,7 +4,7 @@ import { apiBase, config, type Lang } from './config.js';
 import { presentCost } from './cost.js';
 import { dateDetails, isoWithOffset, timezoneAbbr } from './dates.js';
 import type { CardOmitted, EventItem, OrganizerItem, PostItem, TermItem, VenueItem } from './store/items.js';
-import { renderContent, stripTags } from './text.js';
+import { escHtml, escUrl, jsonLdDescription, jsonLdName, renderContent, renderExcerpt, renderTermName, renderTitle, sanitizeTextField } from './text.js';
 
 /** A venue or organizer as presenters need it: a record or an event's card of it. */
 export type VenueShown = Omit<VenueItem, CardOmitted>;
@@ -48,37 +48,56 @@ const dropEmpty = (o: Record<string, unknown>) =>
 
 // --- json_ld -------------------------------------------------------------------------------
 
+// TEC's JSON-LD objects keep empty strings (`"url": ""`); only properties it never sets go.
+const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+
+// Text meta fields of venues and organizers, as TEC saves them (sanitize_text_field).
+const meta = (value: string | undefined) => sanitizeTextField(value ?? '');
+// TEC saves no content for a venue or organizer description of "0" (PHP's empty('0')).
+const linkedContent = (value: string) => (value === '0' ? '' : value);
+
+/** tribe_get_region(): the state/province field, else the state for the US, else the province. */
+function region(v: VenueShown): string {
+  const stateprovince = meta(v.stateprovince);
+  if (stateprovince !== '' && stateprovince !== '0') return stateprovince;
+  return escHtml(meta(v.country)) === 'United States' ? escHtml(meta(v.state)) : escHtml(meta(v.province));
+}
+
 function venueJsonLd(v: VenueShown): Record<string, unknown> {
-  return dropEmpty({
+  return defined({
     '@type': 'Place',
-    name: v.title,
-    description: stripTags(renderContent(v.excerpt || v.description)),
-    url: v.website ?? '',
+    name: jsonLdName(v.title, v.status),
+    description: jsonLdDescription(v.excerpt, linkedContent(v.description)),
+    // TEC links a venue page here only with Events Calendar Pro.
+    url: '',
     address: {
       '@type': 'PostalAddress',
       ...dropEmpty({
-        streetAddress: v.address,
-        addressLocality: v.city,
-        addressRegion: v.stateprovince || v.state || v.province,
-        postalCode: v.zip,
-        addressCountry: v.country,
+        streetAddress: escHtml(meta(v.address)),
+        addressLocality: escHtml(meta(v.city)),
+        addressRegion: region(v),
+        postalCode: escHtml(meta(v.zip)),
+        addressCountry: escHtml(meta(v.country)),
       }),
     },
-    geo: v.geoLat !== undefined && v.geoLng !== undefined ? { '@type': 'GeoCoordinates', latitude: v.geoLat, longitude: v.geoLng } : undefined,
-    telephone: v.phone,
+    geo: v.geoLat && v.geoLng ? { '@type': 'GeoCoordinates', latitude: v.geoLat, longitude: v.geoLng } : undefined,
+    telephone: escHtml(meta(v.phone)),
     sameAs: v.website ?? '',
   });
 }
 
 function organizerJsonLd(o: OrganizerShown): Record<string, unknown> {
-  return dropEmpty({
+  // TEC passes the address through antispambot(), which encodes a random choice of characters
+  // anew on every request; this service shows the escaped address itself.
+  const website = escUrl(escHtml(o.website ?? ''));
+  return defined({
     '@type': 'Person',
-    name: o.title,
-    description: stripTags(renderContent(o.excerpt || o.description)),
-    url: o.website ?? '',
-    telephone: o.phone,
-    email: o.email,
-    sameAs: o.website ?? '',
+    name: jsonLdName(o.title, o.status),
+    description: jsonLdDescription(o.excerpt, linkedContent(o.description)),
+    url: website,
+    telephone: escHtml(meta(o.phone)),
+    email: escHtml(meta(o.email)),
+    sameAs: website,
   });
 }
 
@@ -87,11 +106,11 @@ function eventJsonLd(e: EventItem, venue: VenueShown | undefined, organizers: Or
   const { cost_details } = presentCost(e.cost);
   const price = cost_details.values.find((v) => /^\d/.test(v));
   const url = postUrl(e);
-  return dropEmpty({
+  return defined({
     '@context': 'http://schema.org',
     '@type': 'Event',
-    name: e.title,
-    description: stripTags(renderContent(e.excerpt || e.description)),
+    name: jsonLdName(e.title, e.status),
+    description: jsonLdDescription(e.excerpt, e.description),
     image: e.image || undefined,
     url,
     eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
@@ -109,7 +128,8 @@ function eventJsonLd(e: EventItem, venue: VenueShown | undefined, organizers: Or
             url,
             category: 'primary',
             availability: 'inStock',
-            validFrom: isoWithOffset(e.date, config().siteTimezone),
+            // date( ATOM, strtotime( get_the_date() ) ): the publication day at midnight UTC.
+            validFrom: `${e.date.slice(0, 10)}T00:00:00+00:00`,
           }
         : undefined,
     performer: 'Organization',
@@ -136,20 +156,20 @@ export function presentVenue(v: VenueShown, single = false): Record<string, unkn
   const body = dropEmpty({
     ...head,
     author: v.author ? head.author : '',
-    venue: v.title,
-    description: renderContent(v.description),
-    excerpt: renderContent(v.excerpt),
+    venue: renderTitle(v.title),
+    description: renderContent(linkedContent(v.description)),
+    excerpt: renderExcerpt(v.excerpt),
     slug: v.slug,
     image: image(v.image),
-    address: v.address,
-    city: v.city,
-    country: v.country,
-    province: v.province,
-    state: v.state,
-    zip: v.zip,
-    phone: v.phone,
+    address: meta(v.address),
+    city: meta(v.city),
+    country: meta(v.country),
+    province: meta(v.province),
+    state: meta(v.state),
+    zip: meta(v.zip),
+    phone: meta(v.phone),
     website: v.website ?? '',
-    stateprovince: v.stateprovince,
+    stateprovince: meta(v.stateprovince),
     geo_lat: v.geoLat,
     geo_lng: v.geoLng,
     json_ld: single ? venueJsonLd(v) : undefined,
@@ -170,14 +190,14 @@ export function presentOrganizer(o: OrganizerShown, single = false): Record<stri
     ...dropEmpty({
       ...head,
       author: o.author ? head.author : '',
-      organizer: o.title,
-      description: renderContent(o.description),
-      excerpt: renderContent(o.excerpt),
+      organizer: renderTitle(o.title),
+      description: renderContent(linkedContent(o.description)),
+      excerpt: renderExcerpt(o.excerpt),
       slug: o.slug,
       image: image(o.image),
-      phone: o.phone,
+      phone: meta(o.phone),
       website: o.website ?? '',
-      email: o.email,
+      email: meta(o.email),
       json_ld: single ? organizerJsonLd(o) : undefined,
     }),
     global_id: globalId(o.id),
@@ -198,7 +218,7 @@ function termUrls(t: TermItem) {
 /** A term inside an event: WordPress's raw term object with `id` moved last and `urls` added. */
 export function presentNestedTerm(t: TermItem): Record<string, unknown> {
   return {
-    name: t.name,
+    name: renderTermName(t.name),
     slug: t.slug,
     term_group: 0,
     term_taxonomy_id: t.id,
@@ -219,7 +239,7 @@ export function presentTerm(t: TermItem): Record<string, unknown> {
     id: t.id,
     count: t.count,
     description: t.description,
-    name: t.name,
+    name: renderTermName(t.name),
     slug: t.slug,
     taxonomy: TAXONOMY[t.taxonomy],
     ...(t.taxonomy === 'category' ? { parent: t.parent } : {}),
@@ -246,9 +266,9 @@ export function presentEvent(e: EventItem, linked: Linked, single = false): Reco
     global_id_lineage: [gid],
     ...head,
     rest_url: `${apiBase(e.lang)}/events/${e.id}`,
-    title: e.title,
+    title: renderTitle(e.title),
     description: renderContent(e.description),
-    excerpt: renderContent(e.excerpt),
+    excerpt: renderExcerpt(e.excerpt),
     slug: e.slug,
     image: image(e.image),
     all_day: e.allDay,
@@ -264,8 +284,9 @@ export function presentEvent(e: EventItem, linked: Linked, single = false): Reco
     timezone_abbr: timezoneAbbr(zone, e.start),
     cost,
     cost_details,
-    // TEC shows the permalink when the website was never set, and '' when it was cleared.
-    website: e.website ?? postUrl(e),
+    // TEC shows the permalink when the website was never set, and '' when it was cleared; a set
+    // website comes through esc_html().
+    website: e.website === null || e.website === undefined ? postUrl(e) : escHtml(e.website),
     show_map: e.showMap,
     show_map_link: e.showMapLink,
     hide_from_listings: e.hidden === true,

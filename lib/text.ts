@@ -1,28 +1,139 @@
-// Text rendering helpers: WordPress's wpautop (as the_content / the_excerpt apply it), PHP's
-// htmlspecialchars and a tag stripper.
+// Text exactly as TEC renders it: the WordPress filters TEC's REST API runs its fields through
+// (ports in lib/wp/), put together in WordPress's order. Records keep what was saved; this is
+// applied when a record is presented.
+//
+//   renderTitle    the_title:   wptexturize, convert_chars, trim, capital_P_dangit
+//   renderContent  the_content: [embed], blocks, wptexturize, wpautop, shortcode_unautop,
+//                               capital_P_dangit, do_shortcode, wp_filter_content_tags, smilies
+//   renderExcerpt  the_excerpt: wptexturize, smilies, convert_chars, wpautop,
+//                               shortcode_unautop, wp_filter_content_tags
+//   renderTermName what WordPress saves as a term name (sanitize_text_field, kses, `& < >`)
+//   jsonLdName / jsonLdDescription   TEC's JSON-LD `name` and `description` (esc_js)
+import { config } from './config.js';
+import { ksesTitle } from './kses.js';
+import { shortcodeUnautop, wpautop } from './wp/autop.js';
+import { hasBlocks, stripBlockDelimiters } from './wp/blocks.js';
+import { convertChars, escHtml, escJs, escUrl, specialchars } from './wp/entities.js';
+import { tecExcerpt } from './wp/excerpt.js';
+import { filterContentTags } from './wp/media.js';
+import { phpTrim, replaceAll } from './wp/php.js';
+import { doShortcode, runEmbedShortcode, SHORTCODE_NAMES } from './wp/shortcodes.js';
+import { convertSmilies } from './wp/smilies.js';
+import { sanitizeTextField, wpStripAllTags } from './wp/strip.js';
+import { wptexturize } from './wp/texturize.js';
 
-const BLOCK_START_RE = /^<(?:p|div|ul|ol|h[1-6]|blockquote|pre|table|figure|section)(?=[\s>/])/i;
+export { escHtml, escJs, escUrl, sanitizeTextField, wpautop, wptexturize };
 
 /**
- * WordPress's the_content / the_excerpt, reduced to wpautop. Blank-line separated blocks become
- * <p>…</p> (joined with '\n'), single newlines inside a block become '<br />\n', blocks that
- * already start with a block-level tag are left alone. '' for blank input.
+ * Rendered text by kind and input: list pages present the same events again and again, and a
+ * warm Lambda keeps the answers. Bounded by the characters held (inputs and outputs); inputs
+ * over 64K characters are rendered every time.
  */
-export function renderContent(text: string): string {
-  const normalised = text.replace(/\r\n?/g, '\n').trim();
-  if (normalised === '') return '';
-  const blocks = normalised
-    .split(/\n[ \t]*\n/)
-    .map((block) => block.trim())
-    .filter((block) => block !== '');
-  return blocks
-    .map((block) => {
-      if (BLOCK_START_RE.test(block)) return block;
-      const lines = block.split('\n').map((line) => line.trimEnd());
-      return `<p>${lines.join('<br />\n')}</p>`;
-    })
-    .join('\n')
-    .trim();
+class RenderCache {
+  private readonly map = new Map<string, string>();
+  private chars = 0;
+
+  constructor(private readonly budget: number) {}
+
+  get(key: string, render: () => string): string {
+    const hit = this.map.get(key);
+    if (hit !== undefined) {
+      // Most recently used last.
+      this.map.delete(key);
+      this.map.set(key, hit);
+      return hit;
+    }
+    const value = render();
+    if (key.length > 65_536) return value;
+    this.map.set(key, value);
+    this.chars += key.length + value.length;
+    for (const [oldKey, oldValue] of this.map) {
+      if (this.chars <= this.budget) break;
+      this.map.delete(oldKey);
+      this.chars -= oldKey.length + oldValue.length;
+    }
+    return value;
+  }
+}
+
+const cache = new RenderCache(4_000_000);
+
+/** capital_P_dangit() outside titles: only after a space, `‘`, `“`, `>` or `(`. */
+function capitalPDangit(text: string): string {
+  if (!text.includes('Wordpress')) return text;
+  let out = text;
+  for (const before of [' ', '&#8216;', '&#8220;', '>', '(']) out = replaceAll(out, `${before}Wordpress`, `${before}WordPress`);
+  return out;
+}
+
+/** the_title filters, as TEC shows `title`, `venue` and `organizer`. */
+export function renderTitle(raw: string): string {
+  if (raw === '') return '';
+  return cache.get(`t\0${raw}`, () => {
+    const text = phpTrim(convertChars(wptexturize(raw, SHORTCODE_NAMES)));
+    return phpTrim(replaceAll(text, 'Wordpress', 'WordPress'));
+  });
+}
+
+/** the_content filters, as TEC shows `description`. */
+export function renderContent(raw: string): string {
+  if (phpTrim(raw) === '') return '';
+  const siteUrl = config().siteUrl;
+  return cache.get(`c\0${siteUrl}\0${raw}`, () => theContent(raw, siteUrl));
+}
+
+function theContent(raw: string, siteUrl: string): string {
+  let text = runEmbedShortcode(raw);
+  const blocks = hasBlocks(text);
+  if (blocks) text = stripBlockDelimiters(text);
+  text = wptexturize(text, SHORTCODE_NAMES);
+  if (!blocks) text = wpautop(text);
+  text = shortcodeUnautop(text, SHORTCODE_NAMES);
+  text = capitalPDangit(text);
+  text = doShortcode(text);
+  text = filterContentTags(text);
+  text = convertSmilies(text, siteUrl);
+  return phpTrim(text);
+}
+
+/** the_excerpt filters (no shortcodes run), as TEC shows `excerpt`. */
+export function renderExcerpt(raw: string): string {
+  if (phpTrim(raw) === '') return '';
+  const siteUrl = config().siteUrl;
+  return cache.get(`e\0${siteUrl}\0${raw}`, () => theExcerpt(raw, siteUrl));
+}
+
+function theExcerpt(raw: string, siteUrl: string): string {
+  let text = wptexturize(raw, SHORTCODE_NAMES);
+  text = convertSmilies(text, siteUrl);
+  text = convertChars(text);
+  text = wpautop(text);
+  text = shortcodeUnautop(text, SHORTCODE_NAMES);
+  text = filterContentTags(text);
+  return phpTrim(text);
+}
+
+/**
+ * A term name as WordPress stores it (pre_term_name: sanitize_text_field, wp_filter_kses,
+ * _wp_specialchars): tags stripped, whitespace collapsed, `& < >` as entities, quotes as typed.
+ * Applying it to its own result changes nothing.
+ */
+export function renderTermName(raw: string): string {
+  return cache.get(`n\0${raw}`, () => specialchars(ksesTitle(sanitizeTextField(raw)), 'noquotes'));
+}
+
+/**
+ * TEC's JSON-LD `name`: esc_js( get_the_title() ). get_the_title() puts "Private: " before the
+ * title of a private post (before the_title filters run).
+ */
+export function jsonLdName(rawTitle: string, status?: string): string {
+  return escJs(renderTitle(status === 'private' ? `Private: ${rawTitle}` : rawTitle));
+}
+
+/** TEC's JSON-LD `description`: esc_js( tribe_events_get_the_excerpt() ). */
+export function jsonLdDescription(rawExcerpt: string, rawContent: string): string {
+  const source = rawExcerpt !== '' && rawExcerpt !== '0' ? `x\0${rawExcerpt}` : `d\0${rawContent}`;
+  return cache.get(source, () => escJs(tecExcerpt(rawExcerpt, rawContent)));
 }
 
 const HTML_ESCAPES: Record<string, string> = {
@@ -38,20 +149,106 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch]!);
 }
 
-const BLOCK_TAG_RE =
-  /<\/?(?:p|div|br|hr|li|ul|ol|h[1-6]|blockquote|pre|table|tr|td|th|thead|tbody|figure|figcaption|section|article|header|footer)\b[^>]*>/gi;
+const SEARCH_BLOCK_TAGS = ['p', 'div', 'br', 'hr', 'li', 'ul', 'ol', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'table', 'tr',
+  'td', 'th', 'thead', 'tbody', 'figure', 'figcaption', 'section', 'article', 'header', 'footer'];
+
+const isJsWordChar = (ch: string | undefined) => ch !== undefined && /\w/.test(ch);
+
+/** Replaces `<!--…-->` (to the first `-->`; unclosed ones stay) with a space. */
+function spaceOutComments(text: string): string {
+  const out: string[] = [];
+  let copied = 0;
+  let i = text.indexOf('<!--');
+  while (i !== -1) {
+    const close = text.indexOf('-->', i + 4);
+    if (close === -1) break;
+    out.push(text.slice(copied, i), ' ');
+    copied = close + 3;
+    i = text.indexOf('<!--', copied);
+  }
+  out.push(text.slice(copied));
+  return out.join('');
+}
+
+/** Replaces `<script …>…</script>` and `<style …>…</style>` (any case; unclosed ones stay) with a space. */
+function spaceOutRawElements(text: string): string {
+  const lower = text.toLowerCase().length === text.length ? text.toLowerCase() : text.replace(/[A-Z]+/g, (r) => r.toLowerCase());
+  const exhausted = new Set<string>();
+  const out: string[] = [];
+  let copied = 0;
+  let i = lower.indexOf('<');
+  while (i !== -1) {
+    const name = ['script', 'style'].find((n) => !exhausted.has(n) && lower.startsWith(n, i + 1) && !isJsWordChar(lower[i + 1 + n.length]));
+    if (name === undefined) {
+      i = lower.indexOf('<', i + 1);
+      continue;
+    }
+    const gt = lower.indexOf('>', i + 1 + name.length);
+    let end = -1;
+    for (let c = gt === -1 ? -1 : lower.indexOf(`</${name}`, gt + 1); c !== -1; c = lower.indexOf(`</${name}`, c + 1)) {
+      let k = c + 2 + name.length;
+      while (k < lower.length && /\s/.test(lower[k]!)) k++;
+      if (lower[k] === '>') {
+        end = k + 1;
+        break;
+      }
+    }
+    if (end === -1) {
+      exhausted.add(name);
+      continue;
+    }
+    out.push(text.slice(copied, i), ' ');
+    copied = end;
+    i = lower.indexOf('<', end);
+  }
+  out.push(text.slice(copied));
+  return out.join('');
+}
+
+/** Every `<` (or `</`) whose name `accepts`, up to the next `>`, replaced by `replacement`. */
+function replaceTags(text: string, accepts: (nameAt: number) => boolean, replacement: string): string {
+  const out: string[] = [];
+  let copied = 0;
+  let gt = -1;
+  let i = text.indexOf('<');
+  while (i !== -1) {
+    if (gt < i) gt = text.indexOf('>', i + 1);
+    if (gt === -1) break;
+    if (!accepts(text[i + 1] === '/' ? i + 2 : i + 1)) {
+      i = text.indexOf('<', i + 1);
+      continue;
+    }
+    out.push(text.slice(copied, i), replacement);
+    copied = gt + 1;
+    i = text.indexOf('<', copied);
+  }
+  out.push(text.slice(copied));
+  return out.join('');
+}
+
+/** Tags: block-level ones (and `<br>`) become a space, then all others go. */
+function dropTags(text: string): string {
+  const blocks = replaceTags(
+    text,
+    (at) => {
+      const lowerName = text.slice(at, at + 11).toLowerCase();
+      return SEARCH_BLOCK_TAGS.some((n) => lowerName.startsWith(n) && !isJsWordChar(text[at + n.length]));
+    },
+    ' ',
+  );
+  return replaceTags(blocks, (at) => blocks[at] !== undefined && /[a-z!]/i.test(blocks[at]!), '');
+}
 
 /**
  * Strips HTML tags (and the contents of script/style elements and comments), collapses
- * whitespace and trims. Block-level tags and <br> count as word breaks ('<p>a</p><p>b</p>' ->
- * 'a b'); inline tags do not ('Hel<b>lo</b>' -> 'Hello'). Entities are left as they are.
+ * whitespace and trims, for searching. Block-level tags and <br> count as word breaks
+ * ('<p>a</p><p>b</p>' -> 'a b'); inline tags do not ('Hel<b>lo</b>' -> 'Hello'). One forward
+ * pass per step, whatever the input.
  */
 export function stripTags(html: string): string {
-  return html
-    .replace(/<!--[\s\S]*?-->/g, ' ')
-    .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
-    .replace(BLOCK_TAG_RE, ' ')
-    .replace(/<\/?[a-z!][^>]*>/gi, '')
-    .replace(/\s+/g, ' ')
-    .trim();
+  if (!html.includes('<')) return html.replace(/\s+/g, ' ').trim();
+  return dropTags(spaceOutRawElements(spaceOutComments(html))).replace(/\s+/g, ' ').trim();
 }
+
+/** wp_strip_all_tags(). */
+export { wpStripAllTags };

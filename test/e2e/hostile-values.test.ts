@@ -152,7 +152,8 @@ describe('more of what the fuzzer found', () => {
     expect(form.body.name).toBe('/slash');
     const venue = await gw.api('POST', '/venues', { token: 'editor', body: { venue: 'V\u0001enue', phone: '\u0001 555', address: 'Main\fStreet' } });
     expect(venue.status, venue.text).toBe(201);
-    expect(venue.body).toMatchObject({ venue: 'Venue', phone: ' 555', address: 'MainStreet' });
+    // Venue fields are shown through sanitize_text_field, which trims, as TEC does.
+    expect(venue.body).toMatchObject({ venue: 'Venue', phone: '555', address: 'MainStreet' });
     const linked = await gw.api('POST', '/events', { token: 'editor', body: { ...event('Linked'), tags: ['\u0000ctl'] } });
     expect(linked.status, linked.text).toBe(201);
     expect(linked.body.tags.map((t: { name: string }) => t.name)).toEqual(['ctl']);

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { resetConfig } from '../../lib/config.js';
-import { presentEvent, presentOrganizer, presentTerm, presentVenue } from '../../lib/present.js';
+import { presentEvent, presentNestedTerm, presentOrganizer, presentTerm, presentVenue } from '../../lib/present.js';
 import type { EventItem, OrganizerItem, TermItem, VenueItem } from '../../lib/store/items.js';
 
 const sample = (name: string) =>
@@ -38,7 +38,7 @@ const event: EventItem = {
 };
 const linked = { venues: new Map([[5, venue]]), organizers: new Map([[6, organizer]]), terms: new Map([[2, concerts], [4, outdoor]]) };
 
-/** Drops our `lang` addition at every depth, and json_ld whose text we render cleanly. */
+/** Drops our `lang` addition at every depth, and json_ld (compared on its own below). */
 function withoutAdditions(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutAdditions);
   if (value && typeof value === 'object')
@@ -67,9 +67,43 @@ describe('presenters against TEC samples', () => {
     const keys = Object.keys(single);
     expect(keys.slice(-3)).toEqual(['custom_fields', 'json_ld', 'lang']);
     expect(Object.keys(sample('03-event-7.json'))).toEqual(keys.filter((k) => k !== 'lang'));
-    const ld = single.json_ld as Record<string, unknown>;
-    expect(ld).toMatchObject({ '@type': 'Event', name: 'Winter Concert', startDate: '2027-01-15T19:00:00+00:00', description: 'Evening concert' });
-    expect((ld.offers as Record<string, unknown>).price).toBe('25');
+    const ld = single.json_ld as Record<string, Record<string, unknown>>;
+    expect(ld).toMatchObject({ '@type': 'Event', name: 'Winter Concert', startDate: '2027-01-15T19:00:00+00:00', description: '&lt;p&gt;Evening concert&lt;/p&gt;\\n' });
+    expect(ld.offers!.price).toBe('25');
+  });
+
+  it('gives json_ld exactly as TEC does, but for the scrambled organizer e-mail', () => {
+    const ld = presentEvent(event, linked, true).json_ld as Record<string, Record<string, unknown>>;
+    const tec = sample('03-event-7.json').json_ld;
+    // TEC runs the address through antispambot(): random characters as `&#N;` on every request.
+    const unscrambled = (tec.organizer.email as string).replace(/&#(\d+);/g, (_m: string, n: string) => String.fromCharCode(Number(n)));
+    expect(unscrambled).toBe('org@example.com');
+    expect(ld.organizer!.email).toBe('org@example.com');
+    expect(JSON.stringify(ld)).toBe(JSON.stringify({ ...tec, organizer: { ...tec.organizer, email: 'org@example.com' } }));
+    expect(JSON.stringify(presentVenue(venue, true).json_ld)).toBe(JSON.stringify(sample('09-venue-5.json').json_ld));
+  });
+
+  it('renders text fields as WordPress does, keeping the record as saved', () => {
+    const title = `Jazz & Blues: "Late" Night at Joe's -- 3x4 ...`;
+    const e = { ...event, title, description: 'Line one\nLine two\n\n[gallery]', excerpt: "It's :)" };
+    const shown = presentEvent(e, linked);
+    expect(shown.title).toBe('Jazz &#038; Blues: &#8220;Late&#8221; Night at Joe&#8217;s &#8212; 3&#215;4 &#8230;');
+    expect(shown.description).toBe('<p>Line one<br />\nLine two</p>');
+    expect(shown.excerpt).toBe('<p>It&#8217;s \u{1F642}</p>');
+    expect(e.title).toBe(title);
+    const v = presentVenue({ ...venue, title: "Joe's", address: ' 1 <b>Loop</b>\tRoad ', phone: '%20' });
+    expect(v).toMatchObject({ venue: 'Joe&#8217;s', address: '1 Loop Road' });
+    expect(v).not.toHaveProperty('phone');
+    const o = presentOrganizer({ ...organizer, title: 'A -- B', email: ' org@example.com ' }, true);
+    expect(o).toMatchObject({ organizer: 'A &#8212; B', email: 'org@example.com' });
+    expect((o.json_ld as Record<string, unknown>).name).toBe('A &#8212; B');
+    // get_the_title() marks private posts in JSON-LD names.
+    expect((presentEvent({ ...e, status: 'private' }, linked, true).json_ld as Record<string, unknown>).name).toBe(
+      'Private: Jazz &#038; Blues: &#8220;Late&#8221; Night at Joe&#8217;s &#8212; 3&#215;4 &#8230;',
+    );
+    const t = presentTerm({ ...concerts, name: 'Rock & <b>Roll</b>' });
+    expect(t.name).toBe('Rock &amp; Roll');
+    expect(presentNestedTerm({ ...concerts, name: 'Rock & <b>Roll</b>' }).name).toBe('Rock &amp; Roll');
   });
 
   it('presents standalone venues and organizers with TEC key order and empty fields dropped', () => {
