@@ -20,7 +20,7 @@
 //
 // The input is the unslashed string (what the REST API hands to WordPress). Nothing is trimmed.
 
-import { HTML4_ENTITIES, KSES_ENTITIES } from './wp/entities.js';
+import { KSES_ENTITIES, keptReferenceLength } from './wp/entities.js';
 
 /** Options for ksesPost. */
 export interface KsesOptions {
@@ -178,7 +178,7 @@ const URI_ATTRIBUTES = new Set([
   'icon', 'longdesc', 'manifest', 'poster', 'profile', 'src', 'usemap', 'xmlns',
 ]);
 
-// HTML4_ENTITIES and KSES_ENTITIES ($allowedentitynames) come from lib/wp/entities.ts.
+// KSES_ENTITIES ($allowedentitynames) and the references htmlspecialchars() keeps come from lib/wp/entities.ts.
 
 /** safecss_filter_attr()'s allowed properties (`--*` custom properties are handled apart). */
 const SAFE_CSS_PROPERTIES = new Set(`background background-color background-image
@@ -575,34 +575,11 @@ function escHtml(text: string): string {
   const normalized = normalizeEntities(text);
   return normalized.replace(/[&<>"']/g, (ch, at: number) => {
     // A kept reference's other characters are never special, so leaving its `&` is enough.
-    if (ch === '&') return htmlspecialcharsEntityLength(normalized, at) > 0 ? '&' : '&amp;';
+    if (ch === '&') return keptReferenceLength(normalized, at) > 0 ? '&' : '&amp;';
     return ESCAPES[ch]!;
   });
 }
 
-/**
- * Length of the character reference PHP's htmlspecialchars( double_encode = false ) keeps at
- * `at`, or 0. Named references must be HTML 4.01 ones (so `&apos;` is encoded again).
- */
-function htmlspecialcharsEntityLength(text: string, at: number): number {
-  let i = at + 1;
-  if (text[i] === '#') {
-    i++;
-    const hex = text[i] === 'x' || text[i] === 'X';
-    if (hex) i++;
-    const isDigitChar = hex ? isHexDigit : isDigit;
-    const start = i;
-    while (isDigitChar(text[i])) i++;
-    if (i === start || text[i] !== ';') return 0;
-    const significant = stripLeadingZeros(text.slice(start, i));
-    if (significant.length > 7 || Number.parseInt(significant || '0', hex ? 16 : 10) > 0x10ffff) return 0;
-    return i + 1 - at;
-  }
-  const start = i;
-  while (isAsciiLetter(text[i]) || isDigit(text[i])) i++;
-  if (i === start || text[i] !== ';') return 0;
-  return HTML4_ENTITIES.has(text.slice(start, i)) ? i + 1 - at : 0;
-}
 
 // ---------------------------------------------------------------------------------------------
 // wp_kses_split: find tags, comments and stray `>`, and rebuild each one.

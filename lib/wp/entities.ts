@@ -104,7 +104,7 @@ function normalizeOne(text: string, start: number): [string, number] {
  * Length of the character reference PHP's htmlspecialchars( double_encode = false ) keeps at
  * `at` (the `&`), or 0. Named references must be HTML 4.01 ones.
  */
-function keptReferenceLength(text: string, at: number): number {
+export function keptReferenceLength(text: string, at: number): number {
   let i = at + 1;
   if (text[i] === '#') {
     i++;
