@@ -21,12 +21,13 @@ export interface Arg<T = unknown> {
   /**
    * HTML filtering on save, as WordPress's kses does it for users without `unfiltered_html`
    * (everyone but editors): `post` for content, `title` for titles and one-line fields,
-   * `termDescription` for term descriptions. `always` filters editors' values too.
+   * `termDescription` for term descriptions, `termName` for term names (sanitize_text_field,
+   * kses and entities, as WordPress saves them). `always` filters editors' values too.
    */
   html?: { filter: HtmlFilter; always?: boolean };
 }
 
-export type HtmlFilter = 'post' | 'title' | 'termDescription';
+export type HtmlFilter = 'post' | 'title' | 'termDescription' | 'termName';
 
 export type Args = Record<string, Arg>;
 

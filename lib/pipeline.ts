@@ -10,6 +10,7 @@ import { withDeadline } from './deadline.js';
 import { encode, header, parseBody, parseFormLike, type Input, type Reply } from './http.js';
 import { operation, type Operation } from './operations.js';
 import { ksesPost, ksesTermDescription, ksesTitle } from './kses.js';
+import { renderTermName } from './text.js';
 import type { Args, HtmlFilter } from './params.js';
 import { isEditor } from './permissions.js';
 
@@ -41,6 +42,7 @@ const HTML_FILTERS: Record<HtmlFilter, (html: string) => string> = {
   post: (html) => ksesPost(html),
   title: ksesTitle,
   termDescription: ksesTermDescription,
+  termName: renderTermName,
 };
 
 export interface ValidateOptions {

@@ -4,6 +4,7 @@ import { config, type Lang } from '../config.js';
 import { parseCostInput } from '../cost.js';
 import { endOfDay, parseDate, startOfDay, wallToUtc } from '../dates.js';
 import { ApiError, ConflictError, invalidParam, invalidParams, tec } from '../errors.js';
+import { renderTermName } from '../text.js';
 import { json, type Reply } from '../http.js';
 import { listItems } from '../params.js';
 import { canRead, checkAuthor, isEditor, requireRole, requireWrite, scaleStatus } from '../permissions.js';
@@ -84,7 +85,9 @@ async function resolveLinks(ctx: RequestContext, author: number, attempt: number
       const id = asId(v);
       if (id !== undefined) lookups.push(keys.term(id));
       else {
-        const s = String(v).trim();
+        // A new term's name is saved as WordPress saves term names (the same as POST /categories).
+        const s = renderTermName(String(v));
+        if (s === '') throw invalidParam(field, `${field} contains a name that is empty once sanitized.`);
         lookups.push(keys.slugGuard(tax[field], lang, s.toLowerCase()), keys.termName(tax[field], lang, 0, s));
       }
     }
@@ -138,7 +141,7 @@ async function resolveLinks(ctx: RequestContext, author: number, attempt: number
         ids.push(id);
         continue;
       }
-      const s = String(v).trim();
+      const s = renderTermName(String(v));
       const bySlug = found.get(keyOf(keys.slugGuard(tax[field], lang, s.toLowerCase()))) as { id: number } | undefined;
       const byName = found.get(keyOf(keys.termName(tax[field], lang, 0, s))) as { id: number } | undefined;
       const existing = bySlug?.id ?? byName?.id ?? out.newTerms.find((t) => t.taxonomy === tax[field] && t.name.toLowerCase() === s.toLowerCase())?.id;

@@ -3,7 +3,8 @@ import { bool, idList, int, oneOf, str, type Args } from '../params.js';
 import { mlLanguage, optional, pagingArgs, pathId } from './common.js';
 
 const termWrite = (hierarchical: boolean): Args => ({
-  name: { schema: str({ nonEmpty: true, notZero: true, max: 200 }), type: 'string', required: true, description: 'The term name' },
+  // Saved as WordPress saves term names, for everyone: tags stripped, `& < >` as entities.
+  name: { schema: str({ nonEmpty: true, notZero: true, max: 200 }), type: 'string', required: true, description: 'The term name', html: { filter: 'termName', always: true } },
   // WordPress filters term descriptions for every user, editors included.
   description: { schema: str({ nonEmpty: true, notZero: true }), type: 'string', description: 'The term description', html: { filter: 'termDescription', always: true } },
   slug: { schema: str({ nonEmpty: true, max: 200 }), type: 'string', description: 'The term slug' },

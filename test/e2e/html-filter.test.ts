@@ -94,3 +94,23 @@ describe('editors', () => {
     expect(res.body.description).toBe('<b>bold</b> &amp; s()para');
   });
 });
+
+describe('term names', () => {
+  it('are saved as WordPress saves them, for everyone: tags stripped, & as an entity, and unique on that', async () => {
+    const first = await gw.api('POST', '/tags', { token: 'editor', body: { name: 'line<br>break' } });
+    expect(first.status, first.text).toBe(201);
+    expect(first.body.name).toBe('linebreak');
+    // The same name once saved: WordPress's term_exists.
+    const again = await gw.api('POST', '/tags', { token: 'editor', body: { name: 'line<br />break' } });
+    expect(again.status, again.text).toBe(400);
+    expect(again.body.code).toBe('term_exists');
+    const amp = await gw.api('POST', '/categories', { token: 'editor', body: { name: 'Jazz & Blues' } });
+    expect(amp.body.name).toBe('Jazz &amp; Blues');
+    expectInvalidParams(await gw.api('POST', '/categories', { token: 'editor', body: { name: '<img src="x.png">' } }), 'name');
+    // Named inline in an event: the same rule, and the same term.
+    const event = await gw.api('POST', '/events', { token: 'editor', body: { title: 'Tagged', start_date: at(8), end_date: at(8), tags: ['line<br/>break'], categories: ['Jazz & Blues'] } });
+    expect(event.status, event.text).toBe(201);
+    expect(event.body.tags.map((t: { id: number }) => t.id)).toEqual([first.body.id]);
+    expect(event.body.categories.map((c: { id: number }) => c.id)).toEqual([amp.body.id]);
+  });
+});
