@@ -5,6 +5,7 @@ import { parseCostInput } from '../cost.js';
 import { endOfDay, parseDate, startOfDay, wallToUtc } from '../dates.js';
 import { ApiError, ConflictError, invalidParam, invalidParams, tec } from '../errors.js';
 import { renderTermName } from '../text.js';
+import { collate } from './dedupe.js';
 import { json, type Reply } from '../http.js';
 import { listItems } from '../params.js';
 import { canRead, checkAuthor, isEditor, requireRole, requireWrite, scaleStatus } from '../permissions.js';
@@ -119,10 +120,19 @@ async function resolveLinks(ctx: RequestContext, author: number, attempt: number
       } catch (err) {
         throw tec.couldNotCreate(kind, err instanceof ApiError ? err.message : String(err));
       }
+      // Two inline records of one name in one request are one (TEC's de-duplication).
+      const title = collate(String(params[kind]));
+      const description = params.description === undefined ? undefined : collate(String(params.description));
+      const same = [...out.places.values()].find((p) => p.kind === kind && out.created.has(p.pk) && collate(p.title) === title && (description === undefined || collate(p.description ?? '') === description));
+      if (same) {
+        ids.push(same.id);
+        continue;
+      }
       const status = scaleStatus(ctx.principal!, 'publish', undefined);
-      const { item, writes } = await newPlace(kind, { ...params, status }, ctx, author, attempt);
+      const { item, writes, reused } = await newPlace(kind, { ...params, status }, ctx, author, attempt);
       out.writes.push(...writes);
-      out.created.add(item.pk);
+      // A reused record is linked like any existing one (its card checked against its revision).
+      if (!reused) out.created.add(item.pk);
       out.places.set(item.id, item);
       ids.push(item.id);
     }

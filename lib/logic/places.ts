@@ -1,5 +1,6 @@
 // Venue and organizer create and update (reference §6.2). Creation does not deduplicate
 // (DESIGN §2.6): each create makes a record, with a `-2`, `-3`… slug when the slug is taken.
+import { collate, findDuplicate, titleItem } from './dedupe.js';
 import type { Lang } from '../config.js';
 import { json, type Reply } from '../http.js';
 import { checkAuthor, requireRole, requireWrite, scaleStatus } from '../permissions.js';
@@ -63,12 +64,24 @@ export function placeFrom(kind: PlaceKind, p: Record<string, unknown>, base: {
 }
 
 /** A new venue or organizer's items (record and slug guard), for this or a larger transaction. */
-export async function newPlace(kind: PlaceKind, p: Record<string, unknown>, ctx: RequestContext, author: number, attempt = 1): Promise<{ item: Place; writes: TransactItem[] }> {
+/**
+ * A new venue or organizer and the writes that store it, or, as TEC does, the existing record it
+ * would duplicate (`reused`, nothing to write; lib/logic/dedupe.ts).
+ */
+export async function newPlace(
+  kind: PlaceKind,
+  p: Record<string, unknown>,
+  ctx: RequestContext,
+  author: number,
+  attempt = 1,
+): Promise<{ item: Place; writes: TransactItem[]; reused: boolean }> {
+  const duplicate = await findDuplicate(kind, ctx.lang, str(p[kind]), p.description === undefined ? undefined : str(p.description));
+  if (duplicate) return { item: duplicate, writes: [], reused: true };
   const id = await nextId('post');
   const wanted = slugify(str(p[kind])) || String(id);
   const slug = await freeSlug(kind, ctx.lang, wanted, undefined, attempt);
   const item = indexed(placeFrom(kind, p, { id, lang: ctx.lang, slug, author, now: ctx.now }));
-  return { item, writes: [put(item), put({ ...keys.slugGuard(kind, ctx.lang, slug), id })] };
+  return { item, writes: [put(item), put({ ...keys.slugGuard(kind, ctx.lang, slug), id }), titleItem(item)], reused: false };
 }
 
 const present = (p: Place, single = false) =>
@@ -108,6 +121,8 @@ export async function updatePlace(ctx: RequestContext, kind: PlaceKind): Promise
     const status = old.status === 'trash' && ctx.params.status === undefined ? 'trash' : scaleStatus(ctx.principal!, ctx.params.status as string | undefined, old.status);
     const next = indexed(placeFrom(kind, { ...ctx.params, status }, { id: old.id, lang: old.lang, slug, author, now: ctx.now, old }));
     writes.unshift(putIfVersion(next, old.version));
+    // A renamed record is found by its new title too (the old title's item is checked and skipped).
+    if (collate(next.title) !== collate(old.title)) writes.push(titleItem(next));
     await transact(writes);
     return next;
   });

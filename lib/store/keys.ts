@@ -16,6 +16,8 @@ export const keys = {
   counter: (sequence: Sequence) => ({ pk: `COUNTER#${sequence}`, sk: 'COUNTER' }),
   /** Guards that make a slug unique per (kind, language); written in the record's transaction. */
   slugGuard: (kind: PostKind | Taxonomy, lang: Lang, slug: string) => ({ pk: `SLUG#${kind}#${lang}#${slug}`, sk: 'SLUG' }),
+  /** A venue's or organizer's title, for de-duplication: one partition per kind, language and title key. */
+  placeTitle: (kind: PostKind, lang: Lang, titleKey: string, id: number) => ({ pk: `PTITLE#${kind}#${lang}#${titleKey}`, sk: String(id) }),
   /**
    * The ticket counter of a wanted slug (never in a transaction): writers that lost a race for
    * `slug` or one of its `-N` candidates take numbered tickets from it, so that each tries its own

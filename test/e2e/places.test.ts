@@ -144,11 +144,13 @@ describe('venues and organizers: create, read, update, delete', () => {
         expect(b).not.toHaveProperty('image');
       });
 
-      it('does not deduplicate: the same payload twice makes two records, slugs x, x-2, x-3', async () => {
+      it('deduplicates as TEC: the same payload twice is one record; another description makes x-2, x-3', async () => {
         const body = k.full(`Twin ${kind}`);
         const a = await create(k, body);
-        const b = await create(k, body);
-        const c = await create(k, { [name]: `Twin ${kind}` });
+        const again = await create(k, body);
+        expect(again.id).toBe(a.id);
+        const b = await create(k, { [name]: `Twin ${kind}`, description: 'Another one' });
+        const c = await create(k, { [name]: `Twin ${kind}`, description: 'A third one' });
         expect(new Set([a.id, b.id, c.id]).size).toBe(3);
         expect([a.slug, b.slug, c.slug]).toEqual([`twin-${kind}`, `twin-${kind}-2`, `twin-${kind}-3`]);
         expect(b.url).toBe(`${gw.origin}/${kind}/twin-${kind}-2/`);

@@ -1,0 +1,48 @@
+// TEC's de-duplication of venues and organizers (tribe_events_rest_venue_insert_avoid_duplicates):
+// a create reuses a record of the same kind and language whose title matches, ignoring case,
+// accents and trailing spaces (MySQL's collation), and, only when the request sends a
+// description, whose description matches too. Any author's record in any status but the trash
+// counts. Unlike TEC, the match is returned as it is (its fields are not overwritten).
+//
+// Candidates are found without a scan: every create and rename writes a small item under a key of
+// the title (`PTITLE#<kind>#<lang>#<hash>`), and a consistent Query of that partition lists them.
+// Items left by a rename or a delete are harmless: each candidate record is read and checked.
+import { createHash } from 'node:crypto';
+import type { Lang } from '../config.js';
+import { batchGet, keyOf, put, query, type TransactItem } from '../store/base.js';
+import { keys } from '../store/keys.js';
+import type { OrganizerItem, VenueItem } from '../store/items.js';
+
+type Place = VenueItem | OrganizerItem;
+type PlaceKind = 'venue' | 'organizer';
+
+/** As MySQL's utf8mb4 collation compares: case and accents ignored, trailing spaces too. */
+export function collate(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase().replace(/ +$/, '');
+}
+
+const titleKey = (title: string) => createHash('sha256').update(collate(title)).digest('base64url');
+
+/** The item that lets later creates find this record by its title (written with the record). */
+export function titleItem(place: Pick<Place, 'kind' | 'lang' | 'title' | 'id'>): TransactItem {
+  return put({ ...keys.placeTitle(place.kind, place.lang, titleKey(place.title), place.id), id: place.id }, null);
+}
+
+/** The record a create of `kind` with this title (and description, when sent) would duplicate. */
+export async function findDuplicate(kind: PlaceKind, lang: Lang, title: string, description: string | undefined): Promise<Place | undefined> {
+  const partition = keys.placeTitle(kind, lang, titleKey(title), 0).pk;
+  const { items } = await query<{ id: number }>({
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': partition },
+    ConsistentRead: true,
+    Limit: 50,
+  });
+  if (!items.length) return undefined;
+  const records = await batchGet<Place>(items.map((i) => keys.post(i.id)), true);
+  const wanted = collate(title);
+  return items
+    .map((i) => records.get(keyOf(keys.post(i.id))))
+    .filter((r): r is Place => !!r && r.kind === kind && r.lang === lang && r.status !== 'trash' && collate(r.title) === wanted)
+    .filter((r) => description === undefined || collate(r.description ?? '') === collate(description))
+    .sort((a, b) => a.id - b.id)[0];
+}
