@@ -31,6 +31,30 @@ export interface StackSettings {
   mfaRequired: boolean;
   /** `threatProtection=true` puts the user pool on the Plus feature plan (extra cost per MAU). */
   threatProtection: boolean;
+  /** The table's on-demand ceiling (request units per second), for the table and each of its indexes. */
+  maxReadRequestUnits: number;
+  maxWriteRequestUnits: number;
+  monitoring: MonitoringSettings;
+}
+
+/** The alarms of infra/monitoring.ts. */
+export interface MonitoringSettings {
+  /** `alarmEmail`: subscribed to the alarm topic (the address must confirm the subscription). */
+  alarmEmail?: string;
+  /** The period of every alarm, in minutes. */
+  periodMinutes: number;
+  /** An alarm fires when `datapointsToAlarm` of the last `evaluationPeriods` periods breach. */
+  evaluationPeriods: number;
+  datapointsToAlarm: number;
+  /** Percentage of a function's requests answered with a 5xx status. */
+  serverErrorPercent: number;
+  /** p99 of the handler's latency (ms); `fanOutLatencyMs` for operations that rewrite linked events. */
+  latencyMs: number;
+  fanOutLatencyMs: number;
+  /** Lambda `Errors` of one function, and DynamoDB `SystemErrors`, per period. */
+  errorCount: number;
+  /** Lambda `Throttles` of one function, and DynamoDB read or write throttle events, per period. */
+  throttleCount: number;
 }
 
 /** Every context key the stack reads, for documentation and for the tests. */
@@ -48,6 +72,17 @@ export const CONTEXT_KEYS = [
   'authGroupsClaim',
   'mfa',
   'threatProtection',
+  'maxReadRequestUnits',
+  'maxWriteRequestUnits',
+  'alarmEmail',
+  'alarmPeriodMinutes',
+  'alarmEvaluationPeriods',
+  'alarmDatapointsToAlarm',
+  'alarm5xxPercent',
+  'alarmLatencyMs',
+  'alarmFanOutLatencyMs',
+  'alarmErrorCount',
+  'alarmThrottleCount',
 ] as const;
 
 type Key = (typeof CONTEXT_KEYS)[number];
@@ -81,6 +116,14 @@ function positiveInt(node: Node, key: Key, fallback: number): number {
   return n;
 }
 
+function positiveNumber(node: Node, key: Key, fallback: number, max: number): number {
+  const value = raw(node, key);
+  if (value === undefined) return fallback;
+  const n = typeof value === 'number' ? value : Number(value);
+  if (!Number.isFinite(n) || n <= 0 || n > max) throw new Error(`Context "${key}" must be a number above 0 and at most ${max}, got ${JSON.stringify(value)}`);
+  return n;
+}
+
 function retention(node: Node): RetentionDays {
   const days = positiveInt(node, 'logRetentionDays', 30);
   const allowed = Object.values(RetentionDays).filter((v): v is number => typeof v === 'number');
@@ -88,6 +131,36 @@ function retention(node: Node): RetentionDays {
     throw new Error(`Context "logRetentionDays" must be one of CloudWatch's retention periods (${allowed.join(', ')}), got ${days}`);
   }
   return days as RetentionDays;
+}
+
+function monitoring(node: Node): MonitoringSettings {
+  const alarmEmail = str(node, 'alarmEmail');
+  if (alarmEmail !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(alarmEmail)) {
+    throw new Error(`Context "alarmEmail" must be an e-mail address, got "${alarmEmail}"`);
+  }
+  const periodMinutes = positiveInt(node, 'alarmPeriodMinutes', 5);
+  const evaluationPeriods = positiveInt(node, 'alarmEvaluationPeriods', 3);
+  const datapointsToAlarm = positiveInt(node, 'alarmDatapointsToAlarm', 2);
+  // CloudWatch evaluates at most one day of periods.
+  if (periodMinutes * evaluationPeriods > 24 * 60) {
+    throw new Error(`Context "alarmPeriodMinutes" × "alarmEvaluationPeriods" must be at most one day (1440 minutes), got ${periodMinutes * evaluationPeriods}`);
+  }
+  if (datapointsToAlarm > evaluationPeriods) {
+    throw new Error(`Context "alarmDatapointsToAlarm" (${datapointsToAlarm}) must not exceed "alarmEvaluationPeriods" (${evaluationPeriods})`);
+  }
+  return {
+    alarmEmail,
+    periodMinutes,
+    evaluationPeriods,
+    datapointsToAlarm,
+    serverErrorPercent: positiveNumber(node, 'alarm5xxPercent', 5, 100),
+    // Requests normally take tens of milliseconds; 3 s is far from that and far from the 10 s timeout.
+    latencyMs: positiveInt(node, 'alarmLatencyMs', 3000),
+    // Rewriting every event linked to a venue or organizer legitimately takes seconds (timeout 29 s).
+    fanOutLatencyMs: positiveInt(node, 'alarmFanOutLatencyMs', 15000),
+    errorCount: positiveInt(node, 'alarmErrorCount', 1),
+    throttleCount: positiveInt(node, 'alarmThrottleCount', 1),
+  };
 }
 
 export function readSettings(node: Node): StackSettings {
@@ -115,5 +188,14 @@ export function readSettings(node: Node): StackSettings {
       : undefined,
     mfaRequired: mfa === 'required',
     threatProtection: bool(node, 'threatProtection'),
+    // A ceiling against runaway cost, not a capacity plan: below it on-demand still scales freely.
+    // A list page reads about 8 units and a search about 180 at 1,000 events (README, Measured), and
+    // the stage admits 50 requests/s: 1000 read units/s serve that rate in pages, or a few searches a
+    // second. A write costs a few units with its index, slug and count items (a venue edit one more per
+    // linked event): 200 write units/s. At on-demand prices (us-east-1) either ceiling bounds a runaway
+    // to about $0.45 an hour, for the table and for each index.
+    maxReadRequestUnits: positiveInt(node, 'maxReadRequestUnits', 1000),
+    maxWriteRequestUnits: positiveInt(node, 'maxWriteRequestUnits', 200),
+    monitoring: monitoring(node),
   };
 }

@@ -9,12 +9,14 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const DATA_DIR = '.local/dynamodb';
 
 const c = cli(
-  `Usage: npm run dev [-- --memory] [-- --seed]
+  `Usage: npm run dev [-- --memory] [-- --seed] [-- --log-json]
 Like npm start, and restarts the server when a file it imports changes; DynamoDB Local keeps running.
-  --memory   keep the data in memory (kept across restarts; default: ${DATA_DIR})
-  --seed     load the demo calendar (once)
-Environment: PORT (3000), HOST (127.0.0.1), DYNAMODB_ENDPOINT (use a running DynamoDB)`,
-  { memory: { type: 'boolean' }, seed: { type: 'boolean' } },
+  --memory     keep the data in memory (kept across restarts; default: ${DATA_DIR})
+  --seed       load the demo calendar (once)
+  --log-json   log the JSON lines the functions write on AWS (default when stdout is not a terminal)
+Environment: PORT (3000), HOST (127.0.0.1), DYNAMODB_ENDPOINT (use a running DynamoDB),
+  LOG_FORMAT (json or pretty), LOG_LEVEL (INFO)`,
+  { memory: { type: 'boolean' }, seed: { type: 'boolean' }, 'log-json': { type: 'boolean' } },
 );
 
 let dynamo: DynamoLocal | undefined;
@@ -34,7 +36,7 @@ try {
 
 const server = spawn(
   process.execPath,
-  [...process.execArgv, 'node_modules/tsx/dist/cli.mjs', 'watch', '--clear-screen=false', 'scripts/start.ts', ...(c.values.seed ? ['--seed'] : [])],
+  [...process.execArgv, 'node_modules/tsx/dist/cli.mjs', 'watch', '--clear-screen=false', 'scripts/start.ts', ...(c.values.seed ? ['--seed'] : []), ...(c.values['log-json'] ? ['--log-json'] : [])],
   { stdio: 'inherit', env: process.env },
 );
 

@@ -4,16 +4,17 @@
 //   HTTP API has no CORS configuration of its own, so that every answer carries WordPress's);
 // - `…/events/` (TEC's own links end in a slash, and HTTP API routes cannot) is redirected,
 //   keeping its method, to the path without the slash.
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { config } from '../../lib/config.js';
 import { noRoute } from '../../lib/errors.js';
 import { encode, json } from '../../lib/http.js';
 import type { Method } from '../../lib/operations.js';
 import { matchRoute } from '../../lib/routes.js';
+import { observe } from '../../lib/observe.js';
 
 const METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
-export const handler = async (event?: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
+async function answer(event: APIGatewayProxyEventV2 | undefined): Promise<APIGatewayProxyStructuredResultV2> {
   const path = event?.rawPath ?? '';
   const method = event?.requestContext?.http?.method ?? 'GET';
   if (method === 'OPTIONS') {
@@ -29,4 +30,8 @@ export const handler = async (event?: APIGatewayProxyEventV2): Promise<APIGatewa
   }
   const err = noRoute();
   return encode({ status: err.status, body: err.body() }, {}, event);
-};
+}
+
+export const handler = (event?: APIGatewayProxyEventV2, context?: Context): Promise<APIGatewayProxyStructuredResultV2> =>
+  // No credentials are looked at here: every caller is anonymous.
+  observe({ operation: 'root.noRoute', event, functionRequestId: context?.awsRequestId, role: () => 'anonymous' }, () => answer(event));

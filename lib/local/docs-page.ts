@@ -79,11 +79,25 @@ const INIT_SCRIPT = `'use strict';
         spec.schemes = [location.protocol.replace(':', '')];
       } else {
         var base = specUrl.href.replace(/\\/doc\\/?$/, '/');
-        var servers = Array.isArray(spec.servers) && spec.servers.length ? spec.servers : [{ url: base }];
-        spec.servers = servers.map(function (s) {
-          var copy = Object.assign({}, s);
-          copy.url = here(String(s && s.url != null ? s.url : base));
-          return copy;
+        var moved = function (list) {
+          return list.map(function (s) {
+            var copy = Object.assign({}, s);
+            copy.url = here(String(s && s.url != null ? s.url : base));
+            return copy;
+          });
+        };
+        spec.servers = moved(Array.isArray(spec.servers) && spec.servers.length ? spec.servers : [{ url: base }]);
+        // Path items and operations may name servers of their own (WordPress's routes, under
+        // /{lang}/wp/v2, do): those requests must reach this origin too.
+        var paths = spec.paths && typeof spec.paths === 'object' ? spec.paths : {};
+        Object.keys(paths).forEach(function (key) {
+          var item = paths[key];
+          if (!item || typeof item !== 'object') return;
+          if (Array.isArray(item.servers)) item.servers = moved(item.servers);
+          Object.keys(item).forEach(function (name) {
+            var op = item[name];
+            if (op && typeof op === 'object' && Array.isArray(op.servers)) op.servers = moved(op.servers);
+          });
         });
       }
       say('', false);
@@ -134,6 +148,7 @@ function pageHtml(lang: string, specUrl: string): string {
 <span>Language: ${langs}</span>
 <span>Document: <a href="${escapeHtml(specUrl)}">${escapeHtml(specUrl)}</a></span>
 <span>Bearer token: <code>npm run token -- --role editor</code></span>
+<span>Application password: make one with POST /users/me/application-passwords, then use the login (the token's subject, e.g. <code>local-editor</code>) and the password as basicAuth</span>
 </nav>
 <p id="docs-message" class="docs-message" hidden></p>
 <div id="swagger-ui"></div>

@@ -2,7 +2,9 @@
 // it (payload 2.0). The benchmark's seeding and the integration tests share it.
 import { config, type Lang } from '../config.js';
 import { matchRoute, toApiGatewayEvent } from './event.js';
+import { withLogWriter } from '../log.js';
 import { loadHandler, runLambda } from './gateway.js';
+import { logFormat, terminalLogWriter } from './terminal-log.js';
 
 export interface ApiResult {
   status: number;
@@ -31,7 +33,9 @@ export async function invoke(method: string, lang: Lang, path: string, opts: Cal
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   const event = toApiGatewayEvent({ method, url: rawPath + qs, headers, body }, match);
   const handler = await loadHandler(match.handler);
-  const result = await runLambda(handler, event, match.op);
+  // Callers send many requests (tests, seeding): their request lines are left out, errors are not.
+  const quiet = terminalLogWriter({ format: logFormat(process.env, Boolean(process.stderr.isTTY)), quiet: true });
+  const result = await withLogWriter(quiet, () => runLambda(handler, event, match.op));
   const text = result.body ?? '';
   let parsed: unknown = undefined;
   try {

@@ -1,8 +1,10 @@
 // The local server's API reference at /docs: the page and its files over HTTP (types, caching,
-// no path traversal, the API's routing left as it was), then in headless Chromium driven by
-// playwright-core: Swagger UI renders the operations from the server's OpenAPI document, and
-// "Try it out" reaches the same server. Chromium is Debian's (/usr/bin/chromium; .ci/run installs
-// it): without it these tests fail, they do not skip.
+// no path traversal, the API's routing left as it was), the document's examples against the demo
+// calendar, then in headless Chromium driven by playwright-core: Swagger UI renders the operations
+// from the server's OpenAPI document, shows a lock on writes only, and "Try it out" (authorized
+// in its dialog, with the prefilled examples) reaches the same server, WordPress's routes
+// included. Chromium is Debian's (/usr/bin/chromium; .ci/run installs it): without it these tests
+// fail, they do not skip.
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createRequire } from 'node:module';
@@ -10,8 +12,12 @@ import { dirname, join } from 'node:path';
 import type { BrowserContext, Locator, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfig } from '../../lib/config.js';
+import { seedDemo } from '../../lib/local/seed.js';
+import { DEMO_RECORDS } from '../../lib/openapi.js';
 import { BROWSER_MS, launchChromium, type Browser } from '../support/browser.js';
 import { useGateway } from '../support/gateway.js';
+
+type Json = Record<string, any>;
 
 const STEP_MS = 60_000;
 
@@ -34,6 +40,63 @@ function rawGet(origin: string, path: string, method = 'GET'): Promise<{ status:
 }
 
 const gw = useGateway();
+
+// The demo calendar the examples name (its first records get the ids DEMO_RECORDS gives).
+beforeAll(async () => {
+  await seedDemo(12);
+}, 180_000);
+
+/** Follows a local `$ref` of the document. */
+function deref(d: Json, value: Json): Json {
+  if (!value?.$ref) return value;
+  const [, , section, name] = String(value.$ref).split('/');
+  return deref(d, d.components[section!][name!]);
+}
+
+interface ExampleRequest {
+  op: string;
+  method: string;
+  url: string;
+  body?: Json;
+}
+
+/**
+ * Every operation and method of the document as "Try it out" sends it untouched: path variables
+ * from their examples, query parameters with an example or a default (Swagger UI fills those
+ * in), the JSON body's example, to the path item's server or else the document's.
+ */
+function exampleRequests(d: Json): ExampleRequest[] {
+  const out: ExampleRequest[] = [];
+  for (const [path, item] of Object.entries<Json>(d.paths)) {
+    const server = String(item.servers?.[0]?.url ?? d.servers[0].url).replace(/\/$/, '');
+    for (const method of ['get', 'post', 'put', 'patch', 'delete']) {
+      const o = item[method];
+      if (!o) continue;
+      let target = path;
+      const query = new URLSearchParams();
+      for (const p of (o.parameters ?? []) as Json[]) {
+        const value = p.example ?? p.schema?.example ?? p.schema?.default;
+        if (p.in === 'path') {
+          expect(value, `${method} ${path}: example of {${p.name}}`).toBeDefined();
+          target = target.replace(`{${p.name}}`, encodeURIComponent(String(value)));
+        } else if (value !== undefined) query.append(p.name, String(value));
+      }
+      const body = o.requestBody ? deref(d, o.requestBody).content['application/json'].example : undefined;
+      if (o.requestBody) expect(body, `${method} ${path}: example body`).toBeDefined();
+      out.push({ op: String(o.operationId).split('.').slice(0, 2).join('.'), method: method.toUpperCase(), url: `${server}${target}${query.size ? `?${query}` : ''}`, ...(body ? { body } : {}) });
+    }
+  }
+  return out;
+}
+
+/** Reads first, then creates, updates, the password introspection, and deletes (each undone when it can be). */
+function phase(r: ExampleRequest): number {
+  if (r.op === 'appPasswords.introspect') return 3;
+  if (r.method === 'GET') return 0;
+  if (r.op.endsWith('.create')) return 1;
+  if (r.method !== 'DELETE') return 2;
+  return r.op === 'appPasswords.deleteAll' ? 5 : 4;
+}
 
 describe('GET /docs over HTTP', () => {
   it('serves the page at /docs and /docs/, pointing at the English document by default', async () => {
@@ -124,6 +187,45 @@ describe('GET /docs over HTTP', () => {
   });
 });
 
+describe("the document's examples", () => {
+  it('succeed against the demo calendar, every operation and method, as "Try it out" sends them', { timeout: 120_000 }, async () => {
+    const d = (await gw.api('GET', '/doc')).body as Json;
+    const requests = exampleRequests(d).sort((a, b) => phase(a) - phase(b));
+    const documented = new Set(requests.map((r) => r.op));
+    expect(documented.size).toBeGreaterThan(40);
+    const bearer = `Bearer ${await gw.token('editor')}`;
+    let basic: string | undefined;
+    for (const r of requests) {
+      // The introspection answers for HTTP Basic only: with the password the create example made.
+      const authorization = r.op === 'appPasswords.introspect' ? basic : bearer;
+      expect(authorization, r.op).toBeDefined();
+      const res = await fetch(r.url, {
+        method: r.method,
+        headers: { authorization: authorization!, ...(r.body ? { 'content-type': 'application/json' } : {}) },
+        ...(r.body ? { body: JSON.stringify(r.body) } : {}),
+      });
+      const text = await res.text();
+      expect(res.status, `${r.method} ${r.url} ${r.body ? JSON.stringify(r.body) : ''} -> ${text.slice(0, 300)}`).toBe(r.op.endsWith('.create') ? 201 : 200);
+      const body = JSON.parse(text);
+      if (r.op === 'appPasswords.create') basic = `Basic ${Buffer.from(`${DEMO_RECORDS.appPassword.sub}:${body.password}`).toString('base64')}`;
+      if (r.op === 'appPasswords.introspect') expect(body.name).toBe('Calendar sync');
+      // The create example makes an event at the demo venue.
+      if (r.op === 'events.create') expect([body.title, body.venue.id, body.start_date]).toEqual(['Picnic in the Park', DEMO_RECORDS.venue.id, '2030-06-01 12:00:00']);
+      // A trashed record is published again, so that the delete by slug finds it too.
+      const kind = r.op.split('.')[0]!;
+      if (r.method === 'DELETE' && ['events', 'venues', 'organizers'].includes(kind)) {
+        expect(body.status, r.url).toBe('trash');
+        const back = await gw.api('PATCH', `/${kind}/${body.id}`, { token: 'editor', body: { status: 'publish' } });
+        expect(back.status, back.text).toBe(200);
+        // An event leaves the trash with its "__trashed" slug (venues and organizers take theirs back).
+        const slug = body.slug.replace(/__trashed$/, '');
+        if (back.body.slug !== slug) expect((await gw.api('PATCH', `/${kind}/${body.id}`, { token: 'editor', body: { slug } })).body.slug).toBe(slug);
+      }
+    }
+    expect(await gw.api('GET', `/events/${DEMO_RECORDS.event.id}`).then((r) => [r.status, r.body.slug])).toEqual([200, DEMO_RECORDS.event.slug]);
+  });
+});
+
 describe('the /docs page in headless Chromium', () => {
   let browser: Browser | undefined;
   let context: BrowserContext | undefined;
@@ -159,10 +261,10 @@ describe('the /docs page in headless Chromium', () => {
   }
 
   /** Expands the operation, presses "Try it out" and "Execute"; returns the network response and the status shown. */
-  async function tryItOut(page: Page, op: Locator, apiPath: string): Promise<{ response: Response; shown: string }> {
+  async function tryItOut(page: Page, op: Locator, apiPath: string, method = 'GET'): Promise<{ response: Response; shown: string }> {
     await op.locator('.opblock-summary').click();
     await op.getByRole('button', { name: 'Try it out' }).click();
-    const seen = page.waitForResponse((r) => r.request().method() === 'GET' && new URL(r.url()).pathname === apiPath);
+    const seen = page.waitForResponse((r) => r.request().method() === method && new URL(r.url()).pathname === apiPath);
     await op.getByRole('button', { name: 'Execute' }).click();
     const response = await seen;
     const status = op.locator('.live-responses-table .response .response-col_status').first();
@@ -219,6 +321,10 @@ describe('the /docs page in headless Chromium', () => {
         expect(response.status()).toBe(200);
         expect(response.url().startsWith(`${gw.origin}/ru/tribe/events/v1/categories`)).toBe(true);
         expect(shown).toBe('200');
+        // WordPress's routes name a server of their own (SITE_URL's too): moved to this origin as well.
+        const me = await tryItOut(page, operation(page, 'GET', '/users/me'), '/ru/wp/v2/users/me');
+        expect(me.response.url()).toBe(`${gw.origin}/ru/wp/v2/users/me?context=view`);
+        expect([me.response.status(), (await me.response.json()).code]).toEqual([401, 'rest_not_logged_in']);
         expect(outside(requests), 'requests that left the server').toEqual([]);
         expect(problems).toEqual([]);
         await page.close();
@@ -226,6 +332,67 @@ describe('the /docs page in headless Chromium', () => {
         process.env.SITE_URL = siteUrl;
         resetConfig();
       }
+    },
+    BROWSER_MS,
+  );
+  it(
+    'shows a lock on writes only, authorizes with a bearer token in its dialog, and creates an event from the prefilled example',
+    async () => {
+      const { page, requests, problems } = await open('/docs');
+      await page.locator('.opblock').first().waitFor({ state: 'visible' });
+      const lock = (method: string, path: string) => operation(page, method, path).locator('.opblock-summary .authorization__btn');
+      for (const [method, path] of [
+        ['GET', '/events'],
+        ['GET', '/events/{id}'],
+        ['GET', '/venues/by-slug/{slug}'],
+        ['GET', '/categories'],
+        ['GET', '/doc'],
+      ] as const) {
+        expect(await lock(method, path).count(), `${method} ${path}`).toBe(0);
+      }
+      for (const [method, path] of [
+        ['POST', '/events'],
+        ['PATCH', '/events/{id}'],
+        ['DELETE', '/venues/{id}'],
+        ['POST', '/tags'],
+        ['GET', '/users/me'],
+        ['POST', '/users/{user}/application-passwords'],
+      ] as const) {
+        expect(await lock(method, path).count(), `${method} ${path}`).toBe(1);
+        expect(await lock(method, path).getAttribute('aria-label'), `${method} ${path}`).toBe('authorization button unlocked');
+      }
+
+      // The Authorize dialog offers both schemes; the bearer token goes into its own form.
+      await page.locator('.auth-wrapper .authorize').click();
+      const dialog = page.locator('.dialog-ux');
+      expect(await dialog.locator('input[aria-label="auth-basic-username"]').count()).toBe(1);
+      const bearer = dialog.locator('.auth-container', { has: page.locator('h4 code', { hasText: /^bearerAuth$/ }) });
+      await bearer.locator('input[aria-label="auth-bearer-value"]').fill(await gw.token('editor'));
+      await bearer.getByRole('button', { name: 'Apply credentials' }).click();
+      await bearer.getByRole('button', { name: 'Remove authorization' }).waitFor({ state: 'visible' });
+      await dialog.locator('.btn-done').first().click();
+      expect(await lock('POST', '/events').getAttribute('aria-label')).toBe('authorization button locked');
+
+      // "Try it out" and "Execute" with the body as prefilled.
+      const { response, shown } = await tryItOut(page, operation(page, 'POST', '/events'), '/en/tribe/events/v1/events', 'POST');
+      const sent = response.request();
+      expect(sent.postDataJSON()).toEqual({ title: 'Picnic in the Park', start_date: '2030-06-01 12:00:00', end_date: '2030-06-01 15:00:00', venue: [DEMO_RECORDS.venue.id] });
+      expect((await sent.allHeaders()).authorization).toMatch(/^Bearer /);
+      expect([response.status(), shown]).toEqual([201, '201']);
+      const created = (await response.json()) as Json;
+      const back = await gw.api('GET', `/events/${created.id}`);
+      expect([back.status, back.body.title, back.body.venue?.id]).toEqual([200, 'Picnic in the Park', DEMO_RECORDS.venue.id]);
+
+      // WordPress's route, under its own server, with the same credentials.
+      const me = await tryItOut(page, operation(page, 'GET', '/users/me'), '/en/wp/v2/users/me');
+      expect(me.response.url().startsWith(`${gw.origin}/en/wp/v2/users/me`)).toBe(true);
+      expect([me.response.status(), me.shown, ((await me.response.json()) as Json).name]).toEqual([200, '200', 'local-editor']);
+
+      expect(outside(requests), 'requests that left the server').toEqual([]);
+      expect(problems).toEqual([]);
+      // persistAuthorization keeps the token in the origin's storage: later pages start signed out.
+      await page.evaluate('localStorage.clear()');
+      await page.close();
     },
     BROWSER_MS,
   );

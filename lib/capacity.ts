@@ -1,0 +1,69 @@
+// The DynamoDB requests and capacity units consumed, as lib/db.ts's client middleware records
+// them. One tally covers the whole process (tests and benchmarks reset and read it); a request
+// may open its own scope, which is exact even when the local server runs requests concurrently.
+// Kept apart from lib/db.ts so that functions without table access do not bundle the SDK.
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+export interface CapacityTally {
+  requests: number;
+  read: number;
+  write: number;
+  /** Request counts by command name, e.g. { QueryCommand: 2, BatchGetCommand: 1 }. */
+  commands: Record<string, number>;
+}
+
+export interface Consumed {
+  CapacityUnits?: number;
+  ReadCapacityUnits?: number;
+  WriteCapacityUnits?: number;
+}
+
+export const emptyTally = (): CapacityTally => ({ requests: 0, read: 0, write: 0, commands: {} });
+
+const tally: CapacityTally = emptyTally();
+const scopes = new AsyncLocalStorage<CapacityTally>();
+
+export const capacity = {
+  reset(): void {
+    tally.requests = 0;
+    tally.read = 0;
+    tally.write = 0;
+    tally.commands = {};
+  },
+  snapshot(): CapacityTally {
+    return { ...tally, commands: { ...tally.commands } };
+  },
+  /** Runs `fn` with `scope` adding up every DynamoDB request made inside it (and the process tally still counting). */
+  scoped<T>(scope: CapacityTally, fn: () => T): T {
+    return scopes.run(scope, fn);
+  },
+};
+
+function add(to: CapacityTally, command: string, read: number, write: number): void {
+  to.requests += 1;
+  to.commands[command] = (to.commands[command] ?? 0) + 1;
+  to.read += read;
+  to.write += write;
+}
+
+/** Records one DynamoDB response: its command name and the capacity it reports. */
+export function recordConsumed(command: string, consumed: Consumed | Consumed[] | undefined): void {
+  let read = 0;
+  let write = 0;
+  for (const c of consumed === undefined ? [] : Array.isArray(consumed) ? consumed : [consumed]) {
+    const r = c.ReadCapacityUnits ?? 0;
+    const w = c.WriteCapacityUnits ?? 0;
+    // Reads report CapacityUnits only (no split) in some responses.
+    if (r || w) {
+      read += r;
+      write += w;
+    } else if (command.startsWith('Get') || command.startsWith('Query') || command.startsWith('BatchGet') || command.startsWith('TransactGet')) {
+      read += c.CapacityUnits ?? 0;
+    } else {
+      write += c.CapacityUnits ?? 0;
+    }
+  }
+  add(tally, command, read, write);
+  const scope = scopes.getStore();
+  if (scope) add(scope, command, read, write);
+}
