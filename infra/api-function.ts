@@ -8,7 +8,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { iamAction, INDEX_ACTIONS, type TableAction } from '../lib/grants.js';
+import { iamAction, INDEX_ACTIONS, type ScopedGrant, type TableAction } from '../lib/grants.js';
 
 /** The repository root: handler module paths in `lib/operations.ts` are relative to it. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -115,7 +115,17 @@ export class ApiFunction extends Construct {
    * address indexes, on its indexes: nothing the code does not use (no Scan, no streams, no
    * DescribeTable, no BatchWriteItem), which CDK's grantRead/WriteData would add.
    */
-  allowTable(tableArnToken: string, actions: readonly TableAction[]): void {
+  allowTable(tableArnToken: string, actions: readonly TableAction[], scoped: readonly ScopedGrant[] = []): void {
+    // Scoped grants reach only the items whose partition key has one of the prefixes.
+    for (const grant of scoped) {
+      this.role.addToPrincipalPolicy(
+        new iam.PolicyStatement({
+          actions: grant.actions.map(iamAction),
+          resources: [tableArnToken],
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': grant.keyPrefixes.map((p) => `${p}*`) } },
+        }),
+      );
+    }
     if (actions.length === 0) return;
     this.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: actions.map(iamAction), resources: [tableArnToken] }));
     const indexed = actions.filter((a) => INDEX_ACTIONS.includes(a));

@@ -1,6 +1,7 @@
-// Bearer-token authentication (DESIGN §5). Every handler verifies the token itself, so that
-// 401/403 keep the WordPress envelope and local runs behave exactly like AWS. The JWKS is cached
-// at module scope, across invocations of a warm Lambda.
+// Bearer-token authentication (DESIGN §5) and the reading of Authorization headers (HTTP Basic
+// with application passwords is checked in lib/sign-in.ts). Every handler verifies the token
+// itself, so that 401/403 keep the WordPress envelope and local runs behave exactly like AWS. The
+// JWKS is cached at module scope, across invocations of a warm Lambda.
 import { CognitoJwtVerifier, JwtRsaVerifier } from 'aws-jwt-verify';
 import {
   JwtExpiredError,
@@ -22,6 +23,12 @@ export interface Principal {
   sub: string;
   /** The highest role among the token's groups, or undefined for a user with none of them. */
   role: Role | undefined;
+  /** The user's login name: the token's `username` (Cognito access tokens), else the subject. */
+  login?: string;
+  /** The token's `email` claim, when it has one (Cognito id tokens). */
+  email?: string;
+  /** How the caller signed in; for an application password, its uuid. */
+  via?: { scheme: 'bearer' } | { scheme: 'basic'; appPassword: string };
 }
 
 interface Verifier {
@@ -98,23 +105,51 @@ export function rolesFrom(claims: Record<string, unknown>, claim: string): Role 
   return best;
 }
 
+/** What an Authorization header holds, read as WordPress reads it for Basic. */
+export type Credentials =
+  | { scheme: 'none' }
+  | { scheme: 'bearer'; token: string }
+  | { scheme: 'basic'; login: string; password: string }
+  /** More than one credential (two headers, which API Gateway joins with a comma, or a list). */
+  | { scheme: 'several' }
+  | { scheme: 'other' };
+
 /**
- * The caller, from the Authorization header: undefined when there is none (anonymous).
- * A header that is present but not a valid bearer token is a 401, never silently anonymous.
+ * Reads the header. As in WordPress, Basic credentials that do not decode to `login:password`,
+ * or have an empty password, are no credentials at all (the caller is anonymous).
  */
-export async function authenticate(header: string | undefined): Promise<Principal | undefined> {
-  if (header === undefined || header.trim() === '') return undefined;
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(header.trim());
-  if (!m) throw unauthorized('The Authorization header must be "Bearer <token>".');
+export function readCredentials(header: string | undefined): Credentials {
+  const value = header?.trim() ?? '';
+  if (value === '') return { scheme: 'none' };
+  const parts = value.split(',').map((p) => p.trim()).filter(Boolean);
+  if (parts.length > 1) return parts.some((p) => /^basic\b/i.test(p)) ? { scheme: 'several' } : { scheme: 'other' };
+  const bearer = /^Bearer\s+(\S+)$/i.exec(value);
+  if (bearer) return { scheme: 'bearer', token: bearer[1]! };
+  const basic = /^Basic(?:\s+(\S*))?$/i.exec(value);
+  if (!basic) return { scheme: 'other' };
+  const encoded = basic[1] ?? '';
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded) || encoded.length % 4 === 1) return { scheme: 'none' };
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return { scheme: 'none' };
+  const password = decoded.slice(colon + 1);
+  if (password === '') return { scheme: 'none' };
+  return { scheme: 'basic', login: decoded.slice(0, colon), password };
+}
+
+/** Verifies a bearer token: any failure is a 401, never silently anonymous. */
+export async function verifyBearer(token: string): Promise<Principal> {
   const v = verifier();
   if (!v) throw unauthorized('This API has no token issuer configured.');
   let claims: Record<string, unknown>;
   try {
-    claims = await v.verify(m[1]!);
+    claims = await v.verify(token);
   } catch (err) {
     throw unauthorized(why(err));
   }
   const sub = typeof claims.sub === 'string' ? claims.sub : undefined;
   if (!sub) throw unauthorized('The token has no subject.');
-  return { sub, role: rolesFrom(claims, authSettings().groupsClaim) };
+  const username = [claims.username, claims['cognito:username']].find((c): c is string => typeof c === 'string' && c !== '');
+  const email = typeof claims.email === 'string' && claims.email !== '' ? claims.email : undefined;
+  return { sub, role: rolesFrom(claims, authSettings().groupsClaim), login: username ?? sub, ...(email ? { email } : {}), via: { scheme: 'bearer' } };
 }

@@ -6,10 +6,16 @@
 //   links between schemas ($ref) are written down below, and test/unit/openapi.test.ts fails when
 //   they drift from the presenters;
 // - list envelopes, the namespace index and the error envelope are small fixed shapes, written
-//   down once here.
+//   down once here;
+// - WordPress's own routes (`api: 'wp'`: users/me and application passwords) live under
+//   `/{lang}/wp/v2`, not below the document's server: their path items carry that server, and
+//   their shapes and status codes are WordPress's, written down in a table of their own;
+// - examples (path variables, request bodies) name records of the local demo calendar
+//   (DEMO_RECORDS), so that "Try it out" on the local /docs page works as it is.
 // The document is built on first use and cached per process (per language and site).
-import { apiBase, config, LANGUAGES, type Lang } from './config.js';
-import { OPERATIONS, type Method, type Operation } from './operations.js';
+import { apiBase, config, LANGUAGES, type Config, type Lang } from './config.js';
+import { API_ROOTS, OPERATIONS, type Api, type Method, type Operation } from './operations.js';
+import { ROLES } from './auth.js';
 import type { Arg, Args } from './params.js';
 import { presentEvent, presentNestedTerm, presentOrganizer, presentTerm, presentVenue, redact, type Linked } from './present.js';
 import { POST_STATUSES } from './resources/common.js';
@@ -481,6 +487,104 @@ const errorSchema: Json = {
   required: ['code', 'message', 'data'],
 };
 
+// --- WordPress's shapes: users/me and application passwords ---------------------------------------
+// As lib/logic/users.ts answers them (WordPress's users and application-passwords controllers);
+// the fuzzer (test/fuzz) checks real answers against them, with every object closed.
+
+/** WordPress's GMT time without a zone (mysql_to_rfc3339), e.g. 2027-01-02T10:00:00. */
+const wpTime: Json = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}$' };
+const wpLinks = (...names: string[]): Json => ({ type: 'object', properties: Object.fromEntries(names.map((n) => [n, links])), required: names });
+
+const appPasswordFields: Record<string, Json> = {
+  uuid: { type: 'string', format: 'uuid', description: "The application password's unique identifier" },
+  app_id: { type: 'string', description: 'The UUID the application gave to identify itself, or ""' },
+  name: { type: 'string', description: 'The name of the application password, unique among its user\'s' },
+  created: { ...wpTime, description: 'When it was made, in GMT (YYYY-MM-DDTHH:MM:SS)' },
+  last_used: { type: ['string', 'null'], pattern: wpTime.pattern, description: 'When it last signed a request in, in GMT; null when never (noted at most once a day per address)' },
+  last_ip: { type: ['string', 'null'], description: 'The address of the last request it signed in; null when never' },
+};
+
+/** A password as a list shows it, and the one made, which alone shows the password itself. */
+function appPasswordSchema(created: boolean): Json {
+  const properties: Record<string, Json> = {
+    ...appPasswordFields,
+    ...(created
+      ? {
+          password: {
+            type: 'string',
+            pattern: '^[A-Za-z0-9]{4}( [A-Za-z0-9]{4}){5}$',
+            minLength: 29,
+            maxLength: 29,
+            description: 'The password, shown this once only (only a hash is kept): 24 letters and digits in six groups of four',
+          },
+        }
+      : {}),
+    _links: { ...wpLinks('self'), description: 'The REST URL of the password' },
+  };
+  return {
+    type: 'object',
+    description: created ? 'The application password just made, with the password itself.' : 'An application password (never the password itself).',
+    properties,
+    required: Object.keys(properties),
+  };
+}
+
+const avatarSizes = ['24', '48', '96'];
+const roleMap: Json = { type: 'object', additionalProperties: { type: 'boolean' } };
+
+/** WordPress's user: the view context's keys, and (optional) those the edit context adds. */
+const userSchema: Json = {
+  type: 'object',
+  description: 'A user, as WordPress shows one: with context=edit also username, names, email, locale, nickname, roles and capabilities.',
+  properties: {
+    id: { type: 'integer', minimum: 1, description: 'The user id' },
+    username: { type: 'string', description: 'The login (context=edit)' },
+    name: { type: 'string', description: 'The display name: the login' },
+    first_name: { type: 'string', description: 'Always "" (context=edit)' },
+    last_name: { type: 'string', description: 'Always "" (context=edit)' },
+    email: { type: 'string', description: 'The e-mail address of the token, or "" (context=edit)' },
+    url: { type: 'string', description: 'Always ""' },
+    description: { type: 'string', description: 'Always ""' },
+    link: { ...url, description: "The author's public page" },
+    locale: { type: 'string', description: 'Always en_US (context=edit)' },
+    nickname: { type: 'string', description: 'The login (context=edit)' },
+    slug: { type: 'string', description: 'The slug of the login' },
+    roles: { type: 'array', items: { type: 'string', enum: [...ROLES] }, description: "The user's role, or [] for none (context=edit)" },
+    capabilities: { ...roleMap, description: 'The role, as a capability (context=edit)' },
+    extra_capabilities: { ...roleMap, description: 'The role, as a capability (context=edit)' },
+    avatar_urls: {
+      type: 'object',
+      description: 'Gravatar URLs by size in pixels',
+      properties: Object.fromEntries(avatarSizes.map((s) => [s, url])),
+      required: avatarSizes,
+    },
+    meta: { type: 'array', maxItems: 0, description: 'User meta; always empty' },
+    _links: { ...wpLinks('self', 'collection'), description: 'The REST URLs of the user and of the users' },
+  },
+  required: ['id', 'name', 'url', 'description', 'link', 'slug', 'avatar_urls', 'meta', '_links'],
+};
+
+function wpSchemas(): Json {
+  return {
+    User: userSchema,
+    AppPassword: appPasswordSchema(false),
+    AppPasswordCreated: appPasswordSchema(true),
+    AppPasswordList: { type: 'array', description: "A user's application passwords, oldest first.", items: ref('AppPassword') },
+    AppPasswordDeleted: {
+      type: 'object',
+      description: 'A revoked application password.',
+      properties: { deleted: { const: true, description: 'Always true' }, previous: { ...ref('AppPassword'), description: 'The password as it was' } },
+      required: ['deleted', 'previous'],
+    },
+    AppPasswordsDeleted: {
+      type: 'object',
+      description: "A user's application passwords, all revoked.",
+      properties: { deleted: { const: true, description: 'Always true' }, count: { type: 'integer', minimum: 0, description: 'How many there were' } },
+      required: ['deleted', 'count'],
+    },
+  };
+}
+
 // --- components ----------------------------------------------------------------------------------
 
 let components: { value: Json; drift: SchemaDrift[] } | undefined;
@@ -502,6 +606,7 @@ function buildComponents(): { value: Json; drift: SchemaDrift[] } {
     TagList: termList('tags'),
     NamespaceIndex: namespaceIndexSchema,
     Error: errorSchema,
+    ...wpSchemas(),
   });
   const inputs = inputComponents();
   Object.assign(schemas, inputs.schemas);
@@ -515,7 +620,18 @@ function buildComponents(): { value: Json; drift: SchemaDrift[] } {
         'X-TEC-TotalPages': { description: 'The number of pages', schema: { type: 'integer', minimum: 0 } },
       },
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A JWT from the configured issuer. Writes need one; reads accept one (editors and authors then see unpublished records).' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'A JWT from the configured issuer. Writes need one (or an application password, basicAuth); reads accept one (editors and authors then see unpublished records).',
+        },
+        basicAuth: {
+          type: 'http',
+          scheme: 'basic',
+          description:
+            "A login and an application password (WordPress's HTTP Basic for REST clients): the user name is the login of the password's user, the password one made with POST /users/me/application-passwords (spaces in it do not matter). It acts with its user's role, as long as the user still has it.",
+        },
       },
     },
     drift,
@@ -562,19 +678,23 @@ const fail = (description: string): Json => ({ description, content: content(ref
 /** Responses many operations share, in components.responses. */
 const SHARED_RESPONSES = {
   Conflict: fail('Another request changed the same records at the same time; nothing was written and the request may be retried (rest_conflict)'),
-  Unauthorized: fail('No bearer token, or an invalid one (rest_forbidden)'),
-  BadToken: fail('The Authorization header is malformed or its token is invalid (rest_forbidden); reads need no token'),
+  Unauthorized: fail(
+    'No credentials, an invalid bearer token or a malformed Authorization header (rest_forbidden), or HTTP Basic with an unknown login (invalid_username) or a wrong application password (incorrect_password)',
+  ),
+  BadToken: fail(
+    'The Authorization header is malformed or its token is invalid (rest_forbidden), or HTTP Basic names an unknown login (invalid_username) or a wrong application password (incorrect_password); reads need no credentials',
+  ),
   PayloadTooLarge: fail('The request body is larger than the limit (rest_payload_too_large)'),
   UnsupportedMediaType: fail('The request body is neither JSON nor a form (rest_unsupported_media_type)'),
   InternalError: fail('The server could not complete the request (rest_internal_error)'),
 } satisfies Record<string, Json>;
 const shared = (name: keyof typeof SHARED_RESPONSES): Json => ({ $ref: `#/components/responses/${name}` });
 
-/** What an operation's status codes follow from (see the top of this section). */
+/** What a TEC operation's status codes follow from (see the top of this section). */
 export interface OperationTraits {
   write: boolean;
   /** The variable of a path that names one record. */
-  pathVar?: 'id' | 'slug';
+  pathVar?: string;
   /** GET on a collection. */
   list: boolean;
   /** POST to a collection: 201. */
@@ -589,7 +709,7 @@ export interface OperationTraits {
 
 export function operationTraits(op: Operation): OperationTraits {
   const r = RESOURCES[op.id.split('.')[0]!];
-  const [pathVar] = pathNames(op.path) as ('id' | 'slug')[];
+  const pathVar = pathNames(op.path).at(-1);
   const schemas = (components ??= buildComponents()).value.schemas as Record<string, Json>;
   const postStatus = !!r && !!(schemas[r.schema]?.properties as Json | undefined)?.status;
   const onCollection = !!r && pathVar === undefined;
@@ -605,6 +725,7 @@ export function operationTraits(op: Operation): OperationTraits {
 }
 
 function responses(op: Operation): Record<string, Json> {
+  if (op.api === 'wp') return wpResponses(op);
   const t = operationTraits(op);
   const [kind = '', name = ''] = op.id.split('.');
   const r = RESOURCES[kind];
@@ -674,20 +795,208 @@ function responses(op: Operation): Record<string, Json> {
   return out;
 }
 
+// --- responses of WordPress's own routes --------------------------------------------------------------
+// Their codes are WordPress's, from lib/logic/users.ts and the pipeline: every one 400 (its
+// arguments), 401 (anonymous callers are refused by the operation itself, with WordPress's words;
+// bad credentials by the sign-in) and 500; a `{user}` in the path 403 (another user's passwords
+// without the editor role) and 404 (no such user, or no route for a `{user}` that is neither "me"
+// nor digits); writes 409; methods with a body (POST, DELETE) 413 and 415.
+
+interface WpDoc {
+  description: string;
+  ok: { status: 200 | 201; description: string; schema: string };
+  /** The 403 code (signed-in callers refused), for operations on a `{user}`. */
+  refused?: string;
+  /** More reasons for a 404, besides an unknown user. */
+  notFound?: string;
+  /** More reasons for a 400. */
+  invalid?: string;
+  /** The 409 description, when it is not just a lost race. */
+  conflict?: string;
+  /** A Location header on success. */
+  location?: string;
+}
+
+const WP_DOCS: Record<string, WpDoc> = {
+  'users.me': {
+    description: 'Who the caller is, signed in with a bearer token or an application password. The first request of a user gives them their user id.',
+    ok: { status: 200, description: 'The signed-in user', schema: 'User' },
+  },
+  'appPasswords.list': {
+    description: 'Any signed-in user lists their own ("me" or their id); an editor also anyone\'s.',
+    ok: { status: 200, description: "The user's application passwords", schema: 'AppPasswordList' },
+    refused: 'rest_cannot_list_application_passwords',
+  },
+  'appPasswords.create': {
+    description: "Makes a password for the caller only (\"me\" or their own id), with the caller's role; the answer shows the password this once.",
+    ok: { status: 201, description: 'The password made, with the password itself', schema: 'AppPasswordCreated' },
+    refused: 'rest_cannot_create_application_passwords',
+    invalid: 'the name is empty once sanitized (application_password_empty_name)',
+    conflict:
+      'The user already has a password of this name (application_password_duplicate_name), the login belongs to another user (rest_login_taken), or another request changed the same records at the same time (rest_conflict)',
+    location: 'The REST URL of the password made',
+  },
+  'appPasswords.deleteAll': {
+    description: "Revokes every password of the user: the caller's own, or (editors) anyone's.",
+    ok: { status: 200, description: 'How many passwords were revoked', schema: 'AppPasswordsDeleted' },
+    refused: 'rest_cannot_delete_application_passwords',
+  },
+  'appPasswords.introspect': {
+    description: 'The application password the request signed in with: only with HTTP Basic, and only for the caller.',
+    ok: { status: 200, description: 'The password this request signed in with', schema: 'AppPassword' },
+    refused: 'rest_cannot_introspect_app_password_for_non_authenticated_user',
+    notFound: 'the request did not sign in with an application password (rest_no_authenticated_app_password), or it was revoked meanwhile (rest_application_password_not_found)',
+  },
+  'appPasswords.get': {
+    description: "One of the user's passwords: the caller's own, or (editors) anyone's.",
+    ok: { status: 200, description: 'The application password', schema: 'AppPassword' },
+    refused: 'rest_cannot_read_application_password',
+    notFound: 'the user has no password with this uuid (rest_application_password_not_found)',
+  },
+  'appPasswords.delete': {
+    description: "Revokes one of the user's passwords: the caller's own, or (editors) anyone's. Requests signed in with it fail from then on.",
+    ok: { status: 200, description: 'The revoked password, as it was', schema: 'AppPasswordDeleted' },
+    refused: 'rest_cannot_delete_application_password',
+    notFound: 'the user has no password with this uuid (rest_application_password_not_found)',
+  },
+};
+
+function wpDoc(op: Operation): WpDoc {
+  const d = WP_DOCS[op.id];
+  if (!d) throw new Error(`No documentation for the WordPress route ${op.id}`);
+  return d;
+}
+
+function wpResponses(op: Operation): Record<string, Json> {
+  const d = wpDoc(op);
+  const onUser = pathNames(op.path).includes('user');
+  const body = op.methods.some((m) => m !== 'GET');
+  const out: Record<string, Json> = {};
+  out[d.ok.status] = {
+    ...ok(d.ok.description, ref(d.ok.schema)),
+    ...(d.location ? { headers: { Location: { description: d.location, schema: { type: 'string', format: 'uri' } } } } : {}),
+  };
+  out[400] = fail(
+    `A parameter is missing (rest_missing_callback_param) or invalid (rest_invalid_param)${body ? ', or the body is not valid JSON (rest_invalid_json)' : ''}${d.invalid ? `, or ${d.invalid}` : ''}`,
+  );
+  out[401] = fail(
+    `Not signed in (rest_not_logged_in${onUser ? `; for a user id, ${d.refused}` : ''}), HTTP Basic with an unknown login (invalid_username) or a wrong application password (incorrect_password), or an invalid bearer token or a malformed Authorization header (rest_forbidden)`,
+  );
+  if (onUser) {
+    out[403] = fail(`The user is another one, and the caller may not do this to their passwords (${d.refused})`);
+    out[404] = fail(
+      `No user has this id (rest_user_invalid_id)${d.notFound ? `, ${d.notFound}` : ''}, or no route: the user is neither "me" nor digits${pathNames(op.path).includes('uuid') ? ', or the uuid contains a "/"' : ''} (rest_no_route)`,
+    );
+  }
+  if (op.access === 'write') out[409] = d.conflict ? fail(d.conflict) : shared('Conflict');
+  if (body) {
+    out[413] = shared('PayloadTooLarge');
+    out[415] = shared('UnsupportedMediaType');
+  }
+  out[500] = shared('InternalError');
+  return out;
+}
+
+// --- examples: what "Try it out" sends -----------------------------------------------------------
+
+/**
+ * Records of the local demo calendar that the examples name. lib/local/seed.ts makes the venue,
+ * the organizer, the event and the application password first, on an empty table, so that they
+ * get these ids; the category and the tag are the demo's first English ones (its terms are made
+ * one by one, in order: 12 categories, then the tags).
+ */
+export const DEMO_RECORDS = {
+  venue: { id: 1, title: 'Lakeside Pavilion', slug: 'lakeside-pavilion' },
+  organizer: { id: 2, title: 'Lakeside Events Office', slug: 'lakeside-events-office' },
+  event: { id: 3, title: 'Open House at the Pavilion', slug: 'open-house-at-the-pavilion' },
+  category: { id: 1 },
+  tag: { id: 13 },
+  /** A password of the local editor (`npm run token -- --role editor`: subject local-editor). */
+  appPassword: { sub: 'local-editor', uuid: '3f2a9c4e-5b6d-4e7f-8a9b-0c1d2e3f4a5b', name: 'Demo calendar app' },
+} as const;
+
+/** Path variables, by name; `<kind>.<name>` for one kind's operations only: demo records. */
+const PATH_EXAMPLES: Record<string, unknown> = {
+  'events.id': DEMO_RECORDS.event.id,
+  'events.slug': DEMO_RECORDS.event.slug,
+  'venues.id': DEMO_RECORDS.venue.id,
+  'venues.slug': DEMO_RECORDS.venue.slug,
+  'organizers.id': DEMO_RECORDS.organizer.id,
+  'organizers.slug': DEMO_RECORDS.organizer.slug,
+  'categories.id': DEMO_RECORDS.category.id,
+  'tags.id': DEMO_RECORDS.tag.id,
+  user: 'me',
+  uuid: DEMO_RECORDS.appPassword.uuid,
+};
+
+/**
+ * Body arguments, by name; `<kind>.<name>` for one kind's operations only. A body holds the
+ * required arguments; a create also the optional ones named here for its kind (an event's venue,
+ * a demo record); an update without required arguments changes the description.
+ */
+const BODY_EXAMPLES: Record<string, unknown> = {
+  'events.title': 'Picnic in the Park',
+  'events.start_date': '2030-06-01 12:00:00',
+  'events.end_date': '2030-06-01 15:00:00',
+  // Declared as a list of ids (one venue or several).
+  'events.venue': [DEMO_RECORDS.venue.id],
+  'venues.venue': 'Park Bandstand',
+  'organizers.organizer': 'Friends of the Park',
+  'categories.name': 'Picnics',
+  'tags.name': 'Bring a blanket',
+  'appPasswords.name': 'Calendar sync',
+  description: 'Changed from the API reference.',
+};
+
+/** The key of an argument in an example table: its kind's own entry first. */
+function exampleKey(table: Record<string, unknown>, op: Operation, name: string): string | undefined {
+  const scoped = `${op.id.split('.')[0]}.${name}`;
+  return scoped in table ? scoped : name in table ? name : undefined;
+}
+
+/** The example of a path variable; undefined when the table has none. */
+function pathExample(op: Operation, name: string): unknown {
+  const key = exampleKey(PATH_EXAMPLES, op, name);
+  return key === undefined ? undefined : PATH_EXAMPLES[key];
+}
+
+/** The body "Try it out" sends, with only the fields that should be sent (see BODY_EXAMPLES). */
+export function exampleBody(op: Operation): Json | undefined {
+  const args = bodyArgs(op);
+  if (!args) return undefined;
+  const kind = op.id.split('.')[0]!;
+  const create = op.id.endsWith('.create');
+  const out: Json = {};
+  for (const [name, arg] of args) {
+    const key = exampleKey(BODY_EXAMPLES, op, name);
+    if (arg.required) {
+      if (key === undefined) throw new Error(`No example value for the required argument ${name} of ${op.id}`);
+      out[name] = BODY_EXAMPLES[key];
+    } else if (create && key === `${kind}.${name}`) out[name] = BODY_EXAMPLES[key];
+  }
+  if (!Object.keys(out).length && args.some(([name]) => name === 'description')) out.description = BODY_EXAMPLES.description;
+  return out;
+}
+
 // --- paths -----------------------------------------------------------------------------------------
 
 const BODY_METHODS: readonly Method[] = ['POST', 'PUT', 'PATCH'];
 const PATH_FALLBACK: ArgDoc = { type: 'string', description: 'A path segment' };
+/** What WordPress's routes take for their path variables, beyond "one segment". */
+const PATH_PATTERNS: Record<string, string> = { user: '^(?:me|[0-9]+)$' };
 
-function parameter(name: string, where: 'path' | 'query', arg: ArgDoc): Json {
+function parameter(op: Operation, name: string, where: 'path' | 'query', arg: ArgDoc): Json {
+  const example = where === 'path' ? pathExample(op, name) : undefined;
+  const pattern = where === 'path' && op.api === 'wp' ? PATH_PATTERNS[name] : undefined;
   return {
     name,
     in: where,
     description: arg.description,
     required: where === 'path' || arg.required === true,
-    schema: argSchema(arg),
+    schema: { ...argSchema(arg), ...(pattern ? { pattern } : {}) },
     // Lists go as one comma-separated value (`?categories=1,2`), as TEC documents them.
     ...(where === 'query' && arg.type === 'array' ? { style: 'form', explode: false } : {}),
+    ...(example !== undefined ? { example } : {}),
   };
 }
 
@@ -718,12 +1027,15 @@ function inputComponents(): { schemas: Json; requestBodies: Json } {
       ...(required.length ? { required } : {}),
     };
     const arrays = args.filter(([, a]) => a.type === 'array').map(([n]) => n);
+    // Without an example, documentation tools fill every property with a placeholder and send them all.
+    const example = exampleBody(op);
     requestBodies[name] = {
       required: required.length > 0,
       content: {
-        'application/json': { schema: ref(name) },
+        'application/json': { schema: ref(name), example },
         'application/x-www-form-urlencoded': {
           schema: ref(name),
+          example,
           // Lists go as one comma-separated value; `name[]=…` repeated also works.
           ...(arrays.length ? { encoding: Object.fromEntries(arrays.map((n) => [n, { style: 'form', explode: false }])) } : {}),
         },
@@ -733,23 +1045,26 @@ function inputComponents(): { schemas: Json; requestBodies: Json } {
   return { schemas, requestBodies };
 }
 
+/** Bearer tokens and application passwords: either one signs a request in. */
+const SIGN_IN: Json[] = [{ bearerAuth: [] }, { basicAuth: [] }];
+
 function operationObject(op: Operation, method: Method, ns: string): Json {
   const args = documentedArgs(op, ns);
   const inPath = pathNames(op.path);
   const rest = Object.entries(args).filter(([n]) => !inPath.includes(n));
   const hasBody = BODY_METHODS.includes(method);
   const parameters = [
-    ...inPath.map((n) => parameter(n, 'path', args[n] ?? PATH_FALLBACK)),
-    ...(hasBody ? [] : rest.map(([n, a]) => parameter(n, 'query', a))),
+    ...inPath.map((n) => parameter(op, n, 'path', args[n] ?? PATH_FALLBACK)),
+    ...(hasBody ? [] : rest.map(([n, a]) => parameter(op, n, 'query', a))),
   ];
   return {
     tags: [op.id.split('.')[0]],
     summary: op.summary,
     ...(describe(op) ? { description: describe(op) } : {}),
     operationId: method === op.methods[0] ? op.id : `${op.id}.${method.toLowerCase()}`,
-    // Reads declare no security, so that documentation tools show no lock on them: a token there
-    // is optional and only widens what the caller sees (the description says so).
-    ...(op.access === 'write' ? { security: [{ bearerAuth: [] }] } : {}),
+    // TEC's reads declare no security, so that documentation tools show no lock on them:
+    // credentials there are optional and only widen what the caller sees (the description says so).
+    ...(op.access === 'write' || op.api === 'wp' ? { security: SIGN_IN } : {}),
     ...(parameters.length ? { parameters } : {}),
     ...(hasBody && bodyArgs(op) ? { requestBody: { $ref: `#/components/requestBodies/${inputName(op)}` } } : {}),
     responses: responses(op),
@@ -759,19 +1074,42 @@ function operationObject(op: Operation, method: Method, ns: string): Json {
 /** Notes that apply to every method of an operation. */
 function describe(op: Operation): string | undefined {
   const notes: string[] = [];
+  if (op.api === 'wp') notes.push(wpDoc(op).description);
   if (op.methods.length > 1) notes.push(`${op.methods.slice(0, -1).join(', ')} and ${op.methods.at(-1)} do the same.`);
-  if (op.access === 'read' && op.tableActions.length) notes.push('No token is needed; with a bearer token the answer also shows the unpublished records the caller may read.');
+  if (op.api === 'tec' && op.access === 'read' && op.tableActions.length) {
+    notes.push('No credentials are needed; with a bearer token or an application password the answer also shows the unpublished records the caller may read.');
+  }
   return notes.length ? notes.join(' ') : undefined;
 }
 
-function buildPaths(ns: string): Json {
+/** The URL an API's routes are below, e.g. `https://example.org/en/wp/v2/`. */
+export function serverUrl(api: Api, lang: Lang, cfg: Config = config()): string {
+  return `${cfg.siteUrl}${API_ROOTS[api](cfg.namespace).replace('{lang}', lang)}/`;
+}
+
+/** The path items of some operations, keyed by their path below their API's root. */
+function buildPaths(ops: readonly Operation[], ns: string, servers?: Json[]): Record<string, Json> {
   const paths: Record<string, Json> = {};
-  for (const op of OPERATIONS) {
+  for (const op of ops) {
     // The namespace root is the server URL itself.
-    const item = (paths[op.path || '/'] ??= {});
+    const item = (paths[op.path || '/'] ??= servers ? { servers } : {});
     for (const method of op.methods) item[method.toLowerCase()] = operationObject(op, method, ns);
   }
   return paths;
+}
+
+/** Path keys that OpenAPI takes as the same path: equal once their variables' names are dropped. */
+const pathShape = (path: string) => path.replace(/\{[^}]*\}/g, '{}');
+
+/**
+ * TEC's paths and then WordPress's, which carry their own server. Their keys must differ: one
+ * path item has one server list, so a WordPress path equal to a TEC one could not be told apart.
+ */
+function joinPaths(tec: Record<string, Json>, wp: Record<string, Json>): Record<string, Json> {
+  const shapes = new Set(Object.keys(tec).map(pathShape));
+  const clash = Object.keys(wp).filter((k) => shapes.has(pathShape(k)));
+  if (clash.length) throw new Error(`WordPress paths collide with TEC paths in the OpenAPI document: ${clash.join(', ')}`);
+  return { ...tec, ...wp };
 }
 
 // --- the document ----------------------------------------------------------------------------------
@@ -784,20 +1122,28 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-const pathsByNamespace = new Map<string, Json>();
+/** TEC's path items by namespace, WordPress's by their server (site and language). */
+const tecPathsByNamespace = new Map<string, Record<string, Json>>();
+const wpPathsByServer = new Map<string, Record<string, Json>>();
 const documents = new Map<string, Json>();
 
 /** The OpenAPI document for one language (its server URL is that language's API base). Cached and frozen. */
 export function openApiDocument(lang: Lang): Json {
   const cfg = config();
   const server = `${apiBase(lang, cfg)}/`;
+  const wpServer = serverUrl('wp', lang, cfg);
   const ns = `${cfg.namespace}/events/v1`;
-  const cacheKey = `${ns}|${server}`;
+  const cacheKey = `${ns}|${server}|${wpServer}`;
   let doc = documents.get(cacheKey);
   if (!doc) {
     components ??= buildComponents();
-    let paths = pathsByNamespace.get(ns);
-    if (!paths) pathsByNamespace.set(ns, (paths = buildPaths(ns)));
+    let tec = tecPathsByNamespace.get(ns);
+    if (!tec) tecPathsByNamespace.set(ns, (tec = buildPaths(OPERATIONS.filter((op) => op.api === 'tec'), ns)));
+    let wp = wpPathsByServer.get(wpServer);
+    if (!wp) {
+      const servers = [{ url: wpServer, description: "WordPress's own routes (wp/v2), outside this API's namespace" }];
+      wpPathsByServer.set(wpServer, (wp = buildPaths(OPERATIONS.filter((op) => op.api === 'wp'), ns, servers)));
+    }
     doc = deepFreeze({
       openapi: '3.1.0',
       info: {
@@ -807,7 +1153,7 @@ export function openApiDocument(lang: Lang): Json {
       },
       components: components.value,
       servers: [{ url: server }],
-      paths,
+      paths: joinPaths(tec, wp),
     });
     documents.set(cacheKey, doc);
   }

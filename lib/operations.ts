@@ -1,7 +1,8 @@
 // The operation table: the single source of truth for every route. The CDK stack makes one
 // function and its routes from each row, the local gateway routes with it, and the namespace
 // index and the OpenAPI document are generated from it.
-import { READ_ACTIONS, WRITE_ACTIONS, type TableAction } from './grants.js';
+import { CREDENTIAL_READ, CREDENTIAL_UPDATE, READ_ACTIONS, WRITE_ACTIONS, type ScopedGrant, type TableAction } from './grants.js';
+import { appPasswordArgs, userArgs } from './resources/user-args.js';
 import type { Args } from './params.js';
 import { mlLanguage } from './resources/common.js';
 import { eventArgs } from './resources/event-args.js';
@@ -12,27 +13,47 @@ import { str } from './params.js';
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export const EDITABLE: Method[] = ['POST', 'PUT', 'PATCH'];
 
+/**
+ * The route root an operation lives under: TEC's namespace (`/{lang}/<ns>/events/v1`) or
+ * WordPress's own (`/{lang}/wp/v2`), where WordPress clients manage their credentials.
+ */
+export type Api = 'tec' | 'wp';
+export const API_ROOTS: Record<Api, (namespace: string) => string> = {
+  tec: (namespace) => `/{lang}/${namespace}/events/v1`,
+  wp: () => '/{lang}/wp/v2',
+};
+
 export interface Operation {
   /** Stable id, e.g. `events.getBySlug`. */
   id: string;
+  api: Api;
   methods: Method[];
-  /** Path below `/{lang}/{ns}/events/v1`; '' is the namespace root. `{id}` is digits only. */
+  /**
+   * Path below the operation's API root; '' is the namespace root. `{id}` is digits only, `{user}`
+   * is `me` or digits, `{slug}` and `{uuid}` any one segment.
+   */
   path: string;
-  /** `write` operations need a bearer token and get read-write table access. */
+  /**
+   * `write` operations need credentials and get read-write table access. Under TEC's namespace an
+   * anonymous write is refused before anything else; WordPress's routes answer it themselves.
+   */
   access: 'read' | 'write';
   /** The handler module, relative to the repository root; it exports `handler`. */
   handler: string;
   summary: string;
   args: Args;
   /**
-   * Rewrites every event linked to the record (venue and organizer cards, unlinking on trash and
-   * delete), so its time grows with those events: it gets the longest time API Gateway waits.
+   * Rewrites the events linked to the record (venue and organizer cards, unlinking on trash and
+   * delete) when there are a few (lib/logic/cards.ts REQUEST_FAN_OUT); the stream consumer does
+   * it for any number, so the request's time stays bounded. Its latency alarm is looser.
    */
   fansOut: boolean;
   /** The function's timeout: API Gateway waits at most 30 s for an integration. */
   timeoutSeconds: number;
   /** What the function may do with the table (its IAM policy, enforced locally too). */
   tableActions: readonly TableAction[];
+  /** More actions, on the partitions named only (sign-in data: lib/grants.ts). */
+  scopedGrants: readonly ScopedGrant[];
 }
 
 const FANS_OUT = /^(?:(?:venues|organizers)\.(?:update|updateBySlug|delete|deleteBySlug)|(?:categories|tags)\.delete)$/;
@@ -51,10 +72,12 @@ const noun: Record<ItemKind | TermKind, [string, string]> = {
 /** The root's operations describe the API itself and read no record. */
 const TABLELESS_KINDS = new Set(['root']);
 
-const row = (kind: string, name: string, methods: Method[], path: string, access: Operation['access'], summary: string, args: Args): Operation => {
+const row = (kind: string, name: string, methods: Method[], path: string, access: Operation['access'], summary: string, args: Args, api: Api = 'tec'): Operation => {
   const fansOut = FANS_OUT.test(`${kind}.${name}`);
+  const tableless = TABLELESS_KINDS.has(kind);
   return {
     id: `${kind}.${name}`,
+    api,
     methods,
     path,
     access,
@@ -62,10 +85,29 @@ const row = (kind: string, name: string, methods: Method[], path: string, access
     summary,
     args,
     fansOut,
-    timeoutSeconds: fansOut ? 29 : 10,
-    tableActions: TABLELESS_KINDS.has(kind) ? [] : access === 'write' ? WRITE_ACTIONS : READ_ACTIONS,
+    timeoutSeconds: 10,
+    tableActions: tableless ? [] : access === 'write' ? WRITE_ACTIONS : READ_ACTIONS,
+    // Every function authenticates, so every function reads sign-in data and notes its use.
+    scopedGrants: tableless ? [CREDENTIAL_READ, CREDENTIAL_UPDATE] : access === 'write' ? [] : [CREDENTIAL_UPDATE],
   };
 };
+
+/** WordPress's own routes for its clients: who the caller is, and their application passwords. */
+function wordPressRows(): Operation[] {
+  const wp = (kind: string, name: string, methods: Method[], path: string, access: Operation['access'], summary: string, args: Args) =>
+    row(kind, name, methods, path, access, summary, args, 'wp');
+  const base = '/users/{user}/application-passwords';
+  return [
+    // Reading the caller may register them (their user id), so it has a write function's grants.
+    wp('users', 'me', ['GET'], '/users/me', 'write', 'Read the signed-in user', userArgs.me),
+    wp('appPasswords', 'list', ['GET'], base, 'read', "List a user's application passwords", appPasswordArgs.list),
+    wp('appPasswords', 'create', ['POST'], base, 'write', 'Create an application password', appPasswordArgs.create),
+    wp('appPasswords', 'deleteAll', ['DELETE'], base, 'write', "Revoke all of a user's application passwords", appPasswordArgs.deleteAll),
+    wp('appPasswords', 'introspect', ['GET'], `${base}/introspect`, 'read', 'Read the application password of this request', appPasswordArgs.list),
+    wp('appPasswords', 'get', ['GET'], `${base}/{uuid}`, 'read', 'Read an application password', appPasswordArgs.get),
+    wp('appPasswords', 'delete', ['DELETE'], `${base}/{uuid}`, 'write', 'Revoke an application password', appPasswordArgs.delete),
+  ];
+}
 
 /** List, create, get, update and delete: what every kind has. */
 function crudRows(kind: ItemKind | TermKind, args: typeof categoryArgs, deleteSummary: string): Operation[] {
@@ -110,6 +152,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...itemRows('organizers', organizerArgs),
   ...crudRows('categories', categoryArgs, 'Permanently delete'),
   ...crudRows('tags', tagArgs, 'Permanently delete'),
+  ...wordPressRows(),
 ];
 
 /** Answers every request no route matches, with WordPress's `rest_no_route`. Not an operation. */
@@ -123,7 +166,7 @@ export function operation(id: string): Operation {
   return op;
 }
 
-/** The API Gateway route path of an operation: `/{lang}/<ns>/events/v1<path>`. */
+/** The API Gateway route path of an operation: `/{lang}/<ns>/events/v1<path>` or `/{lang}/wp/v2<path>`. */
 export function routePath(op: Operation, namespace: string): string {
-  return `/{lang}/${namespace}/events/v1${op.path}`;
+  return `${API_ROOTS[op.api](namespace)}${op.path}`;
 }

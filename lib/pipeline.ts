@@ -3,7 +3,8 @@
 // the error mapper is registered first so that its onError runs last.
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { authenticate, type Principal } from './auth.js';
+import type { Principal } from './auth.js';
+import { challengeFor, identify } from './sign-in.js';
 import { config, isLang, type Lang } from './config.js';
 import { ApiError, ConflictError, forbidden, invalidParams, missingParams, noRoute } from './errors.js';
 import { withDeadline } from './deadline.js';
@@ -13,19 +14,26 @@ import { ksesPost, ksesTermDescription, ksesTitle } from './kses.js';
 import { renderTermName } from './text.js';
 import type { Args, HtmlFilter } from './params.js';
 import { isEditor } from './permissions.js';
+import { callerRole, logError } from './log.js';
+import { observe } from './observe.js';
 
 export interface RequestContext {
   op: Operation;
   /** The effective language: `ml_language` when given, else the path segment. */
   lang: Lang;
-  /** Path captures, already checked: `id` is a non-negative integer, `slug` a non-empty segment. */
-  path: { id?: number; slug?: string };
+  /**
+   * Path captures, already checked: `id` is a non-negative integer, `slug` and `uuid` non-empty
+   * segments, `user` is `me` or a user id.
+   */
+  path: { id?: number; slug?: string; user?: 'me' | number; uuid?: string };
   /** Declared arguments, validated and coerced, with defaults applied. */
   params: Record<string, unknown>;
   /** Every query and body value as sent (for undeclared parameters TEC also reads). */
   input: Input;
   principal: Principal | undefined;
   method: string;
+  /** The caller's address, as the gateway saw it. */
+  ip?: string;
   now: Date;
 }
 
@@ -36,7 +44,7 @@ type Result = APIGatewayProxyStructuredResultV2;
 /** The decoded request travels from the middleware to the handler on the Lambda context. */
 type ContextWithRequest = Context & { request?: RequestContext };
 
-const PATH_NAMES = ['id', 'slug'] as const;
+const PATH_NAMES = ['id', 'slug', 'user', 'uuid'] as const;
 
 const HTML_FILTERS: Record<HtmlFilter, (html: string) => string> = {
   post: (html) => ksesPost(html),
@@ -83,11 +91,11 @@ export function validateArgs(args: Args, input: Input, { skip = [], unfilteredHt
   return out;
 }
 
-function pathCaptures(event: Event, op: Operation): { lang: Lang; id?: number; slug?: string } {
+function pathCaptures(event: Event, op: Operation): { lang: Lang } & RequestContext['path'] {
   const p = event.pathParameters ?? {};
   // API Gateway matches `{lang}` and `{id}` against any segment; TEC's routes are narrower.
   if (!isLang(p.lang)) throw noRoute();
-  const out: { lang: Lang; id?: number; slug?: string } = { lang: p.lang };
+  const out: { lang: Lang } & RequestContext['path'] = { lang: p.lang };
   if (op.path.includes('{id}')) {
     if (!p.id || !/^\d+$/.test(p.id)) throw noRoute();
     // TEC's routes take any digits: `/events/0` is a 404 for a missing record, not a missing route.
@@ -100,6 +108,17 @@ function pathCaptures(event: Event, op: Operation): { lang: Lang; id?: number; s
     if (slug === '' || slug.includes('/')) throw noRoute();
     out.slug = slug;
   }
+  if (op.path.includes('{user}')) {
+    // WordPress's route takes `me` or digits.
+    const user = p.user ?? '';
+    if (user === 'me') out.user = 'me';
+    else if (/^\d+$/.test(user) && Number.isSafeInteger(Number(user))) out.user = Number(user);
+    else throw noRoute();
+  }
+  if (op.path.includes('{uuid}')) {
+    if (!p.uuid || p.uuid.includes('/')) throw noRoute();
+    out.uuid = p.uuid;
+  }
   return out;
 }
 
@@ -110,10 +129,12 @@ const routeRequest = (op: Operation): middy.MiddlewareObj<Event, Result, Error, 
     const captures = pathCaptures(event, op);
     // Writes authenticate before anything about their input is looked at (DESIGN §2.4), so that
     // an anonymous write is 401 whether or not its body parses; reads validate first, as TEC does.
+    const facts = { ip: event.requestContext?.http?.sourceIp, now: new Date() };
     let principal: Principal | undefined;
     if (op.access === 'write') {
-      principal = await authenticate(header(event, 'authorization'));
-      if (!principal) throw forbidden(false);
+      principal = await identify(header(event, 'authorization'), facts);
+      // WordPress's own routes answer anonymous callers with their own words.
+      if (!principal && op.api === 'tec') throw forbidden(false);
     }
     const query = parseFormLike(event.rawQueryString ?? '');
     const body = method === 'GET' || method === 'HEAD' ? {} : parseBody(event, config().maxBodyBytes);
@@ -124,17 +145,18 @@ const routeRequest = (op: Operation): middy.MiddlewareObj<Event, Result, Error, 
       skip: PATH_NAMES.filter((n) => op.path.includes(`{${n}}`)),
       unfilteredHtml: isEditor(principal),
     });
-    if (op.access === 'read') principal = await authenticate(header(event, 'authorization'));
+    if (op.access === 'read') principal = await identify(header(event, 'authorization'), facts);
     const lang = (params.ml_language as Lang | undefined) ?? captures.lang;
     request.context.request = {
       op,
       lang,
-      path: { id: captures.id, slug: captures.slug },
+      path: { id: captures.id, slug: captures.slug, user: captures.user, uuid: captures.uuid },
       params,
       input,
       principal,
       method,
-      now: new Date(),
+      ip: facts.ip,
+      now: facts.now,
     };
   },
 });
@@ -144,7 +166,7 @@ const wpErrors = (): middy.MiddlewareObj<Event, Result, Error, ContextWithReques
     const err = request.error;
     if (err instanceof ApiError) {
       // TEC's message stays; the header tells a client which credentials the API takes.
-      const challenge: Record<string, string> = err.status === 401 ? { 'www-authenticate': 'Bearer' } : {};
+      const challenge: Record<string, string> = err.status === 401 ? { 'www-authenticate': challengeFor(header(request.event, 'authorization')) } : {};
       request.response = encode({ status: err.status, body: err.body() }, challenge, request.event);
       return;
     }
@@ -154,7 +176,7 @@ const wpErrors = (): middy.MiddlewareObj<Event, Result, Error, ContextWithReques
       request.response = encode({ status: 409, body: conflict.body() }, {}, request.event);
       return;
     }
-    console.error(JSON.stringify({ level: 'ERROR', message: 'Unhandled error', error: String(err), stack: (err as Error)?.stack }));
+    logError(err);
     request.response = encode(
       { status: 500, body: { code: 'rest_internal_error', message: 'The server could not complete the request.', data: { status: 500 } } },
       {},
@@ -174,6 +196,13 @@ export function handle(opId: string, logic: Logic) {
       const reply = await logic(context.request!);
       return encode(reply, allow, event);
     });
-  return (event: Event, context: ContextWithRequest): Promise<Result> =>
-    withDeadline(context.getRemainingTimeInMillis(), () => run(event, context));
+  return (event: Event, context: ContextWithRequest): Promise<Result> => {
+    // Lambda gives each invocation a context of its own, but a caller (a test) may reuse one: a
+    // request that fails before routing must not log the previous request's caller.
+    context.request = undefined;
+    return observe(
+      { operation: op.id, event, functionRequestId: context.awsRequestId, role: () => callerRole(context.request?.principal) },
+      () => withDeadline(context.getRemainingTimeInMillis(), () => run(event, context)),
+    );
+  };
 }

@@ -1,5 +1,6 @@
 // The local development issuer: an RSA key pair kept under .local/, which `npm run token` signs
 // with and the local runtime trusts (through AUTH_JWKS, so handlers never fetch a JWKS).
+import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
@@ -30,9 +31,13 @@ export async function ensureDevKeys(dir = '.local'): Promise<DevKeys> {
   }
 }
 
-/** The environment that makes handlers trust the development issuer. */
+/**
+ * The environment that makes handlers trust the development issuer, and hash application
+ * passwords with a key derived from the development key (on AWS the key is a secret).
+ */
 export function localAuthEnv(keys: DevKeys): Record<string, string> {
   return {
+    APP_PASSWORD_KEY: createHash('sha256').update(`application passwords\u0000${String(keys.privateJwk.d)}`).digest('base64url'),
     AUTH_ISSUER: LOCAL_ISSUER,
     AUTH_AUDIENCE: LOCAL_AUDIENCE,
     AUTH_JWKS_URI: 'http://127.0.0.1/.well-known/jwks.json',
@@ -43,6 +48,9 @@ export function localAuthEnv(keys: DevKeys): Record<string, string> {
 export interface MintOptions {
   role?: Role;
   sub?: string;
+  /** The `username` claim (the login of HTTP Basic); default: the subject. */
+  user?: string;
+  email?: string;
   /** Lifetime, e.g. '1h', '30m', or seconds. */
   ttl?: string | number;
   issuer?: string;
@@ -53,9 +61,10 @@ export interface MintOptions {
 
 export async function mintToken(keys: DevKeys, opts: MintOptions = {}): Promise<string> {
   const key = await importJWK(keys.privateJwk, 'RS256');
-  const jwt = new SignJWT({ 'cognito:groups': opts.role ? [opts.role] : [] })
+  const sub = opts.sub ?? `local-${opts.role ?? 'user'}`;
+  const jwt = new SignJWT({ 'cognito:groups': opts.role ? [opts.role] : [], username: opts.user ?? sub, ...(opts.email ? { email: opts.email } : {}) })
     .setProtectedHeader({ alg: 'RS256', kid: keys.privateJwk.kid })
-    .setSubject(opts.sub ?? `local-${opts.role ?? 'user'}`)
+    .setSubject(sub)
     .setIssuer(opts.issuer ?? LOCAL_ISSUER)
     .setAudience(opts.audience ?? LOCAL_AUDIENCE)
     .setIssuedAt();

@@ -24,6 +24,11 @@ export interface LocalRequest {
   url: string;
   /** Node's `IncomingMessage.headers` shape (arrays for repeated headers) or plain strings. */
   headers: Record<string, string | string[] | undefined>;
+  /**
+   * Node's `rawHeaders` (name, value, name, value…). When given it wins: Node's `headers` keeps only
+   * the first of some repeated headers (Authorization among them), API Gateway joins them all.
+   */
+  rawHeaders?: string[];
   body?: Buffer;
   /** The client's address (`::ffff:` prefixes are removed). */
   remoteAddress?: string;
@@ -51,6 +56,12 @@ export function requestTime(d: Date): string {
   return `${pad(d.getUTCDate())}/${MONTHS[d.getUTCMonth()]}/${d.getUTCFullYear()}:${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} +0000`;
 }
 
+function pairs(raw: string[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) (out[raw[i]!.toLowerCase()] ??= []).push(raw[i + 1]!);
+  return out;
+}
+
 /** Builds the payload-2.0 event API Gateway would send for this request and route. */
 export function toApiGatewayEvent(req: LocalRequest, match: RouteMatch): APIGatewayProxyEventV2 {
   const now = req.now ?? new Date();
@@ -61,7 +72,7 @@ export function toApiGatewayEvent(req: LocalRequest, match: RouteMatch): APIGate
 
   const headers: Record<string, string> = {};
   let cookieHeader: string[] = [];
-  for (const [name, value] of Object.entries(req.headers)) {
+  for (const [name, value] of Object.entries(req.rawHeaders ? pairs(req.rawHeaders) : req.headers)) {
     if (value === undefined) continue;
     const key = name.toLowerCase();
     const values = Array.isArray(value) ? value : [value];

@@ -8,10 +8,16 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { withLogWriter } from '../log.js';
 import { FALLBACK_TIMEOUT_SECONDS, type Operation } from '../operations.js';
 import { docsResponse } from './docs-page.js';
 import { runWithGrants } from './grants.js';
 import { matchRoute, toApiGatewayEvent, type RouteMatch } from './event.js';
+import { logFormat, renderRequest, terminalLogWriter, type LogFormat, type TerminalLogOptions } from './terminal-log.js';
+
+// The handlers' log lines already carry every number of their metrics, so the EMF blobs
+// (lib/metrics.ts) are left out locally unless POWERTOOLS_METRICS_DISABLED=false asks for them.
+process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 
 /** The repository root (handler module paths in the operation table are relative to it). */
 export const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
@@ -120,8 +126,10 @@ export interface GatewayOptions {
   host?: string;
   /** 0 (the default) picks an ephemeral port. */
   port?: number;
-  /** No per-request log lines. */
+  /** No per-request log lines (warnings and errors still show). */
   quiet?: boolean;
+  /** `json`: the log lines as Lambda prints them; `pretty`: one readable line per request. Default: see logFormat(). */
+  logFormat?: LogFormat;
   /** Largest request body, default 10 MB (API Gateway's limit). */
   maxBodyBytes?: number;
   /** Replaces the handler lookup (tests); receives the module path and the match. */
@@ -203,6 +211,13 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
   const limit = opts.maxBodyBytes ?? MAX_REQUEST_BYTES;
   const log = opts.log ?? ((line: string) => console.log(line));
   const load = opts.loadHandler ?? ((modulePath: string) => loadHandler(modulePath));
+  const format = opts.logFormat ?? logFormat();
+  const terminal: TerminalLogOptions = {
+    format,
+    quiet: opts.quiet,
+    color: format === 'pretty' && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
+    out: log,
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
@@ -213,10 +228,26 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
     const head = method === 'HEAD';
     let match: RouteMatch | undefined;
     let result: APIGatewayProxyStructuredResultV2;
+    // The handler logs its request; requests no handler answered (the docs page, refused bodies,
+    // failures) get a line of the same shape from here.
+    let handlerLogged = false;
     if (!opts.quiet) {
-      res.once('close', () =>
-        log(`${method} ${target} ${res.statusCode} ${Math.round(performance.now() - started)}ms${match?.op ? ` ${match.op.id}` : ''}`),
-      );
+      res.once('close', () => {
+        if (handlerLogged) return;
+        const line = {
+          level: 'INFO',
+          message: 'request',
+          timestamp: new Date().toISOString(),
+          service: 'local-gateway',
+          ...(match?.op ? { operation: match.op.id } : {}),
+          method,
+          path,
+          status: res.statusCode,
+          duration_ms: Math.round((performance.now() - started) * 10) / 10,
+          request_id: requestId,
+        };
+        log(format === 'json' ? JSON.stringify(line) : renderRequest(line, terminal.color));
+      });
     }
     try {
       // The API reference page (GET /docs and its files under /docs/assets/): local only.
@@ -245,6 +276,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
           method,
           url: target,
           headers: req.headers,
+          rawHeaders: req.rawHeaders,
           body,
           remoteAddress: req.socket.remoteAddress,
           localPort: req.socket.localPort,
@@ -254,7 +286,8 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
         match,
       );
       const handler = await load(match.handler, match);
-      result = await runLambda(handler, event, match.op, requestId);
+      const writer = terminalLogWriter(terminal, () => (handlerLogged = true));
+      result = await withLogWriter(writer, () => runLambda(handler, event, match!.op, requestId));
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
       if (match && e?.code === 'ERR_MODULE_NOT_FOUND' && e.message.includes(resolve(REPO_ROOT, match.handler))) {

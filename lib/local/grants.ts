@@ -6,20 +6,49 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.js';
 import { db } from '../db.js';
-import { INDEX_ACTIONS } from '../grants.js';
+import { INDEX_ACTIONS, type ScopedGrant } from '../grants.js';
 import type { Operation } from '../operations.js';
 
 interface Policy {
   /** The function's name, for the error message. */
   fn: string;
   allowed: ReadonlySet<string>;
+  /** Actions allowed on some partitions only (IAM's dynamodb:LeadingKeys). */
+  scoped: readonly ScopedGrant[];
 }
 
 const current = new AsyncLocalStorage<Policy>();
 const guarded = new WeakSet<DynamoDBDocumentClient>();
 
+/** The partition key value a Query's key condition names (`pk = :v`), if it can be read. */
+function queriedPartition(input: Record<string, any>): string | undefined {
+  const names: Record<string, string> = input.ExpressionAttributeNames ?? {};
+  for (const m of String(input.KeyConditionExpression ?? '').matchAll(/(#?\w+)\s*=\s*(:\w+)/g)) {
+    const name = m[1]!.startsWith('#') ? names[m[1]!] : m[1];
+    const value = plain(input.ExpressionAttributeValues?.[m[2]!]);
+    if (name === 'pk') return typeof value === 'string' ? value : undefined;
+  }
+  return undefined;
+}
+
+/** A key value as the guard sees it: plain, or already marshalled by the document client (`{S}`). */
+const plain = (value: unknown): unknown => (value && typeof value === 'object' && 'S' in value ? (value as { S: unknown }).S : value);
+
+const pkOf = (body: Record<string, any> | undefined): string[] => {
+  const pk = plain(body?.Key?.pk ?? body?.Item?.pk);
+  return typeof pk === 'string' ? [pk] : [];
+};
+
+export interface RequiredAction {
+  action: string;
+  table?: string;
+  index?: string;
+  /** The partition keys the request touches (IAM's `dynamodb:LeadingKeys`), when known. */
+  pks: string[];
+}
+
 /** The DynamoDB action a command needs, per item for transactions; `index` when it addresses one. */
-export function requiredActions(command: string, input: Record<string, any>): { action: string; table?: string; index?: string }[] {
+export function requiredActions(command: string, input: Record<string, any>): RequiredAction[] {
   const name = command.replace(/Command$/, '');
   switch (name) {
     case 'TransactWrite':
@@ -27,25 +56,36 @@ export function requiredActions(command: string, input: Record<string, any>): { 
       return (input.TransactItems ?? []).map((item: Record<string, { TableName?: string }>) => {
         const [kind, body] = Object.entries(item)[0] ?? ['?', {}];
         const action = kind === 'ConditionCheck' ? 'ConditionCheckItem' : `${kind}Item`;
-        return { action, table: body?.TableName };
+        return { action, table: body?.TableName, pks: pkOf(body) };
       });
     case 'TransactGet':
     case 'TransactGetItems':
-      return (input.TransactItems ?? []).map((item: { Get?: { TableName?: string } }) => ({ action: 'GetItem', table: item.Get?.TableName }));
+      return (input.TransactItems ?? []).map((item: { Get?: { TableName?: string } }) => ({ action: 'GetItem', table: item.Get?.TableName, pks: pkOf(item.Get) }));
     case 'BatchGet':
     case 'BatchGetItem':
     case 'BatchWrite':
     case 'BatchWriteItem': {
       const action = name.startsWith('BatchGet') ? 'BatchGetItem' : 'BatchWriteItem';
-      return Object.keys(input.RequestItems ?? {}).map((table) => ({ action, table }));
+      return Object.entries(input.RequestItems ?? {}).map(([table, req]: [string, any]) => ({
+        action,
+        table,
+        pks: ((req?.Keys ?? []) as Record<string, any>[]).map((k) => plain(k.pk) as string),
+      }));
     }
     case 'Get':
     case 'Put':
     case 'Update':
     case 'Delete':
-      return [{ action: `${name}Item`, table: input.TableName }];
-    default:
-      return [{ action: name, table: input.TableName, index: input.IndexName }];
+      return [{ action: `${name}Item`, table: input.TableName, pks: pkOf(input) }];
+    case 'GetItem':
+    case 'PutItem':
+    case 'UpdateItem':
+    case 'DeleteItem':
+      return [{ action: name, table: input.TableName, pks: pkOf(input) }];
+    default: {
+      const pk = name === 'Query' && !input.IndexName ? queriedPartition(input) : undefined;
+      return [{ action: name, table: input.TableName, index: input.IndexName, pks: pk === undefined ? [] : [pk] }];
+    }
   }
 }
 
@@ -65,8 +105,13 @@ export function checkRequest(command: string, input: Record<string, any>): void 
   const table = config().tableName;
   for (const need of requiredActions(command, input)) {
     const resource = need.index ? `table/${need.table}/index/${need.index}` : `table/${need.table}`;
-    const ok =
-      need.table === table && policy.allowed.has(need.action) && (!need.index || INDEX_ACTIONS.includes(need.action as never));
+    const granted = policy.allowed.has(need.action) && (!need.index || INDEX_ACTIONS.includes(need.action as never));
+    // A scoped grant covers base-table requests whose every partition key has one of its prefixes.
+    const scoped =
+      !need.index &&
+      need.pks.length > 0 &&
+      policy.scoped.some((g) => g.actions.includes(need.action as never) && need.pks.every((pk) => g.keyPrefixes.some((p) => pk.startsWith(p))));
+    const ok = need.table === table && (granted || scoped);
     if (!ok) throw accessDenied(policy, need.action, resource);
   }
 }
@@ -89,5 +134,5 @@ function guard(client: DynamoDBDocumentClient): void {
  */
 export function runWithGrants<T>(op: Operation | undefined, fnName: string, run: () => T): T {
   guard(db());
-  return current.run({ fn: fnName, allowed: new Set(op?.tableActions ?? []) }, run);
+  return current.run({ fn: fnName, allowed: new Set(op?.tableActions ?? []), scoped: op?.scopedGrants ?? [] }, run);
 }

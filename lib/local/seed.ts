@@ -1,11 +1,18 @@
 // The demo calendar: venues, organizers, categories and tags in en, lt and ru, and events over
 // 30 months (weekly series, all-day and multi-day events, free and paid), written through the real
-// handlers with an editor token. Idempotent: a marker item records a finished seed.
+// handlers with an editor token, after the few records the examples of /doc name (so that "Try
+// it out" on /docs works as it is). Idempotent: a marker item records a finished seed.
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { planSeed, runSeed, type EventPlan, type SeedPlan } from '../../bench/seed.js';
+import { passwordKey } from '../app-password-key.js';
+import { generatePassword, hashPassword } from '../app-passwords.js';
 import { config } from '../config.js';
 import { db } from '../db.js';
+import { DEMO_RECORDS } from '../openapi.js';
+import { userIdOf } from '../store/base.js';
+import { createAppPassword } from '../store/credentials.js';
 import { ensureDevKeys, mintToken } from './dev-auth.js';
+import { invoke } from './invoke.js';
 
 const MARKER = { pk: 'SEED#demo', sk: 'SEED' };
 
@@ -40,6 +47,36 @@ function addSeries(plan: SeedPlan, now: Date): void {
   }
 }
 
+/**
+ * The records of DEMO_RECORDS, made one at a time before anything else, so that on an empty table
+ * they get the ids the examples use (records are numbered in the order they are made).
+ */
+async function seedExamples(token: string, now: Date): Promise<void> {
+  const d = DEMO_RECORDS;
+  const make = async (path: string, body: Record<string, unknown>, want: { id: number; slug: string }) => {
+    const res = await invoke('POST', 'en', path, { body, token });
+    if (res.status !== 201) throw new Error(`POST /en${path} -> ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+    if (res.body.id !== want.id || res.body.slug !== want.slug) {
+      console.warn(`The table was not empty: the demo record ${want.slug} got id ${res.body.id}, so the examples of /docs name other records.`);
+    }
+  };
+  await make('/venues', { venue: d.venue.title, address: '1 Shore Road', city: 'Bristol', country: 'United Kingdom', zip: 'BS1 4QA' }, d.venue);
+  await make('/organizers', { organizer: d.organizer.title, email: 'office@lakeside.example.org' }, d.organizer);
+  const day = new Date(now.getTime() + 7 * 86_400_000).toISOString().slice(0, 10);
+  await make(
+    '/events',
+    { title: d.event.title, start_date: `${day} 14:00`, end_date: `${day} 17:00`, venue: d.venue.id, organizer: [d.organizer.id], description: 'Tours, music and tea.' },
+    d.event,
+  );
+  // Its password is not known to anyone: it is there to be read and revoked.
+  const { sub, uuid, name } = d.appPassword;
+  const role = 'editor' as const;
+  await createAppPassword(
+    { sub, login: sub, userId: await userIdOf(sub), role },
+    { uuid, appId: '', name, created: Math.floor(now.getTime() / 1000), hash: hashPassword(await passwordKey(), generatePassword()), role },
+  );
+}
+
 /** Seeds the current table (DYNAMODB_ENDPOINT, TABLE_NAME) unless it was seeded already: `events` spread events plus 48 of weekly series. */
 export async function seedDemo(events = 300): Promise<{ seeded: boolean; events: number }> {
   const table = config().tableName;
@@ -49,8 +86,11 @@ export async function seedDemo(events = 300): Promise<{ seeded: boolean; events:
   const now = new Date();
   const plan = planSeed(events, 2026, now);
   addSeries(plan, now);
-  await runSeed(plan, token, 8);
   const total = plan.events.length;
+  // The examples' event stands for one of the spread events.
+  plan.events.shift();
+  await seedExamples(token, now);
+  await runSeed(plan, token, 8);
   await db().send(new PutCommand({ TableName: table, Item: { ...MARKER, events: total, at: new Date().toISOString() } }));
   return { seeded: true, events: total };
 }

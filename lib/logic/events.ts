@@ -392,6 +392,9 @@ export async function updateEvent(ctx: RequestContext): Promise<Reply> {
     let slug = old.slug;
     if (wantedSlug !== undefined && old.status !== 'trash') {
       slug = await freeSlug('event', old.lang, slugify(wantedSlug) || String(old.id), old.id, slugRaces + 1);
+    } else if (old.status === 'trash' && statusOf(old) !== 'trash') {
+      // Leaving the trash takes the original slug back (or the next free one), as venues do.
+      slug = await freeSlug('event', old.lang, slugify(wantedSlug ?? old.slug.replace(/__trashed$/, '')) || String(old.id), old.id, slugRaces + 1);
     }
     const next = eventFrom({ ...ctx.params, status: statusOf(old) }, { id: old.id, lang: old.lang, slug, author, now: ctx.now, old }, links);
     await commit(old, next, links);

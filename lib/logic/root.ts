@@ -30,7 +30,8 @@ function buildIndex(lang: Lang): Record<string, unknown> {
   const ns = `${cfg.namespace}/events/v1`;
   const base = apiBase(lang, cfg);
   const byPath = new Map<string, Operation[]>();
-  for (const op of OPERATIONS) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op]);
+  // WordPress's own routes belong to its `wp/v2` namespace, not to this one.
+  for (const op of OPERATIONS) if (op.api === 'tec') byPath.set(op.path, [...(byPath.get(op.path) ?? []), op]);
   const routes: Record<string, unknown> = {};
   for (const [path, ops] of byPath) {
     routes[wpRoute(cfg.namespace, path)] = {

@@ -1,7 +1,7 @@
 // The local runtime allows exactly what each function's IAM policy allows (lib/grants.ts, the
 // same lists the stack grants), and applies each function's timeout: what AWS would refuse fails
 // here the same way. Reads never write, so a user seen for the first time can read.
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { config } from '../../lib/config.js';
@@ -149,5 +149,34 @@ describe('function timeouts', () => {
       expect(remaining).toBeGreaterThan(op.timeoutSeconds * 1000 - 500);
       expect(remaining).toBeLessThanOrEqual(op.timeoutSeconds * 1000);
     }
+  });
+});
+
+describe('grants scoped to sign-in data (dynamodb:LeadingKeys)', () => {
+  const cred = { pk: 'CRED#grants-probe', sk: 'USER' };
+  const touch = (key: { pk: string; sk: string }) => () =>
+    db().send(new UpdateCommand({ TableName: table(), Key: key, UpdateExpression: 'SET seen = :t', ExpressionAttributeValues: { ':t': 1 } }));
+
+  it("lets a read function update a user's credential record, and nothing else", async () => {
+    const reader = operation('events.list');
+    await runWithGrants(reader, 'r', touch(cred));
+    expect((await db().send(new GetCommand({ TableName: table(), Key: cred }))).Item).toMatchObject({ seen: 1 });
+    await expect(runWithGrants(reader, 'r', touch(PROBE))).rejects.toMatchObject({ name: 'AccessDeniedException' });
+    await expect(runWithGrants(reader, 'r', touch({ pk: 'LOGIN#someone', sk: 'LOGIN' }))).rejects.toMatchObject({ name: 'AccessDeniedException' });
+    // The scope covers updates only: no put, even in the credential partition.
+    await expect(runWithGrants(reader, 'r', () => db().send(new PutCommand({ TableName: table(), Item: { ...cred, sk: 'APPPW#x' } })))).rejects.toMatchObject({
+      name: 'AccessDeniedException',
+    });
+  });
+
+  it('lets the table-less root functions read sign-in data only', async () => {
+    const root = operation('root.index');
+    const login = () => db().send(new GetCommand({ TableName: table(), Key: { pk: 'LOGIN#someone', sk: 'LOGIN' } }));
+    const credentials = () => db().send(new QueryCommand({ TableName: table(), KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': cred.pk } }));
+    await runWithGrants(root, 'root', login);
+    await runWithGrants(root, 'root', credentials);
+    await expect(runWithGrants(root, 'root', () => db().send(new GetCommand({ TableName: table(), Key: PROBE })))).rejects.toMatchObject({ name: 'AccessDeniedException' });
+    const records = () => db().send(new QueryCommand({ TableName: table(), KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': 'POST#1' } }));
+    await expect(runWithGrants(root, 'root', records)).rejects.toMatchObject({ name: 'AccessDeniedException' });
   });
 });

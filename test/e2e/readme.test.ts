@@ -86,6 +86,24 @@ describe('README', () => {
     expect(event).toMatchObject({ version: '2.0', routeKey: 'GET /{lang}/tribe/events/v1/events', rawQueryString: 'per_page=2' });
   }, 120_000);
 
+  it('npm run app-password and the Basic-auth curl work as the README says', async () => {
+    const env = { ...process.env, DYNAMODB_ENDPOINT: '', TABLE_NAME: '', SITE_URL: '' };
+    const [make, ...curl] = block('### WordPress clients').trim().split('\n');
+    const command = make!.replace(/\s+#.*$/, '').split(' ');
+    expect(command.slice(0, 4)).toEqual(['npm', 'run', 'app-password', '--']);
+    const made = await run('npm', ['run', '-s', ...command.slice(2)], { env, timeout: 60_000 });
+    const credentials = made.stdout.trim().split('\n').at(-1)!;
+    expect(credentials).toMatch(/^alice:[A-Za-z0-9]{4}( [A-Za-z0-9]{4}){5}$/);
+    const script = curl
+      .join('\n')
+      .replaceAll('http://127.0.0.1:3000', origin)
+      .replace(/-u '[^']*'/, `-u '${credentials}'`)
+      .replace('curl ', `curl -s -w '\\n@@%{http_code}\\n' `);
+    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script], { timeout: 60_000 });
+    expect(stdout).toMatch(/^@@201$/m);
+    expect(JSON.parse(stdout.split(/^@@/m)[0]!)).toMatchObject({ title: 'Jazz night', status: 'publish' });
+  }, 120_000);
+
   it('npm run seed loads the demo data once', async () => {
     const endpoint = output.match(/DynamoDB Local: (http:\/\/\S+)/)![1]!;
     const env = { ...process.env, DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: `readme-seed-${Date.now()}` };

@@ -2,6 +2,7 @@
 // (latin1) bytes and malformed escapes that fetch would clean up. Keep-alive, a few sockets.
 import { Agent, request as httpRequest } from 'node:http';
 import { config } from '../../lib/config.js';
+import { API_ROOTS, type Api } from '../../lib/operations.js';
 import { bodyBuffer, pct, type Caller, type FuzzRequest, type RecordRef } from './model.js';
 
 export interface Sent {
@@ -19,7 +20,11 @@ export interface Received {
   ms: number;
 }
 
-/** Records the run knows of, by kind: seeded ones first, then every one a request created. */
+/**
+ * Records the run knows of, by kind: seeded ones first, then every one a request created. User
+ * ids are `ids.users`, application passwords' uuids `slugs.appPasswords`, and each caller's own
+ * also `slugs['appPasswords.<caller>']`.
+ */
 export interface LiveWorld {
   ids: Record<string, number[]>;
   slugs: Record<string, string[]>;
@@ -57,19 +62,21 @@ export function client(origin: string, sockets: number): Client {
   };
 }
 
-/** `/{lang}/<namespace>/events/v1` */
-export const apiPath = (lang: string) => `/${lang}/${config().namespace}/events/v1`;
+/** `/{lang}/<namespace>/events/v1`, or `/{lang}/wp/v2` for WordPress's routes. */
+export const apiPath = (lang: string, api: Api = 'tec') => API_ROOTS[api](config().namespace).replace('{lang}', lang);
 
-function resolve(ref: RecordRef, world: LiveWorld): string {
-  const list = ref.field === 'id' ? world.ids[ref.kind] ?? [] : world.slugs[ref.kind] ?? [];
-  if (!list.length) return ref.field === 'id' ? '999998' : 'no-such-record';
-  const v = list[ref.pick % list.length]!;
+function resolve(ref: RecordRef, world: LiveWorld, caller: Caller): string {
+  // Half the uuids are the caller's own passwords (when it has any): the others' are refused.
+  const own = ref.field === 'uuid' && ref.pick % 2 === 0 ? world.slugs[`${ref.kind}.${caller}`] : undefined;
+  const list = ref.field === 'id' ? world.ids[ref.kind] ?? [] : own?.length ? own : world.slugs[ref.kind] ?? [];
+  if (!list.length) return ref.field === 'id' ? '999998' : ref.field === 'uuid' ? '00000000-0000-4000-8000-000000000000' : 'no-such-record';
+  const v = list[(own?.length ? ref.pick >> 1 : ref.pick) % list.length]!;
   return ref.field === 'id' ? String(v) : pct(String(v));
 }
 
-/** The request as it goes on the wire; tokens come from `token(caller)`. */
+/** The request as it goes on the wire; credentials come from `token(caller)`. */
 export function materialize(req: FuzzRequest, world: LiveWorld, token: (c: Caller) => string | undefined): Sent {
-  const path = `${apiPath(req.lang)}${req.segments.map((s) => `/${typeof s === 'string' ? s : resolve(s, world)}`).join('')}`;
+  const path = `${apiPath(req.lang, req.api)}${req.segments.map((s) => `/${typeof s === 'string' ? s : resolve(s, world, req.caller)}`).join('')}`;
   const query = req.query.map((p) => p.text).join('&');
   const target = query ? `${path}?${query}` : path;
   const headers: Record<string, string> = { ...req.headers };

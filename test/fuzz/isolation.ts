@@ -2,7 +2,8 @@
 // response; the gateway runs in this process), and a handful of plain requests behave after the
 // run exactly as before it, on the same server: an editor's create without `status` publishes,
 // a contributor's is a draft, a plain read, the default page of 9, a plain DELETE trashes (then
-// 410), an anonymous write is 401, and /doc is unchanged.
+// 410), an anonymous write is 401, users/me knows the editor and not an anonymous caller, and /doc
+// is unchanged.
 import type { Api } from './seed.js';
 import { day } from './seed.js';
 
@@ -128,6 +129,13 @@ export async function probe(api: Api, docText: string, tag: string): Promise<Pro
   const gone = await api('GET', `/events/${id}`);
   observed.getTrashed = { status: gone.status, code: gone.body.code };
   expect(gone.status === 403 && gone.body.code === 'event-no-longer-available', `reading a trashed event answers ${gone.status} ${gone.body.code}`);
+
+  const me = await api('GET', '/users/me', { caller: 'editor', api: 'wp' });
+  observed.me = { status: me.status, id: me.body.id, shape: shape(me.body) };
+  expect(me.status === 200 && Number.isInteger(me.body.id), `GET /wp/v2/users/me as the editor answers ${me.status}: ${me.text.slice(0, 200)}`);
+  const nobody = await api('GET', '/users/me', { api: 'wp' });
+  observed.anonymousMe = { status: nobody.status, code: nobody.body.code };
+  expect(nobody.status === 401 && nobody.body.code === 'rest_not_logged_in', `an anonymous GET /wp/v2/users/me answers ${nobody.status} ${nobody.body.code}`);
 
   const doc = await api('GET', '/doc');
   observed.doc = doc.status;

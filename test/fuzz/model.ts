@@ -6,6 +6,7 @@
 //   (`a[k]=`), as PHP-style form decoding reads them; `Opaque` strings go on the wire as they are
 //   (malformed percent-encoding, raw bytes), so what the server decodes is not predicted.
 // Object keys may be anything, `__proto__` included: objects are built with defineProperty.
+import type { Api } from '../../lib/operations.js';
 
 /** A numeric literal written into JSON verbatim. */
 export class Raw {
@@ -102,19 +103,30 @@ export const containsOpaque = (v: QVal): boolean =>
 // --- requests -------------------------------------------------------------------------------------
 
 export type Role = 'contributor' | 'author' | 'editor';
-/** Who calls: nobody, a role (valid token), a valid token without a role, or a broken credential. */
+/**
+ * Who calls: nobody, a role (valid token), a valid token without a role, an application password
+ * (HTTP Basic, an editor's), HTTP Basic without a password (anonymous, as in WordPress), or a broken
+ * credential (bad tokens; Basic with an unknown login, a wrong password or a login too long for any
+ * key).
+ */
 export type Caller =
   | 'anonymous'
   | Role
   | 'roleless'
+  | 'app-password'
+  | 'basic-no-password'
   | 'expired'
   | 'wrong-audience'
   | 'wrong-issuer'
   | 'forged'
   | 'garbage'
   | 'basic'
+  | 'basic-wrong-password'
+  | 'basic-long-login'
   | 'empty-bearer';
-export const BAD_CALLERS: readonly Caller[] = ['expired', 'wrong-audience', 'wrong-issuer', 'forged', 'garbage', 'basic', 'empty-bearer'];
+export const BAD_CALLERS: readonly Caller[] = ['expired', 'wrong-audience', 'wrong-issuer', 'forged', 'garbage', 'basic', 'basic-wrong-password', 'basic-long-login', 'empty-bearer'];
+/** Callers the API takes as nobody. */
+export const ANONYMOUS_CALLERS: readonly Caller[] = ['anonymous', 'basic-no-password'];
 
 /** A piece of a query string or body that minimization may drop, unless `keep` (it carries an expectation). */
 export interface Part {
@@ -130,10 +142,13 @@ export type Body =
   | { kind: 'bytes'; base64: string }
   | { kind: 'repeat'; head: string; unit: string; times: number; tail: string };
 
-/** A reference to a record resolved when the request is sent (records come and go during a run). */
+/**
+ * A reference to a record resolved when the request is sent (records come and go during a run):
+ * an id or slug of a kind, a user id (kind `users`), an application password's uuid (`uuid`).
+ */
 export interface RecordRef {
   kind: string;
-  field: 'id' | 'slug';
+  field: 'id' | 'slug' | 'uuid';
   pick: number;
 }
 
@@ -157,7 +172,9 @@ export interface FuzzRequest {
   method: string;
   /** The language segment (may be a wrong one). */
   lang: string;
-  /** Segments after `/{lang}/tribe/events/v1`. */
+  /** The route root: TEC's `/{lang}/tribe/events/v1` or WordPress's `/{lang}/wp/v2`. */
+  api: Api;
+  /** Segments after the root. */
   segments: Segment[];
   /** Query pieces, already encoded (`name=value`, or several pairs); joined with `&`. */
   query: Part[];

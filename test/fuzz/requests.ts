@@ -4,11 +4,15 @@
 // that do not; every kind of caller; prototype keys, broken key syntax, wrong content types,
 // invalid JSON, raw bytes and bodies over the limit. Each request carries what must come of it
 // (`expect`), worked out from the same definitions (args.ts) and the README's rules: anonymous
-// writes are 401, broken tokens never pass, path ids that are not digits and unknown routes are
-// 404 rest_no_route, raw bytes in the request line are 400, and a value that breaks its declared
-// type (or a missing required argument) is never a success.
+// writes under TEC's namespace are 401, WordPress's routes (users/me, application passwords, under
+// /{lang}/wp/v2) never serve an anonymous caller, broken credentials (tokens, HTTP Basic) never
+// pass, path ids that are not digits, users that are neither "me" nor digits and unknown routes
+// are 404 rest_no_route, raw bytes in the request line are 400, and a value that breaks its
+// declared type (or a missing required argument) is never a success.
 import fc from 'fast-check';
-import { OPERATIONS, type Operation } from '../../lib/operations.js';
+import { OPERATIONS, type Api, type Operation } from '../../lib/operations.js';
+import { matchRoute } from '../../lib/routes.js';
+import { apiPath } from './client.js';
 import type { Arg } from '../../lib/params.js';
 import {
   acceptedValues,
@@ -28,6 +32,7 @@ import {
   type World,
 } from './args.js';
 import {
+  ANONYMOUS_CALLERS,
   BAD_CALLERS,
   bodyText,
   containsOpaque,
@@ -198,6 +203,16 @@ const cleanCaller: fc.Arbitrary<Caller> = fc.oneof(
   { weight: 1, arbitrary: fc.constant<Caller>('contributor') },
   { weight: 2, arbitrary: fc.constant<Caller>('author') },
   { weight: 6, arbitrary: fc.constant<Caller>('editor') },
+  { weight: 1, arbitrary: fc.constant<Caller>('app-password') },
+);
+
+/** The same for WordPress's routes, whose introspection answers application passwords only. */
+const wpCleanCaller: fc.Arbitrary<Caller> = fc.oneof(
+  { weight: 1, arbitrary: fc.constant<Caller>('anonymous') },
+  { weight: 1, arbitrary: fc.constant<Caller>('contributor') },
+  { weight: 2, arbitrary: fc.constant<Caller>('author') },
+  { weight: 4, arbitrary: fc.constant<Caller>('editor') },
+  { weight: 4, arbitrary: fc.constant<Caller>('app-password') },
 );
 
 const caller: fc.Arbitrary<Caller> = fc.oneof(
@@ -206,6 +221,8 @@ const caller: fc.Arbitrary<Caller> = fc.oneof(
   { weight: 2, arbitrary: fc.constant<Caller>('author') },
   { weight: 5, arbitrary: fc.constant<Caller>('editor') },
   { weight: 1, arbitrary: fc.constant<Caller>('roleless') },
+  { weight: 1, arbitrary: fc.constant<Caller>('app-password') },
+  { weight: 1, arbitrary: fc.constant<Caller>('basic-no-password') },
   { weight: 1, arbitrary: fc.constantFrom(...BAD_CALLERS) },
 );
 
@@ -278,12 +295,61 @@ function slugPart(kind: string): fc.Arbitrary<PathPart> {
   );
 }
 
+const decodedSegment = (wire: string): string => {
+  try {
+    return decodeURIComponent(wire);
+  } catch {
+    return wire; // kept as is, like the gateway
+  }
+};
+
+/** What a path user must get: WordPress's route takes "me" or digits (a user id), else no route. */
+function userExpectation(wire: string): { noRoute?: string } {
+  const decoded = decodedSegment(wire);
+  if (decoded === 'me' || (/^\d+$/.test(decoded) && Number.isSafeInteger(Number(decoded)))) return {};
+  return { noRoute: `user ${JSON.stringify(decoded)} is neither "me" nor a user id` };
+}
+
+function userPart(): fc.Arbitrary<PathPart> {
+  const literal = (wire: string, label: string): PathPart => ({ segment: wire, label, ...userExpectation(wire) });
+  return fc.oneof(
+    { weight: 8, arbitrary: fc.constant(literal('me', 'me')) },
+    { weight: 4, arbitrary: fc.nat().map((pick) => ({ segment: { kind: 'users', field: 'id' as const, pick }, label: 'existing user id' })) },
+    { weight: 2, arbitrary: fc.constantFrom('999999', '0', '007', '9007199254740991', '%6De', '%31').map((w) => literal(w, 'literal user')) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .constantFrom('ME', 'you', '-1', '1.5', '1e3', '9007199254740992', '99999999999999999999', 'me%2F', 'me%20', '%E0%A4', 'm%00e', '\u00b9', pct('１'))
+        .map((w) => literal(w, 'user that is neither me nor digits')),
+    },
+  );
+}
+
+/** What a path uuid must get: any one segment is the route's (a decoded "/" is no route). */
+function uuidExpectation(wire: string): { noRoute?: string } {
+  return decodedSegment(wire).includes('/') ? { noRoute: 'the uuid contains a "/"' } : {};
+}
+
+function uuidPart(): fc.Arbitrary<PathPart> {
+  const literal = (wire: string, label: string): PathPart => ({ segment: wire, label, ...uuidExpectation(wire) });
+  return fc.oneof(
+    { weight: 8, arbitrary: fc.nat().map((pick) => ({ segment: { kind: 'appPasswords', field: 'uuid' as const, pick }, label: 'existing uuid' })) },
+    { weight: 2, arbitrary: fc.uuid().map((u) => literal(u, 'unknown uuid')) },
+    { weight: 2, arbitrary: hostileString().map((s) => literal(pct(s.slice(0, 300)) || 'x', 'hostile uuid')) },
+    { weight: 1, arbitrary: fc.constantFrom('a%2Fb', '%2F').map((w) => literal(w, 'uuid with a slash')) },
+    // Not `introspect`: that is a route of its own.
+    { weight: 1, arbitrary: fc.constantFrom('%zz', '%00', 'x'.repeat(1500), pct('é'.repeat(600)), '.', '..', 'INTROSPECT').map((w) => literal(w, 'odd uuid')) },
+  );
+}
+
 function pathArb(op: Operation): fc.Arbitrary<PathPart[]> {
   const parts = op.path.split('/').filter((s) => s !== '');
   return fc.tuple(
     ...parts.map((s): fc.Arbitrary<PathPart> => {
       if (s === '{id}') return idPart(kindOf(op));
       if (s === '{slug}') return slugPart(kindOf(op));
+      if (s === '{user}') return userPart();
+      if (s === '{uuid}') return uuidPart();
       return fc.constant({ segment: s, label: s });
     }),
   );
@@ -395,7 +461,7 @@ function opRequest(plan: OpPlan, fixed?: Fixed): fc.Arbitrary<Omit<FuzzRequest, 
         method: fc.constant(method),
         enc: fc.constant(enc),
         takesBody: fc.constant(takesBody),
-        caller: clean ? cleanCaller : caller,
+        caller: clean ? (op.api === 'wp' ? wpCleanCaller : cleanCaller) : caller,
         lang: fc.constantFrom('en', 'en', 'en', 'en', 'lt', 'ru'),
         path: pathArb(op),
         given: fc.tuple(...argArbs),
@@ -474,8 +540,10 @@ function opRequest(plan: OpPlan, fixed?: Fixed): fc.Arbitrary<Omit<FuzzRequest, 
         for (const p of r.path) if (p.reject) reject.push(p.reject);
         if (b.label !== 'no body' && b.label !== planned?.kind) more.push(b.label);
         const bad = BAD_CALLERS.includes(r.caller);
+        const anonymous = ANONYMOUS_CALLERS.includes(r.caller);
         if (bad) reject.push(`broken credentials (${r.caller})`);
-        if (write && r.caller === 'anonymous') reject.push('anonymous write');
+        if (write && anonymous) reject.push('anonymous write');
+        else if (op.api === 'wp' && anonymous) reject.push("anonymous caller of WordPress's user routes");
         const noRoute = r.path.find((p) => p.noRoute)?.noRoute;
         let body = b.body;
         let contentType = b.contentType;
@@ -486,19 +554,23 @@ function opRequest(plan: OpPlan, fixed?: Fixed): fc.Arbitrary<Omit<FuzzRequest, 
         }
         const headers: Record<string, string> = {};
         if (body && contentType) headers['content-type'] = contentType;
-        // Writes check the token before anything else but the route; reads validate first.
-        // (A path id too large for a record may be answered as no route, before anything else.)
+        // Writes check credentials before anything else but the route; reads validate first.
+        // Under TEC's namespace an anonymous write is refused there too; WordPress's routes refuse
+        // anonymous callers themselves, after the arguments. (A path id too large for a record may
+        // be answered as no route, before anything else.)
         const huge = r.path.some((p) => p.reject) ? [404] : [];
-        const status: number[] | undefined = noRoute ? [404] : write && (r.caller === 'anonymous' || bad) ? [401, ...huge] : bad ? [400, 401, ...huge] : undefined;
+        const refusedFirst = bad || (anonymous && op.api === 'tec');
+        const status: number[] | undefined = noRoute ? [404] : write && refusedFirst ? [401, ...huge] : bad ? [400, 401, ...huge] : undefined;
         more.push(...r.path.filter((p) => typeof p.segment !== 'string' || p.label !== p.segment).map((p) => p.label));
         // Bytes that are not printable ASCII in the request line: Node's parser (as any proxy) refuses the request.
         if ([...r.path.map((p) => p.segment), ...query.map((p) => p.text)].some((t) => typeof t === 'string' && RAW_BYTES.test(t))) {
-          return { ...base(r, query, headers, body, exclusive, [...notes, ...more]), expect: { reject: ['raw bytes in the request line'], status: [400] } };
+          return { ...base(r, op.api, query, headers, body, exclusive, [...notes, ...more]), expect: { reject: ['raw bytes in the request line'], status: [400] } };
         }
         return {
           op: op.id,
           method: r.method,
           lang: r.lang,
+          api: op.api,
           segments: r.path.map((p) => p.segment),
           query,
           caller: r.caller,
@@ -514,11 +586,18 @@ function opRequest(plan: OpPlan, fixed?: Fixed): fc.Arbitrary<Omit<FuzzRequest, 
 
 const RAW_BYTES = /[^\x21-\x7e]/;
 
-function base(r: { method: string; lang: string; caller: Caller; path: PathPart[] }, query: Part[], headers: Record<string, string>, body: Body | undefined, exclusive: boolean, notes: string[]) {
-  return { method: r.method, lang: r.lang, segments: r.path.map((p) => p.segment), query, caller: r.caller, headers, ...(body ? { body } : {}), exclusive, notes };
+function base(r: { method: string; lang: string; caller: Caller; path: PathPart[] }, api: Api, query: Part[], headers: Record<string, string>, body: Body | undefined, exclusive: boolean, notes: string[]) {
+  return { method: r.method, lang: r.lang, api, segments: r.path.map((p) => p.segment), query, caller: r.caller, headers, ...(body ? { body } : {}), exclusive, notes };
 }
 
 // --- requests no route takes ------------------------------------------------------------------------------
+
+/** An operation's path with plausible values for its variables. */
+const sampleSegments = (op: Operation) =>
+  op.path
+    .split('/')
+    .filter(Boolean)
+    .map((s) => (s === '{id}' ? '1' : s === '{slug}' ? 'x' : s === '{user}' ? 'me' : s === '{uuid}' ? 'x' : s));
 
 function noRouteRequest(): fc.Arbitrary<Omit<FuzzRequest, 'n'>> {
   const op = fc.constantFrom(...OPERATIONS);
@@ -528,27 +607,52 @@ function noRouteRequest(): fc.Arbitrary<Omit<FuzzRequest, 'n'>> {
   }).map(({ op, lang }) => ({
     method: op.methods[0]!,
     lang,
-    segments: op.path.split('/').filter(Boolean).map((s) => (s === '{id}' ? '1' : s === '{slug}' ? 'x' : s)),
+    api: op.api,
+    segments: sampleSegments(op),
     label: `language ${JSON.stringify(lang)} on ${op.id}`,
   }));
+  // A method no route of that path takes (as the routing matches it: `introspect` is also a `{uuid}`).
   const wrongMethod = fc
     .record({ op, method: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE') })
-    .filter(({ op, method }) => !OPERATIONS.some((o) => o.path === op.path && (o.methods as string[]).includes(method)))
+    .filter(({ op, method }) => !matchRoute(method, [apiPath('en', op.api), ...sampleSegments(op)].join('/')).op)
     .map(({ op, method }) => ({
       method,
       lang: 'en',
-      segments: op.path.split('/').filter(Boolean).map((s) => (s === '{id}' ? '1' : s === '{slug}' ? 'x' : s)),
+      api: op.api,
+      segments: sampleSegments(op),
       label: `${method} on ${op.path || '/'}`,
     }));
-  const unknownPath = fc.constantFrom<string[]>(['nope'], ['events', '1', 'extra'], ['events', 'by-slug'], ['events', 'by-slug', 'a', 'b'], ['venues', 'by-slug'], ['categories', 'by-slug', 'x'], ['doc', 'x'], ['EVENTS'], ['events%2F1'], ['tags', '1', '2']).map((segments) => ({
-    method: 'GET',
-    lang: 'en',
-    segments,
-    label: `unknown path /${segments.join('/')}`,
-  }));
+  const unknownPath = fc
+    .constantFrom<[Api, string[]]>(
+      ['tec', ['nope']],
+      ['tec', ['events', '1', 'extra']],
+      ['tec', ['events', 'by-slug']],
+      ['tec', ['events', 'by-slug', 'a', 'b']],
+      ['tec', ['venues', 'by-slug']],
+      ['tec', ['categories', 'by-slug', 'x']],
+      ['tec', ['doc', 'x']],
+      ['tec', ['EVENTS']],
+      ['tec', ['events%2F1']],
+      ['tec', ['tags', '1', '2']],
+      ['tec', ['users', 'me']],
+      ['wp', ['users']],
+      ['wp', ['users', 'me', 'x']],
+      ['wp', ['users', 'me', 'application-passwords', 'x', 'y']],
+      ['wp', ['users', 'me', 'APPLICATION-PASSWORDS']],
+      ['wp', ['events']],
+      ['wp', []],
+    )
+    .map(([api, segments]) => ({
+      method: 'GET',
+      lang: 'en',
+      api,
+      segments,
+      label: `unknown path ${api === 'wp' ? '/wp/v2' : ''}/${segments.join('/')}`,
+    }));
   return fc.record({ target: fc.oneof(badLang, wrongMethod, unknownPath), caller }).map(({ target, caller: c }) => ({
     method: target.method,
     lang: target.lang,
+    api: target.api,
     segments: target.segments,
     query: [],
     caller: c,

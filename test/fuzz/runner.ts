@@ -4,14 +4,14 @@
 // at a time; the ones with prototype keys alone), judges every response (oracle.ts), watches the
 // built-in prototypes, probes again, and shrinks the first failure of every kind to the parts of
 // the request it needs.
-import type { DevKeys } from '../../lib/local/dev-auth.js';
+import { mintToken, type DevKeys } from '../../lib/local/dev-auth.js';
 import { OPERATIONS } from '../../lib/operations.js';
 import { client, materialize, type LiveWorld, type Received, type Sent } from './client.js';
 import { compareProbes, probe, PrototypeGuard } from './isolation.js';
 import { bodyBuffer, bodyPreview, type Body, type Caller, type FuzzRequest, type Part } from './model.js';
 import { Oracle, type Failure } from './oracle.js';
 import { requestGenerator } from './requests.js';
-import { callerHeaders, jsonApi, seedData } from './seed.js';
+import { basic, BASIC_USER, callerHeaders, jsonApi, seedData } from './seed.js';
 
 export interface FuzzOptions {
   /** The gateway, e.g. http://127.0.0.1:3000 (no trailing slash). */
@@ -130,7 +130,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
   const originalError = console.error;
   console.error = (...args: unknown[]) => {
     serverErrors.count++;
-    const line = args.map(String).join(' ').split('\n')[0]!.slice(0, 300);
+    const line = logSummary(args.map(String).join(' '));
     if (serverErrors.samples.length < 12 && !serverErrors.samples.includes(line)) serverErrors.samples.push(line);
   };
 
@@ -145,8 +145,25 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
     const docRes = await counted('GET', '/doc');
     if (docRes.status !== 200) throw new Error(`GET /doc answered ${docRes.status}: ${docRes.text.slice(0, 300)}`);
     const oracle = new Oracle(docRes.body);
-    const world = await seedData(counted);
+    const owner = `Bearer ${await mintToken(opts.keys, { role: 'editor', sub: BASIC_USER, ttl: '2h' })}`;
+    const world = await seedData(counted, owner);
+    auth['app-password'] = world.appPassword;
     const live: LiveWorld = { ids: structuredClone(world.ids), slugs: structuredClone(world.slugs) };
+    // The run may revoke the Basic caller's password (its own requests may): a new one keeps the
+    // caller signed in, so that HTTP Basic stays covered to the end.
+    let renewing: Promise<void> | undefined;
+    let renewals = 0;
+    const renewBasic = (failed: string | undefined) => {
+      if (failed !== auth['app-password']) return renewing;
+      return (renewing ??= (async () => {
+        const made = await counted('POST', '/users/me/application-passwords', { api: 'wp', authorization: owner, body: { name: `Fuzz Basic ${++renewals}` } });
+        if (made.status !== 201) return;
+        auth['app-password'] = basic(BASIC_USER, made.body.password);
+        for (const list of ['appPasswords', 'appPasswords.app-password']) (live.slugs[list] ??= []).push(made.body.uuid);
+      })().finally(() => {
+        renewing = undefined;
+      }));
+    };
     const guard = new PrototypeGuard();
     const tokenOf = (c: Caller) => auth[c];
 
@@ -210,17 +227,22 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
           // Records created by the run become targets too.
           if (req.method === 'POST' && req.op.endsWith('.create')) {
             try {
-              const body = JSON.parse(res.text) as { id?: unknown; slug?: unknown };
+              const body = JSON.parse(res.text) as { id?: unknown; slug?: unknown; uuid?: unknown };
               const kind = req.op.split('.')[0]!;
               if (typeof body.id === 'number') live.ids[kind]?.push(body.id);
               if (typeof body.slug === 'string') live.slugs[kind]?.push(body.slug);
+              // A password is only ever made for its caller.
+              if (typeof body.uuid === 'string') for (const list of [kind, `${kind}.${req.caller}`]) (live.slugs[list] ??= []).push(body.uuid);
             } catch {
               /* judged already */
             }
           }
+          // Revoked passwords are no targets any more (a caller's own list stays worth aiming at).
+          if (req.op === 'appPasswords.delete' || req.op === 'appPasswords.deleteAll') forgetPasswords(live, req, res.text);
         }
       }
       record(req, sent, res, found);
+      if (req.caller === 'app-password' && res?.status === 401 && res.text.includes('"incorrect_password"')) await renewBasic(sent.headers.authorization);
     };
 
     let lastLog = Date.now();
@@ -336,6 +358,36 @@ async function minimize(
     response: last?.res ? last.res.text.slice(0, 500) : '(did not fail the same way again)',
     sends,
   };
+}
+
+/** Drops what a successful revocation revoked from the targets: one uuid, or all of the caller's own. */
+function forgetPasswords(live: LiveWorld, req: FuzzRequest, text: string): void {
+  let body: { previous?: { uuid?: unknown } };
+  try {
+    body = JSON.parse(text) as typeof body;
+  } catch {
+    return;
+  }
+  const own = `appPasswords.${req.caller}`;
+  if (req.op === 'appPasswords.delete' && typeof body.previous?.uuid === 'string') {
+    const uuid = body.previous.uuid;
+    for (const list of Object.keys(live.slugs).filter((k) => k.startsWith('appPasswords'))) live.slugs[list] = live.slugs[list]!.filter((u) => u !== uuid);
+  } else if (req.op === 'appPasswords.deleteAll' && req.segments[1] === 'me' && live.slugs[own]) {
+    const gone = new Set(live.slugs[own]);
+    live.slugs[own] = [];
+    live.slugs.appPasswords = (live.slugs.appPasswords ?? []).filter((u) => !gone.has(u));
+  }
+}
+
+/** A server log line, short: for the handlers' JSON lines, the operation and the error. */
+function logSummary(text: string): string {
+  try {
+    const line = JSON.parse(text) as { operation?: string; message?: string; error?: { name?: string; message?: string } };
+    if (line.error) return `${line.operation ?? '?'}: ${line.message ?? ''}: ${line.error.name ?? 'Error'}: ${line.error.message ?? ''}`.slice(0, 300);
+  } catch {
+    /* not JSON */
+  }
+  return text.split('\n')[0]!.slice(0, 300);
 }
 
 /** Rules about what responses show of stored records, which an earlier request may have stored. */

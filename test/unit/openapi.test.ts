@@ -1,7 +1,9 @@
 // The self-description of the API: GET /doc (an OpenAPI 3.1 document, reference §9.1) and the
 // namespace index (WordPress's format, §9.2), both generated from the operation table, the argument
-// definitions and the presenters. The document is checked against the OpenAPI 3.1 schema with
-// @seriousme/openapi-schema-validator, whose meta-schemas ship with the package (no network).
+// definitions and the presenters, WordPress's own routes (users/me, application passwords) under
+// their own server, and examples that name the demo calendar's records. The document is checked
+// against the OpenAPI 3.1 schema with @seriousme/openapi-schema-validator, whose meta-schemas
+// ship with the package (no network).
 import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
@@ -13,8 +15,8 @@ import { lambdaContext } from '../../lib/local/gateway.js';
 import { matchRoute, toApiGatewayEvent } from '../../lib/local/event.js';
 import { namespaceIndex, openApi } from '../../lib/logic/root.js';
 import { envelope } from '../../lib/logic/lists.js';
-import { documentedArgs, openApiDocument, presentedExamples, schemaDrift } from '../../lib/openapi.js';
-import { OPERATIONS, operation, type Operation } from '../../lib/operations.js';
+import { DEMO_RECORDS, documentedArgs, exampleBody, openApiDocument, presentedExamples, schemaDrift } from '../../lib/openapi.js';
+import { OPERATIONS, operation, routePath, type Operation } from '../../lib/operations.js';
 import type { RequestContext } from '../../lib/pipeline.js';
 import { presentEvent, redact } from '../../lib/present.js';
 import type { EventItem } from '../../lib/store/items.js';
@@ -54,6 +56,10 @@ function deref(d: Json, value: Json): Json {
 }
 
 const pathNames = (op: Operation) => [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+/** TEC's operations, whose rules the loops below encode; WordPress's have their own tests. */
+const TEC_OPERATIONS = OPERATIONS.filter((op) => op.api === 'tec');
+const WP_OPERATIONS = OPERATIONS.filter((op) => op.api === 'wp');
+const SIGN_IN = [{ bearerAuth: [] }, { basicAuth: [] }];
 const docPath = (op: Operation) => op.path || '/';
 const operationIdOf = (op: Operation, method: string) => (method === op.methods[0] ? op.id : `${op.id}.${method.toLowerCase()}`);
 
@@ -68,6 +74,8 @@ function check(value: unknown, schema: Json, root: Json, at = '$'): string[] {
   if (schema.anyOf && !schema.anyOf.some((s: Json) => check(value, s, root, at).length === 0)) errors.push(`${at}: matches none of anyOf`);
   if ('const' in schema && value !== schema.const) errors.push(`${at}: is not ${JSON.stringify(schema.const)}`);
   if (schema.enum && !schema.enum.includes(value)) errors.push(`${at}: ${JSON.stringify(value)} is not one of ${schema.enum.join(', ')}`);
+  if (typeof value === 'string' && schema.pattern && !new RegExp(schema.pattern).test(value)) errors.push(`${at}: ${JSON.stringify(value)} does not match ${schema.pattern}`);
+  if (typeof value === 'string' && schema.maxLength !== undefined && value.length > schema.maxLength) errors.push(`${at}: longer than ${schema.maxLength}`);
   if (schema.type) {
     const types: string[] = Array.isArray(schema.type) ? schema.type : [schema.type];
     const actual = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'number' ? (Number.isInteger(value) ? 'integer' : 'number') : typeof value;
@@ -154,7 +162,7 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
     expect(d.paths['/events/{id}'].put.operationId).toBe('events.update.put');
     expect(d.paths['/events/{id}'].patch.operationId).toBe('events.update.patch');
     // Nothing is documented that the table does not have.
-    const documented = Object.values<Json>(d.paths).flatMap((item) => Object.values<Json>(item).map((o) => o.operationId));
+    const documented = Object.values<Json>(d.paths).flatMap((item) => Object.entries<Json>(item).filter(([k]) => k !== 'servers').map(([, o]) => o.operationId));
     expect(documented.sort()).toEqual([...ids].sort());
   });
 
@@ -222,16 +230,25 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
     expect(deref(d, deref(d, d.paths['/venues/by-slug/{slug}'].post.requestBody).content['application/json'].schema).properties.slug).toBeUndefined();
   });
 
-  it('puts bearer authentication on writes, and makes it optional on reads', async () => {
+  it("puts bearer tokens and application passwords on writes and WordPress's routes, and no security on TEC's reads", async () => {
     const d = await doc();
+    expect(Object.keys(d.components.securitySchemes)).toEqual(['bearerAuth', 'basicAuth']);
     expect(d.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    expect(d.components.securitySchemes.basicAuth).toMatchObject({ type: 'http', scheme: 'basic' });
+    expect(d.components.securitySchemes.basicAuth.description).toMatch(/login and an application password/);
+    expect(d.security).toBeUndefined();
     for (const op of OPERATIONS) {
       for (const method of op.methods) {
         const { security } = d.paths[docPath(op)][method.toLowerCase()];
-        // No lock on reads: a token there is optional.
-        expect(security, op.id).toEqual(op.access === 'write' ? [{ bearerAuth: [] }] : undefined);
+        // No lock on TEC's reads: credentials there are optional.
+        expect(security, op.id).toEqual(op.access === 'write' || op.api === 'wp' ? SIGN_IN : undefined);
       }
     }
+    // users.me and the password reads are wp routes; events.list a TEC read.
+    expect(d.paths['/users/me'].get.security).toEqual(SIGN_IN);
+    expect(d.paths['/users/{user}/application-passwords'].get.security).toEqual(SIGN_IN);
+    expect(d.paths['/events'].get.security).toBeUndefined();
+    expect(d.paths['/events'].post.security).toEqual(SIGN_IN);
   });
 
   it('declares the status codes each operation answers, from its properties, each error with the error envelope', async () => {
@@ -256,8 +273,8 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
     expect(codes('root.doc')).toEqual(all(200, 400, 401, 500));
     expect(codes('root.index')).toEqual(all(200, 400, 401, 500));
 
-    // The rules, from each operation's properties: no catch-all `default`, and every code explained.
-    for (const op of OPERATIONS) {
+    // TEC's rules, from each operation's properties: no catch-all `default`, and every code explained.
+    for (const op of TEC_OPERATIONS) {
       for (const method of op.methods) {
         const { responses } = d.paths[docPath(op)][method.toLowerCase()];
         const where = `${op.id} ${method}`;
@@ -298,7 +315,7 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
     const success: Record<string, string> = { list: 'List', create: 'item', get: 'item', getBySlug: 'item', update: 'item', updateBySlug: 'item', delete: 'item', deleteBySlug: 'item' };
     const item: Record<string, string> = { events: 'Event', venues: 'Venue', organizers: 'Organizer', categories: 'Term', tags: 'Term' };
     const list: Record<string, string> = { events: 'EventList', venues: 'VenueList', organizers: 'OrganizerList', categories: 'CategoryList', tags: 'TagList' };
-    for (const op of OPERATIONS) {
+    for (const op of TEC_OPERATIONS) {
       const [kind, name] = op.id.split('.') as [string, string];
       for (const method of op.methods) {
         const { responses } = d.paths[docPath(op)][method.toLowerCase()];
@@ -326,7 +343,10 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
   it('holds the schemas of every response', async () => {
     const { schemas } = (await doc()).components;
     expect(Object.keys(schemas)).toEqual(
-      expect.arrayContaining(['Event', 'Venue', 'Organizer', 'Term', 'EventTerm', 'Image', 'DateDetails', 'CostDetails', 'EventList', 'VenueList', 'OrganizerList', 'CategoryList', 'TagList', 'NamespaceIndex', 'Error']),
+      expect.arrayContaining([
+        'Event', 'Venue', 'Organizer', 'Term', 'EventTerm', 'Image', 'DateDetails', 'CostDetails', 'EventList', 'VenueList', 'OrganizerList', 'CategoryList', 'TagList', 'NamespaceIndex', 'Error',
+        'User', 'AppPassword', 'AppPasswordCreated', 'AppPasswordList', 'AppPasswordDeleted', 'AppPasswordsDeleted',
+      ]),
     );
     expect(schemas.Error.required).toEqual(['code', 'message', 'data']);
     expect(schemas.Error.properties.data.required).toEqual(['status']);
@@ -385,9 +405,30 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
     const a = await doc('en');
     expect(await doc('en')).toBe(a);
     expect(openApiDocument('en')).toBe(a);
-    expect(await doc('ru')).not.toBe(a);
-    expect((await doc('ru')).paths).toBe(a.paths);
+    const ru = await doc('ru');
+    expect(ru).not.toBe(a);
+    // TEC's path items are the same in every language; WordPress's name their language's server.
+    for (const op of TEC_OPERATIONS) expect(ru.paths[docPath(op)], op.id).toBe(a.paths[docPath(op)]);
+    expect(ru.paths['/users/me']).not.toBe(a.paths['/users/me']);
+    expect(ru.paths['/users/me'].servers).toEqual([expect.objectContaining({ url: `${SITE}/ru/wp/v2/` })]);
     expect(Object.isFrozen(a.paths['/events'].get.parameters[0])).toBe(true);
+    expect(Object.isFrozen(a.paths['/users/me'].servers[0])).toBe(true);
+  });
+
+  it('follows the site URL: a document per site, with its servers', async () => {
+    const before = await doc('lt');
+    process.env.SITE_URL = 'https://other.example.net';
+    resetConfig();
+    try {
+      const other = await doc('lt');
+      expect(other).not.toBe(before);
+      expect(other.servers).toEqual([{ url: 'https://other.example.net/lt/tribe/events/v1/' }]);
+      expect(other.paths['/users/me'].servers[0].url).toBe('https://other.example.net/lt/wp/v2/');
+    } finally {
+      process.env.SITE_URL = SITE;
+      resetConfig();
+    }
+    expect(await doc('lt')).toBe(before);
   });
 
   it('is what the /doc Lambda handler answers to an API Gateway event', async () => {
@@ -404,6 +445,196 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
   });
 });
 
+describe("WordPress's own routes in the document", () => {
+  const WP_PATHS = ['/users/me', '/users/{user}/application-passwords', '/users/{user}/application-passwords/introspect', '/users/{user}/application-passwords/{uuid}'];
+
+  it("are documented under their real URLs: a path-level server <site>/<lang>/wp/v2/, keys apart from TEC's", async () => {
+    for (const lang of ['en', 'lt'] as const) {
+      const d = await doc(lang);
+      const wpPaths = Object.keys(d.paths).filter((k) => d.paths[k].servers);
+      expect(wpPaths).toEqual(WP_PATHS);
+      for (const path of wpPaths) expect(d.paths[path].servers, path).toEqual([{ url: `${SITE}/${lang}/wp/v2/`, description: expect.any(String) }]);
+      // TEC's paths are below the document's server, and no key of one API is (as a template) one of the other's.
+      const shape = (k: string) => k.replace(/\{[^}]*\}/g, '{}');
+      const tecPaths = Object.keys(d.paths).filter((k) => !d.paths[k].servers);
+      expect(tecPaths.length).toBeGreaterThan(10);
+      expect(tecPaths.filter((k) => wpPaths.map(shape).includes(shape(k)))).toEqual([]);
+      // Every wp operation is at its route path: the server plus the key is /{lang}/wp/v2<path>.
+      for (const op of WP_OPERATIONS) {
+        expect(d.paths[op.path]?.servers, op.id).toBeDefined();
+        expect(`${d.paths[op.path].servers[0].url.replace(/\/$/, '')}${op.path}`).toBe(`${SITE}${routePath(op, 'tribe').replace('{lang}', lang)}`);
+      }
+    }
+  });
+
+  it('answer with their real statuses, each error with the error envelope', async () => {
+    const d = await doc();
+    const codes = (path: string, method: string) => Object.keys(d.paths[path][method].responses).map(Number);
+    expect(codes('/users/me', 'get')).toEqual([200, 400, 401, 409, 500]);
+    expect(codes('/users/{user}/application-passwords', 'get')).toEqual([200, 400, 401, 403, 404, 500]);
+    expect(codes('/users/{user}/application-passwords', 'post')).toEqual([201, 400, 401, 403, 404, 409, 413, 415, 500]);
+    expect(codes('/users/{user}/application-passwords', 'delete')).toEqual([200, 400, 401, 403, 404, 409, 413, 415, 500]);
+    expect(codes('/users/{user}/application-passwords/introspect', 'get')).toEqual([200, 400, 401, 403, 404, 500]);
+    expect(codes('/users/{user}/application-passwords/{uuid}', 'get')).toEqual([200, 400, 401, 403, 404, 500]);
+    expect(codes('/users/{user}/application-passwords/{uuid}', 'delete')).toEqual([200, 400, 401, 403, 404, 409, 413, 415, 500]);
+    for (const op of WP_OPERATIONS) {
+      for (const method of op.methods) {
+        const { responses } = d.paths[op.path][method.toLowerCase()];
+        for (const [status, shown] of Object.entries<Json>(responses)) {
+          const r = deref(d, shown);
+          expect(r.description, `${op.id} ${status}`).toBeTruthy();
+          if (Number(status) >= 400) expect(r.content['application/json'].schema, `${op.id} ${status}`).toEqual({ $ref: '#/components/schemas/Error' });
+        }
+      }
+    }
+    const text = (path: string, method: string, status: number) => deref(d, d.paths[path][method].responses[status]).description as string;
+    const passwords = '/users/{user}/application-passwords';
+    // WordPress's codes, where they can happen.
+    expect(text(passwords, 'post', 400)).toContain('application_password_empty_name');
+    for (const code of ['rest_not_logged_in', 'invalid_username', 'incorrect_password']) expect(text('/users/me', 'get', 401)).toContain(code);
+    expect(text(passwords, 'get', 401)).toContain('rest_cannot_list_application_passwords');
+    expect(text(passwords, 'get', 403)).toContain('rest_cannot_list_application_passwords');
+    expect(text(passwords, 'post', 403)).toContain('rest_cannot_create_application_passwords');
+    expect(text(passwords, 'delete', 403)).toContain('rest_cannot_delete_application_passwords');
+    expect(text(`${passwords}/{uuid}`, 'get', 403)).toContain('rest_cannot_read_application_password');
+    expect(text(`${passwords}/{uuid}`, 'delete', 403)).toContain('rest_cannot_delete_application_password');
+    for (const code of ['rest_user_invalid_id', 'rest_application_password_not_found', 'rest_no_route']) expect(text(`${passwords}/{uuid}`, 'get', 404)).toContain(code);
+    expect(text(`${passwords}/introspect`, 'get', 404)).toContain('rest_no_authenticated_app_password');
+    for (const code of ['application_password_duplicate_name', 'rest_conflict']) expect(text(passwords, 'post', 409)).toContain(code);
+    expect(text('/users/me', 'get', 409)).toContain('rest_conflict');
+    // The create answers 201 with the new password's URL.
+    const created = d.paths[passwords].post.responses[201];
+    expect(created.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/AppPasswordCreated' });
+    expect(created.headers.Location).toMatchObject({ schema: { type: 'string', format: 'uri' } });
+    const success: Record<string, string> = {
+      'users.me': 'User',
+      'appPasswords.list': 'AppPasswordList',
+      'appPasswords.deleteAll': 'AppPasswordsDeleted',
+      'appPasswords.introspect': 'AppPassword',
+      'appPasswords.get': 'AppPassword',
+      'appPasswords.delete': 'AppPasswordDeleted',
+    };
+    for (const [id, schema] of Object.entries(success)) {
+      const op = operation(id);
+      expect(d.paths[op.path][op.methods[0]!.toLowerCase()].responses[200].content['application/json'].schema, id).toEqual({ $ref: `#/components/schemas/${schema}` });
+    }
+  });
+
+  it('describe their path variables, query parameters and the create body', async () => {
+    const d = await doc();
+    const get = d.paths['/users/{user}/application-passwords/{uuid}'].get;
+    expect(get.parameters.map((p: Json) => [p.name, p.in, p.required])).toEqual([['user', 'path', true], ['uuid', 'path', true], ['context', 'query', false]]);
+    expect(get.parameters[0].schema).toEqual({ type: 'string', pattern: '^(?:me|[0-9]+)$' });
+    for (const ok of ['me', '0', '12']) expect(new RegExp(get.parameters[0].schema.pattern).test(ok), ok).toBe(true);
+    for (const bad of ['ME', '-1', '1.5', 'me2', '']) expect(new RegExp(get.parameters[0].schema.pattern).test(bad), bad).toBe(false);
+    expect(get.parameters[2].schema).toEqual({ type: 'string', enum: ['view', 'embed', 'edit'], default: 'view' });
+    const input = deref(d, deref(d, d.paths['/users/{user}/application-passwords'].post.requestBody).content['application/json'].schema);
+    expect(Object.keys(input.properties)).toEqual(['name', 'app_id']);
+    expect(input.required).toEqual(['name']);
+    expect(d.paths['/users/{user}/application-passwords'].delete.requestBody).toBeUndefined();
+  });
+
+  it('have schemas that fit what lib/logic/users.ts answers, and refuse what it does not', async () => {
+    const d = await doc();
+    const { schemas } = d.components;
+    const base = `${SITE}/en/wp/v2`;
+    const password = {
+      uuid: '0b5ad0a3-7b86-4a0e-9f3f-2ec1d4a0b6a1',
+      app_id: '',
+      name: 'Calendar sync',
+      created: '2027-01-02T10:00:00',
+      last_used: null,
+      last_ip: null,
+      _links: { self: [{ href: `${base}/users/4/application-passwords/0b5ad0a3-7b86-4a0e-9f3f-2ec1d4a0b6a1` }] },
+    };
+    const used = { ...password, app_id: '6ba7b810-9dad-11d1-80b4-00c04fd430c8', last_used: '2027-01-03T08:15:00', last_ip: '203.0.113.9' };
+    expect(check(password, schemas.AppPassword, d)).toEqual([]);
+    expect(check(used, schemas.AppPassword, d)).toEqual([]);
+    expect(check([password, used], schemas.AppPasswordList, d)).toEqual([]);
+    const { _links, ...fields } = password;
+    const created = { ...fields, password: 'abcd EFGH 1234 ijkl MNOP 5678', _links };
+    expect(Object.keys(schemas.AppPasswordCreated.properties)).toEqual(Object.keys(created));
+    expect(check(created, schemas.AppPasswordCreated, d)).toEqual([]);
+    expect(check({ ...created, password: 'abcdEFGH1234ijklMNOP5678' }, schemas.AppPasswordCreated, d)).not.toEqual([]);
+    expect(check({ ...created, password: 'abcd EFGH 1234 ijkl MNOP 567' }, schemas.AppPasswordCreated, d)).not.toEqual([]);
+    expect(check(created, schemas.AppPassword, d)).toEqual(['$: unexpected key password']);
+    expect(check({ ...password, last_ip: undefined }, schemas.AppPassword, d)).not.toEqual([]);
+    expect(check({ ...password, created: '2027-01-02 10:00:00' }, schemas.AppPassword, d)).not.toEqual([]);
+    expect(check({ deleted: true, previous: used }, schemas.AppPasswordDeleted, d)).toEqual([]);
+    expect(check({ deleted: true, count: 3 }, schemas.AppPasswordsDeleted, d)).toEqual([]);
+    expect(check({ deleted: true, count: 3, previous: used }, schemas.AppPasswordsDeleted, d)).not.toEqual([]);
+
+    const avatar = (s: number) => `https://secure.gravatar.com/avatar/${'0'.repeat(64)}?s=${s}&d=mm&r=g`;
+    const view = {
+      id: 4,
+      name: 'alice',
+      url: '',
+      description: '',
+      link: `${SITE}/author/alice/`,
+      slug: 'alice',
+      avatar_urls: { 24: avatar(24), 48: avatar(48), 96: avatar(96) },
+      meta: [],
+      _links: { self: [{ href: `${base}/users/4` }], collection: [{ href: `${base}/users` }] },
+    };
+    const edit = {
+      id: 4, username: 'alice', name: 'alice', first_name: '', last_name: '', email: 'alice@example.org', url: '', description: '', link: view.link, locale: 'en_US',
+      nickname: 'alice', slug: 'alice', roles: ['editor'], capabilities: { editor: true }, extra_capabilities: { editor: true }, avatar_urls: view.avatar_urls, meta: [], _links: view._links,
+    };
+    expect(check(view, schemas.User, d)).toEqual([]);
+    expect(check(edit, schemas.User, d)).toEqual([]);
+    expect(Object.keys(schemas.User.properties)).toEqual(Object.keys(edit));
+    expect(schemas.User.required).toEqual(Object.keys(view));
+    expect(check({ ...edit, roles: ['administrator'] }, schemas.User, d)).not.toEqual([]);
+    expect(check({ ...view, avatar_urls: { 24: avatar(24) } }, schemas.User, d)).not.toEqual([]);
+  });
+});
+
+describe("the document's examples", () => {
+  it('name a demo record for every path variable of every operation', async () => {
+    const d = await doc();
+    for (const op of OPERATIONS) {
+      for (const method of op.methods) {
+        const o = d.paths[docPath(op)][method.toLowerCase()];
+        for (const p of (o.parameters ?? []) as Json[]) {
+          if (p.in === 'path') expect(p.example, `${op.id} ${p.name}`).toBeDefined();
+          else expect(p.example, `${op.id} ${p.name}`).toBeUndefined();
+        }
+      }
+    }
+    const example = (path: string, name: string) => d.paths[path].get.parameters.find((p: Json) => p.name === name).example;
+    expect(example('/events/{id}', 'id')).toBe(DEMO_RECORDS.event.id);
+    expect(example('/venues/by-slug/{slug}', 'slug')).toBe(DEMO_RECORDS.venue.slug);
+    expect(example('/tags/{id}', 'id')).toBe(DEMO_RECORDS.tag.id);
+    expect(example('/users/{user}/application-passwords/{uuid}', 'user')).toBe('me');
+    expect(example('/users/{user}/application-passwords/{uuid}', 'uuid')).toBe(DEMO_RECORDS.appPassword.uuid);
+  });
+
+  it('give every request body only the fields to send, valid against its schema, in both media types', async () => {
+    const d = await doc();
+    for (const [name, body] of Object.entries<Json>(d.components.requestBodies)) {
+      const json = body.content['application/json'];
+      const schema = deref(d, json.schema);
+      expect(json.example, name).toBeDefined();
+      expect(body.content['application/x-www-form-urlencoded'].example, name).toEqual(json.example);
+      expect(check(json.example, schema, d), name).toEqual([]);
+      for (const required of schema.required ?? []) expect(json.example, `${name} ${required}`).toHaveProperty([required]);
+      // A few fields, not every property with a placeholder.
+      expect(Object.keys(json.example).length, name).toBeGreaterThan(0);
+      expect(Object.keys(json.example).length, name).toBeLessThan(Math.max(2, Object.keys(schema.properties).length));
+    }
+    expect(exampleBody(operation('events.create'))).toEqual({
+      title: 'Picnic in the Park',
+      start_date: '2030-06-01 12:00:00',
+      end_date: '2030-06-01 15:00:00',
+      venue: [DEMO_RECORDS.venue.id],
+    });
+    expect(exampleBody(operation('venues.create'))).toEqual({ venue: 'Park Bandstand' });
+    expect(exampleBody(operation('events.update'))).toEqual({ description: 'Changed from the API reference.' });
+    expect(exampleBody(operation('appPasswords.create'))).toEqual({ name: 'Calendar sync' });
+    expect(exampleBody(operation('events.get'))).toBeUndefined();
+  });
+});
+
 describe('the namespace index', () => {
   const index = async (lang: Lang = 'en') => (await namespaceIndex(context('root.index', lang))).body as Json;
 
@@ -412,9 +643,11 @@ describe('the namespace index', () => {
     expect(check(await index(), d.components.schemas.NamespaceIndex, d)).toEqual([]);
   });
 
-  it('has every operation as an endpoint of its route, with its arguments as WordPress lists them', async () => {
+  it("has every TEC operation as an endpoint of its route, with its arguments as WordPress lists them, and none of WordPress's own", async () => {
     const { routes } = await index();
-    for (const op of OPERATIONS) {
+    expect(Object.keys(routes).every((route) => route.startsWith('/tribe/events/v1'))).toBe(true);
+    expect(Object.keys(routes).filter((route) => /users|application-passwords/.test(route))).toEqual([]);
+    for (const op of TEC_OPERATIONS) {
       const key = `/tribe/events/v1${op.path.replace('{id}', '(?P<id>\\d+)').replace('{slug}', '(?P<slug>[^/]+)')}`;
       const endpoint = routes[key]?.endpoints.find((e: Json) => e.methods.join() === op.methods.join());
       expect(endpoint, op.id).toBeDefined();

@@ -1,0 +1,4 @@
+import { deleteAppPasswordOf } from '../../lib/logic/users.js';
+import { handle } from '../../lib/pipeline.js';
+
+export const handler = handle('appPasswords.delete', deleteAppPasswordOf);
