@@ -30,11 +30,11 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
-import { config, resetConfig } from '../lib/config.js';
+import { config } from '../lib/config.js';
 import { db } from '../lib/db.js';
-import { runBench } from './main.js';
-import { ensureDevKeys, localAuthEnv, mintToken } from '../lib/local/dev-auth.js';
-import { ensureTable, localClient, startDynamoLocal, type DynamoLocal } from '../lib/local/dynamo.js';
+import { benchTable, runBench } from './main.js';
+import { mintToken } from '../lib/local/dev-auth.js';
+import { localClient } from '../lib/local/dynamo.js';
 import { startGateway, type Gateway } from '../lib/local/gateway.js';
 import { getItem } from '../lib/store/base.js';
 import { keys, listKeys } from '../lib/store/keys.js';
@@ -401,19 +401,7 @@ const counts = (c: Record<string, number>) =>
 
 async function main(): Promise<number> {
   const runStart = performance.now();
-  const devKeys = await ensureDevKeys('.local');
-  Object.assign(process.env, localAuthEnv(devKeys));
-  process.env.SITE_URL ||= 'http://127.0.0.1:3000';
-  let dynamo: DynamoLocal | undefined;
-  if (!process.env.DYNAMODB_ENDPOINT) {
-    dynamo = await startDynamoLocal();
-    process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
-  }
-  const endpoint = process.env.DYNAMODB_ENDPOINT;
-  const tableName = `bench-writes-${Date.now().toString(36)}`;
-  process.env.TABLE_NAME = tableName;
-  resetConfig();
-  await ensureTable(tableName);
+  const { keys: devKeys, dynamo, endpoint, tableName } = await benchTable('writes');
   installTally();
   gateway = await startGateway({ quiet: true, host: '127.0.0.1', port: 0 });
   token = await mintToken(devKeys, { role: 'editor', sub: 'bench-writes-editor', ttl: '2h' });

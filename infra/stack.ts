@@ -1,5 +1,6 @@
 // The AWS stack: one DynamoDB table (lib/table.ts), one function and its routes per operation
-// (lib/operations.ts) behind an HTTP API, and a Cognito user pool unless an issuer is configured.
+// (lib/operations.ts) behind an HTTP API, a Cognito user pool unless an issuer is configured, and
+// the table stream's consumer with the change feed's bus (infra/stream.ts).
 // Everything here is derived from those modules and lib/auth.ts (the roles); nothing lists routes or keys twice.
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
@@ -8,12 +9,16 @@ import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { ROLES } from '../lib/auth.js';
+import { stackMetricNamespace } from '../lib/metric-names.js';
 import { FALLBACK_HANDLER, FALLBACK_TIMEOUT_SECONDS, OPERATIONS, routePath, type Method } from '../lib/operations.js';
-import { INDEXES, KEY, type IndexDefinition } from '../lib/table.js';
+import { INDEXES, KEY, STREAM_VIEW_TYPE, TTL_ATTRIBUTE, type IndexDefinition } from '../lib/table.js';
 import { ApiFunction, moduleId } from './api-function.js';
+import { Monitoring } from './monitoring.js';
 import { readSettings, type StackSettings } from './settings.js';
+import { ChangeStream } from './stream.js';
 
 export type EventCalendarStackProps = StackProps;
 
@@ -27,6 +32,8 @@ export class EventCalendarStack extends Stack {
   /** The function of every operation, by operation id. */
   readonly functions = new Map<string, ApiFunction>();
   readonly fallback: ApiFunction;
+  readonly changeStream: ChangeStream;
+  readonly monitoring: Monitoring;
 
   constructor(scope: Construct, id: string, props?: EventCalendarStackProps) {
     super(scope, id, {
@@ -43,12 +50,19 @@ export class EventCalendarStack extends Stack {
     this.userPool = auth?.pool;
     this.userPoolClient = auth?.client;
 
-    const environment: Record<string, string> = {
+    const passwordKey = this.makePasswordKey(keep);
+    // What every function reads; the API's functions also check credentials.
+    const shared: Record<string, string> = {
       TABLE_NAME: this.table.tableName,
+      POWERTOOLS_METRICS_NAMESPACE: stackMetricNamespace(this.stackName),
       API_NAMESPACE: settings.namespace,
       // The API's own endpoint (a token, no trailing slash) unless the site has a public URL.
       SITE_URL: settings.siteUrl ?? this.api.apiEndpoint,
       SITE_TIMEZONE: settings.siteTimezone,
+    };
+    const environment: Record<string, string> = {
+      ...shared,
+      APP_PASSWORD_SECRET_ARN: passwordKey.secretArn,
       ...(auth
         ? { COGNITO_USER_POOL_ID: auth.pool.userPoolId, COGNITO_CLIENT_ID: auth.client.userPoolClientId }
         : authIssuerEnvironment(settings.authIssuer!)),
@@ -63,7 +77,9 @@ export class EventCalendarStack extends Stack {
         logRetention: settings.logRetention,
         timeoutSeconds: op.timeoutSeconds,
       });
-      fn.allowTable(this.table.tableArn, op.tableActions);
+      fn.allowTable(this.table.tableArn, op.tableActions, op.scopedGrants);
+      // Every operation checks HTTP Basic credentials, whose hashes are keyed with this secret.
+      passwordKey.grantRead(fn.role);
       this.functions.set(op.id, fn);
 
       const integration = new HttpLambdaIntegration('Integration', fn.function);
@@ -89,17 +105,47 @@ export class EventCalendarStack extends Stack {
       integration: new HttpLambdaIntegration('FallbackIntegration', this.fallback.function),
     });
 
+    this.changeStream = new ChangeStream(this, 'ChangeStream', { table: this.table, environment: shared, logRetention: settings.logRetention });
+
     this.acknowledgeGatewayAuthorization(settings);
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      functions: this.functions,
+      fallback: this.fallback,
+      table: this.table,
+      stream: this.changeStream,
+      settings,
+    });
 
     new CfnOutput(this, 'ApiUrl', {
       description: 'Base URL of the API (English)',
       value: `${this.api.apiEndpoint}/en/${settings.namespace}/events/v1/`,
     });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
+    new CfnOutput(this, 'AlarmTopicArn', { description: 'SNS topic every alarm notifies', value: this.monitoring.topic.topicArn });
+    new CfnOutput(this, 'ChangeBusName', { description: 'EventBridge bus of the change feed (README, Change feed)', value: this.changeStream.bus.eventBusName });
     if (auth) {
       new CfnOutput(this, 'UserPoolId', { value: auth.pool.userPoolId });
       new CfnOutput(this, 'UserPoolClientId', { value: auth.client.userPoolClientId });
     }
+  }
+
+  /**
+   * The key of the application-password hashes (lib/app-password-key.ts). It is kept with the
+   * table: without it no stored password can be checked again.
+   */
+  private makePasswordKey(removalPolicy: RemovalPolicy): secretsmanager.Secret {
+    const secret = new secretsmanager.Secret(this, 'AppPasswordKey', {
+      description: 'HMAC key of the Event Calendar API application-password hashes',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy,
+    });
+    Validations.of(secret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'A rotated key would invalidate every application password at once (only keyed hashes are stored). ' +
+        'Passwords are revoked one by one through the API instead; the key never leaves Secrets Manager and the functions.',
+    });
+    return secret;
   }
 
   private makeTable(settings: StackSettings, removalPolicy: RemovalPolicy): dynamodb.TableV2 {
@@ -107,14 +153,20 @@ export class EventCalendarStack extends Stack {
     return new dynamodb.TableV2(this, 'Table', {
       partitionKey: attribute(KEY.pk),
       sortKey: attribute(KEY.sk),
-      billing: dynamodb.Billing.onDemand(),
+      billing: dynamodb.Billing.onDemand({ maxReadRequestUnits: settings.maxReadRequestUnits, maxWriteRequestUnits: settings.maxWriteRequestUnits }),
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      // Read by the one stream consumer (infra/stream.ts); the feed's markers expire by TTL.
+      dynamoStream: dynamodb.StreamViewType[STREAM_VIEW_TYPE],
+      timeToLiveAttribute: TTL_ATTRIBUTE,
       deletionProtection: !settings.dev,
       removalPolicy,
       globalSecondaryIndexes: Object.values(INDEXES).map((index: IndexDefinition): dynamodb.GlobalSecondaryIndexPropsV2 => ({
         indexName: index.indexName,
         partitionKey: attribute(index.partitionKey),
         ...(index.sortKey ? { sortKey: attribute(index.sortKey) } : {}),
+        // Lists and slug reads query the indexes; the table's maximum does not cover them.
+        maxReadRequestUnits: settings.maxReadRequestUnits,
+        maxWriteRequestUnits: settings.maxWriteRequestUnits,
         ...(index.projection === 'ALL'
           ? { projectionType: dynamodb.ProjectionType.ALL }
           : index.projection === 'KEYS_ONLY'
@@ -157,6 +209,10 @@ export class EventCalendarStack extends Stack {
             protocol: '$context.protocol',
             responseLength: '$context.responseLength',
             integrationError: '$context.integrationErrorMessage',
+            // The Lambda request id: the function's log lines carry it.
+            integrationRequestId: '$context.integration.requestId',
+            integrationStatus: '$context.integration.status',
+            integrationLatency: '$context.integration.latency',
           }),
         ),
       },

@@ -5,6 +5,18 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 
 export const KEY = { pk: 'pk', sk: 'sk' } as const;
 
+/**
+ * The table's change stream: every committed write with the item before and after it, read by
+ * the one stream consumer (functions/stream/consumer.ts) that derives the other views.
+ */
+export const STREAM_VIEW_TYPE = 'NEW_AND_OLD_IMAGES' as const;
+
+/**
+ * The TTL attribute (epoch seconds): items that carry it are deleted by DynamoDB some time after
+ * it passes. Only bookkeeping items use it (the change feed's markers, lib/stream/feed-trigger.ts).
+ */
+export const TTL_ATTRIBUTE = 'expiresAt';
+
 export interface IndexDefinition {
   indexName: string;
   partitionKey: string;
@@ -37,7 +49,7 @@ export const INDEXES = {
   terms: { indexName: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk', projection: 'ALL' },
 } as const satisfies Record<string, IndexDefinition>;
 
-/** The CreateTable input for DynamoDB Local (on AWS the stack builds the same from INDEXES). */
+/** The CreateTable input for DynamoDB Local (on AWS the stack builds the same from INDEXES), with the stream on. */
 export function createTableInput(tableName: string): CreateTableCommandInput {
   const attributes = new Set<string>([KEY.pk, KEY.sk]);
   for (const index of Object.values(INDEXES)) {
@@ -63,5 +75,7 @@ export function createTableInput(tableName: string): CreateTableCommandInput {
           ? { ProjectionType: index.projection }
           : { ProjectionType: 'INCLUDE' as const, NonKeyAttributes: [...index.projection] },
     })),
+    // CreateTable cannot turn TTL on: ensureTable (lib/local/dynamo.ts) does it right after.
+    StreamSpecification: { StreamEnabled: true, StreamViewType: STREAM_VIEW_TYPE },
   };
 }

@@ -1,8 +1,12 @@
 // `npm run invoke -- <operation-id> <fixture.json>`: runs one handler in-process with a
-// payload-2.0 event from a fixture file, as Lambda would, and prints the result.
+// payload-2.0 event from a fixture file, as Lambda would, and prints the result. Functions that
+// are not API operations (lib/stream/functions.ts, e.g. `stream.consumer` with a stream batch)
+// run the same way and print what they return, as JSON.
 // - DynamoDB: DYNAMODB_ENDPOINT when set, else a fresh in-memory DynamoDB Local (stopped after).
 // - `{{token:editor}}`, `{{token:author}}`, `{{token:contributor}}` in header values become fresh
 //   bearer tokens from the development issuer.
+// - The change feed goes to the local bus (one line per change on stderr) unless CHANGE_BUS_NAME
+//   names an EventBridge bus; with a running npm start it is appended to its feed file too.
 // Exit codes: 0 when the handler returned (whatever its status), 1 when it threw or could not
 // run, 2 for an unknown operation or an unreadable fixture.
 import { readFile } from 'node:fs/promises';
@@ -13,15 +17,25 @@ import { config, resetConfig } from '../lib/config.js';
 import { ensureDevKeys, localAuthEnv, mintToken, type DevKeys } from '../lib/local/dev-auth.js';
 import { ensureTable, JavaMissingError, startDynamoLocal, type DynamoLocal } from '../lib/local/dynamo.js';
 import { loadHandler, runLambda } from '../lib/local/gateway.js';
+import { installLocalBus } from '../lib/local/bus.js';
+import { runFunction } from '../lib/local/stream.js';
+import { logFormat, terminalLogWriter } from '../lib/local/terminal-log.js';
+import { withLogWriter } from '../lib/log.js';
 import { OPERATIONS, routePath, type Operation } from '../lib/operations.js';
 import { readServerInfo } from '../lib/local/server-info.js';
+import { BACKGROUND_FUNCTIONS, type BackgroundFunction } from '../lib/stream/functions.js';
 import { cli } from './cli.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const USAGE = `Usage: npm run invoke -- <operation-id> <fixture.json>
 Runs one operation's handler in-process with a payload-2.0 event (events-fixtures/ has one per
-operation; npm run fixture writes more) and prints the status, headers and body.`;
+operation; npm run fixture writes more) and prints the status, headers and body. Functions that
+are not operations (${BACKGROUND_FUNCTIONS.map((f) => f.id).join(', ')}) take their own event
+(events-fixtures/stream.consumer.json) and print what they return.`;
+
+/** The change feed file of npm start (scripts/start.ts). */
+const FEED_FILE = '.local/feed.jsonl';
 
 function fail(code: number, message: string): never {
   console.error(message);
@@ -34,13 +48,17 @@ const [opId, fixturePath] = positionals;
 if (!opId || !fixturePath || positionals.length > 2) c.fail('An operation id and a fixture file are needed.');
 
 const op: Operation | undefined = OPERATIONS.find((o) => o.id === opId);
-if (!op) fail(2, `Unknown operation "${opId}". Operations: ${OPERATIONS.map((o) => o.id).join(', ')}`);
+const background: BackgroundFunction | undefined = op ? undefined : BACKGROUND_FUNCTIONS.find((f) => f.id === opId);
+if (!op && !background) {
+  fail(2, `Unknown operation "${opId}". Operations: ${OPERATIONS.map((o) => o.id).join(', ')}; other functions: ${BACKGROUND_FUNCTIONS.map((f) => f.id).join(', ')}`);
+}
+const fn = (op ?? background)!;
 
-let event: APIGatewayProxyEventV2;
+let parsed: Record<string, unknown>;
 try {
-  const parsed: unknown = JSON.parse(await readFile(fixturePath, 'utf8'));
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('it does not hold a JSON object');
-  event = parsed as APIGatewayProxyEventV2;
+  const value: unknown = JSON.parse(await readFile(fixturePath, 'utf8'));
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('it does not hold a JSON object');
+  parsed = value as Record<string, unknown>;
 } catch (err) {
   fail(2, `Cannot read fixture ${fixturePath}: ${(err as Error).message}`);
 }
@@ -75,12 +93,16 @@ try {
   process.env.TABLE_NAME ||= 'event-calendar';
   process.env.SITE_URL ||= 'http://127.0.0.1:3000';
   resetConfig();
-  await fillTokens(event, keys);
-
-  const expected = routePath(op, config().namespace);
-  if (event.routeKey && event.routeKey !== '$default' && !event.routeKey.endsWith(` ${expected}`)) {
-    console.error(`Note: the fixture's routeKey "${event.routeKey}" is not a route of ${op.id} (${op.methods.join('|')} ${expected}).`);
+  if (op) {
+    const event = parsed as unknown as APIGatewayProxyEventV2;
+    await fillTokens(event, keys);
+    const expected = routePath(op, config().namespace);
+    if (event.routeKey && event.routeKey !== '$default' && !event.routeKey.endsWith(` ${expected}`)) {
+      console.error(`Note: the fixture's routeKey "${event.routeKey}" is not a route of ${op.id} (${op.methods.join('|')} ${expected}).`);
+    }
   }
+  // As npm start: the change feed on the local bus, shown on stderr (and in the server's feed file).
+  installLocalBus({ log: (line) => console.error(line), ...(server ? { file: FEED_FILE } : {}) });
 
   if (server) {
     console.error(`# Data: the running server's (${server.url}, DynamoDB ${server.endpoint}, table ${server.table}, ${server.data}).`);
@@ -93,28 +115,37 @@ try {
   }
   await ensureTable(config().tableName);
 
-  const handler = await loadHandler(op.handler);
-  const result = await runLambda(handler, event, op);
+  const handler = await loadHandler(fn.handler);
+  // The function's log lines go to stderr, so that stdout is the response alone.
+  const stderrFormat = logFormat(process.env, Boolean(process.stderr.isTTY));
+  const toStderr = (line: string) => console.error(line);
+  const writer = terminalLogWriter({ format: stderrFormat, color: stderrFormat === 'pretty' && !process.env.NO_COLOR, out: toStderr, err: toStderr });
+  if (background) {
+    const out = await withLogWriter(writer, () => runFunction(background, handler as (e: unknown, c: unknown) => unknown, parsed));
+    console.log(JSON.stringify(out ?? null, null, 2));
+  } else {
+    const result = await withLogWriter(writer, () => runLambda(handler, parsed as unknown as APIGatewayProxyEventV2, op));
 
-  const status = result.statusCode ?? 200;
-  console.log(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`.trimEnd());
-  for (const [name, value] of Object.entries(result.headers ?? {})) console.log(`${name}: ${value}`);
-  for (const cookie of result.cookies ?? []) console.log(`set-cookie: ${cookie}`);
-  console.log('');
-  const raw = result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64').toString('utf8') : result.body;
-  let pretty = raw;
-  try {
-    if (raw !== '') pretty = JSON.stringify(JSON.parse(raw), null, 2);
-  } catch {
-    // not JSON: printed as is
+    const status = result.statusCode ?? 200;
+    console.log(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`.trimEnd());
+    for (const [name, value] of Object.entries(result.headers ?? {})) console.log(`${name}: ${value}`);
+    for (const cookie of result.cookies ?? []) console.log(`set-cookie: ${cookie}`);
+    console.log('');
+    const raw = result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64').toString('utf8') : result.body;
+    let pretty = raw;
+    try {
+      if (raw !== '') pretty = JSON.stringify(JSON.parse(raw), null, 2);
+    } catch {
+      // not JSON: printed as is
+    }
+    if (pretty !== '') console.log(pretty);
   }
-  if (pretty !== '') console.log(pretty);
 } catch (err) {
   exitCode = 1;
   const e = err as NodeJS.ErrnoException;
   if (err instanceof JavaMissingError) console.error(e.message);
-  else if (e?.code === 'ERR_MODULE_NOT_FOUND' && e.message.includes(op.handler)) console.error(`The handler module ${op.handler} does not exist (yet).`);
-  else console.error(`${op.id} failed: ${e?.stack ?? e}`);
+  else if (e?.code === 'ERR_MODULE_NOT_FOUND' && e.message.includes(fn.handler)) console.error(`The handler module ${fn.handler} does not exist (yet).`);
+  else console.error(`${fn.id} failed: ${e?.stack ?? e}`);
 } finally {
   await dynamo?.stop();
 }

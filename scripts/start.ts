@@ -1,13 +1,18 @@
 // `npm start`: the whole API on this machine. DynamoDB Local (data in .local/dynamodb, or in
-// memory with --memory), the table from the table definition, and the local API Gateway that
-// runs the handlers in-process with real payload-2.0 events.
-//   npm start [-- --memory] [-- --seed]
-//   env: PORT (3000), HOST (127.0.0.1), DYNAMODB_ENDPOINT (use a running DynamoDB instead)
+// memory with --memory), the table from the table definition, the local API Gateway that
+// runs the handlers in-process with real payload-2.0 events, and the table stream's consumer fed
+// by a local poller, publishing the change feed to a local bus.
+//   npm start [-- --memory] [-- --seed] [-- --log-json]
+//   env: PORT (3000), HOST (127.0.0.1), DYNAMODB_ENDPOINT (use a running DynamoDB instead),
+//   LOG_FORMAT (json or pretty), LOG_LEVEL, CHANGE_BUS_NAME (unset or `local`: the local bus)
 import { seedDemo } from '../lib/local/seed.js';
 import { config, resetConfig } from '../lib/config.js';
 import { ensureDevKeys, localAuthEnv } from '../lib/local/dev-auth.js';
 import { ensureTable, JavaMissingError, startDynamoLocal, type DynamoLocal } from '../lib/local/dynamo.js';
 import { startGateway, type Gateway } from '../lib/local/gateway.js';
+import { installLocalBus } from '../lib/local/bus.js';
+import { startStreamPoller, type StreamPoller } from '../lib/local/stream.js';
+import { logFormat, terminalLogWriter } from '../lib/local/terminal-log.js';
 import { createServer as createNetServer } from 'node:net';
 import { clearServerInfo, writeServerInfo } from '../lib/local/server-info.js';
 import { cli } from './cli.js';
@@ -16,15 +21,22 @@ import { cli } from './cli.js';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const DATA_DIR = '.local/dynamodb';
+/** The change feed's events, one JSON line each, when it goes to the local bus. */
+const FEED_FILE = '.local/feed.jsonl';
+/** Where the stream poller resumes after a restart. */
+const STREAM_CHECKPOINTS = '.local/stream-checkpoints.json';
 
 const c = cli(
-  `Usage: npm start [-- --memory] [-- --seed]
-  --memory   keep the data in memory (default: ${DATA_DIR})
-  --seed     load the demo calendar (once; see npm run seed)
-Environment: PORT (3000), HOST (127.0.0.1), DYNAMODB_ENDPOINT (use a running DynamoDB)`,
-  { memory: { type: 'boolean' }, seed: { type: 'boolean' } },
+  `Usage: npm start [-- --memory] [-- --seed] [-- --log-json]
+  --memory     keep the data in memory (default: ${DATA_DIR})
+  --seed       load the demo calendar (once; see npm run seed)
+  --log-json   log the JSON lines the functions write on AWS (default when stdout is not a terminal)
+Environment: PORT (3000), HOST (127.0.0.1), DYNAMODB_ENDPOINT (use a running DynamoDB),
+  LOG_FORMAT (json or pretty), LOG_LEVEL (INFO), CHANGE_BUS_NAME (the change feed's
+  EventBridge bus; unset or "local": a local bus that prints each change)`,
+  { memory: { type: 'boolean' }, seed: { type: 'boolean' }, 'log-json': { type: 'boolean' } },
 );
-const values = c.values as { memory?: boolean; seed?: boolean };
+const values = c.values as { memory?: boolean; seed?: boolean; 'log-json'?: boolean };
 
 const host = process.env.HOST || '127.0.0.1';
 const port = Number(process.env.PORT || 3000);
@@ -33,8 +45,8 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 // `npm start --memory` (without `--`) gives the option to npm, which keeps it as a setting.
-for (const name of ['memory', 'seed'] as const) {
-  if (process.env[`npm_config_${name}`] === 'true' && !values[name]) {
+for (const name of ['memory', 'seed', 'log-json'] as const) {
+  if (process.env[`npm_config_${name.replace('-', '_')}`] === 'true' && !values[name]) {
     console.warn(`Warning: npm took --${name} for itself and it does nothing here; write npm start -- --${name}.`);
   }
 }
@@ -44,6 +56,7 @@ const publicHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.incl
 
 let dynamo: DynamoLocal | undefined;
 let gateway: Gateway | undefined;
+let poller: StreamPoller | undefined;
 let stopping = false;
 
 async function shutdown(code: number): Promise<never> {
@@ -52,6 +65,7 @@ async function shutdown(code: number): Promise<never> {
   try {
     clearServerInfo();
     await gateway?.close();
+    await poller?.stop();
     await dynamo?.stop();
     if (code === 0) console.log('Stopped.');
   } catch (err) {
@@ -124,8 +138,18 @@ try {
     console.log(result.seeded ? `Seeded ${result.events} demo events.` : 'Demo data already loaded.');
   }
 
+  // The stream consumer, as the event source mapping runs it on AWS.
+  const bus = installLocalBus({ log: (line) => console.log(line), file: FEED_FILE });
+  const format = values['log-json'] ? 'json' : logFormat();
+  poller = await startStreamPoller({
+    checkpointFile: STREAM_CHECKPOINTS,
+    // The feed's lines say what the consumer did; its own lines show in JSON mode, errors always.
+    logWriter: terminalLogWriter({ format, quiet: format === 'pretty', color: format === 'pretty' && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR }),
+  });
+  console.log(`Change feed: ${bus ? `local bus (a line per change below, and ${FEED_FILE})` : `EventBridge bus ${process.env.CHANGE_BUS_NAME} (CHANGE_BUS_NAME)`}`);
+
   try {
-    gateway = await startGateway({ host, port });
+    gateway = await startGateway({ host, port, ...(values['log-json'] ? { logFormat: 'json' as const } : {}) });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'EADDRINUSE') throw new Error(`${host}:${port} is already in use. Set PORT (and/or HOST) to another address.`);

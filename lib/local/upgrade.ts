@@ -1,14 +1,22 @@
 // Brings a table kept by an older version of this project (`npm start` keeps its data in
 // .local/dynamodb) up to the table definition: adds the indexes it lacks, then moves the data those
-// indexes need. Idempotent; a table that is already current costs one DescribeTable and one Query.
+// indexes need; upgradeStream turns on the change stream and TTL. Idempotent; a table that is
+// already current costs two DescribeTable, one DescribeTimeToLive and one Query.
 // It scans, which is fine for a one-off upgrade of local data and never happens in a request.
-import { DescribeTableCommand, UpdateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  DescribeTableCommand,
+  DescribeTimeToLiveCommand,
+  UpdateTableCommand,
+  UpdateTimeToLiveCommand,
+  type DynamoDBClient,
+  type TableDescription,
+} from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, PutCommand, QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { indexedTerm } from '../logic/common.js';
 import { keys } from '../store/keys.js';
 import type { TermItem } from '../store/items.js';
 import { itemBytes } from '../store/stats.js';
-import { createTableInput } from '../table.js';
+import { createTableInput, STREAM_VIEW_TYPE, TTL_ATTRIBUTE } from '../table.js';
 
 export interface Upgrade {
   /** Index names created. */
@@ -38,6 +46,47 @@ export async function upgradeTable(client: DynamoDBClient, tableName: string, wa
   const terms = indexes.includes('gsi3') ? await moveTerms(doc, tableName) : 0;
   await moveStats(doc, tableName);
   return { indexes, terms };
+}
+
+/**
+ * Turns on the change stream with both images, and TTL; returns what it turned on. A stream of
+ * another view type cannot be changed in place: it is turned off first (its records are lost,
+ * which a local table can afford).
+ */
+export async function upgradeStream(
+  client: DynamoDBClient,
+  tableName: string,
+  waitForActive: (c: DynamoDBClient, t: string) => Promise<void>,
+): Promise<{ stream: boolean; ttl: boolean }> {
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+  const stream = await ensureStream(client, tableName, Table, waitForActive);
+  const ttl = await ensureTimeToLive(client, tableName);
+  return { stream, ttl };
+}
+
+async function ensureStream(
+  client: DynamoDBClient,
+  tableName: string,
+  table: TableDescription | undefined,
+  waitForActive: (c: DynamoDBClient, t: string) => Promise<void>,
+): Promise<boolean> {
+  const spec = table?.StreamSpecification;
+  if (spec?.StreamEnabled && spec.StreamViewType === STREAM_VIEW_TYPE) return false;
+  if (spec?.StreamEnabled) {
+    await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: false } }));
+    await waitForActive(client, tableName);
+  }
+  await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: true, StreamViewType: STREAM_VIEW_TYPE } }));
+  await waitForActive(client, tableName);
+  return true;
+}
+
+/** Turns on TTL on TTL_ATTRIBUTE unless it is on (CreateTable cannot do it). Returns true when it did. */
+export async function ensureTimeToLive(client: DynamoDBClient, tableName: string): Promise<boolean> {
+  const { TimeToLiveDescription: ttl } = await client.send(new DescribeTimeToLiveCommand({ TableName: tableName }));
+  if (ttl?.AttributeName === TTL_ATTRIBUTE && (ttl.TimeToLiveStatus === 'ENABLED' || ttl.TimeToLiveStatus === 'ENABLING')) return false;
+  await client.send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { Enabled: true, AttributeName: TTL_ATTRIBUTE } }));
+  return true;
 }
 
 /** Terms listed by `gsi2` before move to `gsi3`, and each language's term size is counted. */

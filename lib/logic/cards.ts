@@ -7,8 +7,11 @@
 //   (lib/logic/event-writes.ts), so a card is never older than the record at commit time;
 // - a venue's or organizer's edit then rewrites the cards of every linked event (its link
 //   items, read consistently), and only with a newer `rev`, bumping the event's version and index
-//   version so that a concurrent event write retries instead of putting an old card back;
-// - trashing or deleting a venue or organizer unlinks it from its events, cards included;
+//   version so that a concurrent event write retries instead of putting an old card back. The
+//   request does it itself for a few events (so that its client reads its own edit at once), and
+//   the stream consumer does it for all of them (lib/stream/cards-trigger.ts), however many;
+// - trashing or deleting a venue or organizer unlinks it from its events, cards included (the
+//   same way: a few in the request, all of them in the consumer);
 // - a record too large to copy well (a long description) gets no card: events read it instead.
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.js';
@@ -62,17 +65,27 @@ export function readCards(old: EventItem | undefined, next: EventItem | undefine
 const FAN_OUT = 16;
 
 /**
- * After a venue's or organizer's edit: the new card in every linked event (or no card, when it
- * is too large). Every event is tried even if some fail; a failure is thrown at the end, so the
- * caller answers with an error and a retry of the edit, which is idempotent, completes it.
+ * How many linked events a request rewrites or unlinks itself; beyond that it leaves them all to
+ * the stream consumer and answers after its own write.
  */
-export async function refreshCards(place: Place): Promise<number> {
+export const REQUEST_FAN_OUT = 25;
+
+/**
+ * After a venue's or organizer's edit: the new card in every linked event (or no card, when it
+ * is too large), unless there are more than `limit` (then nothing: the consumer does them). Every
+ * event is tried even if some fail; a failure is thrown at the end, and the stream consumer, which
+ * does the same for every edit, completes it. Returns how many events got the new card.
+ */
+export async function refreshCards(place: Place, limit = Infinity): Promise<number> {
   const links = await queryAll<{ eventId: number }>({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
     ExpressionAttributeValues: { ':pk': keys.post(place.id).pk, ':p': keys.linkPrefix },
     ProjectionExpression: 'eventId',
     ConsistentRead: true,
+    // One more than the limit tells whether it is passed, without reading every link.
+    ...(Number.isFinite(limit) ? { Limit: limit + 1 } : {}),
   });
+  if (links.length > limit) return 0;
   const card = cardOf(place);
   const field = place.kind === 'venue' ? 'venues' : 'organizers';
   const done = await fanOut(links, FAN_OUT, (l) => setCard(l.eventId, field, card), `Events with an old card of ${place.kind} ${place.id}`);

@@ -14,7 +14,7 @@ import { batchGet, getItem, keyOf, queryAll } from '../store/base.js';
 import { bucketOf, keys, listKeys } from '../store/keys.js';
 import { readStats, type LangStats } from '../store/stats.js';
 import type { AnyPost, EventItem, TermItem, VenueItem } from '../store/items.js';
-import { stripTags } from '../text.js';
+import { searchWords, eventWords } from '../search.js';
 import { loadLinked } from './common.js';
 import { envelope, nonEmpty, ownFilter, pageKeys, paging, queryInput, statuses, total, withFilters, type Source } from './lists.js';
 
@@ -153,6 +153,8 @@ async function geoVenues(ctx: RequestContext): Promise<number[] | undefined> {
 }
 
 interface Filters {
+  /** A word of the search index (lib/search.ts). */
+  word?: string;
   venue?: number[];
   organizer?: number[];
   categories?: number[];
@@ -183,6 +185,11 @@ function sources(ctx: RequestContext, statusList: string[], f: Filters, w: Windo
   const conditions: string[] = [];
   let driver: string[] = [''];
   let driven = false;
+  // A searched word drives: its partition holds only the events that have the word.
+  if (f.word !== undefined) {
+    driver = [`word#${f.word}`];
+    driven = true;
+  }
   for (const name of ['venue', 'organizer', 'categories', 'tags'] as const) {
     const ids = f[name];
     if (!ids) continue;
@@ -261,15 +268,18 @@ async function bucketTotal(partition: string, w: Window, maxDuration: number): P
     ExpressionAttributeValues: { ':pk': first.key.pk, ':a': first.key.sk, ':b': last.key.sk },
   });
   const [fromDay, toDay] = [from.slice(0, 10), to.slice(0, 10)];
+  // A day holds a counter, or (in the search index's buckets) the set of its events' ids.
+  const dayCount = (v: unknown) => (v instanceof Set ? v.size : Number(v));
   let n = 0;
   for (const b of buckets) {
-    if (b.sk !== first.key.sk && b.sk !== last.key.sk) {
-      n += Number(b.n ?? 0);
+    const whole = b.sk !== first.key.sk && b.sk !== last.key.sk;
+    if (whole && b.n !== undefined) {
+      n += Number(b.n);
       continue;
     }
     for (const [k, v] of Object.entries(b)) {
       const day = /^d\d\d$/.test(k) ? `${b.sk}-${k.slice(1)}` : undefined;
-      if (day && day >= fromDay && day <= toDay) n += Number(v);
+      if (day && (whole || (day >= fromDay && day <= toDay))) n += dayCount(v);
     }
   }
   const partial: Promise<number>[] = [];
@@ -329,30 +339,42 @@ function matchesFilters(e: EventItem, f: Filters): boolean {
   );
 }
 
-/** Every word must appear in the title, description or excerpt, case-insensitively. */
+/** Every searched word is a word of the event (lib/search.ts). */
 function matchesSearch(e: EventItem, search: string | undefined): boolean {
   if (search === undefined) return true;
-  const text = stripTags(`${e.title} ${e.description} ${e.excerpt}`).toLowerCase();
-  return search.toLowerCase().split(/\s+/).filter(Boolean).every((word) => text.includes(word));
+  const have = new Set(eventWords(e));
+  return searchWords(search).every((word) => have.has(word));
 }
 
-async function listInMemory(ctx: RequestContext, statusList: string[], ownBy: number | undefined, f: Filters, w: Window | undefined, offset: number, perPage: number) {
-  let candidates: number[];
-  if (ctx.params.include !== undefined) {
-    candidates = ctx.params.include as number[];
-  } else {
-    // `search` reads every event of the window (and filters): its cost grows with the matches.
-    const { sources: src } = sources(ctx, statusList, f, w, ownBy);
-    candidates = [];
-    for (const s of src.filter(nonEmpty)) candidates.push(...(await queryAll<{ id: number }>(queryInputOf(s))).map((i) => i.id));
-  }
-  const found = await batchGet<EventItem>([...new Set(candidates)].map(keys.post));
+/** `include`: a short list of ids, read whole and filtered in memory. */
+async function listIncluded(ctx: RequestContext, statusList: string[], ownBy: number | undefined, f: Filters, offset: number, perPage: number) {
+  const found = await batchGet<EventItem>([...new Set(ctx.params.include as number[])].map(keys.post));
   const events = [...found.values()]
     .filter((e) => e.kind === 'event' && e.lang === ctx.lang && statusList.includes(e.status) && !e.hidden)
     .filter((e) => ownBy === undefined || e.status === 'publish' || e.author === ownBy)
     .filter((e) => matchesFilters(e, f) && matchesSearch(e, ctx.params.search as string | undefined))
     .sort((a, b) => a.utcStart.localeCompare(b.utcStart) || a.id - b.id);
   return { events: events.slice(offset, offset + perPage), total: events.length };
+}
+
+/**
+ * A search for several words: the events in every word's partition (with the other filters), read
+ * as keys and intersected; then only the page's records. The cost follows the words' matches.
+ */
+async function listAllWords(ctx: RequestContext, words: string[], statusList: string[], ownBy: number | undefined, f: Filters, w: Window | undefined, offset: number, perPage: number) {
+  let common: Map<number, string> | undefined;
+  for (const word of words) {
+    const { sources: src } = sources(ctx, statusList, { ...f, word }, w, ownBy);
+    const found = new Map<number, string>();
+    for (const s of src.filter(nonEmpty)) for (const i of await queryAll<{ id: number; gsi2sk: string }>(queryInputOf(s))) found.set(i.id, i.gsi2sk);
+    common = common ? new Map([...common].filter(([id]) => found.has(id))) : found;
+    if (common.size === 0) break;
+  }
+  const ordered = [...(common ?? [])].sort((a, b) => a[1].localeCompare(b[1])).map(([id]) => id);
+  const page = ordered.slice(offset, offset + perPage);
+  const found = await batchGet<EventItem>(page.map(keys.post));
+  const events = page.map((id) => found.get(keyOf(keys.post(id)))).filter((e): e is EventItem => e !== undefined);
+  return { events, total: ordered.length };
 }
 
 export async function listEvents(ctx: RequestContext): Promise<Reply> {
@@ -385,10 +407,14 @@ export async function listEvents(ctx: RequestContext): Promise<Reply> {
   if (venues !== undefined && venues.length === 0) {
     events = [];
     n = 0;
-  } else if (p.include !== undefined || p.search !== undefined) {
-    ({ events, total: n } = await listInMemory(ctx, statusList, ownBy, filters, w, offset, perPage));
+  } else if (p.include !== undefined) {
+    ({ events, total: n } = await listIncluded(ctx, statusList, ownBy, filters, offset, perPage));
+  } else if (p.search !== undefined && searchWords(p.search as string).length > 1) {
+    ({ events, total: n } = await listAllWords(ctx, searchWords(p.search as string), statusList, ownBy, filters, w, offset, perPage));
   } else {
-    const { sources: src, multi } = sources(ctx, statusList, filters, w, ownBy);
+    // One searched word is one more list partition (a search without words is no search).
+    const word = p.search === undefined ? undefined : searchWords(p.search as string)[0];
+    const { sources: src, multi } = sources(ctx, statusList, { ...filters, word }, w, ownBy);
     const [hits, count] = await Promise.all([pageKeys(src, offset, perPage, false), listTotal(src, multi, w, stats)]);
     const found = await batchGet<EventItem>(hits.map((h) => keys.post(h.id)));
     events = hits.map((h) => found.get(keyOf(keys.post(h.id)))).filter((e): e is EventItem => e !== undefined);

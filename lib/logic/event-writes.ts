@@ -34,7 +34,7 @@ function dimensions(e: EventItem): Dimension[] {
 }
 
 /** What every index item carries, so that list queries can filter and order on it. */
-function indexAttributes(e: EventItem) {
+export function indexAttributes(e: EventItem) {
   return {
     id: e.id,
     eventId: e.id,

@@ -10,7 +10,7 @@ import { slugify } from '../slug.js';
 import { foundInRace, freeSlug, nextId, put, putIfVersion, transact, withRetry, type TransactItem } from '../store/base.js';
 import { keys } from '../store/keys.js';
 import type { OrganizerItem, VenueItem } from '../store/items.js';
-import { refreshCards } from './cards.js';
+import { refreshCards, REQUEST_FAN_OUT } from './cards.js';
 import { authorOf, indexed, modifiedNow, publicationDates } from './common.js';
 import { findPost } from './posts.js';
 
@@ -126,7 +126,7 @@ export async function updatePlace(ctx: RequestContext, kind: PlaceKind): Promise
     await transact(writes);
     return next;
   });
-  // Linked events show the edit too (a trashed record has no linked events left).
-  await refreshCards(next);
+  // Linked events show the edit too: a few at once, all of them soon (the stream consumer).
+  await refreshCards(next, REQUEST_FAN_OUT);
   return json(200, present(next));
 }

@@ -10,6 +10,7 @@ import { bySlug, del, fanOut, getItem, putIfVersion, queryAll, transact, withRet
 import { keys, slugIndexKey, type PostKind } from '../store/keys.js';
 import type { AnyPost, EventItem, LinkItem, OrganizerItem, VenueItem } from '../store/items.js';
 import { indexed, loadLinked, modifiedNow } from './common.js';
+import { REQUEST_FAN_OUT } from './cards.js';
 import { eventTransaction } from './event-writes.js';
 
 /** The record a path names, with TEC's answers for unknown ids and slugs. */
@@ -53,20 +54,29 @@ const UNLINK_AT_ONCE = 16;
 
 /**
  * Removes every link item in a venue's, organizer's or term's partition, rewriting each event
- * (each in its own transaction, several at once, while the request has time; see `fanOut`).
+ * (each in its own transaction, several at once, while there is time; see `fanOut`), unless there
+ * are more than `limit`: then nothing, and the stream consumer unlinks them
+ * (lib/stream/cards-trigger.ts). Idempotent: an unlinked event has no link item left.
  */
-export async function unlinkEvents(targetPk: string, drop: (e: EventItem) => EventItem, now: Date): Promise<void> {
+export async function unlinkEvents(targetPk: string, drop: (e: EventItem) => EventItem, now: Date, limit = Infinity): Promise<void> {
   const links = await queryAll<LinkItem>({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
     ExpressionAttributeValues: { ':pk': targetPk, ':p': keys.linkPrefix },
     ConsistentRead: true,
+    ...(Number.isFinite(limit) ? { Limit: limit + 1 } : {}),
   });
+  if (links.length > limit) return;
+  // The stream consumer may unlink after the record itself was deleted: its counts are gone with
+  // it, so the events' transactions must not update (or require) it.
+  const target = { pk: targetPk, sk: targetPk.startsWith('TERM#') ? 'TERM' : 'POST' };
+  const gone = links.length > 0 && !(await getItem(target));
+  const skip = gone ? new Set([targetPk]) : undefined;
   const unlink = (link: LinkItem) =>
     withRetry(async () => {
       const old = await getItem<EventItem>(keys.post(link.eventId));
       if (!old) return;
       const next = { ...drop(old), ...modifiedNow(now), version: old.version + 1 };
-      const tx = eventTransaction(old, next, config().tableName);
+      const tx = eventTransaction(old, next, config().tableName, [], skip);
       await transact(tx.items);
     });
   await fanOut(links, UNLINK_AT_ONCE, unlink, `Events still linked to ${targetPk}`);
@@ -81,7 +91,7 @@ export async function deletePost(ctx: RequestContext, kind: PostKind): Promise<R
   await requireWrite(ctx, post);
   if (post.status === 'trash' && !force) {
     // A trash that ran out of time before unlinking every event is completed by repeating it.
-    if (kind !== 'event') await unlinkPlace(kind, post.id, ctx.now);
+    if (kind !== 'event') await unlinkPlace(kind, post.id, ctx.now, REQUEST_FAN_OUT);
     throw tec.inTrash(kind);
   }
   const table = config().tableName;
@@ -101,7 +111,7 @@ export async function deletePost(ctx: RequestContext, kind: PostKind): Promise<R
   // check its status), so unlinking its events afterwards leaves none linked. TEC removes a
   // trashed venue's or organizer's links from its events too.
   const trashed = post.status === 'trash' ? post : await trash(ctx, kind, post.id);
-  await unlinkPlace(kind, post.id, ctx.now);
+  await unlinkPlace(kind, post.id, ctx.now, REQUEST_FAN_OUT);
   if (!force) return json(200, await presentPost(trashed, false));
   // Trashing freed the slug guard already.
   await transact([{ Delete: { TableName: table, Key: keys.post(post.id) } }]);
@@ -109,9 +119,9 @@ export async function deletePost(ctx: RequestContext, kind: PostKind): Promise<R
 }
 
 /** Unlinks a venue or organizer from all its events (their links, cards and counts). */
-function unlinkPlace(kind: 'venue' | 'organizer', id: number, now: Date): Promise<void> {
+export function unlinkPlace(kind: 'venue' | 'organizer', id: number, now: Date, limit = Infinity): Promise<void> {
   const field = kind === 'venue' ? 'venues' : 'organizers';
-  return unlinkEvents(keys.post(id).pk, (e) => ({ ...e, [field]: e[field].filter((x) => x !== id), cards: withoutCard(e.cards, id) }), now);
+  return unlinkEvents(keys.post(id).pk, (e) => ({ ...e, [field]: e[field].filter((x) => x !== id), cards: withoutCard(e.cards, id) }), now, limit);
 }
 
 /** Moves a record to the trash; a second caller that loses the race gets TEC's 410. */

@@ -12,6 +12,7 @@ import type { TermItem } from '../store/items.js';
 import { addTermBytes, itemBytes } from '../store/stats.js';
 import { indexedTerm, termsOf } from './common.js';
 import { newTermItem, termWrites } from './events.js';
+import { REQUEST_FAN_OUT } from './cards.js';
 import { unlinkEvents } from './posts.js';
 
 export const taxonomyOf = (ctx: RequestContext): Taxonomy => (ctx.op.id.startsWith('categories.') ? 'category' : 'tag');
@@ -120,12 +121,17 @@ async function reparentChildren(term: TermItem): Promise<void> {
   }
 }
 
+/** Unlinks a category or tag from its events (a few here; all of them in the stream consumer). */
+export function unlinkTerm(taxonomy: 'category' | 'tag', id: number, now: Date, limit = Infinity): Promise<void> {
+  const field = taxonomy === 'category' ? 'categories' : 'tags';
+  return unlinkEvents(keys.term(id).pk, (e) => ({ ...e, [field]: e[field].filter((x) => x !== id) }), now, limit);
+}
+
 /** Terms are deleted permanently, as in TEC; the reply is the term as it was. */
 export async function deleteTerm(ctx: RequestContext): Promise<Reply> {
   requireEditor(ctx.principal);
   const term = await findTerm(ctx);
-  const field = term.taxonomy === 'category' ? 'categories' : 'tags';
-  await unlinkEvents(keys.term(term.id).pk, (e) => ({ ...e, [field]: e[field].filter((id) => id !== term.id) }), ctx.now);
+  await unlinkTerm(term.taxonomy, term.id, ctx.now, REQUEST_FAN_OUT);
   // WordPress moves a deleted category's children up to its parent.
   if (term.taxonomy === 'category') await reparentChildren(term);
   await transact([

@@ -1,6 +1,7 @@
 // Every key template of the single table, with its access pattern named (see lib/table.ts for
 // the attributes and indexes). Ids are zero-padded in sort keys so that they order numerically.
 import type { Lang } from '../config.js';
+import { CREDENTIALS_PREFIX, LOGIN_PREFIX } from '../grants.js';
 
 export type PostKind = 'event' | 'venue' | 'organizer';
 export type Taxonomy = 'category' | 'tag';
@@ -32,12 +33,25 @@ export const keys = {
   /** A user: token subject -> integer id, and back. */
   userBySub: (sub: string) => ({ pk: `USER#${sub}`, sk: 'USER' }),
   userById: (id: number) => ({ pk: `USERID#${id}`, sk: 'USERID' }),
+  /** A login name or e-mail, lower-cased as WordPress compares them -> the token subject of its user. */
+  login: (login: string) => ({ pk: `${LOGIN_PREFIX}${login.toLowerCase()}`, sk: 'LOGIN' }),
+  /**
+   * A user's sign-in data in one partition, read by one Query on every HTTP Basic request: the
+   * credential record (login, the role last seen in a bearer token), the application passwords
+   * and a guard per password name (names are unique per user, as in WordPress).
+   */
+  credentials: (sub: string) => ({ pk: `${CREDENTIALS_PREFIX}${sub}`, sk: 'USER' }),
+  appPassword: (sub: string, uuid: string) => ({ pk: `${CREDENTIALS_PREFIX}${sub}`, sk: `APPPW#${uuid}` }),
+  appPasswordName: (sub: string, name: string) => ({ pk: `${CREDENTIALS_PREFIX}${sub}`, sk: `APPNAME#${name}` }),
+  appPasswordPrefix: 'APPPW#',
   /**
    * A link item in the linked record's partition (venue, organizer or term) naming one event, so
    * that "events of this venue" is one Query and trashing the venue can unlink its events.
    */
   link: (targetPk: string, eventId: number) => ({ pk: targetPk, sk: `EVENT#${pad(eventId)}` }),
   linkPrefix: 'EVENT#',
+  /** The search index item of one word of an event (its `word#<word>` list entry): lib/stream/search-trigger.ts. */
+  word: (eventId: number, word: string) => ({ pk: `WORD#${eventId}`, sk: word }),
   /** The featured index item of an event (its `featured#1` or `featured#0` list entry). */
   featured: (eventId: number) => ({ pk: `POST#${eventId}`, sk: 'IDX#featured' }),
   /**

@@ -260,7 +260,7 @@ describe('GET /events date parameters', () => {
 // ---------------------------------------------------------------------------------------------
 
 describe('GET /events filters', () => {
-  const gw = useGateway();
+  const gw = useGateway({ stream: true });
   const h = helpers(gw);
   const E: Record<string, number> = {};
   const V: Record<string, number> = {};
@@ -315,6 +315,8 @@ describe('GET /events filters', () => {
     E.past = await h.event('Old Jazz', '2020-03-01 19:00:00', '2020-03-01 21:00:00', { venue: V.vilnius, categories: [C.music] });
     // Another language.
     E.lt = await h.event('Operos vakaras', ...at(5, '18:00', '20:00'), { categories: [C.ltOpera] }, 'lt');
+    // The search index follows the table through the stream consumer.
+    await gw.drain();
   }, 120_000);
 
   /** Every published, listed event in the default window, in start order. */
@@ -347,6 +349,38 @@ describe('GET /events filters', () => {
 
     it('an empty search is 400', async () => {
       expectInvalidParams(await h.list({ search: '' }), 'search');
+    });
+
+    it('matches whole words without case and accents; a part of a word does not match (TEC\'s LIKE would)', async () => {
+      // The index's one approximation of TEC's SQL LIKE: `azz` is inside `jazz`, but not a word of it.
+      expectPage(await h.list({ search: 'azz' }), [], 0);
+      expectPage(await h.list({ search: 'jaz' }), [], 0);
+      // Far outside the default window, so that the other tests' lists do not change.
+      const y2040 = { start_date: '2040-01-01', end_date: '2040-12-31' };
+      const cafe = await h.event('Café Crème Matinée', '2040-05-01 10:00:00', '2040-05-01 11:00:00');
+      await gw.drain();
+      expectPage(await h.list({ search: 'cafe creme', ...y2040 }), [cafe], 1);
+      expectPage(await h.list({ search: 'MATINEE', ...y2040 }), [cafe], 1);
+      expectPage(await h.list({ search: 'café', ...y2040 }), [cafe], 1);
+      // Punctuation separates words, on both sides.
+      expectPage(await h.list({ search: 'crème-matinée!', ...y2040 }), [cafe], 1);
+    });
+
+    it('follows edits, trash and restore of an event through the stream consumer', async () => {
+      const y2041 = { start_date: '2041-01-01', end_date: '2041-12-31' };
+      const id = await h.event('Ephemeral Harpsichord', '2041-05-01 10:00:00', '2041-05-01 11:00:00');
+      await gw.drain();
+      expectPage(await h.list({ search: 'harpsichord', ...y2041 }), [id], 1);
+      expect((await gw.api('POST', `/events/${id}`, { token: 'editor', body: { title: 'Ephemeral Clavichord' } })).status).toBe(200);
+      await gw.drain();
+      expectPage(await h.list({ search: 'harpsichord', ...y2041 }), [], 0);
+      expectPage(await h.list({ search: 'clavichord', ...y2041 }), [id], 1);
+      expect((await gw.api('DELETE', `/events/${id}`, { token: 'editor' })).status).toBe(200);
+      await gw.drain();
+      expectPage(await h.list({ search: 'clavichord', ...y2041 }), [], 0);
+      expect((await gw.api('POST', `/events/${id}`, { token: 'editor', body: { status: 'publish' } })).status).toBe(200);
+      await gw.drain();
+      expectPage(await h.list({ search: 'ephemeral clavichord', ...y2041 }), [id], 1);
     });
   });
 

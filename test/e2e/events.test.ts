@@ -101,7 +101,7 @@ function helpers(gw: GatewayHarness) {
 // ---------------------------------------------------------------------------------------------
 
 describe('events API (single records)', () => {
-  const gw = useGateway();
+  const gw = useGateway({ stream: true });
   const h = helpers(gw);
 
   describe('POST /events', () => {
@@ -399,6 +399,7 @@ describe('events API (single records)', () => {
       expect(res.status).toBe(413);
       expect(res.body).toMatchObject({ code: 'rest_payload_too_large', data: { status: 413 } });
       expect(res.body.message).toContain('262144');
+      await gw.drain();
       const search = await gw.api('GET', '/events', { query: { search: title, status: 'any' }, token: 'editor' });
       expect(search.body.total).toBe(0);
     });
@@ -1175,5 +1176,24 @@ describe('GET /events (list basics)', () => {
     expect(res.headers.get('x-tec-total')).toBe(get.headers.get('x-tec-total'));
     expect(res.headers.get('x-tec-totalpages')).toBe(get.headers.get('x-tec-totalpages'));
     expect(res.headers.get('x-tec-total')).toBe('11');
+  });
+});
+
+describe('restoring an event from the trash', () => {
+  const gw = useGateway();
+
+  it('takes its original slug back (or the next free one), as venues and organizers do', async () => {
+    const body = { title: 'Restored Recital', start_date: '2031-03-01 18:00:00', end_date: '2031-03-01 20:00:00' };
+    const made = await gw.api('POST', '/events', { body, token: 'editor' });
+    expect(made.body.slug).toBe('restored-recital');
+    const trashed = await gw.api('DELETE', `/events/${made.body.id}`, { token: 'editor' });
+    expect(trashed.body.slug).toBe('restored-recital__trashed');
+    // Meanwhile another event takes the slug; then the first comes back.
+    const other = await gw.api('POST', '/events', { body, token: 'editor' });
+    expect(other.body.slug).toBe('restored-recital');
+    const restored = await gw.api('PATCH', `/events/${made.body.id}`, { body: { status: 'publish' }, token: 'editor' });
+    expect(restored.status).toBe(200);
+    expect(restored.body.slug).toBe('restored-recital-2');
+    expect((await gw.api('GET', '/events/by-slug/restored-recital-2')).body.id).toBe(made.body.id);
   });
 });

@@ -64,7 +64,7 @@ function hasPasswordKey(v: unknown): boolean {
 }
 
 describe('password-protected events', () => {
-  const gw = useGateway({ tablePrefix: 'e2e-passwords' });
+  const gw = useGateway({ tablePrefix: 'e2e-passwords', stream: true });
 
   const tokens = new Map<string, Promise<string>>();
   const tokenOf = (role: Role, sub: string) => {
@@ -321,6 +321,7 @@ describe('password-protected events', () => {
     });
 
     it('search and include lists redact too', async () => {
+      await gw.drain();
       const bySearch = await api('GET', '/events', { query: { search: event.title } });
       expect(bySearch.status, bySearch.text).toBe(200);
       expect(bySearch.body.events).toEqual([redacted(full)]);

@@ -1,85 +1,58 @@
 // The synthesized CloudFormation template, checked against the single sources of truth
 // (lib/operations.ts, lib/table.ts, lib/auth.ts) rather than against a snapshot.
-import fs from 'node:fs';
-import path from 'node:path';
 import { App, Stack, Validations } from 'aws-cdk-lib';
-import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { OPERATION_TAG, REPO_ROOT, functionId, moduleId } from '../../infra/api-function.js';
-import { buildApp } from '../../infra/app.js';
+import { OPERATION_TAG, functionId, moduleId } from '../../infra/api-function.js';
 import { CONTEXT_KEYS } from '../../infra/settings.js';
-import type { EventCalendarStack } from '../../infra/stack.js';
 import { ROLES } from '../../lib/auth.js';
 import { encode, json } from '../../lib/http.js';
-import { FALLBACK_HANDLER, OPERATIONS, routePath } from '../../lib/operations.js';
-import { INDEXES, KEY, type IndexDefinition } from '../../lib/table.js';
+import { FALLBACK_HANDLER, OPERATIONS, operation, routePath } from '../../lib/operations.js';
+import { STREAM_FILTER_PATTERN } from '../../lib/stream/decode.js';
+import { BACKGROUND_FUNCTIONS, STREAM_BATCH_SIZE, STREAM_CONSUMER } from '../../lib/stream/functions.js';
+import { INDEXES, KEY, TTL_ATTRIBUTE, type IndexDefinition } from '../../lib/table.js';
+import { STREAM_MAX_RECORD_AGE, STREAM_RETRY_ATTEMPTS } from '../../infra/stream.js';
+import { cdkJson, expectNoNagFindings, ofType, synth, type Resource, type Resources, type Synth } from '../support/synth.js';
 
-type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
-type Resources = Record<string, Resource>;
-
-interface Synth {
-  app: App;
-  stack: EventCalendarStack;
-  template: Template;
-  resources: Resources;
-}
-
-const cdkJson = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8')) as { context?: Record<string, unknown> };
+const BACKGROUND_IDS = new Set(BACKGROUND_FUNCTIONS.map((f) => f.id));
 
 /**
- * Builds the app exactly as infra/app.ts does (cdk.json context, cdk-nag), without bundling.
- * NodejsFunction still insists that its entry file exists even when bundling is skipped; the
- * handler modules belong to functions/, so a missing one is reported as present while the
- * stack is constructed (and only then): these tests are about the infrastructure.
+ * Our functions: tagged with their operation or function id (CDK helper functions carry no such
+ * tag). `api` leaves out the functions that are not behind the API (lib/stream/functions.ts).
  */
-function synth(context: Record<string, unknown> = {}): Synth {
-  const entries = new Set([...OPERATIONS.map((op) => op.handler), FALLBACK_HANDLER].map((h) => path.join(REPO_ROOT, h)));
-  const realExists = fs.existsSync;
-  const spy = vi.spyOn(fs, 'existsSync').mockImplementation((p) => entries.has(String(p)) || realExists(p));
-  let built: { app: App; stack: EventCalendarStack };
-  try {
-    built = buildApp(new App({ context: { ...cdkJson.context, ...context, 'aws:cdk:bundling-stacks': [] } }));
-  } finally {
-    spy.mockRestore();
-  }
-  const template = Template.fromStack(built.stack);
-  return { ...built, template, resources: template.toJSON().Resources as Resources };
-}
-
-const ofType = (resources: Resources, type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
-
-/** Our API functions: tagged with their operation (CDK helper functions carry no such tag). */
-function apiFunctions(resources: Resources): Map<string, [string, Resource]> {
+function apiFunctions(resources: Resources, which: 'api' | 'all' = 'api'): Map<string, [string, Resource]> {
   const out = new Map<string, [string, Resource]>();
   for (const [id, r] of ofType(resources, 'AWS::Lambda::Function')) {
     const tag = (r.Properties.Tags as { Key: string; Value: string }[] | undefined)?.find((t) => t.Key === OPERATION_TAG);
-    if (tag) out.set(tag.Value, [id, r]);
+    if (tag && (which === 'all' || !BACKGROUND_IDS.has(tag.Value))) out.set(tag.Value, [id, r]);
   }
   return out;
 }
 
-/** Every IAM action a function's role is allowed, from its inline policies and attached ones. */
+/**
+ * Every IAM action a function's role is allowed without conditions, from its inline policies and
+ * attached ones (statements scoped by a condition are read by roleStatements).
+ */
 function roleActions(resources: Resources, fn: Resource): { actions: Set<string>; managed: unknown[] } {
   const roleId = (fn.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
   const actions = new Set<string>();
   for (const [, policy] of ofType(resources, 'AWS::IAM::Policy')) {
     const roles = policy.Properties.Roles as { Ref: string }[];
     if (!roles.some((r) => r.Ref === roleId)) continue;
-    for (const st of policy.Properties.PolicyDocument.Statement as { Effect: string; Action: string | string[] }[]) {
-      if (st.Effect === 'Allow') for (const a of [st.Action].flat()) actions.add(a);
+    for (const st of policy.Properties.PolicyDocument.Statement as { Effect: string; Action: string | string[]; Condition?: unknown }[]) {
+      if (st.Effect === 'Allow' && !st.Condition) for (const a of [st.Action].flat()) actions.add(a);
     }
   }
   return { actions, managed: (resources[roleId]!.Properties.ManagedPolicyArns as unknown[] | undefined) ?? [] };
 }
 
 /** Every Allow statement of a function's role. */
-function roleStatements(resources: Resources, fn: Resource): { Action: string | string[]; Resource: unknown }[] {
+function roleStatements(resources: Resources, fn: Resource): { Action: string | string[]; Resource: unknown; Condition?: Record<string, any> }[] {
   const roleId = (fn.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
   return ofType(resources, 'AWS::IAM::Policy')
     .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
-    .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as { Effect: string; Action: string | string[]; Resource: unknown }[])
+    .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as { Effect: string; Action: string | string[]; Resource: unknown; Condition?: Record<string, any> }[])
     .filter((st) => st.Effect === 'Allow');
 }
 
@@ -116,17 +89,6 @@ function routeTargets(resources: Resources): Map<string, string> {
   return out;
 }
 
-function expectNoNagFindings(s: Synth): void {
-  // cdk-nag 3 reports through CDK's policy validation, not through annotations: ask the pack
-  // directly for what is left after acknowledgements, warnings included.
-  const report = new AwsSolutionsChecks(s.app).validateScope(s.app);
-  const findings = report.violations.map((v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`);
-  expect(findings).toEqual([]);
-  // Nor any error annotation from CDK itself (or from a v2-style nag, should it come back).
-  expect(Annotations.fromStack(s.stack).findError('*', Match.anyValue())).toEqual([]);
-  expect(Annotations.fromStack(s.stack).findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*'))).toEqual([]);
-}
-
 let prod: Synth;
 let dev: Synth;
 let custom: Synth;
@@ -155,28 +117,29 @@ beforeAll(() => {
 afterAll(() => vi.restoreAllMocks());
 
 describe('functions', () => {
-  it('makes exactly one function per operation, plus the fallback', () => {
-    const fns = apiFunctions(prod.resources);
+  it('makes exactly one function per operation, plus the fallback and the stream consumer', () => {
+    const fns = apiFunctions(prod.resources, 'all');
     const fallbackId = moduleId(FALLBACK_HANDLER);
-    expect([...fns.keys()].sort()).toEqual([...OPERATIONS.map((op) => op.id), fallbackId].sort());
+    expect([...fns.keys()].sort()).toEqual([...OPERATIONS.map((op) => op.id), fallbackId, ...BACKGROUND_IDS].sort());
+    expect([...BACKGROUND_IDS]).toEqual(['stream.consumer']);
     // No other function sneaks in (a log-retention or custom-resource helper would show up here).
-    expect(ofType(prod.resources, 'AWS::Lambda::Function')).toHaveLength(OPERATIONS.length + 1);
+    expect(ofType(prod.resources, 'AWS::Lambda::Function')).toHaveLength(OPERATIONS.length + 1 + BACKGROUND_IDS.size);
     for (const [opId, [logicalId]] of fns) expect(logicalId).toBe(functionId(opId));
     expect(functionId('events.getBySlug')).toBe('EventsGetBySlugFn');
   });
 
-  it('runs every function on nodejs22.x, arm64, 512 MB, 10 s (29 s when it rewrites linked events), with source maps', () => {
+  it('runs every function on nodejs22.x, arm64, 512 MB, 10 s (the consumer rewrites linked events, not the requests), with source maps', () => {
     const slow = new Set(OPERATIONS.filter((op) => op.fansOut).map((op) => op.id));
     expect([...slow].sort()).toEqual([
       'categories.delete', 'organizers.delete', 'organizers.deleteBySlug', 'organizers.update', 'organizers.updateBySlug',
       'tags.delete', 'venues.delete', 'venues.deleteBySlug', 'venues.update', 'venues.updateBySlug',
     ]);
-    for (const [opId, [, fn]] of apiFunctions(prod.resources)) {
+    for (const [, [, fn]] of apiFunctions(prod.resources)) {
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
         MemorySize: 512,
-        Timeout: slow.has(opId) ? 29 : 10,
+        Timeout: 10,
         Handler: 'index.handler',
       });
       expect(fn.Properties.Environment.Variables.NODE_OPTIONS).toBe('--enable-source-maps');
@@ -189,8 +152,12 @@ describe('functions', () => {
     const pool = ofType(prod.resources, 'AWS::Cognito::UserPool')[0]![0];
     const client = ofType(prod.resources, 'AWS::Cognito::UserPoolClient')[0]![0];
     const api = ofType(prod.resources, 'AWS::ApiGatewayV2::Api')[0]![0];
+    const secret = ofType(prod.resources, 'AWS::SecretsManager::Secret')[0]![0];
     expect(fn.Properties.Environment.Variables).toEqual({
       TABLE_NAME: { Ref: table },
+      APP_PASSWORD_SECRET_ARN: { Ref: secret },
+      // Per stack, so that two stacks in one account keep their metrics and alarms apart.
+      POWERTOOLS_METRICS_NAMESPACE: `EventCalendar/${prod.stack.stackName}`,
       API_NAMESPACE: 'tribe',
       SITE_URL: { 'Fn::GetAtt': [api, 'ApiEndpoint'] },
       SITE_TIMEZONE: 'UTC',
@@ -231,6 +198,9 @@ describe('functions', () => {
         groups.add(groupId);
       }
       expect(groups.size).toBe(OPERATIONS.length + 1);
+      const [, consumer] = apiFunctions(s.resources, 'all').get(STREAM_CONSUMER.id)!;
+      expect(groups.has(consumer.Properties.LoggingConfig.LogGroup.Ref)).toBe(false);
+      expect(s.resources[consumer.Properties.LoggingConfig.LogGroup.Ref]!.Properties.RetentionInDays).toBe(days);
     }
   });
 });
@@ -263,12 +233,48 @@ describe('permissions', () => {
     }
   });
 
-  it('lets read operations read but never write', () => {
+  it('lets read operations read but never write (beyond their scoped grants)', () => {
     const fns = apiFunctions(prod.resources);
     for (const op of OPERATIONS.filter((o) => o.access === 'read')) {
       const { actions } = roleActions(prod.resources, fns.get(op.id)![1]);
       expect(WRITE_ACTIONS.filter((a) => actions.has(a)), op.id).toEqual([]);
     }
+  });
+
+  it('grants sign-in data by partition only (dynamodb:LeadingKeys), as each operation lists it', () => {
+    const fns = apiFunctions(prod.resources);
+    const table = prod.template.toJSON().Resources;
+    const tableId = Object.keys(table).find((k) => table[k].Type === 'AWS::DynamoDB::GlobalTable')!;
+    for (const op of OPERATIONS) {
+      const scoped = roleStatements(prod.resources, fns.get(op.id)![1]).filter((st) => st.Condition);
+      const shown = scoped.map((st) => ({ actions: [st.Action].flat().sort(), prefixes: st.Condition!['ForAllValues:StringLike']['dynamodb:LeadingKeys'], resource: st.Resource }));
+      expect(shown, op.id).toEqual(
+        op.scopedGrants.map((g) => ({
+          actions: g.actions.map((a) => `dynamodb:${a}`).sort(),
+          prefixes: g.keyPrefixes.map((p) => `${p}*`),
+          resource: { 'Fn::GetAtt': [tableId, 'Arn'] },
+        })),
+      );
+    }
+    // Reads may update credential records, never anything else; the root's functions read sign-in data only.
+    expect(operation('events.list').scopedGrants).toEqual([{ actions: ['UpdateItem'], keyPrefixes: ['CRED#'] }]);
+    expect(operation('root.index').scopedGrants.flatMap((g) => g.keyPrefixes).sort()).toEqual(['CRED#', 'LOGIN#', 'CRED#'].sort());
+  });
+
+  it("keys the password hashes with a retained secret that every operation's function, and only those, may read", () => {
+    const [secretId, secret] = ofType(prod.resources, 'AWS::SecretsManager::Secret')[0]!;
+    expect(secret.DeletionPolicy).toBe('Retain');
+    expect(secret.Properties.GenerateSecretString).toMatchObject({ PasswordLength: 64, ExcludePunctuation: true });
+    const fns = apiFunctions(prod.resources);
+    for (const op of OPERATIONS) {
+      const fn = fns.get(op.id)![1];
+      expect(fn.Properties.Environment.Variables.APP_PASSWORD_SECRET_ARN, op.id).toEqual({ Ref: secretId });
+      const reads = roleStatements(prod.resources, fn).filter((st) => JSON.stringify(st.Resource) === JSON.stringify({ Ref: secretId }));
+      expect(reads.flatMap((st) => [st.Action].flat()), op.id).toContain('secretsmanager:GetSecretValue');
+    }
+    const [, fallback] = fns.get(moduleId(FALLBACK_HANDLER))!;
+    expect(roleActions(prod.resources, fallback).actions.has('secretsmanager:GetSecretValue')).toBe(false);
+    expect(ofType(dev.resources, 'AWS::SecretsManager::Secret')[0]![1].DeletionPolicy).toBe('Delete');
   });
 
   it('gives the fallback no table access at all', () => {
@@ -344,9 +350,16 @@ describe('routes', () => {
       expect(group.Properties.RetentionInDays).toBe(days);
       const format = JSON.parse(stage.AccessLogSettings.Format) as Record<string, string>;
       expect(Object.keys(format).sort()).toEqual(
-        ['requestId', 'ip', 'requestTime', 'httpMethod', 'routeKey', 'status', 'protocol', 'responseLength', 'integrationError'].sort(),
+        [
+          'requestId', 'ip', 'requestTime', 'httpMethod', 'routeKey', 'status', 'protocol', 'responseLength', 'integrationError',
+          'integrationRequestId', 'integrationStatus', 'integrationLatency',
+        ].sort(),
       );
       expect(format.requestId).toBe('$context.requestId');
+      // The Lambda request id, which the function's log lines carry: an access line finds its function log.
+      expect(format.integrationRequestId).toBe('$context.integration.requestId');
+      expect(format.integrationStatus).toBe('$context.integration.status');
+      expect(format.integrationLatency).toBe('$context.integration.latency');
     }
   });
 });
@@ -371,6 +384,8 @@ describe('table', () => {
         typeof i.projection === 'string'
           ? { ProjectionType: i.projection }
           : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...i.projection] },
+      // The on-demand maximum (test/infra/monitoring.test.ts).
+      WriteOnDemandThroughputSettings: { MaxWriteRequestUnits: prod.stack.settings.maxWriteRequestUnits },
     }));
     expect(p.GlobalSecondaryIndexes).toEqual(expected);
     const keyNames = new Set([KEY.pk, KEY.sk, ...Object.values(INDEXES).flatMap((i: IndexDefinition) => [i.partitionKey, i.sortKey ?? []].flat())]);
@@ -387,6 +402,14 @@ describe('table', () => {
     });
   });
 
+  it('has a stream with both images and TTL on the markers’ attribute', () => {
+    for (const s of [prod, dev, custom]) {
+      const [[, table]] = ofType(s.resources, 'AWS::DynamoDB::GlobalTable') as [[string, Resource]];
+      expect(table.Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_AND_OLD_IMAGES' });
+      expect(table.Properties.TimeToLiveSpecification).toEqual({ AttributeName: TTL_ATTRIBUTE, Enabled: true });
+    }
+  });
+
   it('relaxes deletion protection and Retain with dev=true, but keeps PITR', () => {
     const [[, table]] = ofType(dev.resources, 'AWS::DynamoDB::GlobalTable') as [[string, Resource]];
     expect(table.DeletionPolicy).toBe('Delete');
@@ -394,6 +417,87 @@ describe('table', () => {
       DeletionProtectionEnabled: false,
       PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
     });
+  });
+});
+
+describe('change stream', () => {
+  const consumerOf = (s: Synth) => apiFunctions(s.resources, 'all').get(STREAM_CONSUMER.id)!;
+  const idOf = (s: Synth, type: string) => {
+    const found = ofType(s.resources, type);
+    expect(found, type).toHaveLength(1);
+    return found[0]![0];
+  };
+
+  it('feeds one consumer from the table stream: partial failures, bisection, retries, a dead-letter queue, in order per shard', () => {
+    const [fnId] = consumerOf(prod);
+    const mappings = ofType(prod.resources, 'AWS::Lambda::EventSourceMapping');
+    expect(mappings).toHaveLength(1);
+    const [, mapping] = mappings[0]!;
+    expect(mapping.Properties).toMatchObject({
+      FunctionName: { Ref: fnId },
+      EventSourceArn: { 'Fn::GetAtt': [idOf(prod, 'AWS::DynamoDB::GlobalTable'), 'StreamArn'] },
+      StartingPosition: 'TRIM_HORIZON',
+      BatchSize: STREAM_BATCH_SIZE,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: STREAM_RETRY_ATTEMPTS,
+      MaximumRecordAgeInSeconds: STREAM_MAX_RECORD_AGE.toSeconds(),
+      ParallelizationFactor: 1,
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [idOf(prod, 'AWS::SQS::Queue'), 'Arn'] } } },
+    });
+    expect(STREAM_RETRY_ATTEMPTS).toBeGreaterThan(0);
+    // Retries end while the stream still keeps the dead-lettered records (24 hours).
+    expect(STREAM_MAX_RECORD_AGE.toSeconds()).toBeLessThan(24 * 3600);
+    // Only the records' items wake it.
+    expect(mapping.Properties.FilterCriteria.Filters.map((f: { Pattern: string }) => JSON.parse(f.Pattern))).toEqual([STREAM_FILTER_PATTERN]);
+    expect(STREAM_FILTER_PATTERN).toEqual({ dynamodb: { Keys: { sk: { S: ['POST', 'TERM'] } } } });
+  });
+
+  it('runs the consumer like the API functions, with the bus in CHANGE_BUS_NAME and no route', () => {
+    const [fnId, fn] = consumerOf(prod);
+    expect(fnId).toBe(functionId(STREAM_CONSUMER.id));
+    expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], MemorySize: 512, Timeout: STREAM_CONSUMER.timeoutSeconds, Handler: 'index.handler' });
+    const table = idOf(prod, 'AWS::DynamoDB::GlobalTable');
+    const api = idOf(prod, 'AWS::ApiGatewayV2::Api');
+    expect(fn.Properties.Environment.Variables).toEqual({
+      TABLE_NAME: { Ref: table },
+      POWERTOOLS_METRICS_NAMESPACE: `EventCalendar/${prod.stack.stackName}`,
+      API_NAMESPACE: 'tribe',
+      SITE_URL: { 'Fn::GetAtt': [api, 'ApiEndpoint'] },
+      SITE_TIMEZONE: 'UTC',
+      CHANGE_BUS_NAME: { Ref: idOf(prod, 'AWS::Events::EventBus') },
+      NODE_OPTIONS: '--enable-source-maps',
+    });
+    expect([...routeTargets(prod.resources).values()]).not.toContain(fnId);
+    const outputs = prod.template.toJSON().Outputs as Record<string, { Value: unknown }>;
+    expect(outputs.ChangeBusName!.Value).toEqual({ Ref: idOf(prod, 'AWS::Events::EventBus') });
+  });
+
+  it('lets the consumer read the stream, write the table as the writers do, publish to the bus and send to the queue: nothing more', () => {
+    const [, fn] = consumerOf(prod);
+    const table = idOf(prod, 'AWS::DynamoDB::GlobalTable');
+    const statements = roleStatements(prod.resources, fn);
+    const on = (resource: unknown) => statements.filter((st) => JSON.stringify(st.Resource) === JSON.stringify(resource)).flatMap((st) => [st.Action].flat()).sort();
+    expect(on({ 'Fn::GetAtt': [table, 'Arn'] })).toEqual(STREAM_CONSUMER.tableActions.map((a) => `dynamodb:${a}`).sort());
+    expect(STREAM_CONSUMER.tableActions).toEqual(['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem']);
+    expect(on({ 'Fn::GetAtt': [table, 'StreamArn'] })).toEqual(['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams']);
+    expect(on({ 'Fn::GetAtt': [idOf(prod, 'AWS::Events::EventBus'), 'Arn'] })).toEqual(['events:PutEvents']);
+    expect(on({ 'Fn::GetAtt': [idOf(prod, 'AWS::SQS::Queue'), 'Arn'] })).toEqual(['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage']);
+    const { actions, managed } = roleActions(prod.resources, fn);
+    expect(managed).toEqual([]);
+    for (const never of ['dynamodb:Scan', 'dynamodb:BatchWriteItem', 'dynamodb:*', 'events:*', 'sqs:*']) expect(actions).not.toContain(never);
+    expect(statements.filter((st) => st.Condition)).toEqual([]);
+    expect(statements.filter((st) => JSON.stringify(st.Resource) === '"*"')).toEqual([]);
+  });
+
+  it('keeps dead letters encrypted, for 14 days, reachable over TLS only', () => {
+    const [queueId, queue] = ofType(prod.resources, 'AWS::SQS::Queue')[0]!;
+    expect(queue.Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 3600 });
+    const [[, policy]] = ofType(prod.resources, 'AWS::SQS::QueuePolicy') as [[string, Resource]];
+    expect(policy.Properties.Queues).toEqual([{ Ref: queueId }]);
+    expect(policy.Properties.PolicyDocument.Statement).toContainEqual(
+      expect.objectContaining({ Effect: 'Deny', Action: 'sqs:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+    );
   });
 });
 
@@ -447,10 +551,10 @@ describe('outputs', () => {
 
   it('publishes the API URL, the table and the user pool', () => {
     const outputs = prod.template.toJSON().Outputs as Record<string, { Value: unknown }>;
-    expect(Object.keys(outputs).sort()).toEqual(['ApiUrl', 'TableName', 'UserPoolClientId', 'UserPoolId']);
+    expect(Object.keys(outputs).sort()).toEqual(['AlarmTopicArn', 'ApiUrl', 'ChangeBusName', 'TableName', 'UserPoolClientId', 'UserPoolId']);
     expect(JSON.stringify(outputs.ApiUrl!.Value)).toContain('/en/tribe/events/v1/');
     const customOutputs = custom.template.toJSON().Outputs as Record<string, { Value: unknown }>;
-    expect(Object.keys(customOutputs).sort()).toEqual(['ApiUrl', 'TableName']);
+    expect(Object.keys(customOutputs).sort()).toEqual(['AlarmTopicArn', 'ApiUrl', 'ChangeBusName', 'TableName']);
     expect(JSON.stringify(customOutputs.ApiUrl!.Value)).toContain('/en/calendar/events/v1/');
   });
 });

@@ -8,12 +8,13 @@ import { capacity, db } from '../../lib/db.js';
 import { ConflictError } from '../../lib/errors.js';
 import { ensureDevKeys, mintToken } from '../../lib/local/dev-auth.js';
 import { invoke } from '../../lib/local/invoke.js';
-import { refreshCards } from '../../lib/logic/cards.js';
+import { refreshCards, REQUEST_FAN_OUT } from '../../lib/logic/cards.js';
 import { eventTransaction } from '../../lib/logic/event-writes.js';
 import { getItem, transact } from '../../lib/store/base.js';
 import { keys } from '../../lib/store/keys.js';
 import type { EventItem, VenueItem } from '../../lib/store/items.js';
 import { itemBytes, readStats } from '../../lib/store/stats.js';
+import { useStreamPoller } from '../support/stream.js';
 import { useFreshTable } from '../support/table.js';
 
 let editorToken: string;
@@ -288,5 +289,79 @@ describe('terms of a page of events', () => {
     const lagging = await call('GET', '/events', undefined, { per_page: 6 });
     expect(capacity.snapshot().commands.BatchGetItemCommand).toBe(2);
     expect(lagging.body).toEqual(viaQuery.body);
+  });
+});
+
+describe('many linked events: the request answers after its own write, the stream consumer does the rest', () => {
+  useFreshTable('cards-many');
+  const stream = useStreamPoller();
+  const MANY = REQUEST_FAN_OUT + 5;
+
+  const linkedTo = async (field: 'venues' | 'categories', id: number, ids: number[]) =>
+    (await Promise.all(ids.map(stored))).filter((e) => e[field].includes(id)).length;
+
+  it('rewrites every card after an edit, and unlinks every event after a trash, a delete or a term delete', async () => {
+    const venue = await created('/venues', { venue: 'Crowded Hall' });
+    const category = await created('/categories', { name: 'Crowded' });
+    const ids: number[] = [];
+    for (let i = 0; i < MANY; i++) ids.push((await event(`Crowd ${i}`, { venue: venue.id, categories: [category.id] })).id);
+    await stream.drain(120_000);
+
+    // More linked events than a request rewrites: the edit's own request leaves the cards alone.
+    await stream.poller.pause();
+    const edit = await call('PATCH', `/venues/${venue.id}`, { address: 'New Street 1' });
+    expect(edit.status).toBe(200);
+    const rev = (await getItem<VenueItem>(keys.post(venue.id)))!.rev!;
+    const cardRevs = async () => (await Promise.all(ids.map(stored))).map((e) => e.cards?.[String(venue.id)]?.rev);
+    expect((await cardRevs()).filter((r) => r === rev)).toHaveLength(0);
+    // The consumer rewrites them all.
+    stream.poller.resume();
+    await stream.drain(120_000);
+    expect(new Set(await cardRevs())).toEqual(new Set([rev]));
+    const listed = await call('GET', '/events', undefined, { venue: venue.id, per_page: 50 });
+    expect(listed.body.events.map((e: { venue: { address: string } }) => e.venue.address)).toEqual(Array(MANY).fill('New Street 1'));
+
+    // A trash unlinks them, through the consumer too.
+    await stream.poller.pause();
+    expect((await call('DELETE', `/venues/${venue.id}`)).status).toBe(200);
+    expect(await linkedTo('venues', venue.id, ids)).toBe(MANY);
+    stream.poller.resume();
+    await stream.drain(120_000);
+    expect(await linkedTo('venues', venue.id, ids)).toBe(0);
+    expect((await Promise.all(ids.map(stored))).every((e) => e.cards?.[String(venue.id)] === undefined)).toBe(true);
+
+    // And a permanent delete, which removes the venue's record before its events are unlinked.
+    const doomed = await created('/venues', { venue: 'Doomed Hall' });
+    for (const id of ids) expect((await call('PATCH', `/events/${id}`, { venue: doomed.id })).status).toBe(200);
+    await stream.drain(120_000);
+    await stream.poller.pause();
+    expect((await call('DELETE', `/venues/${doomed.id}`, undefined, { force: 'true' })).status).toBe(200);
+    expect(await getItem(keys.post(doomed.id))).toBeUndefined();
+    expect(await linkedTo('venues', doomed.id, ids)).toBe(MANY);
+    stream.poller.resume();
+    await stream.drain(120_000);
+    expect(await linkedTo('venues', doomed.id, ids)).toBe(0);
+
+    // So does a category's delete.
+    await stream.poller.pause();
+    expect((await call('DELETE', `/categories/${category.id}`, { force: true })).status).toBe(200);
+    expect(await linkedTo('categories', category.id, ids)).toBe(MANY);
+    stream.poller.resume();
+    await stream.drain(120_000);
+    expect(await linkedTo('categories', category.id, ids)).toBe(0);
+    expect(stream.poller.deadLetters).toEqual([]);
+  }, 300_000);
+
+  it('still rewrites a few linked events in the request itself (read your own edit)', async () => {
+    const venue = await created('/venues', { venue: 'Quiet Hall' });
+    const e = await event('Quiet night', { venue: venue.id });
+    await stream.drain(60_000);
+    await stream.poller.pause();
+    try {
+      expect((await call('PATCH', `/venues/${venue.id}`, { address: 'Side Street 2' })).status).toBe(200);
+      expect((await call('GET', `/events/${e.id}`)).body.venue.address).toBe('Side Street 2');
+    } finally {
+      stream.poller.resume();
+    }
   });
 });

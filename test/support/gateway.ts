@@ -5,6 +5,7 @@ import type { Role } from '../../lib/auth.js';
 import { config, resetConfig } from '../../lib/config.js';
 import { ensureDevKeys, mintToken, type DevKeys, type MintOptions } from '../../lib/local/dev-auth.js';
 import { startGateway, type Gateway, type GatewayOptions } from '../../lib/local/gateway.js';
+import { useStreamPoller, type StreamHarness } from './stream.js';
 import { useFreshTable } from './table.js';
 
 export type Lang = 'en' | 'lt' | 'ru' | (string & {});
@@ -47,6 +48,13 @@ export interface GatewayHarness {
   token(role?: Role, sub?: string, opts?: Omit<MintOptions, 'role' | 'sub'>): Promise<string>;
   /** One request: `api('POST', '/events', { body, token: 'editor' })`. */
   api<T = any>(method: string, path: string, opts?: ApiOptions): Promise<ApiResponse<T>>;
+  /**
+   * Until the stream consumer has handled every change written so far (the search index, the
+   * cards of many linked events and the change feed follow the table a moment later, as on AWS).
+   */
+  drain(): Promise<void>;
+  /** The table's stream: the local poller running the real consumer, and the local change feed. */
+  readonly stream: StreamHarness;
 }
 
 function formEncode(values: NonNullable<ApiOptions['form']>): string {
@@ -64,8 +72,12 @@ const ROLE_NAMES = new Set(['editor', 'author', 'contributor']);
  * For an e2e file: a fresh table and the local gateway on an ephemeral port (quiet), started in
  * beforeAll and closed in afterAll. SITE_URL is the gateway's URL, so links in responses work.
  */
-export function useGateway(opts: Pick<GatewayOptions, 'loadHandler' | 'maxBodyBytes'> & { tablePrefix?: string } = {}): GatewayHarness {
+export function useGateway(opts: Pick<GatewayOptions, 'loadHandler' | 'maxBodyBytes'> & { tablePrefix?: string; stream?: boolean } = {}): GatewayHarness {
   const table = useFreshTable(opts.tablePrefix ?? 'e2e');
+  // `stream: true`: as under `npm start`, the table's changes reach the stream consumer (files
+  // that read what it derives: search, the cards of many events, the change feed). Others skip
+  // its work, which would only slow the shared DynamoDB Local down.
+  const stream = opts.stream ? useStreamPoller() : undefined;
   let gateway: Gateway | undefined;
   let keys: DevKeys | undefined;
 
@@ -77,6 +89,9 @@ export function useGateway(opts: Pick<GatewayOptions, 'loadHandler' | 'maxBodyBy
   });
   afterAll(async () => {
     await gateway?.close();
+    // A change the consumer could not apply is a bug wherever it shows up.
+    const dead = stream?.poller.deadLetters ?? [];
+    if (dead.length) throw new Error(`${dead.length} stream records failed in the consumer:\n${stream!.lines.join('\n')}`);
   });
 
   const origin = () => {
@@ -99,6 +114,14 @@ export function useGateway(opts: Pick<GatewayOptions, 'loadHandler' | 'maxBodyBy
     url,
     abs: (path: string) => `${origin()}${path}`,
     token,
+    drain: () => {
+      if (!stream) throw new Error('This gateway runs no stream consumer: useGateway({ stream: true }).');
+      return stream.drain();
+    },
+    get stream() {
+      if (!stream) throw new Error('This gateway runs no stream consumer: useGateway({ stream: true }).');
+      return stream;
+    },
     async api(method, path, o = {}) {
       let target = url(path, o.lang);
       if (o.query) {

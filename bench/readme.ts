@@ -1,0 +1,99 @@
+// The README's benchmark tables are generated from the committed results files, between marker
+// comments (`<!-- bench:<name> -->` … `<!-- /bench:<name> -->`), so that a table always matches a
+// run that can be traced (its date, machine and commit are in the file). A unit test checks that
+// the README holds exactly what these functions render from bench/results/.
+import { execFileSync } from 'node:child_process';
+import { cpus, totalmem } from 'node:os';
+
+/** Where and on what a benchmark ran. */
+export function runContext() {
+  let commit = 'unknown';
+  let dirty = false;
+  try {
+    commit = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
+    dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' }).trim() !== '';
+  } catch {
+    // Not a git checkout: the commit stays unknown.
+  }
+  const cpu = cpus();
+  return {
+    machine: { cpu: cpu[0]?.model ?? 'unknown', cores: cpu.length, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, platform: `${process.platform}-${process.arch}` },
+    commit,
+    dirty,
+  };
+}
+
+const marker = (name: string) => ({ open: `<!-- bench:${name} -->`, close: `<!-- /bench:${name} -->` });
+
+/** The README with the block `name` replaced by `body`. */
+export function replaceBlock(readme: string, name: string, body: string): string {
+  const { open, close } = marker(name);
+  const a = readme.indexOf(open);
+  const b = readme.indexOf(close);
+  if (a < 0 || b < a) throw new Error(`README.md has no ${open} … ${close} block`);
+  return `${readme.slice(0, a + open.length)}\n${body.trimEnd()}\n${readme.slice(b)}`;
+}
+
+/** The block `name` as the README holds it. */
+export function readBlock(readme: string, name: string): string {
+  const { open, close } = marker(name);
+  const a = readme.indexOf(open);
+  const b = readme.indexOf(close);
+  if (a < 0 || b < a) throw new Error(`README.md has no ${open} … ${close} block`);
+  return readme.slice(a + open.length, b).trim();
+}
+
+const fmt = (x: number) => (Number.isInteger(x) ? String(x) : String(Math.round(x * 100) / 100));
+const k = (n: number) => (n >= 1000 && n % 1000 === 0 ? `${n / 1000}k` : String(n));
+
+interface QueriesResults {
+  generatedAt: string;
+  commit?: string;
+  dirty?: boolean;
+  machine?: { cpu: string; cores: number };
+  sizes: { size: number; stream?: { drainSeconds: number; lagMs: { median: number; p95: number; max: number } } }[];
+  comparison: { label: string; small: { requests: number; read: number }; large: { requests: number; read: number }; ratio: number; verdict: string }[];
+}
+
+/** The table of `npm run bench:queries` (bench/results/queries.json). */
+export function renderQueries(r: QueriesResults): string {
+  const sizes = r.sizes.map((s) => s.size).sort((a, b) => a - b);
+  const [s, l] = [k(sizes[0]!), k(sizes[sizes.length - 1]!)];
+  const rows = r.comparison.map((c) => `| ${c.label} | ${c.small.requests} → ${c.large.requests} | ${fmt(c.small.read)} | ${fmt(c.large.read)} | ${c.ratio.toFixed(2)} |`);
+  const lag = r.sizes
+    .filter((x) => x.stream)
+    .map((x) => `${k(x.size)} events: median ${Math.round(x.stream!.lagMs.median)} ms, p95 ${Math.round(x.stream!.lagMs.p95)} ms, max ${Math.round(x.stream!.lagMs.max)} ms`);
+  const where = `${r.generatedAt.slice(0, 10)}, commit ${(r.commit ?? 'unknown').slice(0, 7)}${r.dirty ? ' (with uncommitted changes)' : ''}, ${r.machine ? `${r.machine.cores} × ${r.machine.cpu}` : 'machine unknown'}`;
+  return [
+    `Run of ${where}; RCU = consumed read capacity units.`,
+    '',
+    `| variant | requests ${s} → ${l} | RCU ${s} | RCU ${l} | ratio |`,
+    '| --- | --- | --- | --- | --- |',
+    ...rows,
+    ...(lag.length ? ['', `Search index lag (a new event until a search finds it, through the local stream consumer): ${lag.join('; ')}.`] : []),
+  ].join('\n');
+}
+
+interface CardsResults {
+  generatedAt: string;
+  commit?: string;
+  dirty?: boolean;
+  machine?: { cpu: string; cores: number };
+  linkedEvents: number;
+  requestMs: number;
+  convergedMs: number;
+  requestReads: number;
+  requestWrites: number;
+}
+
+/** The figures of `npm run bench:cards` (bench/results/cards.json). */
+export function renderCards(r: CardsResults): string {
+  const where = `${r.generatedAt.slice(0, 10)}, commit ${(r.commit ?? 'unknown').slice(0, 7)}${r.dirty ? ' (with uncommitted changes)' : ''}, ${r.machine ? `${r.machine.cores} × ${r.machine.cpu}` : 'machine unknown'}`;
+  return [
+    `Run of ${where}:`,
+    '',
+    '| venue linked to | edit request | every card new | request RCU / WCU |',
+    '| --- | --- | --- | --- |',
+    `| ${r.linkedEvents.toLocaleString('en-US')} events | ${Math.round(r.requestMs)} ms | ${(r.convergedMs / 1000).toFixed(1)} s | ${fmt(r.requestReads)} / ${fmt(r.requestWrites)} |`,
+  ].join('\n');
+}

@@ -1,0 +1,38 @@
+// One committed change of a record, as the table's stream reports it, and the consumers of
+// changes ("triggers"): the stream consumer decodes each stream record into a Change and hands it
+// to every trigger of lib/stream/triggers.ts, so that a new derived view is one more row there.
+import type { Lang } from '../config.js';
+
+export type ChangeKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
+export type ChangeAction = 'create' | 'update' | 'trash' | 'restore' | 'delete';
+
+export interface Change {
+  /** The stream record's id (unique per change; the idempotency key of what a trigger publishes). */
+  eventId: string;
+  /** The stream record's sequence number. */
+  sequence: string;
+  kind: ChangeKind;
+  id: number;
+  lang: Lang;
+  action: ChangeAction;
+  /** The record's `version` after the change (before it, for a delete). */
+  revision: number;
+  /** When the change was committed (ISO 8601, UTC). */
+  at: string;
+  /** The record before and after, as stored (absent for a create / a delete). */
+  old?: Record<string, unknown>;
+  new?: Record<string, unknown>;
+}
+
+export interface Trigger {
+  /** Stable id, e.g. `search`, `cards`, `feed`. */
+  id: string;
+  /** Whether this trigger wants the change (cheap; no I/O). */
+  wants(change: Change): boolean;
+  /**
+   * Applies the change; idempotent, because a batch that fails is delivered again. Throwing fails
+   * the change's stream record (partial batch failure), which is retried and, after the retries,
+   * sent to the dead-letter queue.
+   */
+  apply(change: Change): Promise<void>;
+}

@@ -1,0 +1,82 @@
+// Keeps the search index from the change stream: for every listed event, one item per word in the
+// list partition `word#<word>` (the same index, attributes and order as the other list filters),
+// and the word partitions' month buckets, whose day entries are sets of event ids. Every step is
+// idempotent (puts, deletes, and set ADD/DELETE), so a batch delivered again changes nothing.
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config.js';
+import { db } from '../db.js';
+import { indexAttributes, listed } from '../logic/event-writes.js';
+import { eventWords } from '../search.js';
+import { bucketOf, keys, listKeys } from '../store/keys.js';
+import type { EventItem } from '../store/items.js';
+import type { Change, Trigger } from './change.js';
+
+/** What an event contributes to the index: its word items, by word, when it is listed. */
+function entries(e: EventItem | undefined): Map<string, Record<string, unknown>> {
+  const out = new Map<string, Record<string, unknown>>();
+  if (!listed(e)) return out;
+  const shared = indexAttributes(e);
+  for (const word of eventWords(e)) {
+    out.set(word, { ...keys.word(e.id, word), ...shared, ...listKeys.event(e.lang, e.status, e.utcStart, e.id, `word#${word}`) });
+  }
+  return out;
+}
+
+/** The bucket day an entry is counted in: `COUNT#<partition>` / month, attribute `dDD`. */
+function countedAt(item: Record<string, unknown>) {
+  return bucketOf(String(item.gsi2pk), String(item.utcStart));
+}
+
+const same = (a: Record<string, unknown> | undefined, b: Record<string, unknown> | undefined) => JSON.stringify(a) === JSON.stringify(b);
+
+/** How many index writes run at once. */
+const WIDTH = 16;
+
+async function inParallel<T>(list: readonly T[], fn: (item: T) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < list.length; i += WIDTH) await Promise.all(list.slice(i, i + WIDTH).map(fn));
+}
+
+/** Brings the index from what `old` contributed to what `next` contributes. */
+export async function reindex(old: EventItem | undefined, next: EventItem | undefined): Promise<void> {
+  const table = config().tableName;
+  const before = entries(old);
+  const after = entries(next);
+  const id = (next ?? old)!.id;
+
+  const puts = [...after].filter(([word, item]) => !same(before.get(word), item)).map(([, item]) => item);
+  const deletes = [...before.keys()].filter((word) => !after.has(word));
+
+  // Bucket moves, grouped per bucket item: the id leaves the old day's set and joins the new one.
+  const moves = new Map<string, { key: { pk: string; sk: string }; add: Set<string>; remove: Set<string> }>();
+  const move = (item: Record<string, unknown>, dir: 'add' | 'remove') => {
+    const { key, day } = countedAt(item);
+    const k = `${key.pk}|${key.sk}`;
+    const entry = moves.get(k) ?? { key, add: new Set<string>(), remove: new Set<string>() };
+    entry[dir].add(day);
+    moves.set(k, entry);
+  };
+  const at = (item: Record<string, unknown> | undefined) => {
+    if (!item) return undefined;
+    const { key, day } = countedAt(item);
+    return `${key.pk}|${key.sk}|${day}`;
+  };
+  for (const [word, item] of before) if (at(after.get(word)) !== at(item)) move(item, 'remove');
+  for (const [word, item] of after) if (at(before.get(word)) !== at(item)) move(item, 'add');
+
+  await inParallel(puts, (item) => db().send(new PutCommand({ TableName: table, Item: item })));
+  await inParallel(deletes, (word) => db().send(new DeleteCommand({ TableName: table, Key: keys.word(id, word) })));
+  await inParallel([...moves.values()], ({ key, add, remove }) => {
+    const names: Record<string, string> = {};
+    const clauses: string[] = [];
+    const values: Record<string, unknown> = { ':id': new Set([id]) };
+    if (add.size) clauses.push(`ADD ${[...add].map((d) => ((names[`#${d}`] = d), `#${d} :id`)).join(', ')}`);
+    if (remove.size) clauses.push(`DELETE ${[...remove].map((d) => ((names[`#${d}`] = d), `#${d} :id`)).join(', ')}`);
+    return db().send(new UpdateCommand({ TableName: table, Key: key, UpdateExpression: clauses.join(' '), ExpressionAttributeNames: names, ExpressionAttributeValues: values }));
+  });
+}
+
+export const searchTrigger: Trigger = {
+  id: 'search',
+  wants: (change: Change) => change.kind === 'event',
+  apply: (change: Change) => reindex(change.old as EventItem | undefined, change.new as EventItem | undefined),
+};

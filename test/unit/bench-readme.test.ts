@@ -1,0 +1,29 @@
+// The README's benchmark tables are the committed results files rendered (bench/readme.ts): a
+// table cannot show figures that no traceable run produced.
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { readBlock, renderCards, renderQueries, replaceBlock } from '../../bench/readme.js';
+
+const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const results = (name: string) => new URL(`../../bench/results/${name}.json`, import.meta.url);
+
+describe('README benchmark tables', () => {
+  for (const [name, render] of [
+    ['queries', renderQueries],
+    ['cards', renderCards],
+  ] as const) {
+    it(`shows bench/results/${name}.json exactly, with its date, machine and commit`, () => {
+      expect(existsSync(results(name)), `bench/results/${name}.json is committed`).toBe(true);
+      const r = JSON.parse(readFileSync(results(name), 'utf8'));
+      expect(r.commit).toMatch(/^[0-9a-f]{40}$/);
+      expect(r.machine.cores).toBeGreaterThan(0);
+      expect(readBlock(readme, name)).toBe(render(r as never).trim());
+    });
+  }
+
+  it('replaces only the marked block', () => {
+    const text = 'a\n<!-- bench:x -->\nold\n<!-- /bench:x -->\nb\n';
+    expect(replaceBlock(text, 'x', 'new')).toBe('a\n<!-- bench:x -->\nnew\n<!-- /bench:x -->\nb\n');
+    expect(() => replaceBlock(text, 'y', 'new')).toThrow(/bench:y/);
+  });
+});
