@@ -16,7 +16,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.js';
 import { db } from '../db.js';
-import { backoff, ConditionalCheckFailedException, Durations, fanOut, queryAll, sleep } from '../store/base.js';
+import { backoff, ConditionalCheckFailedException, Durations, fanOut, query, queryAll, sleep } from '../store/base.js';
 import { keys } from '../store/keys.js';
 import { itemBytes } from '../store/stats.js';
 import type { Card, CardOmitted, EventItem, OrganizerItem, VenueItem } from '../store/items.js';
@@ -61,6 +61,22 @@ export function readCards(old: EventItem | undefined, next: EventItem | undefine
   return out;
 }
 
+/**
+ * The link items of a venue's, organizer's or term's partition, read consistently; undefined when
+ * there are more than `limit` (one more item than the limit tells, without reading them all).
+ */
+export async function linksOf<T = { eventId: number }>(targetPk: string, limit = Infinity, projection = 'eventId'): Promise<T[] | undefined> {
+  const input = {
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': targetPk, ':p': keys.linkPrefix },
+    ...(projection ? { ProjectionExpression: projection } : {}),
+    ConsistentRead: true,
+  };
+  if (!Number.isFinite(limit)) return queryAll<T>(input);
+  const { items } = await query<T>({ ...input, Limit: limit + 1 });
+  return items.length > limit ? undefined : items;
+}
+
 /** How many card rewrites run at once after an edit. */
 const FAN_OUT = 16;
 
@@ -77,15 +93,8 @@ export const REQUEST_FAN_OUT = 25;
  * does the same for every edit, completes it. Returns how many events got the new card.
  */
 export async function refreshCards(place: Place, limit = Infinity): Promise<number> {
-  const links = await queryAll<{ eventId: number }>({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ExpressionAttributeValues: { ':pk': keys.post(place.id).pk, ':p': keys.linkPrefix },
-    ProjectionExpression: 'eventId',
-    ConsistentRead: true,
-    // One more than the limit tells whether it is passed, without reading every link.
-    ...(Number.isFinite(limit) ? { Limit: limit + 1 } : {}),
-  });
-  if (links.length > limit) return 0;
+  const links = await linksOf(keys.post(place.id).pk, limit);
+  if (!links) return 0;
   const card = cardOf(place);
   const field = place.kind === 'venue' ? 'venues' : 'organizers';
   const done = await fanOut(links, FAN_OUT, (l) => setCard(l.eventId, field, card), `Events with an old card of ${place.kind} ${place.id}`);

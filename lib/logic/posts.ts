@@ -6,11 +6,11 @@ import { json, type Reply } from '../http.js';
 import { canRead, isEditor, requireRole, requireWrite, unlocked } from '../permissions.js';
 import type { RequestContext } from '../pipeline.js';
 import { presentEvent, presentOrganizer, presentVenue } from '../present.js';
-import { bySlug, del, fanOut, getItem, putIfVersion, queryAll, transact, withRetry } from '../store/base.js';
+import { bySlug, del, fanOut, getItem, putIfVersion, transact, withRetry } from '../store/base.js';
 import { keys, slugIndexKey, type PostKind } from '../store/keys.js';
 import type { AnyPost, EventItem, LinkItem, OrganizerItem, VenueItem } from '../store/items.js';
 import { indexed, loadLinked, modifiedNow } from './common.js';
-import { REQUEST_FAN_OUT } from './cards.js';
+import { linksOf, REQUEST_FAN_OUT } from './cards.js';
 import { eventTransaction } from './event-writes.js';
 
 /** The record a path names, with TEC's answers for unknown ids and slugs. */
@@ -59,13 +59,8 @@ const UNLINK_AT_ONCE = 16;
  * (lib/stream/cards-trigger.ts). Idempotent: an unlinked event has no link item left.
  */
 export async function unlinkEvents(targetPk: string, drop: (e: EventItem) => EventItem, now: Date, limit = Infinity): Promise<void> {
-  const links = await queryAll<LinkItem>({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ExpressionAttributeValues: { ':pk': targetPk, ':p': keys.linkPrefix },
-    ConsistentRead: true,
-    ...(Number.isFinite(limit) ? { Limit: limit + 1 } : {}),
-  });
-  if (links.length > limit) return;
+  const links = await linksOf<LinkItem>(targetPk, limit, '');
+  if (!links) return;
   // The stream consumer may unlink after the record itself was deleted: its counts are gone with
   // it, so the events' transactions must not update (or require) it.
   const target = { pk: targetPk, sk: targetPk.startsWith('TERM#') ? 'TERM' : 'POST' };

@@ -307,10 +307,19 @@ describe('many linked events: the request answers after its own write, the strea
     for (let i = 0; i < MANY; i++) ids.push((await event(`Crowd ${i}`, { venue: venue.id, categories: [category.id] })).id);
     await stream.drain(120_000);
 
-    // More linked events than a request rewrites: the edit's own request leaves the cards alone.
+    // More linked events than a request rewrites: the edit's own request leaves the cards alone,
+    // and reads no more than the edit of a venue without events (it does not read every link).
     await stream.poller.pause();
+    const empty = await created('/venues', { venue: 'Empty Hall' });
+    capacity.reset();
+    expect((await call('PATCH', `/venues/${empty.id}`, { address: 'Nowhere 0' })).status).toBe(200);
+    const alone = capacity.snapshot();
+    capacity.reset();
     const edit = await call('PATCH', `/venues/${venue.id}`, { address: 'New Street 1' });
+    const crowded = capacity.snapshot();
     expect(edit.status).toBe(200);
+    expect(crowded.commands).toEqual(alone.commands);
+    expect(crowded.requests).toBe(alone.requests);
     const rev = (await getItem<VenueItem>(keys.post(venue.id)))!.rev!;
     const cardRevs = async () => (await Promise.all(ids.map(stored))).map((e) => e.cards?.[String(venue.id)]?.rev);
     expect((await cardRevs()).filter((r) => r === rev)).toHaveLength(0);
