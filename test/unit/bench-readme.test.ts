@@ -12,8 +12,9 @@ describe('README benchmark tables', () => {
     ['queries', renderQueries],
     ['cards', renderCards],
   ] as const) {
-    it(`shows bench/results/${name}.json exactly, with its date, machine and commit`, () => {
-      expect(existsSync(results(name)), `bench/results/${name}.json is committed`).toBe(true);
+    it(`shows bench/results/${name}.json exactly, with its date, machine and commit (nothing without it)`, () => {
+      // No committed run, no figures: the block stays empty.
+      if (!existsSync(results(name))) return expect(readBlock(readme, name)).toBe('');
       const r = JSON.parse(readFileSync(results(name), 'utf8'));
       expect(r.commit).toMatch(/^[0-9a-f]{40}$/);
       expect(r.machine.cores).toBeGreaterThan(0);
