@@ -140,7 +140,7 @@ function expected({ caller, kind, op, owner, state }: Cell): Expected {
 // ---------------------------------------------------------------------------------------------
 
 describe('permissions', () => {
-  const gw = useGateway({ tablePrefix: 'e2e-perms', stream: true });
+  const gw = useGateway({ tablePrefix: 'e2e-perms' });
 
   // Users: `me-<role>` is the caller of a cell, `peer-<role>` the other user with the same role.
   const tokens = new Map<string, Promise<string>>();
@@ -731,11 +731,10 @@ describe('permissions', () => {
         });
       }
 
-      it(`${kind}: the in-memory paths (search${kind === 'events' ? ', include' : ''}) show and count the same records`, async () => {
+      // Event search reads the stream consumer's index (its visibility is tested in event-filters).
+      it(`${kind}: the in-memory paths (${kind === 'events' ? 'include' : 'search'}) show and count the same records`, async () => {
         const idsOf = (names: string[]) => names.map((n) => ids[kind][n]!).sort((a, b) => a - b);
-        const queries: Json[] = [{ search: RUN, per_page: 50 }];
-        await gw.drain();
-        if (kind === 'events') queries.push({ include: FIXTURES.map(([n]) => ids[kind][n]!).join(','), per_page: 50 });
+        const queries: Json[] = kind === 'events' ? [{ include: FIXTURES.map(([n]) => ids[kind][n]!).join(','), per_page: 50 }] : [{ search: RUN, per_page: 50 }];
         for (const query of queries) {
           for (const [who, token, names] of [views[0]!, views[2]!, views[4]!, views[6]!]) {
             const res = await api('GET', `/${kind}`, { lang: LANG, token: await token(), query });
