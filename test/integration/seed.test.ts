@@ -31,5 +31,6 @@ describe('seedDemo', () => {
     expect(await seedDemo(40)).toEqual({ seeded: false, events: 88 });
     expect(capacity.snapshot().write).toBe(0);
     expect(await events()).toBe(before);
-  });
+    // About 120 records through the real handlers: more than the default 20 s on a busy machine.
+  }, 120_000);
 });
