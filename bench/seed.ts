@@ -348,11 +348,12 @@ async function create(lang: Lang, path: string, body: unknown, token: string, st
   for (let attempt = 1; ; attempt++) {
     const res = await call('POST', lang, path, { body, token });
     if (res.status === 201) return res.body.id as number;
-    if (!RETRY.has(res.status) || attempt >= 6) {
+    if (!RETRY.has(res.status) || attempt >= 10) {
       throw new Error(`POST /${lang}${path} -> ${res.status}: ${JSON.stringify(res.body).slice(0, 500)}\nbody: ${JSON.stringify(body).slice(0, 500)}`);
     }
     stats.retries++;
-    await new Promise((r) => setTimeout(r, 20 * attempt));
+    // Exponential back-off, capped: a busy machine needs seconds, not milliseconds.
+    await new Promise((r) => setTimeout(r, Math.min(2000, 25 * 2 ** attempt)));
   }
 }
 

@@ -22,12 +22,15 @@ export interface Config {
   currencySymbol: string;
   currencyPosition: 'prefix' | 'postfix';
   currencyCode: string;
+  /** Seconds shared caches may keep an anonymous read, and serve it stale while refreshing. */
+  cacheMaxAge: number;
+  cacheStaleWhileRevalidate: number;
 }
 
-function int(name: string, fallback: number): number {
+function int(name: string, fallback: number, min = 1): number {
   const raw = process.env[name];
   const n = raw === undefined || raw === '' ? fallback : Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer of at least ${min}, got "${raw}"`);
   return n;
 }
 
@@ -43,6 +46,8 @@ export function loadConfig(): Config {
     currencySymbol: process.env.CURRENCY_SYMBOL ?? '$',
     currencyPosition: process.env.CURRENCY_POSITION === 'postfix' ? 'postfix' : 'prefix',
     currencyCode: process.env.CURRENCY_CODE || 'USD',
+    cacheMaxAge: int('CACHE_MAX_AGE', 5, 0),
+    cacheStaleWhileRevalidate: int('CACHE_STALE_WHILE_REVALIDATE', 10, 0),
   };
 }
 

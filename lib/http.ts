@@ -3,6 +3,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { isUtf8 } from 'node:buffer';
 import qs from 'qs';
 import { bodyTooLarge, invalidJson, ApiError } from './errors.js';
+import { VARY, type Revision } from './conditional.js';
 
 export type Input = Record<string, unknown>;
 
@@ -94,14 +95,19 @@ export interface Reply {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** The record a single-record answer shows: its tag names the record's revision (lib/conditional.ts). */
+  revision?: Revision;
 }
 
 export const json = (status: number, body: unknown, headers: Record<string, string> = {}): Reply => ({ status, body, headers });
 
+/** An answer that shows one record as it now is: its tag names the record's revision. */
+export const recordReply = (status: number, body: unknown, record: Revision): Reply => ({ status, body, headers: {}, revision: { id: record.id, version: record.version } });
+
 /** Response headers browsers may read cross-origin: WordPress's, plus TEC's totals so browsers can page. */
-export const EXPOSED_HEADERS = ['X-WP-Total', 'X-WP-TotalPages', 'Link', 'X-TEC-Total', 'X-TEC-TotalPages'];
-/** Request headers browsers may send cross-origin (WordPress's list). */
-export const ALLOWED_HEADERS = ['Authorization', 'X-WP-Nonce', 'Content-Disposition', 'Content-MD5', 'Content-Type'];
+export const EXPOSED_HEADERS = ['X-WP-Total', 'X-WP-TotalPages', 'Link', 'X-TEC-Total', 'X-TEC-TotalPages', 'ETag'];
+/** Request headers browsers may send cross-origin: WordPress's list, then the conditional and retry headers. */
+export const ALLOWED_HEADERS = ['Authorization', 'X-WP-Nonce', 'Content-Disposition', 'Content-MD5', 'Content-Type', 'If-Match', 'If-None-Match', 'Idempotency-Key'];
 export const CORS_METHODS = 'OPTIONS, GET, POST, PUT, PATCH, DELETE';
 
 const BASE_HEADERS = {
@@ -109,6 +115,9 @@ const BASE_HEADERS = {
   'x-content-type-options': 'nosniff',
   'access-control-expose-headers': EXPOSED_HEADERS.join(', '),
   'access-control-allow-headers': ALLOWED_HEADERS.join(', '),
+  // Nothing is cached unless the pipeline says a shared cache may keep it (lib/conditional.ts).
+  'cache-control': 'private, no-store',
+  vary: VARY,
 };
 
 /**
@@ -123,16 +132,16 @@ export function corsHeaders(event: APIGatewayProxyEventV2 | undefined): Record<s
     'access-control-allow-origin': origin,
     'access-control-allow-methods': CORS_METHODS,
     'access-control-allow-credentials': 'true',
-    vary: 'Origin',
   };
 }
 
 /** The Lambda result of a reply; `event` decides HEAD (no body) and the CORS headers. */
-export function encode(reply: Reply, extra: Record<string, string>, event?: APIGatewayProxyEventV2): APIGatewayProxyStructuredResultV2 {
+export function encode(reply: Reply, extra: Record<string, string>, event?: APIGatewayProxyEventV2, body = JSON.stringify(reply.body)): APIGatewayProxyStructuredResultV2 {
   const head = event?.requestContext?.http?.method === 'HEAD';
   return {
     statusCode: reply.status,
     headers: { ...BASE_HEADERS, ...corsHeaders(event), ...extra, ...(reply.headers ?? {}) },
-    body: head ? '' : JSON.stringify(reply.body),
+    // A 304 has no body (RFC 9110 §15.4.5).
+    body: head || reply.status === 304 ? '' : body,
   };
 }

@@ -48,6 +48,11 @@ export interface Operation {
    * it for any number, so the request's time stays bounded. Its latency alarm is looser.
    */
   fansOut: boolean;
+  /**
+   * A create that takes `Idempotency-Key`: a repeat within a day answers what the first request
+   * answered and writes nothing (lib/idempotency.ts).
+   */
+  idempotent: boolean;
   /** The function's timeout: API Gateway waits at most 30 s for an integration. */
   timeoutSeconds: number;
   /** What the function may do with the table (its IAM policy, enforced locally too). */
@@ -85,6 +90,7 @@ const row = (kind: string, name: string, methods: Method[], path: string, access
     summary,
     args,
     fansOut,
+    idempotent: false,
     timeoutSeconds: 10,
     tableActions: tableless ? [] : access === 'write' ? WRITE_ACTIONS : READ_ACTIONS,
     // Every function authenticates, so every function reads sign-in data and notes its use.
@@ -115,7 +121,7 @@ function crudRows(kind: ItemKind | TermKind, args: typeof categoryArgs, deleteSu
   const base = `/${kind}`;
   return [
     row(kind, 'list', ['GET'], base, 'read', `List ${many}`, args.list),
-    row(kind, 'create', ['POST'], base, 'write', `Create ${one}`, args.create),
+    { ...row(kind, 'create', ['POST'], base, 'write', `Create ${one}`, args.create), idempotent: true },
     row(kind, 'get', ['GET'], `${base}/{id}`, 'read', `Read ${one}`, args.get),
     row(kind, 'update', EDITABLE, `${base}/{id}`, 'write', `Update ${one}`, args.update),
     row(kind, 'delete', ['DELETE'], `${base}/{id}`, 'write', `${deleteSummary} ${one}`, args.delete),

@@ -16,6 +16,9 @@ import type { Args, HtmlFilter } from './params.js';
 import { isEditor } from './permissions.js';
 import { callerRole, logError } from './log.js';
 import { observe } from './observe.js';
+import { cacheControl, entityTag, noneMatch } from './conditional.js';
+import { withIfMatch } from './store/precondition.js';
+import type { Result as Encoded } from './idempotency.js';
 
 export interface RequestContext {
   op: Operation;
@@ -185,16 +188,45 @@ const wpErrors = (): middy.MiddlewareObj<Event, Result, Error, ContextWithReques
   },
 });
 
-/** Builds the Lambda handler of one operation from its logic. */
-export function handle(opId: string, logic: Logic) {
+/**
+ * A successful read gets its entity tag, and a 304 when the caller already holds it; a shared
+ * cache may keep it only when nobody was identified (no credentials sent, no post password given).
+ * A write's answer carries the tag of the record it shows.
+ */
+function conditional(reply: Reply, req: RequestContext, event: Event): { reply: Reply; headers: Record<string, string>; body: string } {
+  const body = JSON.stringify(reply.body);
+  const ok = reply.status >= 200 && reply.status < 300;
+  const read = req.method === 'GET' || req.method === 'HEAD';
+  if (!ok || (!read && !reply.revision)) return { reply, headers: {}, body };
+  const tag = entityTag(body, reply.revision, JSON.stringify(reply.headers ?? {}));
+  const anonymous = !req.principal && header(event, 'authorization') === undefined && req.input.password === undefined;
+  const headers = { etag: tag, 'cache-control': cacheControl(config(), read && anonymous) };
+  if (read && noneMatch(header(event, 'if-none-match'), tag)) return { reply: { status: 304, body: '' }, headers, body: '' };
+  return { reply, headers, body };
+}
+
+/** Runs a create once per caller and `Idempotency-Key` (lib/idempotency.ts). */
+export type Once = (op: Operation, caller: string | undefined, event: Event, context: Context, run: () => Promise<Encoded>) => Promise<Encoded>;
+
+/**
+ * Builds the Lambda handler of one operation from its logic. The operations the table marks
+ * `idempotent` pass the idempotency wrapper, which only their bundles then carry.
+ */
+export function handle(opId: string, logic: Logic, options: { once?: Once } = {}) {
   const op = operation(opId);
+  if (op.idempotent !== (options.once !== undefined)) throw new Error(`${opId}: the idempotency wrapper is given if and only if the operation table marks it idempotent`);
+  const once: Once = options.once ?? ((_op, _caller, _event, _context, run) => run());
   const allow = { allow: op.methods.join(', ') };
   const run = middy<Event, Result, Error, ContextWithRequest>()
     .use(wpErrors())
     .use(routeRequest(op))
     .handler(async (event, context) => {
-      const reply = await logic(context.request!);
-      return encode(reply, allow, event);
+      const req = context.request!;
+      return once(op, req.principal?.sub, event, context, async () => {
+        const reply = await withIfMatch(req.op.access === 'write' ? header(event, 'if-match') : undefined, () => logic(req));
+        const answer = conditional(reply, req, event);
+        return encode(answer.reply, { ...allow, ...answer.headers }, event, answer.body);
+      });
     });
   return (event: Event, context: ContextWithRequest): Promise<Result> => {
     // Lambda gives each invocation a context of its own, but a caller (a test) may reuse one: a

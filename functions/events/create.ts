@@ -1,4 +1,5 @@
 import { createEvent } from '../../lib/logic/events.js';
+import { idempotent } from '../../lib/idempotency.js';
 import { handle } from '../../lib/pipeline.js';
 
-export const handler = handle('events.create', createEvent);
+export const handler = handle('events.create', createEvent, { once: idempotent });

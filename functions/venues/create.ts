@@ -1,4 +1,5 @@
 import { createPlace } from '../../lib/logic/places.js';
+import { idempotent } from '../../lib/idempotency.js';
 import { handle } from '../../lib/pipeline.js';
 
-export const handler = handle('venues.create', (ctx) => createPlace(ctx, 'venue'));
+export const handler = handle('venues.create', (ctx) => createPlace(ctx, 'venue'), { once: idempotent });

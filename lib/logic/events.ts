@@ -6,7 +6,7 @@ import { endOfDay, parseDate, startOfDay, wallToUtc } from '../dates.js';
 import { ApiError, ConflictError, invalidParam, invalidParams, tec } from '../errors.js';
 import { renderTermName } from '../text.js';
 import { collate } from './dedupe.js';
-import { json, type Reply } from '../http.js';
+import { json, recordReply, type Reply } from '../http.js';
 import { listItems } from '../params.js';
 import { canRead, checkAuthor, isEditor, requireRole, requireWrite, scaleStatus } from '../permissions.js';
 import { validateArgs, type RequestContext } from '../pipeline.js';
@@ -255,7 +255,7 @@ async function commit(old: EventItem | undefined, next: EventItem, links: Resolv
 }
 
 async function respond(status: number, e: EventItem): Promise<Reply> {
-  return json(status, presentEvent(e, await loadLinked([e]), false));
+  return recordReply(status, presentEvent(e, await loadLinked([e]), false), e);
 }
 
 export async function createEvent(ctx: RequestContext): Promise<Reply> {

@@ -2,7 +2,7 @@
 // (DESIGN §2.6): each create makes a record, with a `-2`, `-3`… slug when the slug is taken.
 import { collate, findDuplicate, titleItem } from './dedupe.js';
 import type { Lang } from '../config.js';
-import { json, type Reply } from '../http.js';
+import { json, recordReply, type Reply } from '../http.js';
 import { checkAuthor, requireRole, requireWrite, scaleStatus } from '../permissions.js';
 import type { RequestContext } from '../pipeline.js';
 import { presentOrganizer, presentVenue } from '../present.js';
@@ -97,7 +97,7 @@ export async function createPlace(ctx: RequestContext, kind: PlaceKind): Promise
     await transact(writes);
     return item;
   });
-  return json(201, present(item));
+  return recordReply(201, present(item), item);
 }
 
 export async function updatePlace(ctx: RequestContext, kind: PlaceKind): Promise<Reply> {
@@ -128,5 +128,5 @@ export async function updatePlace(ctx: RequestContext, kind: PlaceKind): Promise
   });
   // Linked events show the edit too: a few at once, all of them soon (the stream consumer).
   await refreshCards(next, REQUEST_FAN_OUT);
-  return json(200, present(next));
+  return recordReply(200, present(next), next);
 }

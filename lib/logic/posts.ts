@@ -2,7 +2,7 @@
 // it with TEC's access rules, trashing and deleting it, and unlinking it from events.
 import { config } from '../config.js';
 import { forbidden, invalidParam, tec } from '../errors.js';
-import { json, type Reply } from '../http.js';
+import { json, recordReply, type Reply } from '../http.js';
 import { canRead, isEditor, requireRole, requireWrite, unlocked } from '../permissions.js';
 import type { RequestContext } from '../pipeline.js';
 import { presentEvent, presentOrganizer, presentVenue } from '../present.js';
@@ -12,9 +12,17 @@ import type { AnyPost, EventItem, LinkItem, OrganizerItem, VenueItem } from '../
 import { indexed, loadLinked, modifiedNow } from './common.js';
 import { linksOf, REQUEST_FAN_OUT } from './cards.js';
 import { eventTransaction } from './event-writes.js';
+import { matchRecord } from '../store/precondition.js';
 
 /** The record a path names, with TEC's answers for unknown ids and slugs. */
 export async function findPost(ctx: RequestContext, kind: PostKind): Promise<AnyPost> {
+  const found = await lookUp(ctx, kind);
+  // A write names the record it changes: its If-Match must name the revision just read.
+  matchRecord(found);
+  return found;
+}
+
+async function lookUp(ctx: RequestContext, kind: PostKind): Promise<AnyPost> {
   if (ctx.path.slug !== undefined) {
     const found = await bySlug<AnyPost>(slugIndexKey(kind, ctx.lang, ctx.path.slug));
     if (!found) throw invalidParam('slug', `slug does not name an existing ${kind}.`);
@@ -44,7 +52,7 @@ export async function readPost(ctx: RequestContext, kind: PostKind): Promise<Rep
   if (post.status === 'trash') throw kind === 'event' ? tec.eventTrashed() : tec.notAccessible(kind);
   if (!(await canRead(ctx, post))) throw tec.notAccessible(kind);
   if (kind === 'event' && !(await unlocked(ctx, post as EventItem))) throw tec.passwordProtected();
-  return json(200, await presentPost(post, true));
+  return recordReply(200, await presentPost(post, true), post);
 }
 
 const withoutCard = (cards: EventItem['cards'], id: number) => (cards ? Object.fromEntries(Object.entries(cards).filter(([k]) => Number(k) !== id)) : cards);

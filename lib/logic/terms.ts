@@ -1,11 +1,12 @@
 // Categories and tags (reference §3.11, §5.4, §6.3): WordPress's terms controller semantics.
 import type { Lang } from '../config.js';
 import { ApiError, invalidParam, tec } from '../errors.js';
-import { json, type Reply } from '../http.js';
+import { json, recordReply, type Reply } from '../http.js';
 import { requireEditor } from '../permissions.js';
 import type { RequestContext } from '../pipeline.js';
 import { presentTerm } from '../present.js';
 import { slugify } from '../slug.js';
+import { matchRecord } from '../store/precondition.js';
 import { del, getItem, put, putIfVersion, transact, withRetry, type TransactItem } from '../store/base.js';
 import { keys, type Taxonomy } from '../store/keys.js';
 import type { TermItem } from '../store/items.js';
@@ -20,6 +21,8 @@ export const taxonomyOf = (ctx: RequestContext): Taxonomy => (ctx.op.id.startsWi
 export async function findTerm(ctx: RequestContext): Promise<TermItem> {
   const term = await getItem<TermItem>(keys.term(ctx.path.id!));
   if (!term || term.taxonomy !== taxonomyOf(ctx)) throw invalidParam('id', `id is not an existing ${taxonomyOf(ctx)} id.`);
+  // A write names the term it changes: its If-Match must name the revision just read.
+  matchRecord(term);
   return term;
 }
 
@@ -75,11 +78,12 @@ export async function createTerm(ctx: RequestContext): Promise<Reply> {
     return t;
   });
   await addTermBytes(term.lang, itemBytes(term));
-  return json(201, presentTerm(term));
+  return recordReply(201, presentTerm(term), term);
 }
 
 export async function readTerm(ctx: RequestContext): Promise<Reply> {
-  return json(200, presentTerm(await findTerm(ctx)));
+  const term = await findTerm(ctx);
+  return recordReply(200, presentTerm(term), term);
 }
 
 export async function updateTerm(ctx: RequestContext): Promise<Reply> {
@@ -103,7 +107,7 @@ export async function updateTerm(ctx: RequestContext): Promise<Reply> {
     await addTermBytes(old.lang, itemBytes(next) - itemBytes(old));
     return next;
   });
-  return json(200, presentTerm(term));
+  return recordReply(200, presentTerm(term), term);
 }
 
 async function reparentChildren(term: TermItem): Promise<void> {

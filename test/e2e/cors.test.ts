@@ -25,9 +25,9 @@ describe('CORS over HTTP', () => {
       expect(res.headers.get('access-control-allow-origin'), path).toBe(SITE);
       expect(res.headers.get('access-control-allow-credentials'), path).toBe('true');
       expect(res.headers.get('access-control-allow-methods'), path).toBe('OPTIONS, GET, POST, PUT, PATCH, DELETE');
-      expect(res.headers.get('vary'), path).toBe('Origin');
-      expect(res.headers.get('access-control-allow-headers'), path).toBe('Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type');
-      expect(res.headers.get('access-control-expose-headers'), path).toBe('X-WP-Total, X-WP-TotalPages, Link, X-TEC-Total, X-TEC-TotalPages');
+      expect(res.headers.get('vary'), path).toBe('Authorization, Origin');
+      expect(res.headers.get('access-control-allow-headers'), path).toBe('Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type, If-Match, If-None-Match, Idempotency-Key');
+      expect(res.headers.get('access-control-expose-headers'), path).toBe('X-WP-Total, X-WP-TotalPages, Link, X-TEC-Total, X-TEC-TotalPages, ETag');
     }
     // `null` (a sandboxed page or a file) is echoed too, as WordPress does.
     expect((await gw.api('GET', '/events', { headers: { origin: 'null' } })).headers.get('access-control-allow-origin')).toBe('null');

@@ -327,8 +327,8 @@ describe('routes', () => {
     expect(headers).toMatchObject({
       'access-control-allow-origin': 'https://site.example',
       'access-control-allow-credentials': 'true',
-      'access-control-expose-headers': 'X-WP-Total, X-WP-TotalPages, Link, X-TEC-Total, X-TEC-TotalPages',
-      vary: 'Origin',
+      'access-control-expose-headers': 'X-WP-Total, X-WP-TotalPages, Link, X-TEC-Total, X-TEC-TotalPages, ETag',
+      vary: 'Authorization, Origin',
     });
   });
 
