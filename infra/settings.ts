@@ -35,6 +35,11 @@ export interface StackSettings {
   maxReadRequestUnits: number;
   maxWriteRequestUnits: number;
   monitoring: MonitoringSettings;
+  /** `cdn=true`: CloudFront in front of the API (infra/cdn.ts). */
+  cdn: boolean;
+  /** Seconds shared caches keep an anonymous read (`CACHE_MAX_AGE`), and may serve it stale while refreshing. */
+  cacheMaxAge: number;
+  cacheStaleWhileRevalidate: number;
 }
 
 /** The alarms of infra/monitoring.ts. */
@@ -83,6 +88,9 @@ export const CONTEXT_KEYS = [
   'alarmFanOutLatencyMs',
   'alarmErrorCount',
   'alarmThrottleCount',
+  'cdn',
+  'cacheMaxAge',
+  'cacheStaleWhileRevalidate',
 ] as const;
 
 type Key = (typeof CONTEXT_KEYS)[number];
@@ -197,5 +205,10 @@ export function readSettings(node: Node): StackSettings {
     maxReadRequestUnits: positiveInt(node, 'maxReadRequestUnits', 1000),
     maxWriteRequestUnits: positiveInt(node, 'maxWriteRequestUnits', 200),
     monitoring: monitoring(node),
+    cdn: bool(node, 'cdn'),
+    // A few seconds: long enough to absorb a burst of identical anonymous reads, short enough
+    // that an edit shows without invalidations.
+    cacheMaxAge: positiveInt(node, 'cacheMaxAge', 5),
+    cacheStaleWhileRevalidate: positiveInt(node, 'cacheStaleWhileRevalidate', 10),
   };
 }

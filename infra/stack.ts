@@ -19,6 +19,10 @@ import { ApiFunction, moduleId } from './api-function.js';
 import { Monitoring } from './monitoring.js';
 import { readSettings, type StackSettings } from './settings.js';
 import { ChangeStream } from './stream.js';
+import { Cdn } from './cdn.js';
+
+/** The longest CloudFront keeps any answer, whatever max-age a handler sends. */
+const CDN_MAX_TTL_SECONDS = 300;
 
 export type EventCalendarStackProps = StackProps;
 
@@ -34,6 +38,7 @@ export class EventCalendarStack extends Stack {
   readonly fallback: ApiFunction;
   readonly changeStream: ChangeStream;
   readonly monitoring: Monitoring;
+  readonly cdn?: Cdn;
 
   constructor(scope: Construct, id: string, props?: EventCalendarStackProps) {
     super(scope, id, {
@@ -46,6 +51,7 @@ export class EventCalendarStack extends Stack {
 
     this.table = this.makeTable(settings, keep);
     this.api = this.makeApi(settings);
+    this.cdn = settings.cdn ? new Cdn(this, 'Cdn', { api: this.api, maxTtlSeconds: CDN_MAX_TTL_SECONDS }) : undefined;
     const auth = settings.authIssuer ? undefined : this.makeUserPool(settings, keep);
     this.userPool = auth?.pool;
     this.userPoolClient = auth?.client;
@@ -56,9 +62,11 @@ export class EventCalendarStack extends Stack {
       TABLE_NAME: this.table.tableName,
       POWERTOOLS_METRICS_NAMESPACE: stackMetricNamespace(this.stackName),
       API_NAMESPACE: settings.namespace,
-      // The API's own endpoint (a token, no trailing slash) unless the site has a public URL.
-      SITE_URL: settings.siteUrl ?? this.api.apiEndpoint,
+      // The API's own endpoint, or CloudFront's (a token, no trailing slash), unless the site has a public URL.
+      SITE_URL: settings.siteUrl ?? this.cdn?.url ?? this.api.apiEndpoint,
       SITE_TIMEZONE: settings.siteTimezone,
+      CACHE_MAX_AGE: String(settings.cacheMaxAge),
+      CACHE_STALE_WHILE_REVALIDATE: String(settings.cacheStaleWhileRevalidate),
     };
     const environment: Record<string, string> = {
       ...shared,
@@ -120,6 +128,9 @@ export class EventCalendarStack extends Stack {
       description: 'Base URL of the API (English)',
       value: `${this.api.apiEndpoint}/en/${settings.namespace}/events/v1/`,
     });
+    if (this.cdn) {
+      new CfnOutput(this, 'CdnUrl', { description: 'Base URL of the API through CloudFront (English)', value: `${this.cdn.url}/en/${settings.namespace}/events/v1/` });
+    }
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'AlarmTopicArn', { description: 'SNS topic every alarm notifies', value: this.monitoring.topic.topicArn });
     new CfnOutput(this, 'ChangeBusName', { description: 'EventBridge bus of the change feed (README, Change feed)', value: this.changeStream.bus.eventBusName });

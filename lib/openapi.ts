@@ -618,6 +618,8 @@ function buildComponents(): { value: Json; drift: SchemaDrift[] } {
       headers: {
         'X-TEC-Total': { description: 'The number of matching records', schema: { type: 'integer', minimum: 0 } },
         'X-TEC-TotalPages': { description: 'The number of pages', schema: { type: 'integer', minimum: 0 } },
+        ETag: { description: "The answer's tag, for If-None-Match; a record's tag also names its revision, for If-Match", schema: { type: 'string' } },
+        'Cache-Control': { description: 'public, max-age=N, stale-while-revalidate=M for anonymous reads; private, no-store otherwise', schema: { type: 'string' } },
       },
       securitySchemes: {
         bearerAuth: {
@@ -689,6 +691,10 @@ const SHARED_RESPONSES = {
   InternalError: fail('The server could not complete the request (rest_internal_error)'),
 } satisfies Record<string, Json>;
 const shared = (name: keyof typeof SHARED_RESPONSES): Json => ({ $ref: `#/components/responses/${name}` });
+const VALIDATOR_HEADERS: Json = {
+  ETag: { $ref: '#/components/headers/ETag' },
+  'Cache-Control': { $ref: '#/components/headers/Cache-Control' },
+};
 
 /** What a TEC operation's status codes follow from (see the top of this section). */
 export interface OperationTraits {
@@ -737,7 +743,7 @@ function responses(op: Operation): Record<string, Json> {
   } else if (t.list) {
     out[200] = {
       description: `A page of ${kind}`,
-      headers: { 'X-TEC-Total': { $ref: '#/components/headers/X-TEC-Total' }, 'X-TEC-TotalPages': { $ref: '#/components/headers/X-TEC-TotalPages' } },
+      headers: { 'X-TEC-Total': { $ref: '#/components/headers/X-TEC-Total' }, 'X-TEC-TotalPages': { $ref: '#/components/headers/X-TEC-TotalPages' }, ...VALIDATOR_HEADERS },
       content: content(ref(r.list)),
     };
   } else if (t.create) {
@@ -752,6 +758,12 @@ function responses(op: Operation): Record<string, Json> {
   } else {
     out[200] = ok(`The ${r.one}${t.postStatus ? ', with json_ld' : ''}`, ref(r.schema));
   }
+
+  // Every record and page answer carries its tag (writes: the tag of the record they show).
+  for (const status of [200, 201]) {
+    if (r && out[status] && !(t.write && op.methods.includes('DELETE'))) out[status] = { ...out[status], headers: { ...((out[status] as Json).headers as Json | undefined), ...VALIDATOR_HEADERS } };
+  }
+  if (r && !t.write) out[304] = { description: 'The If-None-Match tag is the current one: no body', headers: VALIDATOR_HEADERS };
 
   // 400: every operation has arguments; writes also check links, dates and their JSON.
   const one = r?.one ?? 'record';
@@ -785,7 +797,9 @@ function responses(op: Operation): Record<string, Json> {
     out[404] = fail(`The page is beyond the last one (${one}-archive-page-not-found)`);
   }
 
-  if (t.write) out[409] = shared('Conflict');
+  if (t.write) out[409] = op.idempotent ? fail('Another request changed the same records at the same time (rest_conflict), or the first request with this Idempotency-Key is still running (rest_idempotency_in_progress); nothing was written and the request may be retried') : shared('Conflict');
+  if (t.write && t.pathVar && r) out[412] = fail('If-Match names another revision of the record: it was changed since it was read; nothing was written (rest_precondition_failed)');
+  if (op.idempotent) out[422] = fail('This Idempotency-Key was used for another request by the same caller within 24 hours (rest_idempotency_key_reused)');
   if (t.trashes) out[410] = fail(`The ${one} is already in the trash (${one}-is-in-trash)`);
   if (t.body) {
     out[413] = shared('PayloadTooLarge');
@@ -1056,6 +1070,7 @@ function operationObject(op: Operation, method: Method, ns: string): Json {
   const parameters = [
     ...inPath.map((n) => parameter(op, n, 'path', args[n] ?? PATH_FALLBACK)),
     ...(hasBody ? [] : rest.map(([n, a]) => parameter(op, n, 'query', a))),
+    ...httpHeaders(op),
   ];
   return {
     tags: [op.id.split('.')[0]],
@@ -1069,6 +1084,18 @@ function operationObject(op: Operation, method: Method, ns: string): Json {
     ...(hasBody && bodyArgs(op) ? { requestBody: { $ref: `#/components/requestBodies/${inputName(op)}` } } : {}),
     responses: responses(op),
   };
+}
+
+/** The HTTP headers a TEC operation honours beyond TEC's (lib/conditional.ts, lib/idempotency.ts). */
+function httpHeaders(op: Operation): Json[] {
+  if (op.api !== 'tec' || !RESOURCES[op.id.split('.')[0]!]) return [];
+  const t = operationTraits(op);
+  const header = (name: string, description: string): Json => ({ name, in: 'header', required: false, description, schema: { type: 'string' } });
+  if (!t.write) return [header('If-None-Match', 'An ETag of an earlier answer: 304 with no body while the answer is unchanged.')];
+  if (op.idempotent) {
+    return [header('Idempotency-Key', 'Up to 255 visible ASCII characters: a repeat by the same caller with the same key and request within 24 hours answers as the first did and writes nothing.')];
+  }
+  return t.pathVar ? [header('If-Match', 'The ETag of the record as last read: the write happens only if the record was not changed since (else 412, nothing written).')] : [];
 }
 
 /** Notes that apply to every method of an operation. */

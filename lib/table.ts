@@ -13,7 +13,8 @@ export const STREAM_VIEW_TYPE = 'NEW_AND_OLD_IMAGES' as const;
 
 /**
  * The TTL attribute (epoch seconds): items that carry it are deleted by DynamoDB some time after
- * it passes. Only bookkeeping items use it (the change feed's markers, lib/stream/feed-trigger.ts).
+ * it passes. Only bookkeeping items use it (the change feed's markers, lib/stream/feed-trigger.ts, and the
+ * records of retried creates, lib/idempotency.ts).
  */
 export const TTL_ATTRIBUTE = 'expiresAt';
 

@@ -206,8 +206,13 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
           expect(schema.enum, where).toEqual(arg.enum ? [...arg.enum] : undefined);
           expect(schema.default, where).toEqual(arg.default);
         }
-        // Every parameter is an argument (or a path variable).
-        for (const p of params) expect(inPath.includes(p.name) || p.name in op.args, `${op.id} ${p.name}`).toBe(true);
+        // Every parameter is an argument, a path variable or one of the HTTP headers the operation honours.
+        const headers = params.filter((p) => p.in === 'header').map((p) => p.name);
+        const resource = op.api === 'tec' && !op.id.startsWith('root.');
+        expect(headers, op.id).toEqual(
+          !resource ? [] : op.access === 'read' ? ['If-None-Match'] : op.idempotent ? ['Idempotency-Key'] : inPath.length ? ['If-Match'] : [],
+        );
+        for (const p of params.filter((x) => x.in !== 'header')) expect(inPath.includes(p.name) || p.name in op.args, `${op.id} ${p.name}`).toBe(true);
       }
     }
     // The e2e expectations of TEC clients.
@@ -221,7 +226,7 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
     const item = d.paths['/events/{id}'];
     expect(item.put.requestBody).toEqual(item.post.requestBody);
     expect(item.patch.requestBody).toEqual(item.post.requestBody);
-    expect(d.paths['/events/{id}'].delete.parameters.map((p: Json) => [p.name, p.in])).toEqual([['id', 'path'], ['force', 'query'], ['password', 'query'], ['ml_language', 'query']]);
+    expect(d.paths['/events/{id}'].delete.parameters.map((p: Json) => [p.name, p.in])).toEqual([['id', 'path'], ['force', 'query'], ['password', 'query'], ['ml_language', 'query'], ['If-Match', 'header']]);
     // A by-slug event update takes a new `slug` in its body (a rename) besides the one in its path.
     const bySlug = d.paths['/events/by-slug/{slug}'].post;
     expect(bySlug.parameters.find((p: Json) => p.name === 'slug')).toMatchObject({ in: 'path', required: true });
@@ -259,17 +264,17 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
     };
     // Spot checks against TEC (reference §5-§7.4) and the README: the exact set, in order.
     const all = (...c: number[]) => c.map(String);
-    expect(codes('events.list')).toEqual(all(200, 400, 401, 404, 500));
-    expect(codes('events.create', 'post')).toEqual(all(201, 400, 401, 403, 409, 413, 415, 500));
-    expect(codes('events.get')).toEqual(all(200, 400, 401, 403, 404, 500));
-    expect(codes('events.update', 'patch')).toEqual(all(200, 400, 401, 403, 404, 409, 413, 415, 500));
-    expect(codes('events.delete', 'delete')).toEqual(all(200, 400, 401, 403, 404, 409, 410, 413, 415, 500));
-    expect(codes('venues.deleteBySlug', 'delete')).toEqual(all(200, 400, 401, 403, 404, 409, 410, 413, 415, 500));
-    expect(codes('venues.get')).toEqual(all(200, 400, 401, 403, 404, 500));
-    expect(codes('categories.list')).toEqual(all(200, 400, 401, 500));
-    expect(codes('categories.get')).toEqual(all(200, 400, 401, 404, 500));
-    expect(codes('categories.delete', 'delete')).toEqual(all(200, 400, 401, 403, 404, 409, 413, 415, 500));
-    expect(codes('tags.create', 'post')).toEqual(all(201, 400, 401, 403, 409, 413, 415, 500));
+    expect(codes('events.list')).toEqual(all(200, 304, 400, 401, 404, 500));
+    expect(codes('events.create', 'post')).toEqual(all(201, 400, 401, 403, 409, 413, 415, 422, 500));
+    expect(codes('events.get')).toEqual(all(200, 304, 400, 401, 403, 404, 500));
+    expect(codes('events.update', 'patch')).toEqual(all(200, 400, 401, 403, 404, 409, 412, 413, 415, 500));
+    expect(codes('events.delete', 'delete')).toEqual(all(200, 400, 401, 403, 404, 409, 410, 412, 413, 415, 500));
+    expect(codes('venues.deleteBySlug', 'delete')).toEqual(all(200, 400, 401, 403, 404, 409, 410, 412, 413, 415, 500));
+    expect(codes('venues.get')).toEqual(all(200, 304, 400, 401, 403, 404, 500));
+    expect(codes('categories.list')).toEqual(all(200, 304, 400, 401, 500));
+    expect(codes('categories.get')).toEqual(all(200, 304, 400, 401, 404, 500));
+    expect(codes('categories.delete', 'delete')).toEqual(all(200, 400, 401, 403, 404, 409, 412, 413, 415, 500));
+    expect(codes('tags.create', 'post')).toEqual(all(201, 400, 401, 403, 409, 413, 415, 422, 500));
     expect(codes('root.doc')).toEqual(all(200, 400, 401, 500));
     expect(codes('root.index')).toEqual(all(200, 400, 401, 500));
 
@@ -289,15 +294,19 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
           if (items) record = deref(d, items.items);
         }
         const postStatus = !op.id.startsWith('root.') && record.properties?.status !== undefined;
+        const resource = !op.id.startsWith('root.');
         const want = [
           collectionPost ? 201 : 200,
+          ...(resource && !write ? [304] : []),
           400,
           401,
           ...(write || (inPath.length > 0 && postStatus) ? [403] : []),
           ...(inPath.length > 0 || (method === 'GET' && postStatus) ? [404] : []),
           ...(write ? [409] : []),
           ...(method === 'DELETE' && 'force' in op.args ? [410] : []),
+          ...(resource && write && inPath.length > 0 ? [412] : []),
           ...(method !== 'GET' ? [413, 415] : []),
+          ...(collectionPost ? [422] : []),
           500,
         ];
         expect(Object.keys(responses), where).toEqual(want.map(String));
@@ -333,8 +342,8 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
         const want = success[name] === 'List' ? list[kind] : item[kind];
         expect(responses[ok].content['application/json'].schema, op.id).toEqual({ $ref: `#/components/schemas/${want}` });
         if (name === 'list') {
-          expect(Object.keys(responses[200].headers)).toEqual(['X-TEC-Total', 'X-TEC-TotalPages']);
-          for (const h of Object.values<Json>(responses[200].headers)) expect(d.components.headers[h.$ref.split('/').at(-1)].schema).toEqual({ type: 'integer', minimum: 0 });
+          expect(Object.keys(responses[200].headers)).toEqual(['X-TEC-Total', 'X-TEC-TotalPages', 'ETag', 'Cache-Control']);
+          for (const h of Object.values<Json>(responses[200].headers).slice(0, 2)) expect(d.components.headers[h.$ref.split('/').at(-1)].schema).toEqual({ type: 'integer', minimum: 0 });
         }
       }
     }
