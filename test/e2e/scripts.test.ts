@@ -13,7 +13,7 @@ function run(script: string, ...args: string[]): Promise<{ code: number; out: st
   });
 }
 
-const SCRIPTS = ['token', 'seed', 'invoke', 'fixture', 'start', 'tz-rules'];
+const SCRIPTS = ['token', 'seed', 'invoke', 'fixture', 'start', 'tz-rules', 'backfill-search'];
 
 describe('scripts', () => {
   for (const script of SCRIPTS) {
@@ -36,6 +36,8 @@ describe('scripts', () => {
     ['token', ['--ttl', '9999d'], '--ttl may be at most 365d'],
     ['token', ['--role', 'admin'], '--role must be one of contributor, author, editor'],
     ['seed', ['--events', 'many'], '--events must be a whole number'],
+    ['backfill-search', ['--aws'], '--aws needs --table'],
+    ['backfill-search', ['--segments', '0'], '--segments must be a whole number of at least 1'],
     ['invoke', [], 'An operation id and a fixture file are needed.'],
     ['fixture', ['GET', '/ru/tribe/events/v1/events'], 'starts with a language'],
     ['fixture', ['GET', '/events', '--lang', 'xx'], '--lang must be one of en, lt, ru'],

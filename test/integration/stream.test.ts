@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand, DescribeTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { config } from '../../lib/config.js';
@@ -310,7 +310,16 @@ describe('the local stream', () => {
       await client.send(new CreateTableCommand(old));
       await waitForActive(client, name);
       expect((await client.send(new DescribeTableCommand({ TableName: name }))).Table!.StreamSpecification?.StreamEnabled ?? false).toBe(false);
+      // An event written by an older version: no search entries.
+      const doc = DynamoDBDocumentClient.from(client);
+      const event = {
+        ...keys.post(901), id: 901, kind: 'event', lang: 'en', status: 'publish', title: 'Upgraded saxophone', description: '', excerpt: '', author: 1,
+        utcStart: '2031-05-01 10:00:00', utcEnd: '2031-05-01 11:00:00', venues: [], organizers: [], categories: [], tags: [], featured: false, parent: 0,
+      };
+      await doc.send(new PutCommand({ TableName: name, Item: event }));
       expect(await ensureTable(name, await dynamoEndpoint())).toBe(false);
+      // Turning the stream on indexed it for search, as the consumer indexes new events.
+      expect((await doc.send(new GetCommand({ TableName: name, Key: keys.word(901, 'saxophone') }))).Item).toMatchObject({ id: 901, gsi2pk: expect.stringContaining('word#saxophone') });
       const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
       expect(Table!.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: STREAM_VIEW_TYPE });
       expect(Table!.LatestStreamArn).toBeTruthy();

@@ -1,0 +1,49 @@
+// Builds the search index of events written before the stream consumer kept it (a table that
+// predates it, on AWS or in .local/dynamodb): every event record, read by a parallel Scan, is
+// indexed as the consumer indexes a new event. Idempotent (lib/stream/search-trigger.ts), so it
+// may be stopped and run again, and it may run while the consumer works. A one-off maintenance
+// task run from a machine (`npm run backfill:search`, or `npm start` when it turns the stream on),
+// never by a function: no function may Scan.
+import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config.js';
+import { db } from '../db.js';
+import type { EventItem } from '../store/items.js';
+import { reindex, type IndexTarget } from './search-trigger.js';
+
+export interface BackfillOptions {
+  /** The table and client (default: the configured table, through the shared client). */
+  target?: IndexTarget;
+  /** Parallel Scan segments (DynamoDB's TotalSegments). */
+  segments?: number;
+  /** Events indexed at once per segment. */
+  width?: number;
+  /** Called after each page with the running counts. */
+  progress?: (done: { scanned: number; events: number }) => void;
+}
+
+export async function backfillSearch({ target, segments = 4, width = 8, progress }: BackfillOptions = {}): Promise<{ scanned: number; events: number }> {
+  const { table, client }: IndexTarget = target ?? { table: config().tableName, client: db() };
+  const counts = { scanned: 0, events: 0 };
+  const segment = async (n: number) => {
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await client.send(new ScanCommand({
+        TableName: table,
+        Segment: n,
+        TotalSegments: segments,
+        FilterExpression: '#sk = :post AND #kind = :event',
+        ExpressionAttributeNames: { '#sk': 'sk', '#kind': 'kind' },
+        ExpressionAttributeValues: { ':post': 'POST', ':event': 'event' },
+        ExclusiveStartKey: start,
+      }));
+      const events = (page.Items ?? []) as EventItem[];
+      for (let i = 0; i < events.length; i += width) await Promise.all(events.slice(i, i + width).map((e) => reindex(undefined, e, { table, client })));
+      counts.scanned += page.ScannedCount ?? 0;
+      counts.events += events.length;
+      progress?.({ ...counts });
+      start = page.LastEvaluatedKey;
+    } while (start);
+  };
+  await Promise.all(Array.from({ length: segments }, (_, n) => segment(n)));
+  return counts;
+}
