@@ -10,6 +10,14 @@ export interface CapacityTally {
   write: number;
   /** Request counts by command name, e.g. { QueryCommand: 2, BatchGetCommand: 1 }. */
   commands: Record<string, number>;
+  /**
+   * Sequential round trips: a request's stage is one more than the highest stage of the requests
+   * that had finished when it started, and this is the highest stage seen. Exact when every round
+   * trip takes about as long, as on AWS (tests add a fixed latency to each request to measure it).
+   */
+  stages: number;
+  /** The highest stage among finished requests. */
+  finishedStage: number;
 }
 
 export interface Consumed {
@@ -18,17 +26,14 @@ export interface Consumed {
   WriteCapacityUnits?: number;
 }
 
-export const emptyTally = (): CapacityTally => ({ requests: 0, read: 0, write: 0, commands: {} });
+export const emptyTally = (): CapacityTally => ({ requests: 0, read: 0, write: 0, commands: {}, stages: 0, finishedStage: 0 });
 
 const tally: CapacityTally = emptyTally();
 const scopes = new AsyncLocalStorage<CapacityTally>();
 
 export const capacity = {
   reset(): void {
-    tally.requests = 0;
-    tally.read = 0;
-    tally.write = 0;
-    tally.commands = {};
+    Object.assign(tally, emptyTally());
   },
   snapshot(): CapacityTally {
     return { ...tally, commands: { ...tally.commands } };
@@ -44,6 +49,21 @@ function add(to: CapacityTally, command: string, read: number, write: number): v
   to.commands[command] = (to.commands[command] ?? 0) + 1;
   to.read += read;
   to.write += write;
+}
+
+/** Marks a request's start; `finish` marks its end (called by lib/db.ts's client middleware). */
+export function startRequest(): { finish(): void } {
+  const tallies = [tally, scopes.getStore()].filter((t): t is CapacityTally => t !== undefined);
+  const stages = tallies.map((t) => {
+    const stage = t.finishedStage + 1;
+    t.stages = Math.max(t.stages, stage);
+    return stage;
+  });
+  return {
+    finish() {
+      tallies.forEach((t, i) => (t.finishedStage = Math.max(t.finishedStage, stages[i]!)));
+    },
+  };
 }
 
 /** Records one DynamoDB response: its command name and the capacity it reports. */

@@ -3,7 +3,7 @@
 // can measure cost and each request can log what it consumed.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { recordConsumed, type Consumed } from './capacity.js';
+import { recordConsumed, startRequest, type Consumed } from './capacity.js';
 import { conditionWrite } from './store/precondition.js';
 
 export { capacity, type CapacityTally } from './capacity.js';
@@ -23,9 +23,14 @@ function makeClient(): DynamoDBDocumentClient {
     (next, context) => async (args) => {
       const input = args.input as { ReturnConsumedCapacity?: string };
       input.ReturnConsumedCapacity ??= 'TOTAL';
-      const result = await next(args);
-      recordConsumed(String(context.commandName ?? 'Command'), (result.output as { ConsumedCapacity?: Consumed | Consumed[] }).ConsumedCapacity);
-      return result;
+      const request = startRequest();
+      try {
+        const result = await next(args);
+        recordConsumed(String(context.commandName ?? 'Command'), (result.output as { ConsumedCapacity?: Consumed | Consumed[] }).ConsumedCapacity);
+        return result;
+      } finally {
+        request.finish();
+      }
     },
     { step: 'initialize', name: 'consumedCapacityTally' },
   );

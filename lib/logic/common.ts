@@ -80,12 +80,33 @@ const queryUnits = (bytes: number) => Math.ceil(bytes / 4096) * 0.5;
 const itemUnits = (n: number) => n * 0.5;
 
 /**
- * The venues, organizers and terms of some events (of one language). Venues and organizers come
- * from the events' cards; the few records without one (events written before cards existed) and
- * the terms come from one batch read, or the terms from one Query of the language's terms when
- * `termBytes` (lib/store/stats.ts) says that reads less.
+ * Terms of one language by id: one batch read, or one Query of the language's terms when
+ * `termBytes` (lib/store/stats.ts) says that reads less. A term the index does not show yet (it
+ * follows the table within moments) is read directly.
  */
-export async function loadLinked(events: EventItem[], termBytes?: number): Promise<Linked> {
+export async function loadTerms(lang: Lang, ids: ReadonlySet<number>, termBytes?: number): Promise<Map<number, TermItem>> {
+  const out = new Map<number, TermItem>();
+  if (!ids.size) return out;
+  if ((termBytes ?? 0) > 0 && queryUnits(termBytes!) < itemUnits(ids.size)) {
+    for (const t of await termsOf(lang)) if (ids.has(t.id)) out.set(t.id, t);
+  }
+  const unseen = [...ids].filter((id) => !out.has(id));
+  if (unseen.length) {
+    const found = await batchGet<TermItem>(unseen.map(keys.term));
+    for (const id of unseen) {
+      const t = found.get(keyOf(keys.term(id)));
+      if (t) out.set(id, t);
+    }
+  }
+  return out;
+}
+
+/**
+ * The venues, organizers and terms of some events (of one language). Venues and organizers come
+ * from the events' cards; the few records without one (events written before cards existed) are
+ * read, at the same time as the terms that `known` (read beforehand) does not hold.
+ */
+export async function loadLinked(events: EventItem[], termBytes?: number, known: ReadonlyMap<number, TermItem> = new Map()): Promise<Linked> {
   const linked: Linked = { venues: new Map(), organizers: new Map(), terms: new Map() };
   const missing = new Set<number>();
   const termIds = new Set<number>();
@@ -102,23 +123,18 @@ export async function loadLinked(events: EventItem[], termBytes?: number): Promi
       if (card) take(id, card);
       else missing.add(id);
     }
-    e.categories.forEach((id) => termIds.add(id));
-    e.tags.forEach((id) => termIds.add(id));
+    for (const id of [...e.categories, ...e.tags]) {
+      const t = known.get(id);
+      if (t) linked.terms.set(id, t);
+      else termIds.add(id);
+    }
   }
   const lang = events[0]?.lang;
-  const byQuery = lang !== undefined && (termBytes ?? 0) > 0 && termIds.size > 0 && queryUnits(termBytes!) < itemUnits(termIds.size);
   const [found, terms] = await Promise.all([
-    batchGet<AnyPost | TermItem>([...[...missing].map(keys.post), ...(byQuery ? [] : [...termIds].map(keys.term))]),
-    byQuery ? termsOf(lang) : Promise.resolve([]),
+    missing.size ? batchGet<AnyPost>([...missing].map(keys.post)) : Promise.resolve(new Map<string, AnyPost>()),
+    lang === undefined ? Promise.resolve(new Map<number, TermItem>()) : loadTerms(lang, termIds, termBytes),
   ]);
-  for (const id of missing) take(id, found.get(keyOf(keys.post(id))) as AnyPost | undefined);
-  for (const t of terms) if (termIds.has(t.id)) linked.terms.set(t.id, t);
-  // A term the index does not show yet (it follows the table within moments) is read directly.
-  const unseen = byQuery ? [...termIds].filter((id) => !linked.terms.has(id)) : [];
-  const direct = unseen.length ? await batchGet<TermItem>(unseen.map(keys.term)) : found;
-  for (const id of termIds) {
-    const t = direct.get(keyOf(keys.term(id))) as TermItem | undefined;
-    if (t && !linked.terms.has(id)) linked.terms.set(id, t);
-  }
+  for (const id of missing) take(id, found.get(keyOf(keys.post(id))));
+  for (const [id, t] of terms) linked.terms.set(id, t);
   return linked;
 }

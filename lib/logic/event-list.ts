@@ -15,7 +15,7 @@ import { bucketOf, keys, listKeys } from '../store/keys.js';
 import { readStats, type LangStats } from '../store/stats.js';
 import type { AnyPost, EventItem, TermItem, VenueItem } from '../store/items.js';
 import { searchWords, eventWords } from '../search.js';
-import { loadLinked } from './common.js';
+import { loadLinked, loadTerms } from './common.js';
 import { envelope, nonEmpty, ownFilter, pageKeys, paging, queryInput, statuses, total, withFilters, type Source } from './lists.js';
 
 const queryInputOf = (s: Source) => queryInput(s, false);
@@ -257,17 +257,19 @@ function shiftUtc(wall: string, seconds: number): string {
  * longest event duration before the end bound). Window bounds are never equal to a real sort
  * key (`wall` or `wall#\uffff`), so inclusive BETWEEN ranges count strictly below or above them.
  */
-async function bucketTotal(partition: string, w: Window, maxDuration: number): Promise<number> {
+async function bucketTotal(partition: string, w: Window, maxDuration: Promise<number>): Promise<number> {
   const from = w.from || '0000-01-01 00:00:00';
   const to = w.to === HIGH ? '9999-12-31 23:59:59' : w.to;
   if (from > to) return 0;
   const first = bucketOf(partition, from);
   const last = bucketOf(partition, to);
+  const [fromDay, toDay] = [from.slice(0, 10), to.slice(0, 10)];
+  // The corrections do not depend on the buckets: they are read at the same time.
+  const corrections = bucketCorrections(partition, w, from, to, fromDay, toDay, maxDuration);
   const buckets = await queryAll<Record<string, number | string>>({
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :a AND :b',
     ExpressionAttributeValues: { ':pk': first.key.pk, ':a': first.key.sk, ':b': last.key.sk },
   });
-  const [fromDay, toDay] = [from.slice(0, 10), to.slice(0, 10)];
   // A day holds a counter, or (in the search index's buckets) the set of its events' ids.
   const dayCount = (v: unknown) => (v instanceof Set ? v.size : Number(v));
   let n = 0;
@@ -282,13 +284,17 @@ async function bucketTotal(partition: string, w: Window, maxDuration: number): P
       if (day && (whole || (day >= fromDay && day <= toDay))) n += dayCount(v);
     }
   }
-  const partial: Promise<number>[] = [];
-  if (w.from) partial.push(indexCount(partition, `${fromDay} 00:00:00`, from));
-  if (w.to !== HIGH) partial.push(indexCount(partition, to, `${toDay} 23:59:59#${HIGH}`));
-  const since = (bound: string) => {
-    const lo = shiftUtc(bound, -maxDuration);
-    return lo > from ? lo : from;
-  };
+  const less = await corrections;
+  return less === undefined ? 0 : n - less;
+}
+
+/**
+ * What the day counters count that the window leaves out: the events of its partial first and
+ * last days outside it, and those that end outside it. Undefined when the end bounds leave
+ * nothing at all. The end corrections need the longest event duration (the `STATS` item, read
+ * meanwhile); the partial days do not, and a window that starts or ends on a day's edge has none.
+ */
+async function bucketCorrections(partition: string, w: Window, from: string, to: string, fromDay: string, toDay: string, maxDuration: Promise<number>): Promise<number | undefined> {
   // The events subtracted for each end bound must not overlap, or one is subtracted twice: of
   // two upper bounds only the tighter one counts, and bounds that leave no end time leave nothing.
   let { endAtMost, endBefore } = w;
@@ -296,15 +302,24 @@ async function bucketTotal(partition: string, w: Window, maxDuration: number): P
     if (endBefore <= endAtMost) endAtMost = undefined;
     else endBefore = undefined;
   }
-  if (w.endAfter && ((endAtMost && w.endAfter >= endAtMost) || (endBefore && w.endAfter >= endBefore))) return 0;
-  if (endAtMost) partial.push(indexCount(partition, since(endAtMost), to, { expr: '#e > :v', values: { ':v': endAtMost } }));
-  if (endBefore) partial.push(indexCount(partition, since(endBefore), to, { expr: '#e >= :v', values: { ':v': endBefore } }));
+  if (w.endAfter && ((endAtMost && w.endAfter >= endAtMost) || (endBefore && w.endAfter >= endBefore))) return undefined;
+  const partial: Promise<number>[] = [];
+  // A range whose bounds are equal holds no key (keys are `wall#id`): no request for it.
+  const dayStart = `${fromDay} 00:00:00`;
+  const dayEnd = `${toDay} 23:59:59#${HIGH}`;
+  if (w.from && from !== dayStart) partial.push(indexCount(partition, dayStart, from));
+  if (w.to !== HIGH && to !== dayEnd) partial.push(indexCount(partition, to, dayEnd));
+  const since = async (bound: string) => {
+    const lo = shiftUtc(bound, -(await maxDuration));
+    return lo > from ? lo : from;
+  };
+  if (endAtMost) partial.push(since(endAtMost).then((lo) => indexCount(partition, lo, to, { expr: '#e > :v', values: { ':v': endAtMost } })));
+  if (endBefore) partial.push(since(endBefore).then((lo) => indexCount(partition, lo, to, { expr: '#e >= :v', values: { ':v': endBefore } })));
   if (w.endAfter) {
     const upTo = `${w.endAfter}#${HIGH}`;
     partial.push(indexCount(partition, from, to < upTo ? to : upTo, { expr: '#e <= :v', values: { ':v': w.endAfter } }));
   }
-  for (const x of await Promise.all(partial)) n -= x;
-  return n;
+  return (await Promise.all(partial)).reduce((a, b) => a + b, 0);
 }
 
 /**
@@ -312,9 +327,10 @@ async function bucketTotal(partition: string, w: Window, maxDuration: number): P
  * when nothing but the window filters it, else from a count query. Several values of one filter
  * (OR) may list an event twice, so their ids are read and de-duplicated.
  */
-async function listTotal(src: EventSource[], multi: boolean, w: Window | undefined, stats: LangStats): Promise<number> {
+async function listTotal(src: EventSource[], multi: boolean, w: Window | undefined, stats: Promise<LangStats>): Promise<number> {
   if (!multi) {
-    const counts = await Promise.all(src.map((s) => (s.counted && w ? bucketTotal(s.partition, w, stats.seconds ?? 0) : total([s]))));
+    const seconds = stats.then((s) => s.seconds ?? 0);
+    const counts = await Promise.all(src.map((s) => (s.counted && w ? bucketTotal(s.partition, w, seconds) : total([s]))));
     return counts.reduce((a, b) => a + b, 0);
   }
   const ids = new Set<number>();
@@ -377,6 +393,20 @@ async function listAllWords(ctx: RequestContext, words: string[], statusList: st
   return { events, total: ordered.length };
 }
 
+/** A promise whose rejection is reported where it is awaited, and nowhere if it never is. */
+function quiet<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
+}
+
+/** Waits for every promise, then throws the first rejection in the order given. */
+async function firstFailure(promises: readonly Promise<unknown>[]): Promise<void> {
+  for (const r of await Promise.allSettled(promises)) if (r.status === 'rejected') throw r.reason;
+}
+
+/** A list attribute of an index item (a list, or a set as DynamoDB may return it). */
+const asList = (v: unknown): number[] => (Array.isArray(v) ? v : v instanceof Set ? [...v] : []) as number[];
+
 export async function listEvents(ctx: RequestContext): Promise<Reply> {
   const p = ctx.params;
   // Without Event Tickets, TEC refuses only a request for ticketed events; ticketed=false is ignored.
@@ -385,25 +415,35 @@ export async function listEvents(ctx: RequestContext): Promise<Reply> {
     throw invalidParams({ ticketed: message }, { ticketed: { code: 'event-tickets-not-active', message, data: { status: 400 } } });
   }
   const { page, perPage, offset } = paging(ctx);
+  // The STATS item is read beside everything else: only the totals' end corrections and the
+  // choice of how to read terms wait for it (a page is two sequential stages of requests).
+  const stats = quiet(readStats(ctx.lang));
   const { list: statusList, shown, ownBy } = await statuses(ctx);
   const w = windowOf(ctx);
-  if (p.post_parent !== undefined) {
-    const parent = await getItem<AnyPost>(keys.post(p.post_parent as number));
-    if (parent?.kind !== 'event') throw invalidParam('post_parent', 'post_parent is not an existing event id.');
-  }
-  const [venue, organizer, categories, tags, geo, stats] = await Promise.all([
-    postIds(ctx, 'venue'),
-    postIds(ctx, 'organizer'),
-    termIds(ctx, 'categories'),
-    termIds(ctx, 'tags'),
-    geoVenues(ctx),
-    readStats(ctx.lang),
-  ]);
+  // The checks of the filters run at the same time; the first failure in TEC's order answers.
+  const parentChecked = p.post_parent === undefined
+    ? Promise.resolve()
+    : getItem<AnyPost>(keys.post(p.post_parent as number)).then((parent) => {
+        if (parent?.kind !== 'event') throw invalidParam('post_parent', 'post_parent is not an existing event id.');
+      });
+  const resolved = [postIds(ctx, 'venue'), postIds(ctx, 'organizer'), termIds(ctx, 'categories'), termIds(ctx, 'tags'), geoVenues(ctx)] as const;
+  const checked = quiet(firstFailure([parentChecked, ...resolved]));
+  // Filters by id name their list partitions already: the page is read while the ids are checked
+  // (and answers only once they hold). Slugs and places near a point are looked up first.
+  const byId = (name: string) => {
+    const v = p[name] as (number | string)[] | undefined;
+    return v?.length ? (v.every((x) => typeof x === 'number') ? (v as number[]) : null) : undefined;
+  };
+  const given = [byId('venue'), byId('organizer'), byId('categories'), byId('tags')];
+  const ahead = p.geoloc !== true && p.geoloc_lat === undefined && given.every((v) => v !== null);
+  if (!ahead) await checked;
+  const [venue, organizer, categories, tags, geo] = ahead ? [...(given as (number[] | undefined)[]), undefined] : await Promise.all(resolved);
   const venues = geo === undefined ? venue : venue === undefined ? geo : venue.filter((id) => geo.includes(id));
   const filters: Filters = { venue: venues, organizer, categories, tags, featured: p.featured as boolean | undefined, parent: p.post_parent as number | undefined };
 
   let events: EventItem[];
   let n: number;
+  let known: Map<number, TermItem> | undefined;
   if (venues !== undefined && venues.length === 0) {
     events = [];
     n = 0;
@@ -415,13 +455,22 @@ export async function listEvents(ctx: RequestContext): Promise<Reply> {
     // One searched word is one more list partition (a search without words is no search).
     const word = p.search === undefined ? undefined : searchWords(p.search as string)[0];
     const { sources: src, multi } = sources(ctx, statusList, { ...filters, word }, w, ownBy);
-    const [hits, count] = await Promise.all([pageKeys(src, offset, perPage, false), listTotal(src, multi, w, stats)]);
-    const found = await batchGet<EventItem>(hits.map((h) => keys.post(h.id)));
+    const count = quiet(listTotal(src, multi, w, stats));
+    const hits = await pageKeys(src, offset, perPage, false);
+    // The index items name the events' terms: they are read beside the events themselves.
+    const hitTerms = new Set<number>();
+    for (const h of hits) for (const id of [...asList(h.item.categories), ...asList(h.item.tags)]) hitTerms.add(id);
+    const [found, terms] = await Promise.all([
+      batchGet<EventItem>(hits.map((h) => keys.post(h.id))),
+      stats.then((st) => loadTerms(ctx.lang, hitTerms, st.termBytes)),
+    ]);
     events = hits.map((h) => found.get(keyOf(keys.post(h.id)))).filter((e): e is EventItem => e !== undefined);
-    n = count;
+    known = terms;
+    n = await count;
   }
+  await checked;
   if (page > 1 && events.length === 0) throw tec.archivePageNotFound('event');
-  const linked = await loadLinked(events, stats.termBytes);
+  const linked = await loadLinked(events, (await stats).termBytes, known);
   const open = await Promise.all(events.map((e) => unlocked(ctx, e)));
   return envelope('events', events.map((e, i) => (open[i] ? presentEvent(e, linked) : redact(presentEvent(e, linked)))), `${apiBase(ctx.lang)}/events/`, echoQuery(ctx, page, perPage, shown, w, venue, organizer), page, n, perPage);
 }

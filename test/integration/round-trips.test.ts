@@ -1,0 +1,102 @@
+// Sequential DynamoDB round trips per read: every request gets the same added latency, as on AWS
+// where each round trip costs about the same, and the store's tally counts the stages (a request
+// started after others finished is one stage later than the latest of them). An event list page,
+// unfiltered or filtered by one id, is two stages; the requests of a stage run in parallel.
+import type { MiddlewareStack } from '@smithy/types';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { capacity, db } from '../../lib/db.js';
+import { ensureDevKeys, mintToken } from '../../lib/local/dev-auth.js';
+import { invoke } from '../../lib/local/invoke.js';
+import { useFreshTable } from '../support/table.js';
+
+/** Well above DynamoDB Local's own time per request, so that stages do not blur. */
+const ROUND_TRIP_MS = 150;
+
+let editorToken: string;
+const ids = { venue: 0, organizer: 0, category: 0, tag: 0, event: 0 };
+const at = (days: number, hour: number) => `${new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10)} ${String(hour).padStart(2, '0')}:00:00`;
+
+async function measure(path: string, query: Record<string, string | number> = {}, editor = false) {
+  capacity.reset();
+  const res = await invoke('GET', 'en', path, { query, token: editor ? editorToken : undefined });
+  const used = capacity.snapshot();
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return { requests: used.requests, stages: used.stages, commands: used.commands, body: res.body };
+}
+
+describe('round trips of a read', () => {
+  useFreshTable('round-trips');
+  const stack = () => db().middlewareStack as unknown as MiddlewareStack<object, object>;
+
+  beforeAll(async () => {
+    editorToken = await mintToken(await ensureDevKeys('.local'), { role: 'editor', sub: 'round-trips-editor' });
+    const make = async (path: string, body: Record<string, unknown>) => {
+      const res = await invoke('POST', 'en', path, { body, token: editorToken });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body.id as number;
+    };
+    ids.venue = await make('/venues', { venue: 'Trip Hall' });
+    ids.organizer = await make('/organizers', { organizer: 'Trip Organizer' });
+    ids.category = await make('/categories', { name: 'Trip Category' });
+    ids.tag = await make('/tags', { name: 'Trip Tag' });
+    for (let i = 0; i < 6; i++) {
+      ids.event = await make('/events', {
+        title: `Trip ${i}`,
+        start_date: at(2 + i, 10),
+        end_date: at(2 + i, 12),
+        status: 'publish',
+        venue: ids.venue,
+        organizer: [ids.organizer],
+        categories: [ids.category],
+        tags: [ids.tag],
+        featured: i % 2 === 0,
+      });
+    }
+    // Added after the writes: every request from here on takes at least this long.
+    stack().add((next) => async (args) => {
+      await new Promise((r) => setTimeout(r, ROUND_TRIP_MS));
+      return next(args);
+    }, { step: 'initialize', name: 'addedRoundTrip' });
+  });
+  afterAll(() => {
+    stack().remove('addedRoundTrip');
+  });
+
+  it('lists a page of events in two stages, unfiltered or filtered by one id', async () => {
+    const rows: string[] = [];
+    for (const [name, query] of [
+      ['default window', {}],
+      ['venue', { venue: ids.venue }],
+      ['organizer', { organizer: ids.organizer }],
+      ['category', { categories: ids.category }],
+      ['tag', { tags: ids.tag }],
+      ['featured', { featured: 'true' }],
+      ['date window', { start_date: at(3, 0).slice(0, 10), end_date: at(5, 0).slice(0, 10) }],
+    ] as const) {
+      const m = await measure('/events', query);
+      rows.push(`${name}: ${m.requests} requests in ${m.stages} stages ${JSON.stringify(m.commands)}`);
+      expect(m.body.events.length, name).toBeGreaterThan(0);
+      expect(m.stages, name).toBe(2);
+      expect(m.requests, name).toBeLessThanOrEqual(7);
+    }
+    console.info(`[round trips]\n${rows.join('\n')}`);
+  });
+
+  it('takes one stage more for a filter by slug, which is looked up first', async () => {
+    const m = await measure('/events', { categories: 'trip-category' });
+    expect(m.body.events.length).toBe(6);
+    expect(m.stages).toBe(3);
+  });
+
+  it('still answers 400 for a filter id that names nothing, after reading the page meanwhile', async () => {
+    const res = await invoke('GET', 'en', '/events', { query: { venue: ids.organizer } });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('rest_invalid_param');
+  });
+
+  it('reads an event by id in two stages: the record, then its terms', async () => {
+    const m = await measure(`/events/${ids.event}`);
+    expect(m.stages).toBe(2);
+    expect(m.requests).toBe(2);
+  });
+});
