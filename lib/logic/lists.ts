@@ -85,6 +85,20 @@ export async function pageKeys(sources: Source[], offset: number, limit: number,
   return unique.slice(offset, want).map((m) => ({ ...m.key, id: m.id, item: m.item }));
 }
 
+/**
+ * A page and the total of some list partitions in one read of each: every key. Counting reads
+ * every key anyway (DynamoDB charges a COUNT query for the items it reads), so where the total
+ * needs a count query this costs no more read units and one request less.
+ */
+export async function pageAndTotal(sources: Source[], offset: number, limit: number, descending: boolean): Promise<{ hits: (Key & { id: number; item: Record<string, unknown> })[]; total: number }> {
+  const all = await Promise.all(sources.filter(nonEmpty).map((s) => queryAll<Record<string, string | number>>(queryInput(s, descending)).then((items) => ({ s, items }))));
+  const merged = all.flatMap(({ s, items }) => items.map((item) => ({ key: { pk: String(item.pk), sk: String(item.sk) }, sort: String(item[(s.index ?? INDEXES.list).sortKey]), id: Number(item.id), item })));
+  merged.sort((a, b) => (descending ? b.sort.localeCompare(a.sort) : a.sort.localeCompare(b.sort)));
+  const seen = new Set<number>();
+  const unique = merged.filter((m) => !seen.has(m.id) && !!seen.add(m.id));
+  return { hits: unique.slice(offset, offset + limit).map((m) => ({ ...m.key, id: m.id, item: m.item })), total: unique.length };
+}
+
 /** A source whose range is inverted (start after end) matches nothing and is not queried. */
 export const nonEmpty = (s: Source) => !(s.from && s.to && s.from > s.to);
 
@@ -241,7 +255,7 @@ export async function listPlaces(ctx: RequestContext, kind: Exclude<PostKind, 'e
     if (p.event !== undefined) query.push(['event', String(p.event)]);
     if (p.only_with_upcoming === true) query.push(['only_with_upcoming', '1']);
   } else {
-    const [hits, count] = await Promise.all([pageKeys(sources, offset, perPage, true), total(sources)]);
+    const { hits, total: count } = await pageAndTotal(sources, offset, perPage, true);
     const found = await batchGet<VenueItem | OrganizerItem>(hits);
     records = hits.map((k) => found.get(keyOf(k))).filter((r): r is VenueItem | OrganizerItem => r !== undefined);
     n = count;
@@ -289,7 +303,7 @@ export async function listTerms(ctx: RequestContext, taxonomy: Taxonomy): Promis
   let n: number;
   if (!filtered && orderby === 'name') {
     // The `terms` index holds whole terms: the page's index items are the page.
-    const [hits, count] = await Promise.all([pageKeys([source], offset, perPage, p.order === 'desc'), total([source])]);
+    const { hits, total: count } = await pageAndTotal([source], offset, perPage, p.order === 'desc');
     terms = hits.map((h) => h.item as unknown as TermItem);
     n = count;
   } else {

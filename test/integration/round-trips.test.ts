@@ -94,6 +94,17 @@ describe('round trips of a read', () => {
     expect(res.body.code).toBe('rest_invalid_param');
   });
 
+  it('lists venues and organizers in two requests, terms in one', async () => {
+    const rows: string[] = [];
+    for (const path of ['/venues', '/organizers', '/categories', '/tags']) {
+      const m = await measure(path);
+      rows.push(`${path}: ${m.requests} requests in ${m.stages} stages ${JSON.stringify(m.commands)}`);
+      expect(m.requests, path).toBe(path === '/venues' || path === '/organizers' ? 2 : 1);
+      expect(m.stages, path).toBe(m.requests);
+    }
+    console.info(`[round trips]\n${rows.join('\n')}`);
+  });
+
   it('reads an event by id in two stages: the record, then its terms', async () => {
     const m = await measure(`/events/${ids.event}`);
     expect(m.stages).toBe(2);
