@@ -97,3 +97,41 @@ export function renderCards(r: CardsResults): string {
     `| ${r.linkedEvents.toLocaleString('en-US')} events | ${Math.round(r.requestMs)} ms | ${(r.convergedMs / 1000).toFixed(1)} s | ${fmt(r.requestReads)} / ${fmt(r.requestWrites)} |`,
   ].join('\n');
 }
+
+export interface HandlersResults {
+  generatedAt: string;
+  commit: string;
+  dirty: boolean;
+  machine: { cpu: string; cores: number; memoryGiB: number; node: string; platform: string };
+  events: number;
+  calls: number;
+  roundTripMs: number;
+  seconds: number;
+  operations: { operation: string; request: string; requests: number; stages: number; readUnits: number; cpuMs: { p50: number; p99: number } }[];
+  servers: {
+    baselineCommit: string;
+    connections: number;
+    seconds: number;
+    rounds: number;
+    requests: { name: string; path: string; baseline: { rps: number; p50: number }; current: { rps: number; p50: number }; ratio: number }[];
+  };
+}
+
+/** The tables of `npm run bench:handlers` (bench/results/handlers.json). */
+export function renderHandlers(r: HandlersResults): string {
+  const where = `${r.generatedAt.slice(0, 10)}, commit ${r.commit.slice(0, 7)}${r.dirty ? ' (with uncommitted changes)' : ''}, ${r.machine.cores} × ${r.machine.cpu}`;
+  const s = r.servers;
+  return [
+    `Run of ${where}; ${r.events.toLocaleString('en-US')} events, ${r.calls} calls per operation:`,
+    '',
+    '| operation | request | DynamoDB requests | stages | RCU | CPU p50 | CPU p99 |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    ...r.operations.map((o) => `| ${o.operation} | \`${o.request}\` | ${o.requests} | ${o.stages} | ${fmt(o.readUnits)} | ${fmt(o.cpuMs.p50)} ms | ${fmt(o.cpuMs.p99)} ms |`),
+    '',
+    `The local server against commit ${s.baselineCommit.slice(0, 7)}, ${s.connections} connections, ${s.seconds} s per measurement, medians of ${s.rounds} alternating rounds:`,
+    '',
+    `| request | ${s.baselineCommit.slice(0, 7)} req/s | req/s | ratio | ${s.baselineCommit.slice(0, 7)} p50 | p50 |`,
+    '| --- | --- | --- | --- | --- | --- |',
+    ...s.requests.map((q) => `| ${q.name} | ${fmt(q.baseline.rps)} | ${fmt(q.current.rps)} | ${fmt(q.ratio)}× | ${fmt(q.baseline.p50)} ms | ${fmt(q.current.p50)} ms |`),
+  ].join('\n');
+}

@@ -1,0 +1,260 @@
+// `npm run bench:handlers`: what each read costs the function that serves it, and what the local
+// server serves, side by side with another commit.
+//
+// 1. For every read operation of the operation table, one representative request through the
+//    real handler in this process, BENCH_CALLS times after a warm-up: DynamoDB requests, sequential
+//    stages and read units per call (the store's tally; every request is given the same added
+//    round trip, BENCH_ROUND_TRIP_MS, as on AWS, so that stages are counted and not blurred), and
+//    the handler's CPU time per call (process.cpuUsage around the call: the handler and the AWS
+//    SDK; DynamoDB Local is another process), p50 and p99.
+// 2. The local gateway of this checkout and of BENCH_BASELINE (a commit, default the one before
+//    the list changes, checked out in a temporary git worktree) serve the same table; five
+//    requests are sent by 4 connections for BENCH_SECONDS each, alternating the two servers, for
+//    BENCH_ROUNDS rounds: requests per second and p50 latency, medians over the rounds.
+//
+// It seeds BENCH_EVENTS events (default 1,000) through the real handlers, writes
+// bench/results/handlers.json (machine, date, commit) and rewrites the README block.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { config } from '../lib/config.js';
+import { capacity, db } from '../lib/db.js';
+import { mintToken } from '../lib/local/dev-auth.js';
+import { OPERATIONS, type Operation } from '../lib/operations.js';
+import { benchTable, runBench } from './main.js';
+import { renderHandlers, replaceBlock, runContext, type HandlersResults } from './readme.js';
+import { call, planSeed, runSeed } from './seed.js';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+process.env.LOG_LEVEL = 'SILENT';
+process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(HERE, '..');
+const RESULTS = resolve(HERE, 'results', 'handlers.json');
+
+const num = (name: string, fallback: number) => {
+  const raw = process.env[name];
+  const n = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return n;
+};
+const EVENTS = num('BENCH_EVENTS', 1000);
+const CALLS = num('BENCH_CALLS', 100);
+const ROUND_TRIP_MS = num('BENCH_ROUND_TRIP_MS', 20);
+const SECONDS = num('BENCH_SECONDS', 5);
+const ROUNDS = num('BENCH_ROUNDS', 3);
+const CONNECTIONS = 4;
+const BASELINE = process.env.BENCH_BASELINE ?? '6d3445c';
+
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]!;
+};
+const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
+
+/** A request for each read operation, with ids and slugs of the seeded calendar. */
+async function samples(): Promise<Map<string, { path: string; query?: Record<string, string | number> }>> {
+  const first = async (path: string, key: string) => {
+    const res = await call('GET', 'en', path, { query: { per_page: 1 } });
+    const item = (res.body[key] as Record<string, unknown>[] | undefined)?.[0];
+    if (!item) throw new Error(`GET ${path} listed nothing`);
+    return item as { id: number; slug: string };
+  };
+  const event = await first('/events', 'events');
+  const venue = await first('/venues', 'venues');
+  const organizer = await first('/organizers', 'organizers');
+  const category = await first('/categories', 'categories');
+  const tag = await first('/tags', 'tags');
+  const out = new Map<string, { path: string; query?: Record<string, string | number> }>([
+    ['events.list', { path: '/events' }],
+    ['events.get', { path: `/events/${event.id}` }],
+    ['events.getBySlug', { path: `/events/by-slug/${event.slug}` }],
+    ['venues.list', { path: '/venues' }],
+    ['venues.get', { path: `/venues/${venue.id}` }],
+    ['venues.getBySlug', { path: `/venues/by-slug/${venue.slug}` }],
+    ['organizers.list', { path: '/organizers' }],
+    ['organizers.get', { path: `/organizers/${organizer.id}` }],
+    ['organizers.getBySlug', { path: `/organizers/by-slug/${organizer.slug}` }],
+    ['categories.list', { path: '/categories' }],
+    ['categories.get', { path: `/categories/${category.id}` }],
+    ['tags.list', { path: '/tags' }],
+    ['tags.get', { path: `/tags/${tag.id}` }],
+    ['root.index', { path: '' }],
+  ]);
+  // Every read operation of the table has a sample (a new one fails here until it gets one).
+  const reads = OPERATIONS.filter((op: Operation) => op.access === 'read' && op.api === 'tec' && op.id !== 'root.doc');
+  for (const op of reads) if (!out.has(op.id)) throw new Error(`bench:handlers has no sample request for ${op.id}`);
+  return out;
+}
+
+async function perOperation(list: Map<string, { path: string; query?: Record<string, string | number> }>): Promise<HandlersResults['operations']> {
+  const stack = db().middlewareStack;
+  stack.add((next) => async (args) => {
+    await new Promise((r) => setTimeout(r, ROUND_TRIP_MS));
+    return next(args);
+  }, { step: 'initialize', name: 'benchRoundTrip' });
+  const out: HandlersResults['operations'] = [];
+  try {
+    for (const [id, s] of list) {
+      for (let i = 0; i < 5; i++) await call('GET', 'en', s.path, { query: s.query });
+      const cpu: number[] = [];
+      let requests = 0;
+      let stages = 0;
+      let read = 0;
+      for (let i = 0; i < CALLS; i++) {
+        capacity.reset();
+        const before = process.cpuUsage();
+        const res = await call('GET', 'en', s.path, { query: s.query });
+        const used = process.cpuUsage(before);
+        if (res.status !== 200) throw new Error(`${id} ${s.path} -> ${res.status}`);
+        cpu.push((used.user + used.system) / 1000);
+        const t = capacity.snapshot();
+        requests = Math.max(requests, t.requests);
+        stages = Math.max(stages, t.stages);
+        read = Math.max(read, t.read);
+      }
+      out.push({ operation: id, request: s.path || '/', requests, stages, readUnits: read, cpuMs: { p50: round(quantile(cpu, 0.5)), p99: round(quantile(cpu, 0.99)) } });
+      console.error(`${id}: ${requests} requests, ${stages} stages, ${read} RCU, CPU p50 ${round(quantile(cpu, 0.5))} ms`);
+    }
+  } finally {
+    stack.remove('benchRoundTrip');
+  }
+  return out;
+}
+
+/** A server of one checkout, on its own port. */
+async function serve(root: string): Promise<{ url: string; proc: ChildProcess }> {
+  const proc = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'bench', 'serve.ts'), root], {
+    cwd: root,
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((ok, fail) => {
+    createInterface({ input: proc.stdout! }).once('line', ok);
+    proc.once('exit', (code) => fail(new Error(`the server of ${root} exited (${code})`)));
+  });
+  return { url, proc };
+}
+
+/** `CONNECTIONS` keep-alive loops sending `path` for `seconds`: requests per second and p50. */
+async function load(url: string, path: string, seconds: number): Promise<{ rps: number; p50: number; errors: number }> {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  const until = performance.now() + seconds * 1000;
+  const latencies: number[] = [];
+  let errors = 0;
+  const one = () =>
+    new Promise<void>((ok) => {
+      const started = performance.now();
+      const req = request(`${url}${path}`, { agent }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          if (res.statusCode === 200) latencies.push(performance.now() - started);
+          else errors++;
+          ok();
+        });
+      });
+      req.on('error', () => (errors++, ok()));
+      req.end();
+    });
+  const started = performance.now();
+  await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
+    while (performance.now() < until) await one();
+  }));
+  agent.destroy();
+  return { rps: round(latencies.length / ((performance.now() - started) / 1000), 1), p50: round(quantile(latencies, 0.5), 1), errors };
+}
+
+async function sideBySide(categoryId: number, eventId: number): Promise<HandlersResults['servers']> {
+  const base = `/en/${config().namespace}/events/v1`;
+  const requests = [
+    ['event list page', `${base}/events`],
+    ['category-filtered list', `${base}/events?categories=${categoryId}`],
+    ['event by id', `${base}/events/${eventId}`],
+    ['categories', `${base}/categories`],
+    ['venues', `${base}/venues`],
+  ] as const;
+  const worktree = mkdtempSync(join(tmpdir(), 'bench-baseline-'));
+  rmSync(worktree, { recursive: true, force: true });
+  execFileSync('git', ['worktree', 'add', '--detach', worktree, BASELINE], { cwd: ROOT, stdio: 'ignore' });
+  const baselineCommit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: worktree, encoding: 'utf8' }).trim();
+  symlinkSync(join(ROOT, 'node_modules'), join(worktree, 'node_modules'));
+  const servers = { baseline: await serve(worktree), current: await serve(ROOT) };
+  try {
+    const rounds: Record<string, { baseline: { rps: number; p50: number }[]; current: { rps: number; p50: number }[] }> = {};
+    for (const [name, path] of requests) {
+      rounds[name] = { baseline: [], current: [] };
+      // Warm both (module loading, connections).
+      await load(servers.baseline.url, path, 1);
+      await load(servers.current.url, path, 1);
+    }
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const [name, path] of requests) {
+        // Alternate which goes first, so that neither always follows the other.
+        const order = r % 2 === 0 ? (['baseline', 'current'] as const) : (['current', 'baseline'] as const);
+        for (const which of order) {
+          const m = await load(servers[which].url, path, SECONDS);
+          if (m.errors) throw new Error(`${which} ${path}: ${m.errors} failed requests`);
+          rounds[name]![which].push(m);
+          console.error(`round ${r + 1} ${name} ${which}: ${m.rps} req/s, p50 ${m.p50} ms`);
+        }
+      }
+    }
+    const med = (xs: number[]) => quantile(xs, 0.5);
+    return {
+      baselineCommit,
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+      rounds: ROUNDS,
+      requests: requests.map(([name, path]) => {
+        const b = rounds[name]!.baseline;
+        const c = rounds[name]!.current;
+        const baseline = { rps: med(b.map((x) => x.rps)), p50: med(b.map((x) => x.p50)) };
+        const current = { rps: med(c.map((x) => x.rps)), p50: med(c.map((x) => x.p50)) };
+        return { name, path: path.slice(base.length), baseline, current, ratio: round(current.rps / baseline.rps) };
+      }),
+    };
+  } finally {
+    for (const s of Object.values(servers)) s.proc.kill('SIGTERM');
+    execFileSync('git', ['worktree', 'remove', '--force', worktree], { cwd: ROOT, stdio: 'ignore' });
+  }
+}
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  const t = await benchTable('handlers');
+  try {
+    const token = await mintToken(t.keys, { role: 'editor', sub: 'bench-editor', ttl: '12h' });
+    const plan = planSeed(EVENTS, 42, new Date());
+    const { ids } = await runSeed(plan, token, 6);
+    const list = await samples();
+    const operations = await perOperation(list);
+    const eventId = Number(/\/events\/(\d+)$/.exec(list.get('events.get')!.path)![1]);
+    const servers = await sideBySide(ids.categories.en[0]!.id, eventId);
+    const results: HandlersResults = {
+      generatedAt: new Date().toISOString(),
+      ...runContext(),
+      events: EVENTS,
+      calls: CALLS,
+      roundTripMs: ROUND_TRIP_MS,
+      seconds: Math.round((Date.now() - started) / 1000),
+      operations,
+      servers,
+    };
+    await mkdir(dirname(RESULTS), { recursive: true });
+    await writeFile(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
+    const readmePath = resolve(ROOT, 'README.md');
+    if (existsSync(readmePath)) await writeFile(readmePath, replaceBlock(await readFile(readmePath, 'utf8'), 'handlers', renderHandlers(results)));
+    console.log(renderHandlers(results));
+    return 0;
+  } finally {
+    await t.dynamo?.stop();
+  }
+}
+
+runBench(main);
