@@ -65,11 +65,11 @@ export class EventCalendarStack extends Stack {
       // The API's own endpoint, or CloudFront's (a token, no trailing slash), unless the site has a public URL.
       SITE_URL: settings.siteUrl ?? this.cdn?.url ?? this.api.apiEndpoint,
       SITE_TIMEZONE: settings.siteTimezone,
-      CACHE_MAX_AGE: String(settings.cacheMaxAge),
-      CACHE_STALE_WHILE_REVALIDATE: String(settings.cacheStaleWhileRevalidate),
     };
     const environment: Record<string, string> = {
       ...shared,
+      CACHE_MAX_AGE: String(settings.cacheMaxAge),
+      CACHE_STALE_WHILE_REVALIDATE: String(settings.cacheStaleWhileRevalidate),
       APP_PASSWORD_SECRET_ARN: passwordKey.secretArn,
       ...(auth
         ? { COGNITO_USER_POOL_ID: auth.pool.userPoolId, COGNITO_CLIENT_ID: auth.client.userPoolClientId }

@@ -10,7 +10,7 @@ const ALL_VIEWER_EXCEPT_HOST = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
 const apiFunctionEnvironments = (resources: typeof cdn.resources) =>
   ofType(resources, 'AWS::Lambda::Function')
     .map(([, r]) => r.Properties.Environment?.Variables as Record<string, unknown> | undefined)
-    .filter((v): v is Record<string, unknown> => v?.TABLE_NAME !== undefined);
+    .filter((v): v is Record<string, unknown> => v?.APP_PASSWORD_SECRET_ARN !== undefined);
 
 describe('CloudFront (cdn=true)', () => {
   it('is absent unless asked for', () => {

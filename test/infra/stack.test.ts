@@ -161,6 +161,8 @@ describe('functions', () => {
       API_NAMESPACE: 'tribe',
       SITE_URL: { 'Fn::GetAtt': [api, 'ApiEndpoint'] },
       SITE_TIMEZONE: 'UTC',
+      CACHE_MAX_AGE: '5',
+      CACHE_STALE_WHILE_REVALIDATE: '10',
       COGNITO_USER_POOL_ID: { Ref: pool },
       COGNITO_CLIENT_ID: { Ref: client },
       NODE_OPTIONS: '--enable-source-maps',
