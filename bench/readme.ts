@@ -135,3 +135,41 @@ export function renderHandlers(r: HandlersResults): string {
     ...s.requests.map((q) => `| ${q.name} | ${fmt(q.baseline.rps)} | ${fmt(q.current.rps)} | ${fmt(q.ratio)}× | ${fmt(q.baseline.p50)} ms | ${fmt(q.current.p50)} ms |`),
   ].join('\n');
 }
+
+export interface ColdResults {
+  generatedAt: string;
+  commit: string;
+  dirty: boolean;
+  machine: { cpu: string; cores: number; node: string };
+  rounds: number;
+  seconds: number;
+  baseline: { importMs: number; firstCallMs: number; bytes: number };
+  functions: {
+    operation: string;
+    access: 'read' | 'write';
+    bytes: number;
+    importMs: number;
+    firstCallMs: number;
+    ratios: { import: number; firstCall: number };
+    target: number;
+    met: boolean;
+  }[];
+}
+
+const kb = (bytes: number) => `${Math.round(bytes / 1024)} KB`;
+
+/** The table of `npm run bench:cold` (bench/results/cold.json). */
+export function renderCold(r: ColdResults): string {
+  const where = `${r.generatedAt.slice(0, 10)}, commit ${r.commit.slice(0, 7)}${r.dirty ? ' (with uncommitted changes)' : ''}, ${r.machine.cores} × ${r.machine.cpu}, Node ${r.machine.node}`;
+  const met = r.functions.filter((f) => f.met).length;
+  return [
+    `Run of ${where}; medians of ${r.rounds} rounds. The baseline bundle (${kb(r.baseline.bytes)}) loads in ${fmt(r.baseline.importMs)} ms and answers its first call in ${fmt(r.baseline.firstCallMs)} ms. ${met} of ${r.functions.length} functions meet their target (reads 1.15×, writes 1.3×):`,
+    '',
+    '| function | access | bundle | import | × | first call | × | target |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...r.functions.map(
+      (f) =>
+        `| ${f.operation} | ${f.access} | ${kb(f.bytes)} | ${fmt(f.importMs)} ms | ${fmt(f.ratios.import)}× | ${fmt(f.firstCallMs)} ms | ${fmt(f.ratios.firstCall)}× | ${f.met ? 'met' : `**not met** (${fmt(f.target)}×)`} |`,
+    ),
+  ].join('\n');
+}

@@ -1,17 +1,16 @@
 // The one construct every API function is made with, so that runtime, memory, bundling, logging
 // and permissions are decided in one place (cf. Powertools' examples/app).
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy, Stack, Tags, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { nodejsBundling, REPO_ROOT } from './bundling.js';
 import { iamAction, INDEX_ACTIONS, type ScopedGrant, type TableAction } from '../lib/grants.js';
 
-/** The repository root: handler module paths in `lib/operations.ts` are relative to it. */
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export { REPO_ROOT } from './bundling.js';
 
 /** The tag that marks this project's API functions (and names their operation). */
 export const OPERATION_TAG = 'event-calendar:operation';
@@ -79,22 +78,7 @@ export class ApiFunction extends Construct {
       role: this.role,
       logGroup: this.logGroup,
       environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
-      bundling: {
-        format: OutputFormat.ESM,
-        target: 'node22',
-        minify: true,
-        sourceMap: true,
-        sourcesContent: false,
-        mainFields: ['module', 'main'],
-        // ESM bundles have no `require`; some bundled CommonJS dependencies still call it.
-        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
-        // Nothing is external, not even the AWS SDK v3 that the runtime ships: we run the version
-        // pinned in package-lock.json (not whatever the runtime has that day), and one tree-shaken
-        // file loads faster on a cold start than resolving the runtime's copy from node_modules.
-        externalModules: [],
-        // There is no Docker here: the local esbuild from package.json bundles everything.
-        forceDockerBundling: false,
-      },
+      bundling: nodejsBundling(),
     });
 
     // A stable logical id, derived from the operation id (`EventsGetBySlugFn`), so that reshaping

@@ -2,13 +2,15 @@
 // creates (APP_PASSWORD_SECRET_ARN), read once per container and only by a request that needs
 // it; the local runtime derives one from its development key (APP_PASSWORD_KEY). Without a key
 // no password can be made or checked, which is a configuration error, not a wrong password.
+// The client is imported statically, so that the bundle keeps only GetSecretValue (a dynamic
+// import would keep every command of the client), and made on first use.
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 
 let cached: Promise<Buffer> | undefined;
 let cachedFor: string | undefined;
 
 async function fromSecret(arn: string): Promise<Buffer> {
-  // Loaded on first use only: most requests carry no Basic credentials.
-  const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
+  // Made on first use only: most requests carry no Basic credentials.
   const client = new SecretsManagerClient({ region: process.env.AWS_REGION });
   const out = await client.send(new GetSecretValueCommand({ SecretId: arn }));
   if (!out.SecretString) throw new Error('The application-password key secret has no string value');

@@ -1,7 +1,7 @@
 // Request decoding (query strings, JSON and form bodies) and response encoding.
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { isUtf8 } from 'node:buffer';
-import qs from 'qs';
+import { parseForm } from './form.js';
 import { bodyTooLarge, invalidJson, ApiError } from './errors.js';
 import { VARY, type Revision } from './conditional.js';
 
@@ -38,23 +38,12 @@ export function plainInput(value: unknown, depth = 0): unknown {
   return out;
 }
 
-/** PHP's limits: max_input_vars (1000) parameters and max_input_nesting_level-like depth. */
-const FORM_OPTIONS: qs.IParseOptions = {
-  plainObjects: true,
-  allowPrototypes: false,
-  depth: 5,
-  parameterLimit: 1000,
-  arrayLimit: 1000,
-  // PHP keeps the last of `a=1&a=2`.
-  duplicates: 'last',
-};
-
 /**
- * Parses `a=1&b[]=2&b[]=3&c[x]=4` the PHP way: `[]` collects a list and `[key]` builds an object,
- * so that form bodies and query strings can carry what JSON bodies carry.
+ * Parses `a=1&b[]=2&b[]=3&c[x]=4` the PHP way (lib/form.ts): `[]` collects a list and `[key]`
+ * builds an object, so that form bodies and query strings can carry what JSON bodies carry.
  */
 export function parseFormLike(raw: string): Input {
-  return plainInput(qs.parse(raw, FORM_OPTIONS)) as Input;
+  return plainInput(parseForm(raw)) as Input;
 }
 
 export function header(event: APIGatewayProxyEventV2, name: string): string | undefined {

@@ -16,37 +16,14 @@
 import { apiBase, config, LANGUAGES, type Config, type Lang } from './config.js';
 import { API_ROOTS, OPERATIONS, type Api, type Method, type Operation } from './operations.js';
 import { ROLES } from './auth.js';
-import type { Arg, Args } from './params.js';
+import { argSchema, documentedArgs, pathNames, type ArgDoc } from './arg-docs.js';
+import type { Arg } from './params.js';
 import { presentEvent, presentNestedTerm, presentOrganizer, presentTerm, presentVenue, redact, type Linked } from './present.js';
 import { POST_STATUSES } from './resources/common.js';
 import type { EventItem, OrganizerItem, TermItem, VenueItem } from './store/items.js';
 
 export type Json = Record<string, unknown>;
-
-// --- arguments, shared with the namespace index ------------------------------------------------
-
-/** The `{name}` variables of a path, in order. */
-export const pathNames = (path: string): string[] => [...path.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => m[1]!);
-
-/** An operation's arguments as documented: the root's `namespace` defaults to the configured namespace. */
-export function documentedArgs(op: Operation, ns: string): Args {
-  if (op.id !== 'root.index' || !op.args.namespace) return op.args;
-  return { ...op.args, namespace: { ...op.args.namespace, default: ns } };
-}
-
-/** An argument definition without its validator: what the documents show. */
-export type ArgDoc = Omit<Arg, 'schema'>;
-
-/** The JSON-Schema part of an argument definition. */
-export function argSchema(arg: ArgDoc): Json {
-  return {
-    ...(arg.type ? { type: arg.type } : {}),
-    ...(arg.items ? { items: { type: arg.items } } : {}),
-    ...(arg.format ? { format: arg.format } : {}),
-    ...(arg.enum ? { enum: [...arg.enum] } : {}),
-    ...(arg.default !== undefined ? { default: arg.default } : {}),
-  };
-}
+export { documentedArgs };
 
 // --- schema inference from presented values ------------------------------------------------------
 

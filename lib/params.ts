@@ -28,8 +28,13 @@ export interface Arg<T = unknown> {
 }
 
 export type HtmlFilter = 'post' | 'title' | 'termDescription' | 'termName';
+/** The filter functions (lib/html-filters.ts), handed to the pipeline by the functions that need them. */
+export type HtmlFilters = Record<HtmlFilter, (html: string) => string>;
 
 export type Args = Record<string, Arg>;
+
+/** Whether any argument is filtered as HTML on save. */
+export const takesHtml = (args: Args): boolean => Object.values(args).some((arg) => arg.html !== undefined);
 
 const fail = (ctx: { issues: unknown[]; value: unknown }, message: string) => {
   (ctx.issues as { code: string; message: string; input: unknown }[]).push({

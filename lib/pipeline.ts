@@ -10,9 +10,7 @@ import { ApiError, ConflictError, forbidden, invalidParams, missingParams, noRou
 import { withDeadline } from './deadline.js';
 import { encode, header, parseBody, parseFormLike, type Input, type Reply } from './http.js';
 import { operation, type Operation } from './operations.js';
-import { ksesPost, ksesTermDescription, ksesTitle } from './kses.js';
-import { renderTermName } from './text.js';
-import type { Args, HtmlFilter } from './params.js';
+import { takesHtml, type Args, type HtmlFilters } from './params.js';
 import { isEditor } from './permissions.js';
 import { callerRole, logError } from './log.js';
 import { observe } from './observe.js';
@@ -49,18 +47,13 @@ type ContextWithRequest = Context & { request?: RequestContext };
 
 const PATH_NAMES = ['id', 'slug', 'user', 'uuid'] as const;
 
-const HTML_FILTERS: Record<HtmlFilter, (html: string) => string> = {
-  post: (html) => ksesPost(html),
-  title: ksesTitle,
-  termDescription: ksesTermDescription,
-  termName: renderTermName,
-};
-
 export interface ValidateOptions {
   /** Path arguments, checked elsewhere. */
   skip?: readonly string[];
   /** The caller may post unfiltered HTML (WordPress's `unfiltered_html`: editors). */
   unfilteredHtml?: boolean;
+  /** The HTML filters (lib/html-filters.ts); required when an argument is filtered. */
+  filters?: HtmlFilters;
 }
 
 /**
@@ -68,7 +61,7 @@ export interface ValidateOptions {
  * Text arguments that carry HTML are filtered as WordPress filters them on save, and then
  * checked again (a title of only `<script></script>` is empty once filtered).
  */
-export function validateArgs(args: Args, input: Input, { skip = [], unfilteredHtml = false }: ValidateOptions = {}): Record<string, unknown> {
+export function validateArgs(args: Args, input: Input, { skip = [], unfilteredHtml = false, filters }: ValidateOptions = {}): Record<string, unknown> {
   const missing = Object.entries(args)
     .filter(([name, arg]) => arg.required && !skip.includes(name) && (input[name] === undefined || input[name] === null))
     .map(([name]) => name);
@@ -84,7 +77,8 @@ export function validateArgs(args: Args, input: Input, { skip = [], unfilteredHt
     }
     let result = arg.schema.safeParse(raw);
     if (result.success && arg.html && typeof result.data === 'string' && (arg.html.always || !unfilteredHtml)) {
-      const filtered = HTML_FILTERS[arg.html.filter](result.data);
+      if (!filters) throw new Error(`${name} is filtered as HTML, but no filters were given`);
+      const filtered = filters[arg.html.filter](result.data);
       if (filtered !== result.data) result = arg.schema.safeParse(filtered);
     }
     if (result.success) out[name] = result.data;
@@ -125,7 +119,7 @@ function pathCaptures(event: Event, op: Operation): { lang: Lang } & RequestCont
   return out;
 }
 
-const routeRequest = (op: Operation): middy.MiddlewareObj<Event, Result, Error, ContextWithRequest> => ({
+const routeRequest = (op: Operation, filters: HtmlFilters | undefined): middy.MiddlewareObj<Event, Result, Error, ContextWithRequest> => ({
   before: async (request) => {
     const event = request.event;
     const method = event.requestContext?.http?.method ?? 'GET';
@@ -147,6 +141,7 @@ const routeRequest = (op: Operation): middy.MiddlewareObj<Event, Result, Error, 
     const params = validateArgs(op.args, input, {
       skip: PATH_NAMES.filter((n) => op.path.includes(`{${n}}`)),
       unfilteredHtml: isEditor(principal),
+      filters,
     });
     if (op.access === 'read') principal = await identify(header(event, 'authorization'), facts);
     const lang = (params.ml_language as Lang | undefined) ?? captures.lang;
@@ -208,18 +203,28 @@ function conditional(reply: Reply, req: RequestContext, event: Event): { reply: 
 /** Runs a create once per caller and `Idempotency-Key` (lib/idempotency.ts). */
 export type Once = (op: Operation, caller: string | undefined, event: Event, context: Context, run: () => Promise<Encoded>) => Promise<Encoded>;
 
+/** What only some functions carry, given by their handler modules so that other bundles do not. */
+export interface HandleOptions {
+  /** The idempotency wrapper (lib/idempotency.ts), for the operations the table marks `idempotent`. */
+  once?: Once;
+  /** The save-time HTML filters (lib/html-filters.ts), for operations with arguments filtered as HTML. */
+  html?: HtmlFilters;
+}
+
 /**
- * Builds the Lambda handler of one operation from its logic. The operations the table marks
- * `idempotent` pass the idempotency wrapper, which only their bundles then carry.
+ * Builds the Lambda handler of one operation from its logic. What the operation table says an
+ * operation needs (the idempotency wrapper, the HTML filters) its handler module passes in, so
+ * that only its bundle carries it; a module that passes too much or too little fails at load.
  */
-export function handle(opId: string, logic: Logic, options: { once?: Once } = {}) {
+export function handle(opId: string, logic: Logic, options: HandleOptions = {}) {
   const op = operation(opId);
   if (op.idempotent !== (options.once !== undefined)) throw new Error(`${opId}: the idempotency wrapper is given if and only if the operation table marks it idempotent`);
+  if (takesHtml(op.args) !== (options.html !== undefined)) throw new Error(`${opId}: the HTML filters are given if and only if an argument of the operation is filtered as HTML`);
   const once: Once = options.once ?? ((_op, _caller, _event, _context, run) => run());
   const allow = { allow: op.methods.join(', ') };
   const run = middy<Event, Result, Error, ContextWithRequest>()
     .use(wpErrors())
-    .use(routeRequest(op))
+    .use(routeRequest(op, options.html))
     .handler(async (event, context) => {
       const req = context.request!;
       return once(op, req.principal?.sub, event, context, async () => {

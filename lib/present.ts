@@ -4,7 +4,7 @@ import { apiBase, config, type Lang } from './config.js';
 import { presentCost } from './cost.js';
 import { dateDetails, isoWithOffset, timezoneAbbr } from './dates.js';
 import type { CardOmitted, EventItem, OrganizerItem, PostItem, TermItem, VenueItem } from './store/items.js';
-import { escHtml, escUrl, jsonLdDescription, jsonLdName, renderContent, renderExcerpt, renderTermName, renderTitle, sanitizeTextField } from './text.js';
+import { escHtml, escUrl, jsonLdDescription, jsonLdName, renderContent, renderExcerpt, renderTitle, sanitizeTextField } from './text.js';
 
 /** A venue or organizer as presenters need it: a record or an event's card of it. */
 export type VenueShown = Omit<VenueItem, CardOmitted>;
@@ -218,7 +218,8 @@ function termUrls(t: TermItem) {
 /** A term inside an event: WordPress's raw term object with `id` moved last and `urls` added. */
 export function presentNestedTerm(t: TermItem): Record<string, unknown> {
   return {
-    name: renderTermName(t.name),
+    // Stored as WordPress stores it (renderTermName on save): shown as it is.
+    name: t.name,
     slug: t.slug,
     term_group: 0,
     term_taxonomy_id: t.id,
@@ -239,7 +240,7 @@ export function presentTerm(t: TermItem): Record<string, unknown> {
     id: t.id,
     count: t.count,
     description: t.description,
-    name: renderTermName(t.name),
+    name: t.name,
     slug: t.slug,
     taxonomy: TAXONOMY[t.taxonomy],
     ...(t.taxonomy === 'category' ? { parent: t.parent } : {}),

@@ -10,10 +10,9 @@
 //   renderTermName what WordPress saves as a term name (sanitize_text_field, kses, `& < >`)
 //   jsonLdName / jsonLdDescription   TEC's JSON-LD `name` and `description` (esc_js)
 import { config } from './config.js';
-import { ksesTitle } from './kses.js';
 import { shortcodeUnautop, wpautop } from './wp/autop.js';
 import { hasBlocks, stripBlockDelimiters } from './wp/blocks.js';
-import { convertChars, escHtml, escJs, escUrl, specialchars } from './wp/entities.js';
+import { convertChars, escHtml, escJs, escUrl } from './wp/entities.js';
 import { tecExcerpt } from './wp/excerpt.js';
 import { filterContentTags } from './wp/media.js';
 import { phpTrim, replaceAll } from './wp/php.js';
@@ -111,15 +110,6 @@ function theExcerpt(raw: string, siteUrl: string): string {
   text = shortcodeUnautop(text, SHORTCODE_NAMES);
   text = filterContentTags(text);
   return phpTrim(text);
-}
-
-/**
- * A term name as WordPress stores it (pre_term_name: sanitize_text_field, wp_filter_kses,
- * _wp_specialchars): tags stripped, whitespace collapsed, `& < >` as entities, quotes as typed.
- * Applying it to its own result changes nothing.
- */
-export function renderTermName(raw: string): string {
-  return cache.get(`n\0${raw}`, () => specialchars(ksesTitle(sanitizeTextField(raw)), 'noquotes'));
 }
 
 /**

@@ -1,4 +1,5 @@
 import { updateTerm } from '../../lib/logic/terms.js';
+import { HTML_FILTERS } from '../../lib/html-filters.js';
 import { handle } from '../../lib/pipeline.js';
 
-export const handler = handle('categories.update', updateTerm);
+export const handler = handle('categories.update', updateTerm, { html: HTML_FILTERS });

@@ -1,4 +1,5 @@
 import { updateEvent } from '../../lib/logic/events.js';
+import { HTML_FILTERS } from '../../lib/html-filters.js';
 import { handle } from '../../lib/pipeline.js';
 
-export const handler = handle('events.updateBySlug', updateEvent);
+export const handler = handle('events.updateBySlug', updateEvent, { html: HTML_FILTERS });

@@ -4,9 +4,9 @@ import { config, type Lang } from '../config.js';
 import { parseCostInput } from '../cost.js';
 import { endOfDay, parseDate, startOfDay, wallToUtc } from '../dates.js';
 import { ApiError, ConflictError, invalidParam, invalidParams, tec } from '../errors.js';
-import { renderTermName } from '../text.js';
+import { HTML_FILTERS, renderTermName } from '../html-filters.js';
 import { collate } from './dedupe.js';
-import { json, recordReply, type Reply } from '../http.js';
+import { recordReply, type Reply } from '../http.js';
 import { listItems } from '../params.js';
 import { canRead, checkAuthor, isEditor, requireRole, requireWrite, scaleStatus } from '../permissions.js';
 import { validateArgs, type RequestContext } from '../pipeline.js';
@@ -15,15 +15,16 @@ import { organizerWriteArgs, venueWriteArgs } from '../resources/place-args.js';
 import { slugify } from '../slug.js';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../db.js';
-import { batchGet, ConditionalCheckFailedException, foundInRace, freeSlug, getItem, keyOf, nextId, put, SlugTaken, transact, withRetry, type TransactItem } from '../store/base.js';
+import { batchGet, ConditionalCheckFailedException, foundInRace, freeSlug, getItem, keyOf, nextId, SlugTaken, transact, withRetry, type TransactItem } from '../store/base.js';
 import { keys, type Taxonomy } from '../store/keys.js';
 import type { AnyPost, EventItem, OrganizerItem, TermItem, VenueItem } from '../store/items.js';
 import { addTermBytes, itemBytes, raiseMaxDuration } from '../store/stats.js';
 import { cardsFor } from './cards.js';
-import { authorOf, indexedTerm, loadLinked, modifiedNow, publicationDates } from './common.js';
+import { authorOf, loadLinked, modifiedNow, publicationDates } from './common.js';
 import { eventTransaction } from './event-writes.js';
 import { newPlace } from './places.js';
-import { findPost } from './posts.js';
+import { findPost } from './post-reads.js';
+import { newTermItem, termWrites } from './term-items.js';
 
 const LIMITS = { venue: 3, organizer: 10, categories: 10, tags: 10 } as const;
 
@@ -116,7 +117,7 @@ async function resolveLinks(ctx: RequestContext, author: number, attempt: number
       if (typeof v !== 'object' || v === null) throw invalidParam(field, `${field} must be ids or objects.`);
       let params: Record<string, unknown>;
       try {
-        params = validateArgs(args, v as Record<string, unknown>, { unfilteredHtml: isEditor(ctx.principal) });
+        params = validateArgs(args, v as Record<string, unknown>, { unfilteredHtml: isEditor(ctx.principal), filters: HTML_FILTERS });
       } catch (err) {
         throw tec.couldNotCreate(kind, err instanceof ApiError ? err.message : String(err));
       }
@@ -168,20 +169,6 @@ async function resolveLinks(ctx: RequestContext, author: number, attempt: number
   }
   return out;
 }
-
-/** A new term record (its guards are written by `termWrites`). */
-export async function newTermItem(taxonomy: Taxonomy, lang: Lang, name: string, description: string, parent: number, slug?: string, attempt = 1): Promise<TermItem> {
-  const id = await nextId('term');
-  const free = await freeSlug(taxonomy, lang, slugify(slug ?? name) || String(id), undefined, attempt);
-  return indexedTerm({ ...keys.term(id), id, taxonomy, lang, name: name.trim(), slug: free, description, parent, count: 0, version: 1 });
-}
-
-/** A new term's record and guards (slug and name). */
-export const termWrites = (t: TermItem): TransactItem[] => [
-  put(t),
-  put({ ...keys.slugGuard(t.taxonomy, t.lang, t.slug), id: t.id }),
-  put({ ...keys.termName(t.taxonomy, t.lang, t.parent, t.name), id: t.id }),
-];
 
 /** The event a payload describes, on top of `old` for updates. */
 function eventFrom(p: Record<string, unknown>, base: { id: number; lang: Lang; slug: string; author: number; now: Date; old?: EventItem }, links: Resolved): EventItem {

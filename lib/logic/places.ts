@@ -2,7 +2,7 @@
 // (DESIGN §2.6): each create makes a record, with a `-2`, `-3`… slug when the slug is taken.
 import { collate, findDuplicate, titleItem } from './dedupe.js';
 import type { Lang } from '../config.js';
-import { json, recordReply, type Reply } from '../http.js';
+import { recordReply, type Reply } from '../http.js';
 import { checkAuthor, requireRole, requireWrite, scaleStatus } from '../permissions.js';
 import type { RequestContext } from '../pipeline.js';
 import { presentOrganizer, presentVenue } from '../present.js';
@@ -12,7 +12,7 @@ import { keys } from '../store/keys.js';
 import type { OrganizerItem, VenueItem } from '../store/items.js';
 import { refreshCards, REQUEST_FAN_OUT } from './cards.js';
 import { authorOf, indexed, modifiedNow, publicationDates } from './common.js';
-import { findPost } from './posts.js';
+import { findPost } from './post-reads.js';
 
 type PlaceKind = 'venue' | 'organizer';
 type Place = VenueItem | OrganizerItem;

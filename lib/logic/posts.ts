@@ -1,59 +1,17 @@
-// Operations shared by events, venues and organizers: finding a record by id or slug, reading
-// it with TEC's access rules, trashing and deleting it, and unlinking it from events.
+// Writes shared by events, venues and organizers: trashing and deleting a record, and unlinking
+// it from events (finding and reading one is lib/logic/post-reads.ts).
 import { config } from '../config.js';
-import { forbidden, invalidParam, tec } from '../errors.js';
-import { json, recordReply, type Reply } from '../http.js';
-import { canRead, isEditor, requireRole, requireWrite, unlocked } from '../permissions.js';
+import { forbidden, tec } from '../errors.js';
+import { json, type Reply } from '../http.js';
+import { isEditor, requireRole, requireWrite } from '../permissions.js';
 import type { RequestContext } from '../pipeline.js';
-import { presentEvent, presentOrganizer, presentVenue } from '../present.js';
-import { bySlug, del, fanOut, getItem, putIfVersion, transact, withRetry } from '../store/base.js';
-import { keys, slugIndexKey, type PostKind } from '../store/keys.js';
-import type { AnyPost, EventItem, LinkItem, OrganizerItem, VenueItem } from '../store/items.js';
-import { indexed, loadLinked, modifiedNow } from './common.js';
+import { del, fanOut, getItem, putIfVersion, transact, withRetry } from '../store/base.js';
+import { keys, type PostKind } from '../store/keys.js';
+import type { AnyPost, EventItem, LinkItem } from '../store/items.js';
+import { indexed, modifiedNow } from './common.js';
 import { linksOf, REQUEST_FAN_OUT } from './cards.js';
 import { eventTransaction } from './event-writes.js';
-import { matchRecord } from '../store/precondition.js';
-
-/** The record a path names, with TEC's answers for unknown ids and slugs. */
-export async function findPost(ctx: RequestContext, kind: PostKind): Promise<AnyPost> {
-  const found = await lookUp(ctx, kind);
-  // A write names the record it changes: its If-Match must name the revision just read.
-  matchRecord(found);
-  return found;
-}
-
-async function lookUp(ctx: RequestContext, kind: PostKind): Promise<AnyPost> {
-  if (ctx.path.slug !== undefined) {
-    const found = await bySlug<AnyPost>(slugIndexKey(kind, ctx.lang, ctx.path.slug));
-    if (!found) throw invalidParam('slug', `slug does not name an existing ${kind}.`);
-    return found;
-  }
-  const id = ctx.path.id!;
-  const found = await getItem<AnyPost>(keys.post(id));
-  if (kind === 'event') {
-    if (!found) throw tec.eventNotFound(id);
-    if (found.kind !== 'event') throw tec.invalidEventId();
-    return found;
-  }
-  if (!found || found.kind !== kind) throw invalidParam('id', `id is not an existing ${kind} id.`);
-  return found;
-}
-
-export async function presentPost(post: AnyPost, single: boolean): Promise<Record<string, unknown>> {
-  if (post.kind === 'venue') return presentVenue(post as VenueItem, single);
-  if (post.kind === 'organizer') return presentOrganizer(post as OrganizerItem, single);
-  const e = post as EventItem;
-  return presentEvent(e, await loadLinked([e]), single);
-}
-
-/** GET by id or slug (reference §5). */
-export async function readPost(ctx: RequestContext, kind: PostKind): Promise<Reply> {
-  const post = await findPost(ctx, kind);
-  if (post.status === 'trash') throw kind === 'event' ? tec.eventTrashed() : tec.notAccessible(kind);
-  if (!(await canRead(ctx, post))) throw tec.notAccessible(kind);
-  if (kind === 'event' && !(await unlocked(ctx, post as EventItem))) throw tec.passwordProtected();
-  return recordReply(200, await presentPost(post, true), post);
-}
+import { findPost, presentPost } from './post-reads.js';
 
 const withoutCard = (cards: EventItem['cards'], id: number) => (cards ? Object.fromEntries(Object.entries(cards).filter(([k]) => Number(k) !== id)) : cards);
 

@@ -1,9 +1,8 @@
-// The namespace index (WordPress's format, reference §9.2) and the OpenAPI document (§9.1, built
-// in lib/openapi.ts), both generated from the operation table and the argument definitions, once
-// per process and language.
+// The namespace index (WordPress's format, reference §9.2), generated from the operation table and
+// the argument definitions, once per process and language (the OpenAPI document is lib/logic/doc.ts).
 import { apiBase, config, type Lang } from '../config.js';
 import { json, type Reply } from '../http.js';
-import { argSchema, documentedArgs, openApiDocument, type ArgDoc } from '../openapi.js';
+import { argSchema, documentedArgs, type ArgDoc } from '../arg-docs.js';
 import { OPERATIONS, type Operation } from '../operations.js';
 import type { RequestContext } from '../pipeline.js';
 
@@ -56,8 +55,4 @@ export async function namespaceIndex(ctx: RequestContext): Promise<Reply> {
   let index = indexes.get(key);
   if (!index) indexes.set(key, (index = buildIndex(ctx.lang)));
   return json(200, index);
-}
-
-export async function openApi(ctx: RequestContext): Promise<Reply> {
-  return json(200, openApiDocument(ctx.lang));
 }

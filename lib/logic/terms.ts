@@ -6,25 +6,15 @@ import { requireEditor } from '../permissions.js';
 import type { RequestContext } from '../pipeline.js';
 import { presentTerm } from '../present.js';
 import { slugify } from '../slug.js';
-import { matchRecord } from '../store/precondition.js';
 import { del, getItem, put, putIfVersion, transact, withRetry, type TransactItem } from '../store/base.js';
 import { keys, type Taxonomy } from '../store/keys.js';
 import type { TermItem } from '../store/items.js';
 import { addTermBytes, itemBytes } from '../store/stats.js';
 import { indexedTerm, termsOf } from './common.js';
-import { newTermItem, termWrites } from './events.js';
+import { findTerm, taxonomyOf } from './term-reads.js';
+import { newTermItem, termWrites } from './term-items.js';
 import { REQUEST_FAN_OUT } from './cards.js';
 import { unlinkEvents } from './posts.js';
-
-export const taxonomyOf = (ctx: RequestContext): Taxonomy => (ctx.op.id.startsWith('categories.') ? 'category' : 'tag');
-
-export async function findTerm(ctx: RequestContext): Promise<TermItem> {
-  const term = await getItem<TermItem>(keys.term(ctx.path.id!));
-  if (!term || term.taxonomy !== taxonomyOf(ctx)) throw invalidParam('id', `id is not an existing ${taxonomyOf(ctx)} id.`);
-  // A write names the term it changes: its If-Match must name the revision just read.
-  matchRecord(term);
-  return term;
-}
 
 const duplicateSlug = (slug: string) =>
   new ApiError(400, 'duplicate_term_slug', `The slug "${slug}" is already in use by another term.`);
@@ -79,11 +69,6 @@ export async function createTerm(ctx: RequestContext): Promise<Reply> {
   });
   await addTermBytes(term.lang, itemBytes(term));
   return recordReply(201, presentTerm(term), term);
-}
-
-export async function readTerm(ctx: RequestContext): Promise<Reply> {
-  const term = await findTerm(ctx);
-  return recordReply(200, presentTerm(term), term);
 }
 
 export async function updateTerm(ctx: RequestContext): Promise<Reply> {

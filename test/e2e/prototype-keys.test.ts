@@ -119,9 +119,9 @@ describe('parseFormLike', () => {
   it('builds objects without a prototype and drops keys that name the prototype chain', () => {
     const out = parseFormLike('__proto__[a]=1&constructor[prototype][b]=2&x[__proto__][c]=3&prototype=4&ok=5');
     expect(Object.getPrototypeOf(out)).toBeNull();
-    expect(Object.keys(out)).toEqual(['x', 'ok']);
-    expect(Object.getPrototypeOf(out.x)).toBeNull();
-    expect(Object.keys(out.x as object)).toEqual([]);
+    // A name with such a key anywhere is no variable at all.
+    expect(Object.keys(out)).toEqual(['ok']);
+    expect(out.x).toBeUndefined();
     expect(({} as Record<string, unknown>).a).toBeUndefined();
   });
 

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfig } from '../../lib/config.js';
+import { renderTermName } from '../../lib/html-filters.js';
 import { ksesTermDescription } from '../../lib/kses.js';
 import { presentEvent, presentNestedTerm, presentOrganizer, presentTerm, presentVenue } from '../../lib/present.js';
 import type { EventItem, OrganizerItem, TermItem, VenueItem } from '../../lib/store/items.js';
@@ -71,9 +72,9 @@ function organizerOf(fields: Partial<Record<'organizer' | 'description' | 'email
 }
 
 function termOf(kind: 'category' | 'tag', fields: { name?: string; description?: string }): TermItem {
-  // Term descriptions are filtered with kses on save, for everyone (lib/pipeline.ts).
+  // Term names and descriptions are filtered on save, for everyone (lib/html-filters.ts).
   return {
-    pk: 'TERM#4', sk: 'TERM', id: 4, taxonomy: kind, lang: 'en', name: fields.name ?? FILLER, slug: 'x',
+    pk: 'TERM#4', sk: 'TERM', id: 4, taxonomy: kind, lang: 'en', name: renderTermName(fields.name ?? FILLER), slug: 'x',
     description: ksesTermDescription(fields.description ?? ''), parent: 0, count: 1, version: 1,
   };
 }

@@ -8,10 +8,10 @@ import {
   jsonLdName,
   renderContent,
   renderExcerpt,
-  renderTermName,
   renderTitle,
   stripTags,
 } from '../../lib/text.js';
+import { renderTermName } from '../../lib/html-filters.js';
 import { shortcodeUnautop, wpautop, wpHtmlSplit } from '../../lib/wp/autop.js';
 import { stripBlockDelimiters } from '../../lib/wp/blocks.js';
 import { convertChars, escHtml, escJs, escUrl, normalizeEntities, specialchars } from '../../lib/wp/entities.js';

@@ -1,0 +1,165 @@
+// `npm run bench:cold`: how long each synthesized function bundle takes to load and to answer its
+// first request, in fresh Node processes, as a ratio to a bundle that only creates the DynamoDB
+// document client (bench/cold-baseline.ts, bundled with the stack's esbuild options but without
+// the project's module aliases, i.e. the SDK as it ships).
+// - The bundles: `cdk synth` into a temporary directory (or BENCH_CDK_OUT, an existing one).
+// - Each round runs events-fixtures/manifest.json in order against a new table, every fixture in a
+//   fresh process with its operation's bundle, each one followed or preceded (alternating) by the
+//   baseline in a fresh process of its own; then the stream consumer with its fixture.
+// - Per function: the medians over BENCH_ROUNDS rounds (default 5) of the import time and of the
+//   first call's time (its DynamoDB requests included), against the median of every baseline run.
+// Targets: reads within 1.15× and writes within 1.3× of the baseline, both times.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { build } from 'esbuild';
+import { esbuildOptions, REPO_ROOT } from '../infra/bundling.js';
+import { OPERATION_TAG } from '../infra/api-function.js';
+import { ensureTable } from '../lib/local/dynamo.js';
+import { mintToken } from '../lib/local/dev-auth.js';
+import { operation } from '../lib/operations.js';
+import { benchTable, runBench } from './main.js';
+import { renderCold, replaceBlock, runContext, type ColdResults } from './readme.js';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS || 5);
+const RESULTS = resolve(REPO_ROOT, 'bench/results/cold.json');
+export const TARGETS = { read: 1.15, write: 1.3 } as const;
+
+/** What runs in each fresh process: the import, then the first call, timed from inside. */
+const CHILD = `
+import { readFileSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+const event = JSON.parse(readFileSync(process.env.COLD_EVENT, 'utf8'));
+const t0 = performance.now();
+const mod = await import(pathToFileURL(process.env.COLD_BUNDLE).href);
+const t1 = performance.now();
+const deadline = Date.now() + 10000;
+const context = { awsRequestId: 'cold-' + process.pid, functionName: 'cold', functionVersion: '$LATEST', memoryLimitInMB: '512',
+  invokedFunctionArn: 'arn:aws:lambda:us-east-1:000000000000:function:cold', logGroupName: 'cold', logStreamName: 'cold',
+  callbackWaitsForEmptyEventLoop: true, getRemainingTimeInMillis: () => deadline - Date.now() };
+const result = await mod.handler(event, context);
+const t2 = performance.now();
+writeFileSync(process.env.COLD_OUT, JSON.stringify({ importMs: t1 - t0, firstCallMs: t2 - t1, status: result?.statusCode ?? null }));
+process.exit(0);
+`;
+
+interface Sample {
+  importMs: number;
+  firstCallMs: number;
+  status: number | null;
+}
+
+/** Runs one bundle in a fresh process, as Lambda starts it (source maps on, as the stack sets). */
+function coldRun(bundle: string, eventFile: string, env: NodeJS.ProcessEnv, work: string): Sample {
+  const out = join(work, 'sample.json');
+  const r = spawnSync(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', CHILD], {
+    env: { ...env, COLD_BUNDLE: bundle, COLD_EVENT: eventFile, COLD_OUT: out },
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  if (r.status !== 0) throw new Error(`${bundle} failed (${r.status}): ${r.stderr.slice(-2000)}`);
+  return JSON.parse(readFileSync(out, 'utf8')) as Sample;
+}
+
+/** The synthesized bundle of each function, by operation id (the consumer's tag too). */
+function synthesizedBundles(): Map<string, string> {
+  let dir = process.env.BENCH_CDK_OUT;
+  if (!dir) {
+    dir = mkdtempSync(join(tmpdir(), 'bench-cold-cdk-'));
+    console.error(`cdk synth into ${dir} …`);
+    execFileSync('npx', ['cdk', 'synth', '-q', '-o', dir], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  }
+  const template = JSON.parse(readFileSync(join(dir, 'EventCalendarApi.template.json'), 'utf8')) as {
+    Resources: Record<string, { Type: string; Metadata?: Record<string, string>; Properties: { Tags?: { Key: string; Value: string }[] } }>;
+  };
+  const bundles = new Map<string, string>();
+  for (const r of Object.values(template.Resources)) {
+    if (r.Type !== 'AWS::Lambda::Function') continue;
+    const op = r.Properties.Tags?.find((t) => t.Key === OPERATION_TAG)?.Value;
+    const asset = r.Metadata?.['aws:asset:path'];
+    if (op && asset) bundles.set(op, join(dir, asset, 'index.mjs'));
+  }
+  return bundles;
+}
+
+async function baselineBundle(work: string): Promise<string> {
+  const outfile = join(work, 'baseline', 'index.mjs');
+  await build({ ...esbuildOptions('bench/cold-baseline.ts'), alias: {}, sourcemap: true, sourcesContent: false, outfile, logLevel: 'error' });
+  return outfile;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+const round = (x: number, places = 2) => Math.round(x * 10 ** places) / 10 ** places;
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  const bundles = synthesizedBundles();
+  const t = await benchTable('cold');
+  const work = mkdtempSync(join(tmpdir(), 'bench-cold-'));
+  try {
+    const baseline = await baselineBundle(work);
+    const fixtures = join(REPO_ROOT, 'events-fixtures');
+    const manifest = JSON.parse(readFileSync(join(fixtures, 'manifest.json'), 'utf8')) as { fixtures: { fixture: string; operation: string; status: number }[] };
+    const editor = await mintToken(t.keys, { role: 'editor', sub: 'fixture-editor', ttl: '12h' });
+    // The main fixture of each operation is measured; the others run for the state they leave.
+    const runs = [...manifest.fixtures.map((f) => ({ ...f, measured: f.fixture === `${f.operation}.json` })), { fixture: 'stream.consumer.json', operation: 'stream.consumer', status: null, measured: true }];
+    const samples = new Map<string, Sample[]>();
+    const base: Sample[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      // Every round starts from an empty table, as the manifest expects.
+      const table = `${t.tableName}-${r}`;
+      await ensureTable(table);
+      const env = { ...process.env, TABLE_NAME: table, AWS_REGION: 'us-east-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', POWERTOOLS_LOG_LEVEL: 'ERROR' };
+      for (const [i, f] of runs.entries()) {
+        const bundle = bundles.get(f.operation);
+        if (!bundle || !existsSync(bundle)) throw new Error(`No synthesized bundle for ${f.operation}`);
+        const eventFile = join(work, f.fixture);
+        writeFileSync(eventFile, readFileSync(join(fixtures, f.fixture), 'utf8').replaceAll('{{token:editor}}', editor));
+        const order = (r + i) % 2 === 0 ? ['fn', 'base'] : ['base', 'fn'];
+        for (const which of order) {
+          if (which === 'base') {
+            if (f.measured) base.push(coldRun(baseline, eventFile, env, work));
+            continue;
+          }
+          const s = coldRun(bundle, eventFile, env, work);
+          if (f.status !== null && s.status !== f.status) throw new Error(`${f.fixture}: status ${s.status}, the manifest expects ${f.status}`);
+          if (f.measured) samples.set(f.operation, [...(samples.get(f.operation) ?? []), s]);
+        }
+      }
+      console.error(`round ${r + 1}/${ROUNDS} done`);
+    }
+    const b = { importMs: round(median(base.map((s) => s.importMs))), firstCallMs: round(median(base.map((s) => s.firstCallMs))), bytes: readFileSync(baseline).length };
+    const functions = [...samples].map(([op, list]) => {
+      const access = op === 'stream.consumer' ? 'write' : operation(op).access;
+      const importMs = round(median(list.map((s) => s.importMs)));
+      const firstCallMs = round(median(list.map((s) => s.firstCallMs)));
+      const ratios = { import: round(importMs / b.importMs), firstCall: round(firstCallMs / b.firstCallMs) };
+      const target = TARGETS[access];
+      return { operation: op, access, bytes: readFileSync(bundles.get(op)!).length, importMs, firstCallMs, ratios, target, met: ratios.import <= target && ratios.firstCall <= target };
+    });
+    const results: ColdResults = {
+      generatedAt: new Date().toISOString(),
+      ...runContext(),
+      rounds: ROUNDS,
+      seconds: Math.round((Date.now() - started) / 1000),
+      baseline: b,
+      functions,
+    };
+    mkdirSync(dirname(RESULTS), { recursive: true });
+    writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
+    const readmePath = resolve(REPO_ROOT, 'README.md');
+    writeFileSync(readmePath, replaceBlock(readFileSync(readmePath, 'utf8'), 'cold', renderCold(results)));
+    console.log(renderCold(results));
+    return functions.every((f) => f.met) ? 0 : 1;
+  } finally {
+    await t.dynamo?.stop();
+  }
+}
+
+runBench(main);

@@ -1,0 +1,53 @@
+// Finding an event, venue or organizer by id or slug, and reading it with TEC's access rules:
+// apart from the writes (lib/logic/posts.ts), so that the read functions' bundles carry none.
+import { invalidParam, tec } from '../errors.js';
+import { recordReply, type Reply } from '../http.js';
+import { canRead, unlocked } from '../permissions.js';
+import type { RequestContext } from '../pipeline.js';
+import { presentEvent, presentOrganizer, presentVenue } from '../present.js';
+import { bySlug, getItem } from '../store/base.js';
+import { keys, slugIndexKey, type PostKind } from '../store/keys.js';
+import type { AnyPost, EventItem, OrganizerItem, VenueItem } from '../store/items.js';
+import { matchRecord } from '../store/precondition.js';
+import { loadLinked } from './common.js';
+
+/** The record a path names, with TEC's answers for unknown ids and slugs. */
+export async function findPost(ctx: RequestContext, kind: PostKind): Promise<AnyPost> {
+  const found = await lookUp(ctx, kind);
+  // A write names the record it changes: its If-Match must name the revision just read.
+  matchRecord(found);
+  return found;
+}
+
+async function lookUp(ctx: RequestContext, kind: PostKind): Promise<AnyPost> {
+  if (ctx.path.slug !== undefined) {
+    const found = await bySlug<AnyPost>(slugIndexKey(kind, ctx.lang, ctx.path.slug));
+    if (!found) throw invalidParam('slug', `slug does not name an existing ${kind}.`);
+    return found;
+  }
+  const id = ctx.path.id!;
+  const found = await getItem<AnyPost>(keys.post(id));
+  if (kind === 'event') {
+    if (!found) throw tec.eventNotFound(id);
+    if (found.kind !== 'event') throw tec.invalidEventId();
+    return found;
+  }
+  if (!found || found.kind !== kind) throw invalidParam('id', `id is not an existing ${kind} id.`);
+  return found;
+}
+
+export async function presentPost(post: AnyPost, single: boolean): Promise<Record<string, unknown>> {
+  if (post.kind === 'venue') return presentVenue(post as VenueItem, single);
+  if (post.kind === 'organizer') return presentOrganizer(post as OrganizerItem, single);
+  const e = post as EventItem;
+  return presentEvent(e, await loadLinked([e]), single);
+}
+
+/** GET by id or slug (reference §5). */
+export async function readPost(ctx: RequestContext, kind: PostKind): Promise<Reply> {
+  const post = await findPost(ctx, kind);
+  if (post.status === 'trash') throw kind === 'event' ? tec.eventTrashed() : tec.notAccessible(kind);
+  if (!(await canRead(ctx, post))) throw tec.notAccessible(kind);
+  if (kind === 'event' && !(await unlocked(ctx, post as EventItem))) throw tec.passwordProtected();
+  return recordReply(200, await presentPost(post, true), post);
+}

@@ -1,0 +1,21 @@
+// A new category or tag and its guards, shared by term creates and by events that name new terms.
+import type { Lang } from '../config.js';
+import { slugify } from '../slug.js';
+import { freeSlug, nextId, put, type TransactItem } from '../store/base.js';
+import { keys, type Taxonomy } from '../store/keys.js';
+import type { TermItem } from '../store/items.js';
+import { indexedTerm } from './common.js';
+
+/** A new term record (its guards are written by `termWrites`). */
+export async function newTermItem(taxonomy: Taxonomy, lang: Lang, name: string, description: string, parent: number, slug?: string, attempt = 1): Promise<TermItem> {
+  const id = await nextId('term');
+  const free = await freeSlug(taxonomy, lang, slugify(slug ?? name) || String(id), undefined, attempt);
+  return indexedTerm({ ...keys.term(id), id, taxonomy, lang, name: name.trim(), slug: free, description, parent, count: 0, version: 1 });
+}
+
+/** A new term's record and guards (slug and name). */
+export const termWrites = (t: TermItem): TransactItem[] => [
+  put(t),
+  put({ ...keys.slugGuard(t.taxonomy, t.lang, t.slug), id: t.id }),
+  put({ ...keys.termName(t.taxonomy, t.lang, t.parent, t.name), id: t.id }),
+];

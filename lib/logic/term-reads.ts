@@ -1,0 +1,25 @@
+// Reading one category or tag: apart from the term writes (lib/logic/terms.ts), so that the read
+// functions' bundles carry no write logic.
+import { invalidParam } from '../errors.js';
+import { recordReply, type Reply } from '../http.js';
+import type { RequestContext } from '../pipeline.js';
+import { presentTerm } from '../present.js';
+import { matchRecord } from '../store/precondition.js';
+import { getItem } from '../store/base.js';
+import { keys, type Taxonomy } from '../store/keys.js';
+import type { TermItem } from '../store/items.js';
+
+export const taxonomyOf = (ctx: RequestContext): Taxonomy => (ctx.op.id.startsWith('categories.') ? 'category' : 'tag');
+
+export async function findTerm(ctx: RequestContext): Promise<TermItem> {
+  const term = await getItem<TermItem>(keys.term(ctx.path.id!));
+  if (!term || term.taxonomy !== taxonomyOf(ctx)) throw invalidParam('id', `id is not an existing ${taxonomyOf(ctx)} id.`);
+  // A write names the term it changes: its If-Match must name the revision just read.
+  matchRecord(term);
+  return term;
+}
+
+export async function readTerm(ctx: RequestContext): Promise<Reply> {
+  const term = await findTerm(ctx);
+  return recordReply(200, presentTerm(term), term);
+}
