@@ -58,31 +58,36 @@ const MAX_QUERY_LIMIT = 1000;
  * repeats (an event in two of the partitions of an OR filter is listed once). Each partition is
  * read only as far as the page needs, so the cost follows the page, not the table.
  */
-export async function pageKeys(sources: Source[], offset: number, limit: number, descending: boolean): Promise<(Key & { id: number; item: Record<string, unknown> })[]> {
+export async function pageKeys(sources: Source[], offset: number, limit: number, descending: boolean): Promise<Hit[]> {
   const want = offset + limit;
-  const merged: { key: Key; sort: string; id: number; item: Record<string, unknown> }[] = [];
+  const read: SourceItems[] = [];
   for (const s of sources.filter(nonEmpty)) {
+    const items: Record<string, string | number>[] = [];
     let start: Record<string, unknown> | undefined;
-    let got = 0;
     do {
       const out = await query<Record<string, string | number>>({
         ...queryInput(s, descending),
         // DynamoDB takes at most 2^31-1 here, and returns at most 1 MB a page anyway.
-        Limit: Math.min(Math.max(want - got, 1) * 2, MAX_QUERY_LIMIT),
+        Limit: Math.min(Math.max(want - items.length, 1) * 2, MAX_QUERY_LIMIT),
         ExclusiveStartKey: start,
       });
-      for (const item of out.items) {
-        if (got >= want) break;
-        merged.push({ key: { pk: String(item.pk), sk: String(item.sk) }, sort: String(item[(s.index ?? INDEXES.list).sortKey]), id: Number(item.id), item });
-        got++;
-      }
+      items.push(...out.items.slice(0, want - items.length));
       start = out.last;
-    } while (start && got < want);
+    } while (start && items.length < want);
+    read.push({ s, items });
   }
+  return mergeHits(read, descending).slice(offset, want);
+}
+
+type Hit = Key & { id: number; item: Record<string, unknown> };
+type SourceItems = { s: Source; items: Record<string, string | number>[] };
+
+/** The index items of several sources in one order, each record once (its first place). */
+function mergeHits(read: SourceItems[], descending: boolean): Hit[] {
+  const merged = read.flatMap(({ s, items }) => items.map((item) => ({ sort: String(item[(s.index ?? INDEXES.list).sortKey]), hit: { pk: String(item.pk), sk: String(item.sk), id: Number(item.id), item } })));
   merged.sort((a, b) => (descending ? b.sort.localeCompare(a.sort) : a.sort.localeCompare(b.sort)));
   const seen = new Set<number>();
-  const unique = merged.filter((m) => !seen.has(m.id) && !!seen.add(m.id));
-  return unique.slice(offset, want).map((m) => ({ ...m.key, id: m.id, item: m.item }));
+  return merged.filter((m) => !seen.has(m.hit.id) && !!seen.add(m.hit.id)).map((m) => m.hit);
 }
 
 /**
@@ -90,13 +95,10 @@ export async function pageKeys(sources: Source[], offset: number, limit: number,
  * every key anyway (DynamoDB charges a COUNT query for the items it reads), so where the total
  * needs a count query this costs no more read units and one request less.
  */
-export async function pageAndTotal(sources: Source[], offset: number, limit: number, descending: boolean): Promise<{ hits: (Key & { id: number; item: Record<string, unknown> })[]; total: number }> {
-  const all = await Promise.all(sources.filter(nonEmpty).map((s) => queryAll<Record<string, string | number>>(queryInput(s, descending)).then((items) => ({ s, items }))));
-  const merged = all.flatMap(({ s, items }) => items.map((item) => ({ key: { pk: String(item.pk), sk: String(item.sk) }, sort: String(item[(s.index ?? INDEXES.list).sortKey]), id: Number(item.id), item })));
-  merged.sort((a, b) => (descending ? b.sort.localeCompare(a.sort) : a.sort.localeCompare(b.sort)));
-  const seen = new Set<number>();
-  const unique = merged.filter((m) => !seen.has(m.id) && !!seen.add(m.id));
-  return { hits: unique.slice(offset, offset + limit).map((m) => ({ ...m.key, id: m.id, item: m.item })), total: unique.length };
+export async function pageAndTotal(sources: Source[], offset: number, limit: number, descending: boolean): Promise<{ hits: Hit[]; total: number }> {
+  const read = await Promise.all(sources.filter(nonEmpty).map((s) => queryAll<Record<string, string | number>>(queryInput(s, descending)).then((items) => ({ s, items }))));
+  const unique = mergeHits(read, descending);
+  return { hits: unique.slice(offset, offset + limit), total: unique.length };
 }
 
 /** A source whose range is inverted (start after end) matches nothing and is not queried. */
