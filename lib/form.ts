@@ -8,8 +8,8 @@ export const MAX_PAIRS = 1000;
 /** How many bracket levels below the name are kept; PHP drops a deeper variable (max_input_nesting_level). */
 export const MAX_NESTING = 5;
 
-/** Keys that would reach an object's prototype chain if assigned. */
-const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+/** Keys that would reach an object's prototype chain if assigned: never taken from input. */
+export const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 type Tree = Record<string, unknown>;
 

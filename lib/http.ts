@@ -1,14 +1,11 @@
 // Request decoding (query strings, JSON and form bodies) and response encoding.
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { isUtf8 } from 'node:buffer';
-import { parseForm } from './form.js';
+import { parseForm, UNSAFE_KEYS } from './form.js';
 import { bodyTooLarge, invalidJson, ApiError } from './errors.js';
 import { VARY, type Revision } from './conditional.js';
 
 export type Input = Record<string, unknown>;
-
-/** Keys that would reach an object's prototype chain if assigned: never taken from input. */
-const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** PHP's json_decode gives up past 512 levels; WordPress then answers rest_invalid_json. */
 const MAX_DEPTH = 512;
