@@ -25,6 +25,12 @@ export interface Config {
   /** Seconds shared caches may keep an anonymous read, and serve it stale while refreshing. */
   cacheMaxAge: number;
   cacheStaleWhileRevalidate: number;
+  /**
+   * Seconds a function keeps the categories and tags it read for an anonymous answer (0: none).
+   * At most `cacheMaxAge` by default: a term inside such an answer is then no older than the
+   * answer itself may be when a shared cache serves it.
+   */
+  termCacheSeconds: number;
 }
 
 function int(name: string, fallback: number, min = 1): number {
@@ -48,6 +54,7 @@ export function loadConfig(): Config {
     currencyCode: process.env.CURRENCY_CODE || 'USD',
     cacheMaxAge: int('CACHE_MAX_AGE', 5, 0),
     cacheStaleWhileRevalidate: int('CACHE_STALE_WHILE_REVALIDATE', 10, 0),
+    termCacheSeconds: int('TERM_CACHE_SECONDS', int('CACHE_MAX_AGE', 5, 0), 0),
   };
 }
 

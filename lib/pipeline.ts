@@ -32,6 +32,11 @@ export interface RequestContext {
   /** Every query and body value as sent (for undeclared parameters TEC also reads). */
   input: Input;
   principal: Principal | undefined;
+  /**
+   * Nobody was identified (no credentials sent, no post password given): a read's answer may be
+   * kept by shared caches, and may show terms a few seconds old (lib/logic/term-cache.ts).
+   */
+  shared?: boolean;
   method: string;
   /** The caller's address, as the gateway saw it. */
   ip?: string;
@@ -152,6 +157,7 @@ const routeRequest = (op: Operation, filters: HtmlFilters | undefined): middy.Mi
       params,
       input,
       principal,
+      shared: !principal && header(event, 'authorization') === undefined && input.password === undefined,
       method,
       ip: facts.ip,
       now: facts.now,
@@ -194,8 +200,7 @@ function conditional(reply: Reply, req: RequestContext, event: Event): { reply: 
   const read = req.method === 'GET' || req.method === 'HEAD';
   if (!ok || (!read && !reply.revision)) return { reply, headers: {}, body };
   const tag = entityTag(body, reply.revision, JSON.stringify(reply.headers ?? {}));
-  const anonymous = !req.principal && header(event, 'authorization') === undefined && req.input.password === undefined;
-  const headers = { etag: tag, 'cache-control': cacheControl(config(), read && anonymous) };
+  const headers = { etag: tag, 'cache-control': cacheControl(config(), read && req.shared === true) };
   if (read && noneMatch(header(event, 'if-none-match'), tag)) return { reply: { status: 304, body: '' }, headers, body: '' };
   return { reply, headers, body };
 }

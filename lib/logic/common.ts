@@ -8,6 +8,7 @@ import { keys, listKeys, slugIndexKey, termKeys } from '../store/keys.js';
 import type { AnyPost, Card, EventItem, TermItem } from '../store/items.js';
 import { INDEXES } from '../table.js';
 import type { Linked } from '../present.js';
+import { keepTerms, keptTerms } from './term-cache.js';
 
 /** The publication date pair from `date` / `date_utc` (site zone), or `fallback`, or now. */
 export function publicationDates(
@@ -79,18 +80,28 @@ export const termsOf = (lang: Lang) =>
 const queryUnits = (bytes: number) => Math.ceil(bytes / 4096) * 0.5;
 const itemUnits = (n: number) => n * 0.5;
 
+/** How the terms of an answer may be read. */
+export interface TermReading {
+  /** About the size of the language's terms (lib/store/stats.ts): a Query of them all may read less. */
+  termBytes?: number;
+  /** The answer may be kept by shared caches: kept terms serve (lib/logic/term-cache.ts). */
+  shared?: boolean;
+}
+
 /**
- * Terms of one language by id: one batch read, or one Query of the language's terms when
- * `termBytes` (lib/store/stats.ts) says that reads less. A term the index does not show yet (it
- * follows the table within moments) is read directly.
+ * Terms of one language by id: the kept ones when the answer is shared, then one batch read, or
+ * one Query of the language's terms when `termBytes` says that reads less. A term the index does
+ * not show yet (it follows the table within moments) is read directly.
  */
-export async function loadTerms(lang: Lang, ids: ReadonlySet<number>, termBytes?: number): Promise<Map<number, TermItem>> {
-  const out = new Map<number, TermItem>();
-  if (!ids.size) return out;
-  if ((termBytes ?? 0) > 0 && queryUnits(termBytes!) < itemUnits(ids.size)) {
-    for (const t of await termsOf(lang)) if (ids.has(t.id)) out.set(t.id, t);
+export async function loadTerms(lang: Lang, ids: ReadonlySet<number>, how: TermReading = {}): Promise<Map<number, TermItem>> {
+  const out = how.shared ? keptTerms(ids) : new Map<number, TermItem>();
+  const wanted = new Set([...ids].filter((id) => !out.has(id)));
+  if (!wanted.size) return out;
+  const termBytes = how.termBytes ?? 0;
+  if (termBytes > 0 && queryUnits(termBytes) < itemUnits(wanted.size)) {
+    for (const t of await termsOf(lang)) if (wanted.has(t.id)) out.set(t.id, t);
   }
-  const unseen = [...ids].filter((id) => !out.has(id));
+  const unseen = [...wanted].filter((id) => !out.has(id));
   if (unseen.length) {
     const found = await batchGet<TermItem>(unseen.map(keys.term));
     for (const id of unseen) {
@@ -98,6 +109,7 @@ export async function loadTerms(lang: Lang, ids: ReadonlySet<number>, termBytes?
       if (t) out.set(id, t);
     }
   }
+  if (how.shared) keepTerms([...wanted].map((id) => out.get(id)).filter((t): t is TermItem => t !== undefined));
   return out;
 }
 
@@ -106,7 +118,7 @@ export async function loadTerms(lang: Lang, ids: ReadonlySet<number>, termBytes?
  * from the events' cards; the few records without one (events written before cards existed) are
  * read, at the same time as the terms that `known` (read beforehand) does not hold.
  */
-export async function loadLinked(events: EventItem[], termBytes?: number, known: ReadonlyMap<number, TermItem> = new Map()): Promise<Linked> {
+export async function loadLinked(events: EventItem[], how: TermReading = {}, known: ReadonlyMap<number, TermItem> = new Map()): Promise<Linked> {
   const linked: Linked = { venues: new Map(), organizers: new Map(), terms: new Map() };
   const missing = new Set<number>();
   const termIds = new Set<number>();
@@ -132,7 +144,7 @@ export async function loadLinked(events: EventItem[], termBytes?: number, known:
   const lang = events[0]?.lang;
   const [found, terms] = await Promise.all([
     missing.size ? batchGet<AnyPost>([...missing].map(keys.post)) : Promise.resolve(new Map<string, AnyPost>()),
-    lang === undefined ? Promise.resolve(new Map<number, TermItem>()) : loadTerms(lang, termIds, termBytes),
+    lang === undefined ? Promise.resolve(new Map<number, TermItem>()) : loadTerms(lang, termIds, how),
   ]);
   for (const id of missing) take(id, found.get(keyOf(keys.post(id))));
   for (const [id, t] of terms) linked.terms.set(id, t);

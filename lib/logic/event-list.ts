@@ -10,12 +10,14 @@ import type { Reply } from '../http.js';
 import type { RequestContext } from '../pipeline.js';
 import { presentEvent, redact } from '../present.js';
 import { unlocked } from '../permissions.js';
-import { batchGet, getItem, keyOf, queryAll } from '../store/base.js';
+import { batchGet, keyOf, queryAll, type Key } from '../store/base.js';
 import { bucketOf, keys, listKeys } from '../store/keys.js';
 import { readStats, type LangStats } from '../store/stats.js';
 import type { AnyPost, EventItem, TermItem, VenueItem } from '../store/items.js';
+import { bucketsBound } from '../store/durations.js';
 import { searchWords, eventWords } from '../search.js';
-import { loadLinked, loadTerms } from './common.js';
+import { loadLinked } from './common.js';
+import { keepTerms, keptTerms } from './term-cache.js';
 import { envelope, nonEmpty, ownFilter, pageKeys, paging, queryInput, statuses, total, withFilters, type Source } from './lists.js';
 
 const queryInputOf = (s: Source) => queryInput(s, false);
@@ -91,33 +93,63 @@ function windowOf(ctx: RequestContext): Window | undefined {
   };
 }
 
+/**
+ * A filter's values to check: the keys to read, and what the items read must show (it throws
+ * TEC's 400, or gives the ids to filter by). The keys of every check are read in one batch.
+ */
+interface Check<T> {
+  keys: Key[];
+  verify: (found: ReadonlyMap<string, unknown>) => T;
+}
+
+const NO_CHECK: Check<undefined> = { keys: [], verify: () => undefined };
+
 /** Term filter values (ids or slugs of the request language) as ids; unknown ones are a 400. */
-async function termIds(ctx: RequestContext, name: 'categories' | 'tags'): Promise<number[] | undefined> {
+function termCheck(ctx: RequestContext, name: 'categories' | 'tags'): Check<number[] | undefined> {
   const values = ctx.params[name] as (number | string)[] | undefined;
   // An empty filter (`categories=`) is no filter, as in TEC.
-  if (!values?.length) return undefined;
+  if (!values?.length) return NO_CHECK;
   const taxonomy = name === 'categories' ? 'category' : 'tag';
-  const found = await batchGet<TermItem | { id: number }>(
-    values.map((v) => (typeof v === 'number' ? keys.term(v) : keys.slugGuard(taxonomy, ctx.lang, v.toLowerCase()))),
-  );
-  return values.map((v) => {
-    const hit = found.get(keyOf(typeof v === 'number' ? keys.term(v) : keys.slugGuard(taxonomy, ctx.lang, v.toLowerCase())));
-    if (!hit || (typeof v === 'number' && (hit as TermItem).taxonomy !== taxonomy)) {
-      throw invalidParam(name, `${name} contains "${v}", which is not an existing ${taxonomy} id or slug.`);
-    }
-    return hit.id;
-  });
+  const keyFor = (v: number | string) => (typeof v === 'number' ? keys.term(v) : keys.slugGuard(taxonomy, ctx.lang, v.toLowerCase()));
+  const kept = ctx.shared ? keptTerms(values.filter((v): v is number => typeof v === 'number')) : new Map<number, TermItem>();
+  return {
+    keys: values.filter((v) => typeof v !== 'number' || !kept.has(v)).map(keyFor),
+    verify: (found) =>
+      values.map((v) => {
+        const hit = (typeof v === 'number' ? kept.get(v) : undefined) ?? (found.get(keyOf(keyFor(v))) as TermItem | { id: number } | undefined);
+        if (!hit || (typeof v === 'number' && (hit as TermItem).taxonomy !== taxonomy)) {
+          throw invalidParam(name, `${name} contains "${v}", which is not an existing ${taxonomy} id or slug.`);
+        }
+        return hit.id;
+      }),
+  };
 }
 
 /** Venue and organizer filter ids must name records of that kind. */
-async function postIds(ctx: RequestContext, name: 'venue' | 'organizer'): Promise<number[] | undefined> {
+function postCheck(ctx: RequestContext, name: 'venue' | 'organizer'): Check<number[] | undefined> {
   const ids = ctx.params[name] as number[] | undefined;
-  if (!ids?.length) return undefined;
-  const found = await batchGet<AnyPost>(ids.map(keys.post));
-  for (const id of ids) {
-    if (found.get(keyOf(keys.post(id)))?.kind !== name) throw invalidParam(name, `${name} contains ${id}, which is not an existing ${name} id.`);
-  }
-  return ids;
+  if (!ids?.length) return NO_CHECK;
+  return {
+    keys: ids.map(keys.post),
+    verify: (found) => {
+      for (const id of ids) {
+        if ((found.get(keyOf(keys.post(id))) as AnyPost | undefined)?.kind !== name) throw invalidParam(name, `${name} contains ${id}, which is not an existing ${name} id.`);
+      }
+      return ids;
+    },
+  };
+}
+
+function parentCheck(ctx: RequestContext): Check<undefined> {
+  const id = ctx.params.post_parent as number | undefined;
+  if (id === undefined) return NO_CHECK;
+  return {
+    keys: [keys.post(id)],
+    verify: (found) => {
+      if ((found.get(keyOf(keys.post(id))) as AnyPost | undefined)?.kind !== 'event') throw invalidParam('post_parent', 'post_parent is not an existing event id.');
+      return undefined;
+    },
+  };
 }
 
 const EARTH_KM = 6371;
@@ -254,47 +286,63 @@ function shiftUtc(wall: string, seconds: number): string {
  * The events of one partition in the window, without reading them: the month buckets' day
  * counters cover whole UTC days; the index is read only for the window's partial first and last
  * days and for events that start inside the window but end outside it (those start within the
- * longest event duration before the end bound). Window bounds are never equal to a real sort
- * key (`wall` or `wall#\uffff`), so inclusive BETWEEN ranges count strictly below or above them.
+ * longest event duration before the end bound, which the buckets themselves bound: they are
+ * read only when the buckets count events on those days). Window bounds are never equal to a
+ * real sort key (`wall` or `wall#\uffff`), so inclusive BETWEEN ranges count strictly below or
+ * above them. `legacy` gives the language's longest duration when a bucket carries none.
  */
-async function bucketTotal(partition: string, w: Window, maxDuration: Promise<number>): Promise<number> {
+async function bucketTotal(partition: string, w: Window, legacy: () => Promise<number>): Promise<number> {
   const from = w.from || '0000-01-01 00:00:00';
   const to = w.to === HIGH ? '9999-12-31 23:59:59' : w.to;
   if (from > to) return 0;
   const first = bucketOf(partition, from);
   const last = bucketOf(partition, to);
   const [fromDay, toDay] = [from.slice(0, 10), to.slice(0, 10)];
-  // The corrections do not depend on the buckets: they are read at the same time.
-  const corrections = bucketCorrections(partition, w, from, to, fromDay, toDay, maxDuration);
-  const buckets = await queryAll<Record<string, number | string>>({
+  // The partial days do not depend on the buckets: they are read at the same time.
+  const partial = quiet(partialDays(partition, w, from, to, fromDay, toDay));
+  const buckets = await queryAll<Record<string, unknown>>({
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :a AND :b',
     ExpressionAttributeValues: { ':pk': first.key.pk, ':a': first.key.sk, ':b': last.key.sk },
   });
   // A day holds a counter, or (in the search index's buckets) the set of its events' ids.
   const dayCount = (v: unknown) => (v instanceof Set ? v.size : Number(v));
+  // Every day's count, also to tell which days hold events.
+  const days = new Map<string, number>();
   let n = 0;
   for (const b of buckets) {
     const whole = b.sk !== first.key.sk && b.sk !== last.key.sk;
-    if (whole && b.n !== undefined) {
-      n += Number(b.n);
-      continue;
-    }
     for (const [k, v] of Object.entries(b)) {
-      const day = /^d\d\d$/.test(k) ? `${b.sk}-${k.slice(1)}` : undefined;
-      if (day && (whole || (day >= fromDay && day <= toDay))) n += dayCount(v);
+      if (!/^d\d\d$/.test(k)) continue;
+      const day = `${b.sk}-${k.slice(1)}`;
+      days.set(day, dayCount(v));
+      if ((whole && b.n === undefined) || (!whole && day >= fromDay && day <= toDay)) n += dayCount(v);
     }
+    if (whole && b.n !== undefined) n += Number(b.n);
   }
-  const less = await corrections;
-  return less === undefined ? 0 : n - less;
+  const counts = (b: Record<string, unknown>) => Object.keys(b).some((k) => /^d\d\d$/.test(k) && dayCount(b[k]) > 0);
+  const bound = bucketsBound(buckets, counts);
+  const startsBetween = (lo: string, hi: string) => [...days].some(([day, count]) => count > 0 && day >= lo.slice(0, 10) && day <= hi.slice(0, 10));
+  const ends = await endCorrections(partition, w, from, to, bound === undefined ? legacy() : Promise.resolve(bound), startsBetween);
+  return ends === undefined ? 0 : n - (await partial) - ends;
+}
+
+/** The events of the buckets' partial first and last days that are outside the window. */
+async function partialDays(partition: string, w: Window, from: string, to: string, fromDay: string, toDay: string): Promise<number> {
+  const partial: Promise<number>[] = [];
+  // A range whose bounds are equal holds no key (keys are `wall#id`): no request for it.
+  const dayStart = `${fromDay} 00:00:00`;
+  const dayEnd = `${toDay} 23:59:59#${HIGH}`;
+  if (w.from && from !== dayStart) partial.push(indexCount(partition, dayStart, from));
+  if (w.to !== HIGH && to !== dayEnd) partial.push(indexCount(partition, to, dayEnd));
+  return (await Promise.all(partial)).reduce((a, b) => a + b, 0);
 }
 
 /**
- * What the day counters count that the window leaves out: the events of its partial first and
- * last days outside it, and those that end outside it. Undefined when the end bounds leave
- * nothing at all. The end corrections need the longest event duration (the `STATS` item, read
- * meanwhile); the partial days do not, and a window that starts or ends on a day's edge has none.
+ * What the day counters count that the window's end conditions leave out: the events that end
+ * outside it. Undefined when the end bounds leave nothing at all. `startsBetween` says whether
+ * the buckets count events starting in a range: a range they show empty is not read.
  */
-async function bucketCorrections(partition: string, w: Window, from: string, to: string, fromDay: string, toDay: string, maxDuration: Promise<number>): Promise<number | undefined> {
+async function endCorrections(partition: string, w: Window, from: string, to: string, maxDuration: Promise<number>, startsBetween: (lo: string, hi: string) => boolean): Promise<number | undefined> {
   // The events subtracted for each end bound must not overlap, or one is subtracted twice: of
   // two upper bounds only the tighter one counts, and bounds that leave no end time leave nothing.
   let { endAtMost, endBefore } = w;
@@ -303,23 +351,21 @@ async function bucketCorrections(partition: string, w: Window, from: string, to:
     else endBefore = undefined;
   }
   if (w.endAfter && ((endAtMost && w.endAfter >= endAtMost) || (endBefore && w.endAfter >= endBefore))) return undefined;
-  const partial: Promise<number>[] = [];
-  // A range whose bounds are equal holds no key (keys are `wall#id`): no request for it.
-  const dayStart = `${fromDay} 00:00:00`;
-  const dayEnd = `${toDay} 23:59:59#${HIGH}`;
-  if (w.from && from !== dayStart) partial.push(indexCount(partition, dayStart, from));
-  if (w.to !== HIGH && to !== dayEnd) partial.push(indexCount(partition, to, dayEnd));
+  const ends: Promise<number>[] = [];
   const since = async (bound: string) => {
     const lo = shiftUtc(bound, -(await maxDuration));
     return lo > from ? lo : from;
   };
-  if (endAtMost) partial.push(since(endAtMost).then((lo) => indexCount(partition, lo, to, { expr: '#e > :v', values: { ':v': endAtMost } })));
-  if (endBefore) partial.push(since(endBefore).then((lo) => indexCount(partition, lo, to, { expr: '#e >= :v', values: { ':v': endBefore } })));
+  const over = (bound: string, expr: string) =>
+    since(bound).then((lo) => (startsBetween(lo, to) ? indexCount(partition, lo, to, { expr, values: { ':v': bound } }) : 0));
+  if (endAtMost) ends.push(over(endAtMost, '#e > :v'));
+  if (endBefore) ends.push(over(endBefore, '#e >= :v'));
   if (w.endAfter) {
     const upTo = `${w.endAfter}#${HIGH}`;
-    partial.push(indexCount(partition, from, to < upTo ? to : upTo, { expr: '#e <= :v', values: { ':v': w.endAfter } }));
+    const hi = to < upTo ? to : upTo;
+    ends.push(startsBetween(from, hi) ? indexCount(partition, from, hi, { expr: '#e <= :v', values: { ':v': w.endAfter } }) : Promise.resolve(0));
   }
-  return (await Promise.all(partial)).reduce((a, b) => a + b, 0);
+  return (await Promise.all(ends)).reduce((a, b) => a + b, 0);
 }
 
 /**
@@ -327,17 +373,15 @@ async function bucketCorrections(partition: string, w: Window, from: string, to:
  * when nothing but the window filters it, else from a count query. Several values of one filter
  * (OR) may list an event twice, so their ids are read and de-duplicated.
  */
-async function listTotal(src: EventSource[], multi: boolean, w: Window | undefined, stats: Promise<LangStats>): Promise<number> {
+async function listTotal(src: EventSource[], multi: boolean, w: Window | undefined, stats: () => Promise<LangStats>): Promise<number> {
   if (!multi) {
-    const seconds = stats.then((s) => s.seconds ?? 0);
+    const seconds = () => stats().then((s) => s.seconds ?? 0);
     const counts = await Promise.all(src.map((s) => (s.counted && w ? bucketTotal(s.partition, w, seconds) : total([s]))));
     return counts.reduce((a, b) => a + b, 0);
   }
   const ids = new Set<number>();
-  for (const s of src.filter(nonEmpty)) {
-    const items = await queryAll<{ id: number }>({ ...queryInputOf(s) });
-    for (const item of items) ids.add(item.id);
-  }
+  const read = await Promise.all(src.filter(nonEmpty).map((s) => queryAll<{ id: number }>({ ...queryInputOf(s) })));
+  for (const items of read) for (const item of items) ids.add(item.id);
   return ids.size;
 }
 
@@ -382,7 +426,8 @@ async function listAllWords(ctx: RequestContext, words: string[], statusList: st
   for (const word of words) {
     const { sources: src } = sources(ctx, statusList, { ...f, word }, w, ownBy);
     const found = new Map<number, string>();
-    for (const s of src.filter(nonEmpty)) for (const i of await queryAll<{ id: number; gsi2sk: string }>(queryInputOf(s))) found.set(i.id, i.gsi2sk);
+    const read = await Promise.all(src.filter(nonEmpty).map((s) => queryAll<{ id: number; gsi2sk: string }>(queryInputOf(s))));
+    for (const items of read) for (const i of items) found.set(i.id, i.gsi2sk);
     common = common ? new Map([...common].filter(([id]) => found.has(id))) : found;
     if (common.size === 0) break;
   }
@@ -399,11 +444,6 @@ function quiet<T>(promise: Promise<T>): Promise<T> {
   return promise;
 }
 
-/** Waits for every promise, then throws the first rejection in the order given. */
-async function firstFailure(promises: readonly Promise<unknown>[]): Promise<void> {
-  for (const r of await Promise.allSettled(promises)) if (r.status === 'rejected') throw r.reason;
-}
-
 /** A list attribute of an index item (a list, or a set as DynamoDB may return it). */
 const asList = (v: unknown): number[] => (Array.isArray(v) ? v : v instanceof Set ? [...v] : []) as number[];
 
@@ -415,41 +455,50 @@ export async function listEvents(ctx: RequestContext): Promise<Reply> {
     throw invalidParams({ ticketed: message }, { ticketed: { code: 'event-tickets-not-active', message, data: { status: 400 } } });
   }
   const { page, perPage, offset } = paging(ctx);
-  // The STATS item is read beside everything else: only the totals' end corrections and the
-  // choice of how to read terms wait for it (a page is two sequential stages of requests).
-  const stats = quiet(readStats(ctx.lang));
+  // The STATS item is read only when needed: for totals over buckets written before they carried
+  // durations, and for how to read the terms of lists other than a page of the index.
+  let statsRead: Promise<LangStats> | undefined;
+  const stats = () => (statsRead ??= readStats(ctx.lang));
   const { list: statusList, shown, ownBy } = await statuses(ctx);
   const w = windowOf(ctx);
-  // The checks of the filters run at the same time; the first failure in TEC's order answers.
-  const parentChecked = p.post_parent === undefined
-    ? Promise.resolve()
-    : getItem<AnyPost>(keys.post(p.post_parent as number)).then((parent) => {
-        if (parent?.kind !== 'event') throw invalidParam('post_parent', 'post_parent is not an existing event id.');
-      });
-  const resolved = [postIds(ctx, 'venue'), postIds(ctx, 'organizer'), termIds(ctx, 'categories'), termIds(ctx, 'tags'), geoVenues(ctx)] as const;
-  const checked = quiet(firstFailure([parentChecked, ...resolved]));
-  // Filters by id name their list partitions already: the page is read while the ids are checked
-  // (and answers only once they hold). Slugs and places near a point are looked up first.
+  // The filters are checked in TEC's order (the first failure answers), from one batch read.
+  const checks = [parentCheck(ctx), postCheck(ctx, 'venue'), postCheck(ctx, 'organizer'), termCheck(ctx, 'categories'), termCheck(ctx, 'tags')] as const;
+  const checkKeys = checks.flatMap((c) => c.keys);
+  const verify = (found: ReadonlyMap<string, unknown>) => {
+    const [, venue, organizer, categories, tags] = checks.map((c) => c.verify(found));
+    return { venue, organizer, categories, tags };
+  };
+  const geo = quiet(geoVenues(ctx));
+  // Filters by id name their list partitions already: their checks join the page's batch read
+  // (the answer waits for them). Slugs and places near a point are looked up first.
   const byId = (name: string) => {
     const v = p[name] as (number | string)[] | undefined;
     return v?.length ? (v.every((x) => typeof x === 'number') ? (v as number[]) : null) : undefined;
   };
   const given = [byId('venue'), byId('organizer'), byId('categories'), byId('tags')];
-  const ahead = p.geoloc !== true && p.geoloc_lat === undefined && given.every((v) => v !== null);
-  if (!ahead) await checked;
-  const [venue, organizer, categories, tags, geo] = ahead ? [...(given as (number[] | undefined)[]), undefined] : await Promise.all(resolved);
-  const venues = geo === undefined ? venue : venue === undefined ? geo : venue.filter((id) => geo.includes(id));
+  const ahead = p.geoloc !== true && p.geoloc_lat === undefined && p.geoloc_lng === undefined && given.every((v) => v !== null);
+  let checked: ReturnType<typeof verify> | undefined;
+  if (!ahead) {
+    checked = verify(await batchGet(checkKeys));
+    await geo;
+  }
+  const [venue, organizer, categories, tags] = checked ? [checked.venue, checked.organizer, checked.categories, checked.tags] : (given as (number[] | undefined)[]);
+  const near = ahead ? undefined : await geo;
+  const venues = near === undefined ? venue : venue === undefined ? near : venue.filter((id) => near.includes(id));
   const filters: Filters = { venue: venues, organizer, categories, tags, featured: p.featured as boolean | undefined, parent: p.post_parent as number | undefined };
+  const paged = !(venues !== undefined && venues.length === 0) && p.include === undefined && !(p.search !== undefined && searchWords(p.search as string).length > 1);
+  // Other reads than the page's own check the filters beside them.
+  const aside = ahead && !paged ? quiet(batchGet(checkKeys)) : undefined;
 
   let events: EventItem[];
   let n: number;
   let known: Map<number, TermItem> | undefined;
-  if (venues !== undefined && venues.length === 0) {
+  if (!paged && venues !== undefined && venues.length === 0) {
     events = [];
     n = 0;
   } else if (p.include !== undefined) {
     ({ events, total: n } = await listIncluded(ctx, statusList, ownBy, filters, offset, perPage));
-  } else if (p.search !== undefined && searchWords(p.search as string).length > 1) {
+  } else if (!paged) {
     ({ events, total: n } = await listAllWords(ctx, searchWords(p.search as string), statusList, ownBy, filters, w, offset, perPage));
   } else {
     // One searched word is one more list partition (a search without words is no search).
@@ -457,20 +506,23 @@ export async function listEvents(ctx: RequestContext): Promise<Reply> {
     const { sources: src, multi } = sources(ctx, statusList, { ...filters, word }, w, ownBy);
     const count = quiet(listTotal(src, multi, w, stats));
     const hits = await pageKeys(src, offset, perPage, false);
-    // The index items name the events' terms: they are read beside the events themselves.
+    // The index items name the events' terms: the terms not kept are read with the events
+    // themselves and the filters' checks, in one batch.
     const hitTerms = new Set<number>();
     for (const h of hits) for (const id of [...asList(h.item.categories), ...asList(h.item.tags)]) hitTerms.add(id);
-    const [found, terms] = await Promise.all([
-      batchGet<EventItem>(hits.map((h) => keys.post(h.id))),
-      stats.then((st) => loadTerms(ctx.lang, hitTerms, st.termBytes)),
-    ]);
-    events = hits.map((h) => found.get(keyOf(keys.post(h.id)))).filter((e): e is EventItem => e !== undefined);
-    known = terms;
+    known = ctx.shared ? keptTerms(hitTerms) : new Map<number, TermItem>();
+    const unread = [...hitTerms].filter((id) => !known!.has(id));
+    const found = await batchGet<EventItem | TermItem>([...hits.map((h) => keys.post(h.id)), ...unread.map(keys.term), ...(checked ? [] : checkKeys)]);
+    if (!checked) verify(found);
+    events = hits.map((h) => found.get(keyOf(keys.post(h.id))) as EventItem | undefined).filter((e): e is EventItem => e !== undefined);
+    const read = unread.map((id) => found.get(keyOf(keys.term(id))) as TermItem | undefined).filter((t): t is TermItem => t !== undefined);
+    if (ctx.shared) keepTerms(read);
+    for (const t of read) known.set(t.id, t);
     n = await count;
   }
-  await checked;
+  if (aside) verify(await aside);
   if (page > 1 && events.length === 0) throw tec.archivePageNotFound('event');
-  const linked = await loadLinked(events, (await stats).termBytes, known);
+  const linked = await loadLinked(events, { termBytes: paged ? undefined : (await stats()).termBytes, shared: ctx.shared }, known);
   const open = await Promise.all(events.map((e) => unlocked(ctx, e)));
   return envelope('events', events.map((e, i) => (open[i] ? presentEvent(e, linked) : redact(presentEvent(e, linked)))), `${apiBase(ctx.lang)}/events/`, echoQuery(ctx, page, perPage, shown, w, venue, organizer), page, n, perPage);
 }

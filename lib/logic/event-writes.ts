@@ -9,6 +9,7 @@
 //   organizers (has_events).
 import { ApiError, ConflictError } from '../errors.js';
 import { del, put, update, type TransactItem } from '../store/base.js';
+import { DURATIONS, durationClass, eventSeconds } from '../store/durations.js';
 import { bucketOf, keys, listKeys } from '../store/keys.js';
 import type { EventItem, LinkItem } from '../store/items.js';
 import { readCards } from './cards.js';
@@ -69,35 +70,54 @@ function countedIn(e: EventItem | undefined): string[] {
   return [listKeys.partition('event', e.lang, e.status), ...dimensions(e).map((d) => listKeys.partition('event', e.lang, e.status, d.dim))];
 }
 
-/** One update per bucket item: `n` and the per-day counters move by the deltas. */
-function bucketUpdates(old: EventItem | undefined, next: EventItem | undefined): TransactItem[] {
-  const deltas = new Map<string, { key: { pk: string; sk: string }; days: Map<string, number> }>();
+/**
+ * One update per bucket item: `n` and the per-day counters move by the deltas. With `bound` (at
+ * least the event's duration, in seconds), every bucket `next` is counted in that this write
+ * changes, or all of them when the event is new or its duration changed, adds the bound's class
+ * to its durations (lib/store/durations.ts).
+ */
+function bucketUpdates(old: EventItem | undefined, next: EventItem | undefined, bound?: number): TransactItem[] {
+  const deltas = new Map<string, { key: { pk: string; sk: string }; days: Map<string, number>; longest: boolean }>();
   const add = (e: EventItem | undefined, delta: number) => {
     if (!e) return;
     for (const partition of countedIn(e)) {
       const { key, day } = bucketOf(partition, e.utcStart);
       const id = `${key.pk}|${key.sk}`;
-      const entry = deltas.get(id) ?? { key, days: new Map() };
+      const entry = deltas.get(id) ?? { key, days: new Map(), longest: false };
       entry.days.set(day, (entry.days.get(day) ?? 0) + delta);
+      if (delta > 0 && bound !== undefined) entry.longest = true;
       deltas.set(id, entry);
     }
   };
   add(old, -1);
   add(next, 1);
+  const lasts = !old || !next || eventSeconds(old) !== eventSeconds(next);
   const items: TransactItem[] = [];
-  for (const { key, days } of deltas.values()) {
+  for (const { key, days, longest } of deltas.values()) {
     const changed = [...days].filter(([, d]) => d !== 0);
-    if (!changed.length) continue;
-    const total = changed.reduce((s, [, d]) => s + d, 0);
-    const names: Record<string, string> = { '#n': 'n' };
-    const values: Record<string, unknown> = { ':z': 0, ':n': total };
-    const sets = ['#n = if_not_exists(#n, :z) + :n'];
+    const durations = longest && (lasts || changed.length > 0);
+    if (!changed.length && !durations) continue;
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {};
+    const sets: string[] = [];
+    if (changed.length) {
+      names['#n'] = 'n';
+      values[':z'] = 0;
+      values[':n'] = changed.reduce((s, [, d]) => s + d, 0);
+      sets.push('#n = if_not_exists(#n, :z) + :n');
+    }
     for (const [day, d] of changed) {
       names[`#${day}`] = day;
       values[`:${day}`] = d;
       sets.push(`#${day} = if_not_exists(#${day}, :z) + :${day}`);
     }
-    items.push(update(key, `SET ${sets.join(', ')}`, values, names));
+    let expression = sets.length ? `SET ${sets.join(', ')}` : '';
+    if (durations) {
+      names['#ds'] = DURATIONS;
+      values[':ds'] = new Set([durationClass(bound!)]);
+      expression += `${expression ? ' ' : ''}ADD #ds :ds`;
+    }
+    items.push(update(key, expression, values, names));
   }
   return items;
 }
@@ -189,6 +209,7 @@ export function eventTransaction(
   tableName: string,
   extra: TransactItem[] = [],
   created: Set<string> = new Set(),
+  bound?: number,
 ): EventTransaction {
   const items: TransactItem[] = [];
   const meaning = new Map<number, () => Error>();
@@ -214,7 +235,7 @@ export function eventTransaction(
   }
   for (const [id, item] of before) if (!after.has(id)) items.push(del({ pk: item.pk, sk: item.sk }));
 
-  items.push(...bucketUpdates(old, next));
+  items.push(...bucketUpdates(old, next, bound));
 
   // Term counts. Bumping `version` makes a concurrent whole-record term update retry.
   const wasCounted = publishedTerms(old);

@@ -18,7 +18,8 @@ import { db } from '../db.js';
 import { batchGet, ConditionalCheckFailedException, foundInRace, freeSlug, getItem, keyOf, nextId, SlugTaken, transact, withRetry, type TransactItem } from '../store/base.js';
 import { keys, type Taxonomy } from '../store/keys.js';
 import type { AnyPost, EventItem, OrganizerItem, TermItem, VenueItem } from '../store/items.js';
-import { addTermBytes, itemBytes, raiseMaxDuration } from '../store/stats.js';
+import { addTermBytes, durationBound, itemBytes } from '../store/stats.js';
+import { eventSeconds } from '../store/durations.js';
 import { cardsFor } from './cards.js';
 import { authorOf, loadLinked, modifiedNow, publicationDates } from './common.js';
 import { eventTransaction } from './event-writes.js';
@@ -234,9 +235,8 @@ async function commit(old: EventItem | undefined, next: EventItem, links: Resolv
     ...links.writes,
     ...links.newTerms.flatMap((t) => termWrites({ ...t, count: published && [...next.categories, ...next.tags].includes(t.id) ? 1 : 0 })),
   ];
-  const tx = eventTransaction(old, next, config().tableName, extra, links.created);
-  const seconds = Math.ceil((Date.parse(`${next.utcEnd.replace(' ', 'T')}Z`) - Date.parse(`${next.utcStart.replace(' ', 'T')}Z`)) / 1000);
-  await raiseMaxDuration(next.lang, seconds);
+  const bound = await durationBound(next.lang, eventSeconds(next));
+  const tx = eventTransaction(old, next, config().tableName, extra, links.created, bound);
   await transact(tx.items, (i) => tx.meaning.get(i)?.());
   if (links.newTerms.length) await addTermBytes(next.lang, links.newTerms.reduce((n, t) => n + itemBytes(t), 0));
 }

@@ -60,8 +60,8 @@ const MAX_QUERY_LIMIT = 1000;
  */
 export async function pageKeys(sources: Source[], offset: number, limit: number, descending: boolean): Promise<Hit[]> {
   const want = offset + limit;
-  const read: SourceItems[] = [];
-  for (const s of sources.filter(nonEmpty)) {
+  // The partitions are independent: they are read at the same time.
+  const read = await Promise.all(sources.filter(nonEmpty).map(async (s): Promise<SourceItems> => {
     const items: Record<string, string | number>[] = [];
     let start: Record<string, unknown> | undefined;
     do {
@@ -74,8 +74,8 @@ export async function pageKeys(sources: Source[], offset: number, limit: number,
       items.push(...out.items.slice(0, want - items.length));
       start = out.last;
     } while (start && items.length < want);
-    read.push({ s, items });
-  }
+    return { s, items };
+  }));
   return mergeHits(read, descending).slice(offset, want);
 }
 
@@ -105,9 +105,8 @@ export async function pageAndTotal(sources: Source[], offset: number, limit: num
 export const nonEmpty = (s: Source) => !(s.from && s.to && s.from > s.to);
 
 export async function total(sources: Source[]): Promise<number> {
-  let n = 0;
-  for (const s of sources.filter(nonEmpty)) n += await count(queryInput(s, false));
-  return n;
+  const counts = await Promise.all(sources.filter(nonEmpty).map((s) => count(queryInput(s, false))));
+  return counts.reduce((a, b) => a + b, 0);
 }
 
 /** PHP's http_build_query encoding, which TEC's next/previous links use. */
@@ -176,8 +175,8 @@ export function withFilters(base: Source, ...parts: ({ expr: string; names?: Rec
 
 /** Every record of some list partitions (for the filters that must look at record fields). */
 async function allOf<T>(sources: Source[]): Promise<T[]> {
-  const keysOfAll: Key[] = [];
-  for (const s of sources) keysOfAll.push(...(await queryAll<Key>(queryInput(s, false))).map((k) => ({ pk: k.pk, sk: k.sk })));
+  const read = await Promise.all(sources.map((s) => queryAll<Key>(queryInput(s, false))));
+  const keysOfAll = read.flat().map((k) => ({ pk: k.pk, sk: k.sk }));
   return [...(await batchGet<T>(keysOfAll)).values()];
 }
 

@@ -9,7 +9,7 @@ import { bySlug, getItem } from '../store/base.js';
 import { keys, slugIndexKey, type PostKind } from '../store/keys.js';
 import type { AnyPost, EventItem, OrganizerItem, VenueItem } from '../store/items.js';
 import { matchRecord } from '../store/precondition.js';
-import { loadLinked } from './common.js';
+import { loadLinked, type TermReading } from './common.js';
 
 /** The record a path names, with TEC's answers for unknown ids and slugs. */
 export async function findPost(ctx: RequestContext, kind: PostKind): Promise<AnyPost> {
@@ -36,11 +36,11 @@ async function lookUp(ctx: RequestContext, kind: PostKind): Promise<AnyPost> {
   return found;
 }
 
-export async function presentPost(post: AnyPost, single: boolean): Promise<Record<string, unknown>> {
+export async function presentPost(post: AnyPost, single: boolean, how: TermReading = {}): Promise<Record<string, unknown>> {
   if (post.kind === 'venue') return presentVenue(post as VenueItem, single);
   if (post.kind === 'organizer') return presentOrganizer(post as OrganizerItem, single);
   const e = post as EventItem;
-  return presentEvent(e, await loadLinked([e]), single);
+  return presentEvent(e, await loadLinked([e], how), single);
 }
 
 /** GET by id or slug (reference §5). */
@@ -49,5 +49,5 @@ export async function readPost(ctx: RequestContext, kind: PostKind): Promise<Rep
   if (post.status === 'trash') throw kind === 'event' ? tec.eventTrashed() : tec.notAccessible(kind);
   if (!(await canRead(ctx, post))) throw tec.notAccessible(kind);
   if (kind === 'event' && !(await unlocked(ctx, post as EventItem))) throw tec.passwordProtected();
-  return recordReply(200, await presentPost(post, true), post);
+  return recordReply(200, await presentPost(post, true, { shared: ctx.shared }), post);
 }

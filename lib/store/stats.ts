@@ -23,14 +23,18 @@ export const itemBytes = (item: object) => Buffer.byteLength(JSON.stringify(item
 const knownMax = new Map<string, number>();
 
 /**
- * Raises the longest duration. Called before the event's write, so it is never below a stored
- * event's duration; a failed write only leaves it larger than needed. The stored value only
- * grows, so once this process has seen it at or above `seconds` there is nothing to write: most
- * event writes send nothing here (every create used to write this one item, in series).
+ * Raises the longest duration to at least `seconds`, and answers a duration at least that long
+ * and at least the stored value this process learned: at least every event of the language stored
+ * before it first raised it. An event write adds it to its count buckets (lib/store/durations.ts),
+ * so a bucket that also holds events written before buckets carried durations is bounded too.
+ * Called before the event's write, so it is never below a stored event's duration; a failed write
+ * only leaves it larger than needed. The stored value only grows, so once this process has seen it
+ * at or above `seconds` there is nothing to write: most event writes send nothing here.
  */
-export async function raiseMaxDuration(lang: Lang, seconds: number): Promise<void> {
+export async function durationBound(lang: Lang, seconds: number): Promise<number> {
   const key = `${config().tableName}|${lang}`;
-  if ((knownMax.get(key) ?? -1) >= seconds) return;
+  const known = knownMax.get(key) ?? -1;
+  if (known >= seconds) return known;
   const learn = (value: number) => knownMax.set(key, Math.max(knownMax.get(key) ?? -1, value));
   try {
     await db().send(new UpdateCommand({
@@ -49,6 +53,7 @@ export async function raiseMaxDuration(lang: Lang, seconds: number): Promise<voi
     const stored = (err.Item as { seconds?: { N?: string } } | undefined)?.seconds?.N;
     learn(Math.max(seconds, Number(stored ?? seconds) || seconds));
   }
+  return knownMax.get(key)!;
 }
 
 /**

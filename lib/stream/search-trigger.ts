@@ -7,7 +7,9 @@ import { config } from '../config.js';
 import { db } from '../db.js';
 import { indexAttributes, listed } from '../logic/event-writes.js';
 import { eventWords } from '../search.js';
+import { DURATIONS, durationClass, eventSeconds } from '../store/durations.js';
 import { bucketOf, keys, listKeys } from '../store/keys.js';
+import { durationBound } from '../store/stats.js';
 import type { EventItem } from '../store/items.js';
 import type { Change, Trigger } from './change.js';
 
@@ -54,13 +56,19 @@ export async function reindex(old: EventItem | undefined, next: EventItem | unde
   const deletes = [...before.keys()].filter((word) => !after.has(word));
 
   // Bucket moves, grouped per bucket item: the id leaves the old day's set and joins the new one.
-  const moves = new Map<string, { key: { pk: string; sk: string }; add: Set<string>; remove: Set<string> }>();
-  const move = (item: Record<string, unknown>, dir: 'add' | 'remove') => {
+  // A bucket the event joins, or whose event now lasts otherwise, also takes its duration bound.
+  const moves = new Map<string, { key: { pk: string; sk: string }; add: Set<string>; remove: Set<string>; lasts?: boolean }>();
+  const entry = (item: Record<string, unknown>) => {
     const { key, day } = countedAt(item);
     const k = `${key.pk}|${key.sk}`;
-    const entry = moves.get(k) ?? { key, add: new Set<string>(), remove: new Set<string>() };
-    entry[dir].add(day);
-    moves.set(k, entry);
+    const found = moves.get(k) ?? { key, add: new Set<string>(), remove: new Set<string>() };
+    moves.set(k, found);
+    return { found, day };
+  };
+  const move = (item: Record<string, unknown>, dir: 'add' | 'remove') => {
+    const { found, day } = entry(item);
+    found[dir].add(day);
+    if (dir === 'add') found.lasts = true;
   };
   const at = (item: Record<string, unknown> | undefined) => {
     if (!item) return undefined;
@@ -69,14 +77,25 @@ export async function reindex(old: EventItem | undefined, next: EventItem | unde
   };
   for (const [word, item] of before) if (at(after.get(word)) !== at(item)) move(item, 'remove');
   for (const [word, item] of after) if (at(before.get(word)) !== at(item)) move(item, 'add');
+  const lasts = next && (!old || eventSeconds(old) !== eventSeconds(next));
+  if (lasts) for (const item of after.values()) entry(item).found.lasts = true;
+  // The consumer's bound also covers events indexed before buckets carried durations; a backfill
+  // indexes every event itself, so each one's own duration is enough.
+  const bound = next && [...moves.values()].some((m) => m.lasts) ? (target ? eventSeconds(next) : await durationBound(next.lang, eventSeconds(next))) : undefined;
 
   await inParallel(puts, (item) => client.send(new PutCommand({ TableName: table, Item: item })));
   await inParallel(deletes, (word) => client.send(new DeleteCommand({ TableName: table, Key: keys.word(id, word) })));
-  await inParallel([...moves.values()], ({ key, add, remove }) => {
+  await inParallel([...moves.values()], ({ key, add, remove, lasts }) => {
     const names: Record<string, string> = {};
     const clauses: string[] = [];
-    const values: Record<string, unknown> = { ':id': new Set([id]) };
-    if (add.size) clauses.push(`ADD ${[...add].map((d) => ((names[`#${d}`] = d), `#${d} :id`)).join(', ')}`);
+    const values: Record<string, unknown> = add.size || remove.size ? { ':id': new Set([id]) } : {};
+    const adds = [...add].map((d) => ((names[`#${d}`] = d), `#${d} :id`));
+    if (lasts && bound !== undefined) {
+      names['#ds'] = DURATIONS;
+      values[':ds'] = new Set([durationClass(bound)]);
+      adds.push('#ds :ds');
+    }
+    if (adds.length) clauses.push(`ADD ${adds.join(', ')}`);
     if (remove.size) clauses.push(`DELETE ${[...remove].map((d) => ((names[`#${d}`] = d), `#${d} :id`)).join(', ')}`);
     return client.send(new UpdateCommand({ TableName: table, Key: key, UpdateExpression: clauses.join(' '), ExpressionAttributeNames: names, ExpressionAttributeValues: values }));
   });

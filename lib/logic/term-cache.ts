@@ -1,0 +1,44 @@
+// Categories and tags a function keeps between requests, for answers that shared caches may keep
+// anyway (`shared` in lib/pipeline.ts). Terms rarely change, but every event write moves the
+// counts of its terms: a kept term is used for at most `termCacheSeconds` (by default the
+// answer's own max-age), so a term in such an answer is no older than the answer may be when a
+// shared cache serves it. Only those answers keep and use them: answers for identified callers
+// (and writes) always read their terms.
+import { config } from '../config.js';
+import type { TermItem } from '../store/items.js';
+
+/** Kept terms by table and id, oldest first (a Map iterates in insertion order). */
+const kept = new Map<string, { term: TermItem; until: number }>();
+
+/** Enough for every term a busy calendar shows, small enough to bound a container's memory. */
+export const MAX_KEPT_TERMS = 5000;
+
+const keyOf = (id: number) => `${config().tableName}|${id}`;
+
+/** The kept terms among `ids` that are still fresh. */
+export function keptTerms(ids: Iterable<number>, now = Date.now()): Map<number, TermItem> {
+  const out = new Map<number, TermItem>();
+  if (config().termCacheSeconds <= 0) return out;
+  for (const id of ids) {
+    const k = kept.get(keyOf(id));
+    if (!k) continue;
+    if (k.until <= now) kept.delete(keyOf(id));
+    else out.set(id, k.term);
+  }
+  return out;
+}
+
+/** Keeps terms just read; the oldest go first past MAX_KEPT_TERMS. */
+export function keepTerms(terms: Iterable<TermItem>, now = Date.now()): void {
+  const seconds = config().termCacheSeconds;
+  if (seconds <= 0) return;
+  for (const term of terms) {
+    const key = keyOf(term.id);
+    kept.delete(key);
+    kept.set(key, { term, until: now + seconds * 1000 });
+  }
+  for (const key of kept.keys()) {
+    if (kept.size <= MAX_KEPT_TERMS) break;
+    kept.delete(key);
+  }
+}

@@ -1,0 +1,59 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { resetConfig } from '../../lib/config.js';
+import { keepTerms, keptTerms, MAX_KEPT_TERMS } from '../../lib/logic/term-cache.js';
+import type { TermItem } from '../../lib/store/items.js';
+
+const term = (id: number, count = 0) => ({ id, count, name: `t${id}` }) as TermItem;
+
+describe('kept terms', () => {
+  afterEach(() => {
+    delete process.env.TERM_CACHE_SECONDS;
+    resetConfig();
+  });
+
+  it('serves a kept term until its seconds pass, then forgets it', () => {
+    process.env.TERM_CACHE_SECONDS = '5';
+    resetConfig();
+    keepTerms([term(1, 3), term(2)], 1_000_000);
+    expect(keptTerms([1, 2, 3], 1_004_999)).toEqual(new Map([[1, term(1, 3)], [2, term(2)]]));
+    expect(keptTerms([1], 1_005_000).size).toBe(0);
+    // A fresher read replaces the kept one.
+    keepTerms([term(2, 9)], 1_004_000);
+    expect(keptTerms([2], 1_008_000).get(2)?.count).toBe(9);
+  });
+
+  it('keeps and serves nothing with 0 seconds', () => {
+    process.env.TERM_CACHE_SECONDS = '5';
+    resetConfig();
+    keepTerms([term(11)], 2_000_000);
+    process.env.TERM_CACHE_SECONDS = '0';
+    resetConfig();
+    expect(keptTerms([11], 2_000_001).size).toBe(0);
+    keepTerms([term(12)], 2_000_001);
+    process.env.TERM_CACHE_SECONDS = '5';
+    resetConfig();
+    expect(keptTerms([12], 2_000_002).size).toBe(0);
+  });
+
+  it('holds at most MAX_KEPT_TERMS, dropping the oldest', () => {
+    process.env.TERM_CACHE_SECONDS = '60';
+    resetConfig();
+    const now = 3_000_000;
+    keepTerms(Array.from({ length: MAX_KEPT_TERMS + 10 }, (_, i) => term(100_000 + i)), now);
+    expect(keptTerms([100_000, 100_009], now).size).toBe(0);
+    expect(keptTerms([100_010, 100_000 + MAX_KEPT_TERMS + 9], now).size).toBe(2);
+  });
+
+  it('keeps the terms of one table apart from another', () => {
+    process.env.TERM_CACHE_SECONDS = '60';
+    const table = process.env.TABLE_NAME;
+    process.env.TABLE_NAME = 'kept-a';
+    resetConfig();
+    keepTerms([term(7, 1)], 4_000_000);
+    process.env.TABLE_NAME = 'kept-b';
+    resetConfig();
+    expect(keptTerms([7], 4_000_001).size).toBe(0);
+    if (table === undefined) delete process.env.TABLE_NAME;
+    else process.env.TABLE_NAME = table;
+  });
+});
