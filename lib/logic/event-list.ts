@@ -17,7 +17,7 @@ import type { AnyPost, EventItem, TermItem, VenueItem } from '../store/items.js'
 import { bucketsBound } from '../store/durations.js';
 import { searchWords, eventWords } from '../search.js';
 import { loadLinked } from './common.js';
-import { keepTerms, keptTerms } from './term-cache.js';
+import { keepTerms, keptTermId, keptTerms } from './term-cache.js';
 import { envelope, nonEmpty, ownFilter, pageKeys, paging, queryInput, statuses, total, withFilters, type Source } from './lists.js';
 
 const queryInputOf = (s: Source) => queryInput(s, false);
@@ -99,6 +99,8 @@ function windowOf(ctx: RequestContext): Window | undefined {
  */
 interface Check<T> {
   keys: Key[];
+  /** The ids to filter by, known before any read, or null when a slug must be looked up first. */
+  ahead?: number[] | null;
   verify: (found: ReadonlyMap<string, unknown>) => T;
 }
 
@@ -111,11 +113,15 @@ function termCheck(ctx: RequestContext, name: 'categories' | 'tags'): Check<numb
   if (!values?.length) return NO_CHECK;
   const taxonomy = name === 'categories' ? 'category' : 'tag';
   const keyFor = (v: number | string) => (typeof v === 'number' ? keys.term(v) : keys.slugGuard(taxonomy, ctx.lang, v.toLowerCase()));
+  // An answer for anyone may take ids and slugs from the kept terms (lib/logic/term-cache.ts).
   const kept = ctx.shared ? keptTerms(values.filter((v): v is number => typeof v === 'number')) : new Map<number, TermItem>();
+  const ids = values.map((v) => (typeof v === 'number' ? v : ctx.shared ? keptTermId(taxonomy, ctx.lang, v.toLowerCase()) : undefined));
   return {
-    keys: values.filter((v) => typeof v !== 'number' || !kept.has(v)).map(keyFor),
+    keys: values.filter((v, i) => (typeof v === 'number' ? !kept.has(v) : ids[i] === undefined)).map(keyFor),
+    ahead: ids.every((id) => id !== undefined) ? (ids as number[]) : null,
     verify: (found) =>
-      values.map((v) => {
+      values.map((v, i) => {
+        if (typeof v === 'string' && ids[i] !== undefined) return ids[i]!;
         const hit = (typeof v === 'number' ? kept.get(v) : undefined) ?? (found.get(keyOf(keyFor(v))) as TermItem | { id: number } | undefined);
         if (!hit || (typeof v === 'number' && (hit as TermItem).taxonomy !== taxonomy)) {
           throw invalidParam(name, `${name} contains "${v}", which is not an existing ${taxonomy} id or slug.`);
@@ -131,6 +137,7 @@ function postCheck(ctx: RequestContext, name: 'venue' | 'organizer'): Check<numb
   if (!ids?.length) return NO_CHECK;
   return {
     keys: ids.map(keys.post),
+    ahead: ids,
     verify: (found) => {
       for (const id of ids) {
         if ((found.get(keyOf(keys.post(id))) as AnyPost | undefined)?.kind !== name) throw invalidParam(name, `${name} contains ${id}, which is not an existing ${name} id.`);
@@ -286,8 +293,8 @@ function shiftUtc(wall: string, seconds: number): string {
  * The events of one partition in the window, without reading them: the month buckets' day
  * counters cover whole UTC days; the index is read only for the window's partial first and last
  * days and for events that start inside the window but end outside it (those start within the
- * longest event duration before the end bound, which the buckets themselves bound: they are
- * read only when the buckets count events on those days). Window bounds are never equal to a
+ * longest event duration before the end bound, which the buckets themselves bound), and only
+ * where the buckets count events on those days: the corrections wait for the buckets. Window bounds are never equal to a
  * real sort key (`wall` or `wall#\uffff`), so inclusive BETWEEN ranges count strictly below or
  * above them. `legacy` gives the language's longest duration when a bucket carries none.
  */
@@ -298,8 +305,6 @@ async function bucketTotal(partition: string, w: Window, legacy: () => Promise<n
   const first = bucketOf(partition, from);
   const last = bucketOf(partition, to);
   const [fromDay, toDay] = [from.slice(0, 10), to.slice(0, 10)];
-  // The partial days do not depend on the buckets: they are read at the same time.
-  const partial = quiet(partialDays(partition, w, from, to, fromDay, toDay));
   const buckets = await queryAll<Record<string, unknown>>({
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :a AND :b',
     ExpressionAttributeValues: { ':pk': first.key.pk, ':a': first.key.sk, ':b': last.key.sk },
@@ -322,18 +327,22 @@ async function bucketTotal(partition: string, w: Window, legacy: () => Promise<n
   const counts = (b: Record<string, unknown>) => Object.keys(b).some((k) => /^d\d\d$/.test(k) && dayCount(b[k]) > 0);
   const bound = bucketsBound(buckets, counts);
   const startsBetween = (lo: string, hi: string) => [...days].some(([day, count]) => count > 0 && day >= lo.slice(0, 10) && day <= hi.slice(0, 10));
-  const ends = await endCorrections(partition, w, from, to, bound === undefined ? legacy() : Promise.resolve(bound), startsBetween);
-  return ends === undefined ? 0 : n - (await partial) - ends;
+  const [partial, ends] = await Promise.all([
+    partialDays(partition, w, from, to, fromDay, toDay, startsBetween),
+    endCorrections(partition, w, from, to, bound === undefined ? legacy() : Promise.resolve(bound), startsBetween),
+  ]);
+  return ends === undefined ? 0 : n - partial - ends;
 }
 
 /** The events of the buckets' partial first and last days that are outside the window. */
-async function partialDays(partition: string, w: Window, from: string, to: string, fromDay: string, toDay: string): Promise<number> {
+async function partialDays(partition: string, w: Window, from: string, to: string, fromDay: string, toDay: string, startsBetween: (lo: string, hi: string) => boolean): Promise<number> {
   const partial: Promise<number>[] = [];
-  // A range whose bounds are equal holds no key (keys are `wall#id`): no request for it.
+  // A range whose bounds are equal holds no key (keys are `wall#id`), and a day the buckets show
+  // empty holds none either: no request for them.
   const dayStart = `${fromDay} 00:00:00`;
   const dayEnd = `${toDay} 23:59:59#${HIGH}`;
-  if (w.from && from !== dayStart) partial.push(indexCount(partition, dayStart, from));
-  if (w.to !== HIGH && to !== dayEnd) partial.push(indexCount(partition, to, dayEnd));
+  if (w.from && from !== dayStart && startsBetween(dayStart, dayStart)) partial.push(indexCount(partition, dayStart, from));
+  if (w.to !== HIGH && to !== dayEnd && startsBetween(dayEnd, dayEnd)) partial.push(indexCount(partition, to, dayEnd));
   return (await Promise.all(partial)).reduce((a, b) => a + b, 0);
 }
 
@@ -469,13 +478,10 @@ export async function listEvents(ctx: RequestContext): Promise<Reply> {
     return { venue, organizer, categories, tags };
   };
   const geo = quiet(geoVenues(ctx));
-  // Filters by id name their list partitions already: their checks join the page's batch read
-  // (the answer waits for them). Slugs and places near a point are looked up first.
-  const byId = (name: string) => {
-    const v = p[name] as (number | string)[] | undefined;
-    return v?.length ? (v.every((x) => typeof x === 'number') ? (v as number[]) : null) : undefined;
-  };
-  const given = [byId('venue'), byId('organizer'), byId('categories'), byId('tags')];
+  // Filters by id (or by the slug of a kept term) name their list partitions already: their
+  // checks join the page's batch read (the answer waits for them). Other slugs and places near a
+  // point are looked up first.
+  const given = checks.slice(1).map((c) => c.ahead);
   const ahead = p.geoloc !== true && p.geoloc_lat === undefined && p.geoloc_lng === undefined && given.every((v) => v !== null);
   let checked: ReturnType<typeof verify> | undefined;
   if (!ahead) {

@@ -9,11 +9,14 @@ import type { TermItem } from '../store/items.js';
 
 /** Kept terms by table and id, oldest first (a Map iterates in insertion order). */
 const kept = new Map<string, { term: TermItem; until: number }>();
+/** The ids of kept terms by table, taxonomy, language and slug. */
+const bySlug = new Map<string, number>();
 
 /** Enough for every term a busy calendar shows, small enough to bound a container's memory. */
 export const MAX_KEPT_TERMS = 5000;
 
 const keyOf = (id: number) => `${config().tableName}|${id}`;
+const slugKeyOf = (t: Pick<TermItem, 'taxonomy' | 'lang' | 'slug'>) => `${config().tableName}|${t.taxonomy}|${t.lang}|${t.slug}`;
 
 /** The kept terms among `ids` that are still fresh. */
 export function keptTerms(ids: Iterable<number>, now = Date.now()): Map<number, TermItem> {
@@ -28,6 +31,14 @@ export function keptTerms(ids: Iterable<number>, now = Date.now()): Map<number, 
   return out;
 }
 
+/** The id of the kept term with this slug, while it is fresh. */
+export function keptTermId(taxonomy: TermItem['taxonomy'], lang: TermItem['lang'], slug: string, now = Date.now()): number | undefined {
+  const id = bySlug.get(slugKeyOf({ taxonomy, lang, slug }));
+  if (id === undefined) return undefined;
+  const t = keptTerms([id], now).get(id);
+  return t && t.taxonomy === taxonomy && t.lang === lang && t.slug === slug ? id : undefined;
+}
+
 /** Keeps terms just read; the oldest go first past MAX_KEPT_TERMS. */
 export function keepTerms(terms: Iterable<TermItem>, now = Date.now()): void {
   const seconds = config().termCacheSeconds;
@@ -36,9 +47,11 @@ export function keepTerms(terms: Iterable<TermItem>, now = Date.now()): void {
     const key = keyOf(term.id);
     kept.delete(key);
     kept.set(key, { term, until: now + seconds * 1000 });
+    bySlug.set(slugKeyOf(term), term.id);
   }
-  for (const key of kept.keys()) {
+  for (const [key, { term }] of kept) {
     if (kept.size <= MAX_KEPT_TERMS) break;
     kept.delete(key);
+    if (bySlug.get(slugKeyOf(term)) === term.id) bySlug.delete(slugKeyOf(term));
   }
 }

@@ -3,7 +3,7 @@
 // and buckets written before they carried durations still give exact totals.
 import { PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { config } from '../../lib/config.js';
+import { config, resetConfig } from '../../lib/config.js';
 import { capacity, db } from '../../lib/db.js';
 import { ensureDevKeys, mintToken } from '../../lib/local/dev-auth.js';
 import { invoke } from '../../lib/local/invoke.js';
@@ -80,6 +80,27 @@ describe('list totals bounded by the buckets', () => {
     const r = await list(window);
     expect(r.total).toBe(3);
     expect(r.ids).toEqual([ids.early, ids.short, ids.later]);
+  });
+
+  it('in another site zone, reads a partial first or last day only where the buckets count events', async () => {
+    // 02:00 UTC is the evening before in New York: outside a window that starts on day 3 there.
+    await make('night', `${day(3)} 02:00:00`, `${day(3)} 03:00:00`);
+    process.env.SITE_TIMEZONE = 'America/New_York';
+    resetConfig();
+    try {
+      const r = await list({ ...window, start_date: day(3) });
+      expect(r.ids).toEqual([ids.early, ids.short, ids.later]);
+      expect(r.total).toBe(3);
+      // The page, the buckets, the first day's correction (its UTC day holds events), the end
+      // correction; the last UTC day holds none.
+      expect(r.used.commands).toEqual({ QueryCommand: 4, BatchGetItemCommand: 1 });
+      const none = await list(after);
+      expect(none.total).toBe(0);
+      expect(none.used.commands).toEqual({ QueryCommand: 2 });
+    } finally {
+      delete process.env.SITE_TIMEZONE;
+      resetConfig();
+    }
   });
 
   it('the bound a write adds covers what STATS held before this process wrote', async () => {

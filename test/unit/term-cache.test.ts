@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetConfig } from '../../lib/config.js';
-import { keepTerms, keptTerms, MAX_KEPT_TERMS } from '../../lib/logic/term-cache.js';
+import { keepTerms, keptTermId, keptTerms, MAX_KEPT_TERMS } from '../../lib/logic/term-cache.js';
 import type { TermItem } from '../../lib/store/items.js';
 
-const term = (id: number, count = 0) => ({ id, count, name: `t${id}` }) as TermItem;
+const term = (id: number, count = 0, slug = `t${id}`) => ({ id, count, name: `t${id}`, slug, taxonomy: 'category', lang: 'en' }) as TermItem;
 
 describe('kept terms', () => {
   afterEach(() => {
@@ -20,6 +20,21 @@ describe('kept terms', () => {
     // A fresher read replaces the kept one.
     keepTerms([term(2, 9)], 1_004_000);
     expect(keptTerms([2], 1_008_000).get(2)?.count).toBe(9);
+  });
+
+  it('finds a kept term by taxonomy, language and slug while it is fresh', () => {
+    process.env.TERM_CACHE_SECONDS = '5';
+    resetConfig();
+    keepTerms([term(21, 0, 'jazz')], 5_000_000);
+    expect(keptTermId('category', 'en', 'jazz', 5_000_001)).toBe(21);
+    expect(keptTermId('tag', 'en', 'jazz', 5_000_001)).toBeUndefined();
+    expect(keptTermId('category', 'lt', 'jazz', 5_000_001)).toBeUndefined();
+    expect(keptTermId('category', 'en', 'jazz', 5_005_000)).toBeUndefined();
+    // A renamed slug: the old one no longer names the term.
+    keepTerms([term(22, 0, 'blues')], 6_000_000);
+    keepTerms([term(22, 0, 'rhythm-and-blues')], 6_000_001);
+    expect(keptTermId('category', 'en', 'blues', 6_000_002)).toBeUndefined();
+    expect(keptTermId('category', 'en', 'rhythm-and-blues', 6_000_002)).toBe(22);
   });
 
   it('keeps and serves nothing with 0 seconds', () => {
