@@ -107,7 +107,8 @@ export interface HandlersResults {
   calls: number;
   roundTripMs: number;
   seconds: number;
-  operations: { operation: string; request: string; requests: number; stages: number; readUnits: number; cpuMs: { p50: number; p99: number } }[];
+  /** The median call's figures; `worst`, the largest of any call (one that read what a function holds for a few seconds). */
+  operations: { operation: string; request: string; requests: number; stages: number; readUnits: number; worst?: { requests: number; stages: number; readUnits: number }; cpuMs: { p50: number; p99: number } }[];
   servers: {
     baselineCommit: string;
     connections: number;
@@ -124,9 +125,14 @@ export function renderHandlers(r: HandlersResults): string {
   return [
     `Run of ${where}; ${r.events.toLocaleString('en-US')} events, ${r.calls} calls per operation:`,
     '',
+    'Per call: the median call, and in parentheses the largest of any call where it differs.',
+    '',
     '| operation | request | DynamoDB requests | stages | RCU | CPU p50 | CPU p99 |',
     '| --- | --- | --- | --- | --- | --- | --- |',
-    ...r.operations.map((o) => `| ${o.operation} | \`${o.request}\` | ${o.requests} | ${o.stages} | ${fmt(o.readUnits)} | ${fmt(o.cpuMs.p50)} ms | ${fmt(o.cpuMs.p99)} ms |`),
+    ...r.operations.map((o) => {
+      const worst = (k: 'requests' | 'stages' | 'readUnits') => (o.worst && o.worst[k] !== o[k] ? ` (${fmt(o.worst[k])})` : '');
+      return `| ${o.operation} | \`${o.request}\` | ${o.requests}${worst('requests')} | ${o.stages}${worst('stages')} | ${fmt(o.readUnits)}${worst('readUnits')} | ${fmt(o.cpuMs.p50)} ms | ${fmt(o.cpuMs.p99)} ms |`;
+    }),
     '',
     `The local server against commit ${s.baselineCommit.slice(0, 7)}, ${s.connections} connections, ${s.seconds} s per measurement, medians of ${s.rounds} alternating rounds:`,
     '',

@@ -55,16 +55,17 @@ export const keys = {
   /** The featured index item of an event (its `featured#1` or `featured#0` list entry). */
   featured: (eventId: number) => ({ pk: `POST#${eventId}`, sk: 'IDX#featured' }),
   /**
-   * Figures per language: `seconds`, the longest event duration seen (it bounds the end-date
-   * corrections of list totals), and `termBytes`, about how large the language's terms are
-   * together (it decides how a page of events reads its terms).
+   * Figures per language: `seconds`, the longest event duration seen (event writes add it to
+   * their count buckets, which bound the end-date corrections of list totals), and `termBytes`,
+   * about how large the language's terms are together (it decides how some lists read terms).
    */
   langStats: (lang: Lang) => ({ pk: 'STATS', sk: lang }),
 };
 
 /**
  * The count bucket of a list partition for one month: `n` counts the month's events and
- * `dDD` each day's, by UTC start. A window's total reads at most one item per month.
+ * `dDD` each day's, by UTC start; `ds` bounds their durations (lib/store/durations.ts). A
+ * window's total reads at most one item per month.
  */
 export function bucketOf(partition: string, utcStart: string) {
   return { key: { pk: `COUNT#${partition}`, sk: utcStart.slice(0, 7) }, day: `d${utcStart.slice(8, 10)}` };

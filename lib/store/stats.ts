@@ -1,5 +1,7 @@
-// Per-language figures kept beside the data (one small item per language, read once per event
-// list): the longest event duration, and about how many bytes the language's terms take.
+// Per-language figures kept beside the data (one small item per language): the longest event
+// duration, which every event write raises and adds to its count buckets (lib/store/durations.ts),
+// and about how many bytes the language's terms take. Lists read it only for buckets written
+// before they carried durations, and to choose how lists other than an index page read terms.
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { config, type Lang } from '../config.js';
