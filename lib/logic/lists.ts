@@ -67,8 +67,9 @@ export async function pageKeys(sources: Source[], offset: number, limit: number,
     do {
       const out = await query<Record<string, string | number>>({
         ...queryInput(s, descending),
-        // DynamoDB takes at most 2^31-1 here, and returns at most 1 MB a page anyway.
-        Limit: Math.min(Math.max(want - items.length, 1) * 2, MAX_QUERY_LIMIT),
+        // DynamoDB takes at most 2^31-1 here, and returns at most 1 MB a page anyway. Limit counts
+        // the items read before a filter drops some: a filtered partition asks for twice as many.
+        Limit: Math.min(Math.max(want - items.length, 1) * (s.filter ? 2 : 1), MAX_QUERY_LIMIT),
         ExclusiveStartKey: start,
       });
       items.push(...out.items.slice(0, want - items.length));
