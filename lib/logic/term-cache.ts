@@ -7,8 +7,8 @@
 import { config } from '../config.js';
 import type { TermItem } from '../store/items.js';
 
-/** Kept terms by table and id, oldest first (a Map iterates in insertion order). */
-const kept = new Map<string, { term: TermItem; until: number }>();
+/** Kept terms by table and id, with when they were read, oldest first (a Map iterates in insertion order). */
+const kept = new Map<string, { term: TermItem; read: number }>();
 /** The ids of kept terms by table, taxonomy, language and slug. */
 const bySlug = new Map<string, number>();
 
@@ -18,14 +18,15 @@ export const MAX_KEPT_TERMS = 5000;
 const keyOf = (id: number) => `${config().tableName}|${id}`;
 const slugKeyOf = (t: Pick<TermItem, 'taxonomy' | 'lang' | 'slug'>) => `${config().tableName}|${t.taxonomy}|${t.lang}|${t.slug}`;
 
-/** The kept terms among `ids` that are still fresh. */
+/** The kept terms among `ids` read less than `termCacheSeconds` ago (as configured now). */
 export function keptTerms(ids: Iterable<number>, now = Date.now()): Map<number, TermItem> {
   const out = new Map<number, TermItem>();
-  if (config().termCacheSeconds <= 0) return out;
+  const ms = config().termCacheSeconds * 1000;
+  if (ms <= 0) return out;
   for (const id of ids) {
     const k = kept.get(keyOf(id));
     if (!k) continue;
-    if (k.until <= now) kept.delete(keyOf(id));
+    if (now - k.read >= ms) kept.delete(keyOf(id));
     else out.set(id, k.term);
   }
   return out;
@@ -41,12 +42,11 @@ export function keptTermId(taxonomy: TermItem['taxonomy'], lang: TermItem['lang'
 
 /** Keeps terms just read; the oldest go first past MAX_KEPT_TERMS. */
 export function keepTerms(terms: Iterable<TermItem>, now = Date.now()): void {
-  const seconds = config().termCacheSeconds;
-  if (seconds <= 0) return;
+  if (config().termCacheSeconds <= 0) return;
   for (const term of terms) {
     const key = keyOf(term.id);
     kept.delete(key);
-    kept.set(key, { term, until: now + seconds * 1000 });
+    kept.set(key, { term, read: now });
     bySlug.set(slugKeyOf(term), term.id);
   }
   for (const [key, { term }] of kept) {

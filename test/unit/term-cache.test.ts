@@ -20,6 +20,11 @@ describe('kept terms', () => {
     // A fresher read replaces the kept one.
     keepTerms([term(2, 9)], 1_004_000);
     expect(keptTerms([2], 1_008_000).get(2)?.count).toBe(9);
+    // A shorter setting applies to what is kept already.
+    process.env.TERM_CACHE_SECONDS = '1';
+    resetConfig();
+    expect(keptTerms([2], 1_004_999).size).toBe(1);
+    expect(keptTerms([2], 1_005_000).size).toBe(0);
   });
 
   it('finds a kept term by taxonomy, language and slug while it is fresh', () => {
