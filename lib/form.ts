@@ -31,13 +31,14 @@ export function urlDecode(text: string): string {
 
 /**
  * A variable name split as PHP splits it: the base name and the bracketed keys after it (`''` for
- * `[]`). An unclosed first bracket is part of the name, as `_`; anything after a closing bracket
+ * `[]`). Spaces and dots in the base name become `_` (`per page` is `per_page`); an unclosed first
+ * bracket is part of the name, as `_`, with the rest as sent; anything after a closing bracket
  * that does not open another is ignored. Undefined when PHP would not register the variable.
  */
 export function splitName(raw: string): { base: string; keys: string[] } | undefined {
   const name = raw.replace(/^ +/, '');
   const open = name.indexOf('[');
-  let base = open < 0 ? name : name.slice(0, open);
+  let base = (open < 0 ? name : name.slice(0, open)).replace(/[ .]/g, '_');
   const keys: string[] = [];
   if (open >= 0) {
     let at = open;

@@ -29,6 +29,8 @@ describe('parseForm', () => {
     ['a[=1&a[b=2&c[x]y=3&d]=4', { a_: '1', a_b: '2', c: { x: '3' }, 'd]': '4' }],
     ['a[b[c]]=1', { a: { 'b[c': '1' } }],
     ['  a=1', { a: '1' }],
+    // Spaces and dots in the base name become `_`; in keys, and after an unclosed bracket, they stay.
+    ['per+page=5&start.date=x&a.b[c.d]=1&e[f.g=2', { per_page: '5', start_date: 'x', a_b: { 'c.d': '1' }, 'e_f.g': '2' }],
     // Invalid percent escapes stay as they are; valid ones are bytes, read as UTF-8.
     ['%ZZ=1&e=%F0%9F%98%80&f=100%', { '%ZZ': '1', e: '😀', f: '100%' }],
     ['categories=1,2&tags[]=a,b', { categories: '1,2', tags: ['a,b'] }],
