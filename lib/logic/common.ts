@@ -8,7 +8,7 @@ import { keys, listKeys, slugIndexKey, termKeys } from '../store/keys.js';
 import type { AnyPost, Card, EventItem, TermItem } from '../store/items.js';
 import { INDEXES } from '../table.js';
 import type { Linked } from '../present.js';
-import { keepTerms, keptTerms } from './term-cache.js';
+import { keepFor, termsFor } from './term-cache.js';
 
 /** The publication date pair from `date` / `date_utc` (site zone), or `fallback`, or now. */
 export function publicationDates(
@@ -94,7 +94,7 @@ export interface TermReading {
  * not show yet (it follows the table within moments) is read directly.
  */
 export async function loadTerms(lang: Lang, ids: ReadonlySet<number>, how: TermReading = {}): Promise<Map<number, TermItem>> {
-  const out = how.shared ? keptTerms(ids) : new Map<number, TermItem>();
+  const out = termsFor(how.shared, ids);
   const wanted = new Set([...ids].filter((id) => !out.has(id)));
   if (!wanted.size) return out;
   const termBytes = how.termBytes ?? 0;
@@ -109,7 +109,7 @@ export async function loadTerms(lang: Lang, ids: ReadonlySet<number>, how: TermR
       if (t) out.set(id, t);
     }
   }
-  if (how.shared) keepTerms([...wanted].map((id) => out.get(id)).filter((t): t is TermItem => t !== undefined));
+  keepFor(how.shared, [...wanted].map((id) => out.get(id)));
   return out;
 }
 

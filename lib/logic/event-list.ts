@@ -17,12 +17,14 @@ import type { AnyPost, EventItem, TermItem, VenueItem } from '../store/items.js'
 import { bucketsBound } from '../store/durations.js';
 import { searchWords, eventWords } from '../search.js';
 import { loadLinked } from './common.js';
-import { keepTerms, keptTermId, keptTerms } from './term-cache.js';
+import { keepFor, keptTermId, termsFor } from './term-cache.js';
 import { envelope, nonEmpty, ownFilter, pageKeys, paging, queryInput, statuses, total, withFilters, type Source } from './lists.js';
 
 const queryInputOf = (s: Source) => queryInput(s, false);
 
 const HIGH = '\uffff';
+/** A bucket's day counter attribute (`dDD`). */
+const DAY = /^d\d\d$/;
 
 /** TEC's default window: from the start of yesterday (site time) to 24 months ahead. */
 export function defaultWindow(now: Date, zone = config().siteTimezone) {
@@ -114,7 +116,7 @@ function termCheck(ctx: RequestContext, name: 'categories' | 'tags'): Check<numb
   const taxonomy = name === 'categories' ? 'category' : 'tag';
   const keyFor = (v: number | string) => (typeof v === 'number' ? keys.term(v) : keys.slugGuard(taxonomy, ctx.lang, v.toLowerCase()));
   // An answer for anyone may take ids and slugs from the kept terms (lib/logic/term-cache.ts).
-  const kept = ctx.shared ? keptTerms(values.filter((v): v is number => typeof v === 'number')) : new Map<number, TermItem>();
+  const kept = termsFor(ctx.shared, values.filter((v): v is number => typeof v === 'number'));
   const ids = values.map((v) => (typeof v === 'number' ? v : ctx.shared ? keptTermId(taxonomy, ctx.lang, v.toLowerCase()) : undefined));
   return {
     keys: values.filter((v, i) => (typeof v === 'number' ? !kept.has(v) : ids[i] === undefined)).map(keyFor),
@@ -294,9 +296,10 @@ function shiftUtc(wall: string, seconds: number): string {
  * counters cover whole UTC days; the index is read only for the window's partial first and last
  * days and for events that start inside the window but end outside it (those start within the
  * longest event duration before the end bound, which the buckets themselves bound), and only
- * where the buckets count events on those days: the corrections wait for the buckets. Window bounds are never equal to a
- * real sort key (`wall` or `wall#\uffff`), so inclusive BETWEEN ranges count strictly below or
- * above them. `legacy` gives the language's longest duration when a bucket carries none.
+ * where the buckets count events on those days: the corrections wait for the buckets. Window
+ * bounds are never equal to a real sort key (`wall` or `wall#\uffff`), so inclusive BETWEEN
+ * ranges count strictly below or above them. `legacy` gives the language's longest duration when
+ * a bucket carries none.
  */
 async function bucketTotal(partition: string, w: Window, legacy: () => Promise<number>): Promise<number> {
   const from = w.from || '0000-01-01 00:00:00';
@@ -311,22 +314,28 @@ async function bucketTotal(partition: string, w: Window, legacy: () => Promise<n
   });
   // A day holds a counter, or (in the search index's buckets) the set of its events' ids.
   const dayCount = (v: unknown) => (v instanceof Set ? v.size : Number(v));
-  // Every day's count, also to tell which days hold events.
+  // Every day's count, also to tell which days hold events (and which buckets count any).
   const days = new Map<string, number>();
+  const counting = new Set<Record<string, unknown>>();
   let n = 0;
   for (const b of buckets) {
     const whole = b.sk !== first.key.sk && b.sk !== last.key.sk;
     for (const [k, v] of Object.entries(b)) {
-      if (!/^d\d\d$/.test(k)) continue;
+      if (!DAY.test(k)) continue;
       const day = `${b.sk}-${k.slice(1)}`;
-      days.set(day, dayCount(v));
-      if ((whole && b.n === undefined) || (!whole && day >= fromDay && day <= toDay)) n += dayCount(v);
+      const count = dayCount(v);
+      days.set(day, count);
+      if (count > 0) counting.add(b);
+      if ((whole && b.n === undefined) || (!whole && day >= fromDay && day <= toDay)) n += count;
     }
     if (whole && b.n !== undefined) n += Number(b.n);
   }
-  const counts = (b: Record<string, unknown>) => Object.keys(b).some((k) => /^d\d\d$/.test(k) && dayCount(b[k]) > 0);
-  const bound = bucketsBound(buckets, counts);
-  const startsBetween = (lo: string, hi: string) => [...days].some(([day, count]) => count > 0 && day >= lo.slice(0, 10) && day <= hi.slice(0, 10));
+  const bound = bucketsBound(buckets, (b) => counting.has(b));
+  const startsBetween = (lo: string, hi: string) => {
+    const [a, z] = [lo.slice(0, 10), hi.slice(0, 10)];
+    for (const [day, count] of days) if (count > 0 && day >= a && day <= z) return true;
+    return false;
+  };
   const [partial, ends] = await Promise.all([
     partialDays(partition, w, from, to, fromDay, toDay, startsBetween),
     endCorrections(partition, w, from, to, bound === undefined ? legacy() : Promise.resolve(bound), startsBetween),
@@ -516,13 +525,13 @@ export async function listEvents(ctx: RequestContext): Promise<Reply> {
     // themselves and the filters' checks, in one batch.
     const hitTerms = new Set<number>();
     for (const h of hits) for (const id of [...asList(h.item.categories), ...asList(h.item.tags)]) hitTerms.add(id);
-    known = ctx.shared ? keptTerms(hitTerms) : new Map<number, TermItem>();
+    known = termsFor(ctx.shared, hitTerms);
     const unread = [...hitTerms].filter((id) => !known!.has(id));
     const found = await batchGet<EventItem | TermItem>([...hits.map((h) => keys.post(h.id)), ...unread.map(keys.term), ...(checked ? [] : checkKeys)]);
     if (!checked) verify(found);
     events = hits.map((h) => found.get(keyOf(keys.post(h.id))) as EventItem | undefined).filter((e): e is EventItem => e !== undefined);
     const read = unread.map((id) => found.get(keyOf(keys.term(id))) as TermItem | undefined).filter((t): t is TermItem => t !== undefined);
-    if (ctx.shared) keepTerms(read);
+    keepFor(ctx.shared, read);
     for (const t of read) known.set(t.id, t);
     n = await count;
   }

@@ -32,6 +32,14 @@ export function keptTerms(ids: Iterable<number>, now = Date.now()): Map<number, 
   return out;
 }
 
+/** What an answer may use: the fresh kept terms among `ids` when it is shared, else none. */
+export const termsFor = (shared: boolean | undefined, ids: Iterable<number>): Map<number, TermItem> => (shared ? keptTerms(ids) : new Map());
+
+/** Keeps what an answer read, when it is shared: other answers never fill the cache. */
+export function keepFor(shared: boolean | undefined, terms: Iterable<TermItem | undefined>): void {
+  if (shared) keepTerms([...terms].filter((t): t is TermItem => t !== undefined));
+}
+
 /** The id of the kept term with this slug, while it is fresh. */
 export function keptTermId(taxonomy: TermItem['taxonomy'], lang: TermItem['lang'], slug: string, now = Date.now()): number | undefined {
   const id = bySlug.get(slugKeyOf({ taxonomy, lang, slug }));
