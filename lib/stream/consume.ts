@@ -6,10 +6,10 @@
 //
 // Records of one item are handled one after the other in stream order; different items, whose
 // order the stream does not promise anyway (they may live in different shards), run side by side.
-import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { logger } from '../log.js';
-import { METRIC_NAMESPACE, METRICS, OPERATION_DIMENSION } from '../metric-names.js';
+import { METRICS } from '../metric-names.js';
+import { publishMetrics } from '../metrics.js';
 import type { Change, Trigger } from './change.js';
 import { decode } from './decode.js';
 import { STREAM_CONSUMER } from './functions.js';
@@ -158,17 +158,11 @@ export async function consume(event: DynamoDBStreamEvent, opts: ConsumeOptions =
   return (await consumeBatch(event, opts)).response;
 }
 
-/**
- * The batch's metrics in CloudWatch's embedded metric format, under the operation dimension
- * `stream.consumer` (as the API's functions, lib/metrics.ts). Made per batch, so that the
- * environment is read as the runtime set it.
- */
+/** The batch's metrics, under the operation dimension `stream.consumer` (as the API's functions). */
 function publishStreamMetrics(summary: BatchSummary): void {
-  const metrics = new Metrics({ namespace: process.env.POWERTOOLS_METRICS_NAMESPACE || METRIC_NAMESPACE });
-  metrics.clearDefaultDimensions();
-  metrics.addDimension(OPERATION_DIMENSION, STREAM_CONSUMER.id);
-  metrics.addMetric(METRICS.streamRecords, MetricUnit.Count, summary.processed);
-  metrics.addMetric(METRICS.streamFailures, MetricUnit.Count, summary.failedSequence === undefined ? 0 : 1);
-  if (summary.lagMs !== undefined) metrics.addMetric(METRICS.streamLag, MetricUnit.Milliseconds, summary.lagMs);
-  metrics.publishStoredMetrics();
+  publishMetrics(STREAM_CONSUMER.id, [
+    { name: METRICS.streamRecords, unit: 'Count', value: summary.processed },
+    { name: METRICS.streamFailures, unit: 'Count', value: summary.failedSequence === undefined ? 0 : 1 },
+    ...(summary.lagMs !== undefined ? [{ name: METRICS.streamLag, unit: 'Milliseconds' as const, value: summary.lagMs }] : []),
+  ]);
 }

@@ -72,4 +72,37 @@ describe('request metrics', () => {
       ['root.noRoute', 1],
     ]);
   });
+
+  it('are off when POWERTOOLS_METRICS_DISABLED says so, or POWERTOOLS_DEV without it, as Powertools reads them', async () => {
+    const blobs = async (env: Record<string, string | undefined>) => {
+      const saved = { POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED, POWERTOOLS_DEV: process.env.POWERTOOLS_DEV };
+      for (const [k, v] of Object.entries(env)) if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+      try {
+        const out = await captureOutput(() => indexHandler(apiEvent('GET', ROOT), fakeContext()));
+        return out.json.filter((l) => l._aws).length;
+      } finally {
+        for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    };
+    expect(await blobs({ POWERTOOLS_METRICS_DISABLED: 'true', POWERTOOLS_DEV: undefined })).toBe(0);
+    expect(await blobs({ POWERTOOLS_METRICS_DISABLED: 'Yes', POWERTOOLS_DEV: undefined })).toBe(0);
+    expect(await blobs({ POWERTOOLS_METRICS_DISABLED: undefined, POWERTOOLS_DEV: 'true' })).toBe(0);
+    expect(await blobs({ POWERTOOLS_METRICS_DISABLED: 'false', POWERTOOLS_DEV: 'true' })).toBe(1);
+    expect(await blobs({ POWERTOOLS_METRICS_DISABLED: undefined, POWERTOOLS_DEV: undefined })).toBe(1);
+  });
+
+  it('use the stack\'s namespace, and each blob is one line', async () => {
+    process.env.POWERTOOLS_METRICS_NAMESPACE = 'EventCalendar/Test';
+    try {
+      const out = await captureOutput(() => indexHandler(apiEvent('GET', ROOT), fakeContext()));
+      expect(blob(out)._aws.CloudWatchMetrics[0].Namespace).toBe('EventCalendar/Test');
+      const lines = out.stdout.split('\n').filter((l) => l.includes('"_aws"'));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]!.startsWith('{') && lines[0]!.endsWith('}')).toBe(true);
+    } finally {
+      delete process.env.POWERTOOLS_METRICS_NAMESPACE;
+    }
+  });
 });
