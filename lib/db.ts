@@ -68,3 +68,7 @@ export function db(): DynamoDBDocumentClient {
   }
   return client;
 }
+
+// Made at module scope, as Lambda's init phase is meant for: a function's first request then
+// finds the client ready, and so do environments Lambda initializes ahead of their first request.
+db();
