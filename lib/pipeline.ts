@@ -47,8 +47,11 @@ export type Logic = (ctx: RequestContext) => Promise<Reply>;
 
 type Event = APIGatewayProxyEventV2;
 type Result = APIGatewayProxyStructuredResultV2;
-/** The decoded request travels from the middleware to the handler on the Lambda context. */
-type ContextWithRequest = Context & { request?: RequestContext };
+/**
+ * The decoded request travels from the middleware to the handler on the Lambda context, with the
+ * sign-in's bookkeeping when it runs beside the request (lib/sign-in.ts).
+ */
+type ContextWithRequest = Context & { request?: RequestContext; aside?: Promise<void> };
 
 const PATH_NAMES = ['id', 'slug', 'user', 'uuid'] as const;
 
@@ -148,7 +151,8 @@ const routeRequest = (op: Operation, filters: HtmlFilters | undefined): middy.Mi
       unfilteredHtml: isEditor(principal),
       filters,
     });
-    if (op.access === 'read') principal = await identify(header(event, 'authorization'), facts);
+    // A read does not wait for the sign-in's bookkeeping: it runs beside the read, and the answer waits for it.
+    if (op.access === 'read') principal = await identify(header(event, 'authorization'), facts, (task) => (request.context.aside = task));
     const lang = (params.ml_language as Lang | undefined) ?? captures.lang;
     request.context.request = {
       op,
@@ -242,9 +246,11 @@ export function handle(opId: string, logic: Logic, options: HandleOptions = {}) 
     // Lambda gives each invocation a context of its own, but a caller (a test) may reuse one: a
     // request that fails before routing must not log the previous request's caller.
     context.request = undefined;
+    context.aside = undefined;
     return observe(
       { operation: op.id, event, functionRequestId: context.awsRequestId, role: () => callerRole(context.request?.principal) },
-      () => withDeadline(context.getRemainingTimeInMillis(), () => run(event, context)),
+      // Lambda may freeze the process once the answer is out: nothing may still be running.
+      () => withDeadline(context.getRemainingTimeInMillis(), () => run(event, context).finally(() => context.aside)),
     );
   };
 }

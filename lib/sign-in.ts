@@ -5,6 +5,7 @@ import { readCredentials as readHeader, verifyBearer, ROLES, type Principal, typ
 import { hashesEqual, hashPassword } from './app-passwords.js';
 import { passwordKey } from './app-password-key.js';
 import { ApiError, unauthorized } from './errors.js';
+import { logError } from './log.js';
 import { readCredentials, recordUse, refreshRole, subOfLogin, type StoredRole } from './store/credentials.js';
 
 export const signInErrors = {
@@ -26,8 +27,15 @@ export interface RequestFacts {
   now: Date;
 }
 
+/**
+ * Takes a bearer token's role refresh (below) to run beside the request, which awaits it before
+ * answering; a failure is then logged, not answered. Without one, the refresh is done before the
+ * caller is identified. A read passes one: nothing it answers depends on the refresh.
+ */
+export type Aside = (task: Promise<void>) => void;
+
 /** The caller, or undefined for an anonymous request. Bad credentials are a 401. */
-export async function identify(header: string | undefined, facts: RequestFacts): Promise<Principal | undefined> {
+export async function identify(header: string | undefined, facts: RequestFacts, aside?: Aside): Promise<Principal | undefined> {
   const c = readHeader(header);
   switch (c.scheme) {
     case 'none':
@@ -38,7 +46,9 @@ export async function identify(header: string | undefined, facts: RequestFacts):
       throw signInErrors.incorrectPassword();
     case 'bearer': {
       const principal = await verifyBearer(c.token);
-      await refreshRole(principal.sub, principal.role ?? 'none', facts.now.getTime());
+      const refresh = () => refreshRole(principal.sub, principal.role ?? 'none', facts.now.getTime());
+      if (aside) aside(refresh().catch((err: unknown) => logError(err, "Could not carry the token's role to the user's credential record")));
+      else await refresh();
       return principal;
     }
     case 'basic':
@@ -60,6 +70,7 @@ async function withAppPassword(login: string, password: string, facts: RequestFa
   for (const item of credentials.passwords) if (hashesEqual(presented, item.hash) && !match) match = item;
   const record = credentials.record;
   if (!match || !record) throw signInErrors.incorrectPassword();
+  // Before the request runs, as WordPress records it: the request itself may list the password.
   await recordUse(sub, match, Math.floor(facts.now.getTime() / 1000), facts.ip);
   return {
     sub,

@@ -6,7 +6,9 @@
 import type { MiddlewareStack } from '@smithy/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capacity, db } from '../../lib/db.js';
+import { CREDENTIALS_PREFIX } from '../../lib/grants.js';
 import { ensureDevKeys, mintToken } from '../../lib/local/dev-auth.js';
+import { forgetConfirmedRoles } from '../../lib/store/credentials.js';
 import { invoke } from '../../lib/local/invoke.js';
 import { useFreshTable } from '../support/table.js';
 
@@ -138,5 +140,46 @@ describe('round trips of a read', () => {
     const bySlug = await measure(`/events/by-slug/${anonymous.body.slug}`);
     expect(bySlug.requests).toBe(1);
     expect(bySlug.body.tags).toEqual(editor.body.tags);
+  });
+
+  it("runs an identified reader's role refresh beside the read, and answers after it", async () => {
+    forgetConfirmedRoles();
+    const editor = await measure(`/events/${ids.event}`, {}, true);
+    // The stored role (the user has no passwords: a read finds nothing) is read while the event is.
+    expect(editor.commands).toEqual({ GetItemCommand: 2, BatchGetItemCommand: 1 });
+    expect(editor.stages).toBe(2);
+    // A slow refresh holds the answer back: Lambda may freeze the process once the answer is out.
+    forgetConfirmedRoles();
+    const slow = (next: (args: object) => Promise<unknown>) => async (args: { input?: { Key?: { pk?: string } } }) => {
+      if (args.input?.Key?.pk?.startsWith(CREDENTIALS_PREFIX)) await new Promise((r) => setTimeout(r, 4 * ROUND_TRIP_MS));
+      return next(args);
+    };
+    stack().add(slow as never, { step: 'initialize', name: 'slowCredentials' });
+    try {
+      const started = performance.now();
+      await measure(`/events/${ids.event}`, {}, true);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(5 * ROUND_TRIP_MS);
+    } finally {
+      stack().remove('slowCredentials');
+    }
+  });
+
+  it('answers a read whose role refresh failed, and tries the refresh again on the next one', async () => {
+    forgetConfirmedRoles();
+    const failing = (next: (args: object) => Promise<unknown>) => async (args: { input?: { Key?: { pk?: string } } }) => {
+      if (args.input?.Key?.pk?.startsWith(CREDENTIALS_PREFIX)) throw new Error('credential record unavailable');
+      return next(args);
+    };
+    stack().add(failing as never, { step: 'initialize', name: 'failingCredentials' });
+    try {
+      const first = await measure(`/events/${ids.event}`, {}, true);
+      expect(first.body.id).toBe(ids.event);
+    } finally {
+      stack().remove('failingCredentials');
+    }
+    const again = await measure(`/events/${ids.event}`, {}, true);
+    expect(again.commands).toEqual({ GetItemCommand: 2, BatchGetItemCommand: 1 });
+    const confirmed = await measure(`/events/${ids.event}`, {}, true);
+    expect(confirmed.commands).toEqual({ GetItemCommand: 1, BatchGetItemCommand: 1 });
   });
 });
