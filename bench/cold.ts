@@ -8,6 +8,10 @@
 //   baseline in a fresh process of its own; then the stream consumer with its fixture.
 // - Per function: the medians over BENCH_ROUNDS rounds (default 5) of the import time and of the
 //   first call's time (its DynamoDB requests included), against the median of every baseline run.
+// - Two floors, run the same way against the baseline each round: what the SDK alone costs the
+//   request patterns the functions need (bench/cold-read.ts, bench/cold-write.ts).
+// - Each process runs with the stack's settings (log level INFO, metrics on); the first call's
+//   DynamoDB requests are read from its request log line.
 // Targets: reads within 1.15× and writes within 1.3× of the baseline, both times.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -25,6 +29,13 @@ import { renderCold, replaceBlock, runContext, type ColdResults } from './readme
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 5);
 const RESULTS = resolve(REPO_ROOT, 'bench/results/cold.json');
 export const TARGETS = { read: 1.15, write: 1.3 } as const;
+/** The floors' bundles, with the requests their first call makes. */
+const FLOORS = [
+  { name: 'read', entry: 'bench/cold-read.ts', requests: 'GetItem, then BatchGetItem' },
+  { name: 'write', entry: 'bench/cold-write.ts', requests: 'GetItem, then TransactWriteItems' },
+] as const;
+/** Runs of each floor per round, each beside a run of the baseline. */
+const FLOOR_RUNS = 3;
 
 /** What runs in each fresh process: the import, then the first call, timed from inside. */
 const CHILD = `
@@ -48,6 +59,22 @@ interface Sample {
   importMs: number;
   firstCallMs: number;
   status: number | null;
+  /** The first call's DynamoDB requests, from its request log line (none for the yardsticks). */
+  requests?: number;
+}
+
+/** The `dynamodb.requests` of the request line a function printed, if it printed one. */
+function loggedRequests(stdout: string): number | undefined {
+  for (const line of stdout.split('\n')) {
+    if (!line.includes('"request"')) continue;
+    try {
+      const entry = JSON.parse(line) as { message?: string; dynamodb?: { requests?: number } };
+      if (entry.message === 'request') return entry.dynamodb?.requests;
+    } catch {
+      // Not a JSON line.
+    }
+  }
+  return undefined;
 }
 
 /** Runs one bundle in a fresh process, as Lambda starts it (source maps on, as the stack sets). */
@@ -55,12 +82,12 @@ function coldRun(bundle: string, eventFile: string, env: NodeJS.ProcessEnv, work
   const out = join(work, 'sample.json');
   const r = spawnSync(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', CHILD], {
     env: { ...env, COLD_BUNDLE: bundle, COLD_EVENT: eventFile, COLD_OUT: out },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
     encoding: 'utf8',
     timeout: 60_000,
   });
   if (r.status !== 0) throw new Error(`${bundle} failed (${r.status}): ${r.stderr.slice(-2000)}`);
-  return JSON.parse(readFileSync(out, 'utf8')) as Sample;
+  return { ...(JSON.parse(readFileSync(out, 'utf8')) as Sample), requests: loggedRequests(r.stdout) };
 }
 
 /** The synthesized bundle of each function, by operation id (the consumer's tag too). */
@@ -84,9 +111,10 @@ function synthesizedBundles(): Map<string, string> {
   return bundles;
 }
 
-async function baselineBundle(work: string): Promise<string> {
-  const outfile = join(work, 'baseline', 'index.mjs');
-  await build({ ...esbuildOptions('bench/cold-baseline.ts'), alias: {}, sourcemap: true, sourcesContent: false, outfile, logLevel: 'error' });
+/** A yardstick's bundle: the stack's esbuild options, without the project's module aliases. */
+async function yardstickBundle(work: string, entry: string): Promise<string> {
+  const outfile = join(work, entry.replace(/\W+/g, '-'), 'index.mjs');
+  await build({ ...esbuildOptions(entry), alias: {}, sourcemap: true, sourcesContent: false, outfile, logLevel: 'error' });
   return outfile;
 }
 
@@ -103,7 +131,11 @@ async function main(): Promise<number> {
   const t = await benchTable('cold');
   const work = mkdtempSync(join(tmpdir(), 'bench-cold-'));
   try {
-    const baseline = await baselineBundle(work);
+    const baseline = await yardstickBundle(work, 'bench/cold-baseline.ts');
+    const floorBundles = await Promise.all(FLOORS.map((f) => yardstickBundle(work, f.entry)));
+    const floorSamples: Sample[][] = FLOORS.map(() => []);
+    const noEvent = join(work, 'no-event.json');
+    writeFileSync(noEvent, '{}');
     const fixtures = join(REPO_ROOT, 'events-fixtures');
     const manifest = JSON.parse(readFileSync(join(fixtures, 'manifest.json'), 'utf8')) as { fixtures: { fixture: string; operation: string; status: number }[] };
     const editor = await mintToken(t.keys, { role: 'editor', sub: 'fixture-editor', ttl: '12h' });
@@ -115,7 +147,9 @@ async function main(): Promise<number> {
       // Every round starts from an empty table, as the manifest expects.
       const table = `${t.tableName}-${r}`;
       await ensureTable(table);
-      const env = { ...process.env, TABLE_NAME: table, AWS_REGION: 'us-east-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', POWERTOOLS_LOG_LEVEL: 'ERROR' };
+      // As the stack runs them: no log level or metrics switch of this process's own.
+      const env: NodeJS.ProcessEnv = { ...process.env, TABLE_NAME: table, AWS_REGION: 'us-east-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
+      for (const k of ['LOG_LEVEL', 'POWERTOOLS_LOG_LEVEL', 'POWERTOOLS_METRICS_DISABLED']) delete env[k];
       for (const [i, f] of runs.entries()) {
         const bundle = bundles.get(f.operation);
         if (!bundle || !existsSync(bundle)) throw new Error(`No synthesized bundle for ${f.operation}`);
@@ -132,16 +166,36 @@ async function main(): Promise<number> {
           if (f.measured) samples.set(f.operation, [...(samples.get(f.operation) ?? []), s]);
         }
       }
+      for (let k = 0; k < FLOOR_RUNS; k++) {
+        for (const [i, bundle] of floorBundles.entries()) {
+          const pair = () => floorSamples[i]!.push(coldRun(bundle, noEvent, env, work));
+          const base1 = () => base.push(coldRun(baseline, noEvent, env, work));
+          for (const run of (r + k + i) % 2 === 0 ? [pair, base1] : [base1, pair]) run();
+        }
+      }
       console.error(`round ${r + 1}/${ROUNDS} done`);
     }
     const b = { importMs: round(median(base.map((s) => s.importMs))), firstCallMs: round(median(base.map((s) => s.firstCallMs))), bytes: readFileSync(baseline).length };
-    const functions = [...samples].map(([op, list]) => {
-      const access = op === 'stream.consumer' ? 'write' : operation(op).access;
+    const times = (list: Sample[]) => {
       const importMs = round(median(list.map((s) => s.importMs)));
       const firstCallMs = round(median(list.map((s) => s.firstCallMs)));
-      const ratios = { import: round(importMs / b.importMs), firstCall: round(firstCallMs / b.firstCallMs) };
+      return { importMs, firstCallMs, ratios: { import: round(importMs / b.importMs), firstCall: round(firstCallMs / b.firstCallMs) } };
+    };
+    const floors = FLOORS.map((f, i) => ({ name: f.name, requests: f.requests, bytes: readFileSync(floorBundles[i]!).length, ...times(floorSamples[i]!) }));
+    const functions = [...samples].map(([op, list]) => {
+      const access = op === 'stream.consumer' ? 'write' : operation(op).access;
+      const t = times(list);
       const target = TARGETS[access];
-      return { operation: op, access, bytes: readFileSync(bundles.get(op)!).length, importMs, firstCallMs, ratios, target, met: ratios.import <= target && ratios.firstCall <= target };
+      const requests = list.map((s) => s.requests).filter((n) => n !== undefined);
+      return {
+        operation: op,
+        access,
+        bytes: readFileSync(bundles.get(op)!).length,
+        ...(requests.length ? { requests: median(requests) } : {}),
+        ...t,
+        target,
+        met: t.ratios.import <= target && t.ratios.firstCall <= target,
+      };
     });
     const results: ColdResults = {
       generatedAt: new Date().toISOString(),
@@ -149,6 +203,7 @@ async function main(): Promise<number> {
       rounds: ROUNDS,
       seconds: Math.round((Date.now() - started) / 1000),
       baseline: b,
+      floors,
       functions,
     };
     mkdirSync(dirname(RESULTS), { recursive: true });

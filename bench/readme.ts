@@ -150,10 +150,14 @@ export interface ColdResults {
   rounds: number;
   seconds: number;
   baseline: { importMs: number; firstCallMs: number; bytes: number };
+  /** What the SDK alone costs the request patterns the functions need, against the same baseline. */
+  floors?: { name: string; requests: string; bytes: number; importMs: number; firstCallMs: number; ratios: { import: number; firstCall: number } }[];
   functions: {
     operation: string;
     access: 'read' | 'write';
     bytes: number;
+    /** The first call's DynamoDB requests (median), from its request log line. */
+    requests?: number;
     importMs: number;
     firstCallMs: number;
     ratios: { import: number; firstCall: number };
@@ -168,14 +172,19 @@ const kb = (bytes: number) => `${Math.round(bytes / 1024)} KB`;
 export function renderCold(r: ColdResults): string {
   const where = `${r.generatedAt.slice(0, 10)}, commit ${r.commit.slice(0, 7)}${r.dirty ? ' (with uncommitted changes)' : ''}, ${r.machine.cores} × ${r.machine.cpu}, Node ${r.machine.node}`;
   const met = r.functions.filter((f) => f.met).length;
+  const floors = (r.floors ?? []).map(
+    (f) => `- ${f.name} floor (${f.requests}; ${kb(f.bytes)}): import ${fmt(f.importMs)} ms (${fmt(f.ratios.import)}×), first call ${fmt(f.firstCallMs)} ms (${fmt(f.ratios.firstCall)}×)`,
+  );
+  const requests = r.functions.some((f) => f.requests !== undefined);
   return [
     `Run of ${where}; medians of ${r.rounds} rounds. The baseline bundle (${kb(r.baseline.bytes)}) loads in ${fmt(r.baseline.importMs)} ms and answers its first call in ${fmt(r.baseline.firstCallMs)} ms. ${met} of ${r.functions.length} functions meet their target (reads 1.15×, writes 1.3×):`,
+    ...(floors.length ? ['', 'What the SDK alone costs, in the same run, with the same client as the baseline:', '', ...floors] : []),
     '',
-    '| function | access | bundle | import | × | first call | × | target |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+    `| function | access | bundle |${requests ? ' requests |' : ''} import | × | first call | × | target |`,
+    `| --- | --- | --- |${requests ? ' --- |' : ''} --- | --- | --- | --- | --- |`,
     ...r.functions.map(
       (f) =>
-        `| ${f.operation} | ${f.access} | ${kb(f.bytes)} | ${fmt(f.importMs)} ms | ${fmt(f.ratios.import)}× | ${fmt(f.firstCallMs)} ms | ${fmt(f.ratios.firstCall)}× | ${f.met ? 'met' : `**not met** (${fmt(f.target)}×)`} |`,
+        `| ${f.operation} | ${f.access} | ${kb(f.bytes)} |${requests ? ` ${f.requests ?? ''} |` : ''} ${fmt(f.importMs)} ms | ${fmt(f.ratios.import)}× | ${fmt(f.firstCallMs)} ms | ${fmt(f.ratios.firstCall)}× | ${f.met ? 'met' : `**not met** (${fmt(f.target)}×)`} |`,
     ),
   ].join('\n');
 }
