@@ -184,7 +184,7 @@ async function main(): Promise<number> {
     const floors = FLOORS.map((f, i) => ({ name: f.name, requests: f.requests, bytes: readFileSync(floorBundles[i]!).length, ...times(floorSamples[i]!) }));
     const functions = [...samples].map(([op, list]) => {
       const access = op === 'stream.consumer' ? 'write' : operation(op).access;
-      const t = times(list);
+      const measured = times(list);
       const target = TARGETS[access];
       const requests = list.map((s) => s.requests).filter((n) => n !== undefined);
       return {
@@ -192,9 +192,9 @@ async function main(): Promise<number> {
         access,
         bytes: readFileSync(bundles.get(op)!).length,
         ...(requests.length ? { requests: median(requests) } : {}),
-        ...t,
+        ...measured,
         target,
-        met: t.ratios.import <= target && t.ratios.firstCall <= target,
+        met: measured.ratios.import <= target && measured.ratios.firstCall <= target,
       };
     });
     const results: ColdResults = {
