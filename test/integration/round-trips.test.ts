@@ -65,6 +65,22 @@ describe('round trips of a read', () => {
     stack().remove('addedRoundTrip');
   });
 
+  /** Runs `fn` with `before` done ahead of every request for a credential record. */
+  async function withCredentialReads<T>(before: () => Promise<void>, fn: () => Promise<T>): Promise<T> {
+    stack().add(
+      ((next: (args: object) => Promise<unknown>) => async (args: { input?: { Key?: { pk?: string } } }) => {
+        if (args.input?.Key?.pk?.startsWith(CREDENTIALS_PREFIX)) await before();
+        return next(args);
+      }) as never,
+      { step: 'initialize', name: 'credentialReads' },
+    );
+    try {
+      return await fn();
+    } finally {
+      stack().remove('credentialReads');
+    }
+  }
+
   it('lists a page of events in two stages, unfiltered or filtered by one id', async () => {
     const rows: string[] = [];
     for (const [name, query] of [
@@ -150,33 +166,18 @@ describe('round trips of a read', () => {
     expect(editor.stages).toBe(2);
     // A slow refresh holds the answer back: Lambda may freeze the process once the answer is out.
     forgetConfirmedRoles();
-    const slow = (next: (args: object) => Promise<unknown>) => async (args: { input?: { Key?: { pk?: string } } }) => {
-      if (args.input?.Key?.pk?.startsWith(CREDENTIALS_PREFIX)) await new Promise((r) => setTimeout(r, 4 * ROUND_TRIP_MS));
-      return next(args);
-    };
-    stack().add(slow as never, { step: 'initialize', name: 'slowCredentials' });
-    try {
-      const started = performance.now();
-      await measure(`/events/${ids.event}`, {}, true);
-      expect(performance.now() - started).toBeGreaterThanOrEqual(5 * ROUND_TRIP_MS);
-    } finally {
-      stack().remove('slowCredentials');
-    }
+    const started = performance.now();
+    await withCredentialReads(() => new Promise((r) => setTimeout(r, 4 * ROUND_TRIP_MS)), () => measure(`/events/${ids.event}`, {}, true));
+    expect(performance.now() - started).toBeGreaterThanOrEqual(5 * ROUND_TRIP_MS);
   });
 
   it('answers a read whose role refresh failed, and tries the refresh again on the next one', async () => {
     forgetConfirmedRoles();
-    const failing = (next: (args: object) => Promise<unknown>) => async (args: { input?: { Key?: { pk?: string } } }) => {
-      if (args.input?.Key?.pk?.startsWith(CREDENTIALS_PREFIX)) throw new Error('credential record unavailable');
-      return next(args);
+    const unavailable = async () => {
+      throw new Error('credential record unavailable');
     };
-    stack().add(failing as never, { step: 'initialize', name: 'failingCredentials' });
-    try {
-      const first = await measure(`/events/${ids.event}`, {}, true);
-      expect(first.body.id).toBe(ids.event);
-    } finally {
-      stack().remove('failingCredentials');
-    }
+    const first = await withCredentialReads(unavailable, () => measure(`/events/${ids.event}`, {}, true));
+    expect(first.body.id).toBe(ids.event);
     const again = await measure(`/events/${ids.event}`, {}, true);
     expect(again.commands).toEqual({ GetItemCommand: 2, BatchGetItemCommand: 1 });
     const confirmed = await measure(`/events/${ids.event}`, {}, true);
