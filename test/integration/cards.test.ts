@@ -303,7 +303,7 @@ describe('terms of a page of events', () => {
 });
 
 describe('many linked events: the request answers after its own write, the stream consumer does the rest', () => {
-  useFreshTable('cards-many');
+  useFreshTable('cards-many', { stream: true });
   const stream = useStreamPoller();
   const MANY = REQUEST_FAN_OUT + 5;
 

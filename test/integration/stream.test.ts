@@ -29,7 +29,7 @@ import { fakeContext } from '../support/lambda.js';
 import { useStreamPoller, waitFor } from '../support/stream.js';
 import { dynamoEndpoint, uniqueTableName, useFreshTable } from '../support/table.js';
 
-useFreshTable('stream');
+useFreshTable('stream', { stream: true });
 const stream = useStreamPoller({ maxRetries: 2 });
 
 let token: string;

@@ -73,7 +73,7 @@ const ROLE_NAMES = new Set(['editor', 'author', 'contributor']);
  * beforeAll and closed in afterAll. SITE_URL is the gateway's URL, so links in responses work.
  */
 export function useGateway(opts: Pick<GatewayOptions, 'loadHandler' | 'maxBodyBytes'> & { tablePrefix?: string; stream?: boolean } = {}): GatewayHarness {
-  const table = useFreshTable(opts.tablePrefix ?? 'e2e');
+  const table = useFreshTable(opts.tablePrefix ?? 'e2e', { stream: opts.stream });
   // `stream: true`: as under `npm start`, the table's changes reach the stream consumer (files
   // that read what it derives: search, the cards of many events, the change feed). Others skip
   // its work, which would only slow the shared DynamoDB Local down.
