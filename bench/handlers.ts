@@ -236,7 +236,8 @@ async function sideBySide(categoryId: number, eventId: number): Promise<Handlers
 
 async function main(): Promise<number> {
   const started = Date.now();
-  const t = await benchTable('handlers');
+  // No stream: nothing here consumes it, and DynamoDB Local would charge every request for it.
+  const t = await benchTable('handlers', { stream: false });
   try {
     const token = await mintToken(t.keys, { role: 'editor', sub: 'bench-editor', ttl: '12h' });
     const plan = planSeed(EVENTS, 42, new Date());

@@ -16,7 +16,8 @@ export interface BenchTable {
  * What a benchmark runs against: the development issuer, DYNAMODB_ENDPOINT or a fresh in-memory
  * DynamoDB Local, and a new table named `bench-<name>-…` made from the table definition.
  */
-export async function benchTable(name: string): Promise<BenchTable> {
+/** A fresh table for a benchmark; `stream: false` for one that runs no stream consumer (see ensureTable). */
+export async function benchTable(name: string, opts: { stream?: boolean } = {}): Promise<BenchTable> {
   const keys = await ensureDevKeys('.local');
   Object.assign(process.env, localAuthEnv(keys));
   process.env.SITE_URL ||= 'http://127.0.0.1:3000';
@@ -28,7 +29,7 @@ export async function benchTable(name: string): Promise<BenchTable> {
   const tableName = `bench-${name}-${Date.now().toString(36)}`;
   process.env.TABLE_NAME = tableName;
   resetConfig();
-  await ensureTable(tableName);
+  await ensureTable(tableName, undefined, opts);
   return { keys, dynamo, endpoint: process.env.DYNAMODB_ENDPOINT, tableName };
 }
 

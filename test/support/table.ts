@@ -1,10 +1,9 @@
 // A fresh DynamoDB table per test file, created from the table definition.
 import { randomBytes } from 'node:crypto';
-import { CreateTableCommand, DeleteTableCommand } from '@aws-sdk/client-dynamodb';
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { resetConfig } from '../../lib/config.js';
-import { localClient, waitForActive, waitForDynamo } from '../../lib/local/dynamo.js';
-import { createTableInput } from '../../lib/table.js';
+import { ensureTable, localClient, waitForDynamo } from '../../lib/local/dynamo.js';
 
 let reachable: Promise<string> | undefined;
 
@@ -39,14 +38,7 @@ export function useFreshTable(prefix = 'test', opts: { stream?: boolean } = {}):
   let previous: string | undefined;
   beforeAll(async () => {
     const endpoint = await dynamoEndpoint();
-    const client = localClient(endpoint);
-    try {
-      const { StreamSpecification, ...plain } = createTableInput(name);
-      await client.send(new CreateTableCommand(opts.stream ? { ...plain, StreamSpecification } : plain));
-      await waitForActive(client, name);
-    } finally {
-      client.destroy();
-    }
+    await ensureTable(name, endpoint, { stream: opts.stream ?? false });
     previous = process.env.TABLE_NAME;
     process.env.TABLE_NAME = name;
     resetConfig();
