@@ -14,9 +14,9 @@ export interface BenchTable {
 
 /**
  * What a benchmark runs against: the development issuer, DYNAMODB_ENDPOINT or a fresh in-memory
- * DynamoDB Local, and a new table named `bench-<name>-…` made from the table definition.
+ * DynamoDB Local, and a new table named `bench-<name>-…` made from the table definition
+ * (`stream: false` for a benchmark that runs no stream consumer: see ensureTable).
  */
-/** A fresh table for a benchmark; `stream: false` for one that runs no stream consumer (see ensureTable). */
 export async function benchTable(name: string, opts: { stream?: boolean } = {}): Promise<BenchTable> {
   const keys = await ensureDevKeys('.local');
   Object.assign(process.env, localAuthEnv(keys));

@@ -1,5 +1,6 @@
 // The store primitives (lib/store/base.ts) and the event write transaction
 // (lib/logic/event-writes.ts), directly against DynamoDB Local: no handler, no mock.
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { config } from '../../lib/config.js';
 import { capacity } from '../../lib/db.js';
@@ -24,11 +25,25 @@ import {
 } from '../../lib/store/base.js';
 import { keys, pad } from '../../lib/store/keys.js';
 import type { EventItem, LinkItem, TermItem } from '../../lib/store/items.js';
-import { useFreshTable } from '../support/table.js';
+import { localClient } from '../../lib/local/dynamo.js';
+import { dynamoEndpoint, useFreshTable } from '../support/table.js';
 
 useFreshTable('store');
 
 const tableName = () => config().tableName;
+
+// Nothing here consumes the stream, so the file's table has none: DynamoDB Local would charge every
+// request of the run for the stream records it holds (test/support/table.ts).
+it('runs on a table without a stream', async () => {
+  const client = localClient(await dynamoEndpoint());
+  try {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName() }));
+    expect(Table!.TableStatus).toBe('ACTIVE');
+    expect(Table!.StreamSpecification?.StreamEnabled ?? false).toBe(false);
+  } finally {
+    client.destroy();
+  }
+});
 
 /** `Put POST#5|POST`, `Update TERM#3|TERM`, …: what a transaction item does, to what. */
 function describeItem(item: TransactItem): string {

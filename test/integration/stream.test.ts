@@ -302,20 +302,30 @@ describe('the local stream', () => {
     }
   });
 
+  it("gives this file's table the stream its consumer reads", async () => {
+    const client = localClient(await dynamoEndpoint());
+    try {
+      const { Table } = await client.send(new DescribeTableCommand({ TableName: config().tableName }));
+      expect(Table!.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: STREAM_VIEW_TYPE });
+    } finally {
+      client.destroy();
+    }
+  });
+
   it('with stream: false, makes a table with TTL and no stream, and leaves an existing one without it', async () => {
     const name = uniqueTableName('stream-off');
     const client = localClient(await dynamoEndpoint());
-    const describe = async () => (await client.send(new DescribeTableCommand({ TableName: name }))).Table!;
+    const tableNow = async () => (await client.send(new DescribeTableCommand({ TableName: name }))).Table!;
     try {
       expect(await ensureTable(name, await dynamoEndpoint(), { stream: false })).toBe(true);
-      expect((await describe()).StreamSpecification?.StreamEnabled ?? false).toBe(false);
+      expect((await tableNow()).StreamSpecification?.StreamEnabled ?? false).toBe(false);
       const { TimeToLiveDescription } = await client.send(new DescribeTimeToLiveCommand({ TableName: name }));
       expect(TimeToLiveDescription).toMatchObject({ AttributeName: TTL_ATTRIBUTE, TimeToLiveStatus: 'ENABLED' });
       expect(await ensureTable(name, await dynamoEndpoint(), { stream: false })).toBe(false);
-      expect((await describe()).StreamSpecification?.StreamEnabled ?? false).toBe(false);
+      expect((await tableNow()).StreamSpecification?.StreamEnabled ?? false).toBe(false);
       // Without the option, the same table is upgraded to the definition: its stream is turned on.
       expect(await ensureTable(name, await dynamoEndpoint())).toBe(false);
-      expect((await describe()).StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: STREAM_VIEW_TYPE });
+      expect((await tableNow()).StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: STREAM_VIEW_TYPE });
     } finally {
       await client.send(new DeleteTableCommand({ TableName: name })).catch(() => undefined);
       client.destroy();
