@@ -401,7 +401,8 @@ const counts = (c: Record<string, number>) =>
 
 async function main(): Promise<number> {
   const runStart = performance.now();
-  const { keys: devKeys, dynamo, endpoint, tableName } = await benchTable('writes');
+  // No stream: nothing here consumes it, and DynamoDB Local would charge every request for it.
+  const { keys: devKeys, dynamo, endpoint, tableName } = await benchTable('writes', { stream: false });
   installTally();
   gateway = await startGateway({ quiet: true, host: '127.0.0.1', port: 0 });
   token = await mintToken(devKeys, { role: 'editor', sub: 'bench-writes-editor', ttl: '2h' });
