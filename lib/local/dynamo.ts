@@ -203,8 +203,9 @@ export async function startDynamoLocal(opts: DynamoLocalOptions = {}): Promise<D
  * Uses DYNAMODB_ENDPOINT (or the given endpoint). Returns true when it created the table.
  *
  * `stream: false` leaves the stream off, for a table no stream consumer reads (most test files'
- * tables, a benchmark of reads): DynamoDB Local reads over every stream record it holds on each request to a table with
- * a stream, a cost that grows with the writes and that DynamoDB itself does not have.
+ * tables, benchmarks without a consumer): DynamoDB Local reads over every stream record it holds
+ * on each request to a table with a stream, a cost that grows with the writes and that DynamoDB
+ * itself does not have.
  */
 export async function ensureTable(tableName: string, endpoint = process.env.DYNAMODB_ENDPOINT || undefined, opts: { stream?: boolean } = {}): Promise<boolean> {
   const stream = opts.stream ?? true;
