@@ -1,6 +1,5 @@
 // The store primitives (lib/store/base.ts) and the event write transaction
 // (lib/logic/event-writes.ts), directly against DynamoDB Local: no handler, no mock.
-import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { config } from '../../lib/config.js';
 import { capacity } from '../../lib/db.js';
@@ -25,8 +24,7 @@ import {
 } from '../../lib/store/base.js';
 import { keys, pad } from '../../lib/store/keys.js';
 import type { EventItem, LinkItem, TermItem } from '../../lib/store/items.js';
-import { localClient } from '../../lib/local/dynamo.js';
-import { dynamoEndpoint, useFreshTable } from '../support/table.js';
+import { tableDescription, useFreshTable } from '../support/table.js';
 
 useFreshTable('store');
 
@@ -35,14 +33,9 @@ const tableName = () => config().tableName;
 // Nothing here consumes the stream, so the file's table has none: DynamoDB Local would charge every
 // request of the run for the stream records it holds (test/support/table.ts).
 it('runs on a table without a stream', async () => {
-  const client = localClient(await dynamoEndpoint());
-  try {
-    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName() }));
-    expect(Table!.TableStatus).toBe('ACTIVE');
-    expect(Table!.StreamSpecification?.StreamEnabled ?? false).toBe(false);
-  } finally {
-    client.destroy();
-  }
+  const table = await tableDescription(tableName());
+  expect(table.TableStatus).toBe('ACTIVE');
+  expect(table.StreamSpecification?.StreamEnabled ?? false).toBe(false);
 });
 
 /** `Put POST#5|POST`, `Update TERM#3|TERM`, …: what a transaction item does, to what. */

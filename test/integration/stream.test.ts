@@ -27,7 +27,7 @@ import { createTableInput, STREAM_VIEW_TYPE, TTL_ATTRIBUTE } from '../../lib/tab
 import { handler as consumer } from '../../functions/stream/consumer.js';
 import { fakeContext } from '../support/lambda.js';
 import { useStreamPoller, waitFor } from '../support/stream.js';
-import { dynamoEndpoint, uniqueTableName, useFreshTable } from '../support/table.js';
+import { dynamoEndpoint, tableDescription, uniqueTableName, useFreshTable } from '../support/table.js';
 
 useFreshTable('stream', { stream: true });
 const stream = useStreamPoller({ maxRetries: 2 });
@@ -303,19 +303,13 @@ describe('the local stream', () => {
   });
 
   it("gives this file's table the stream its consumer reads", async () => {
-    const client = localClient(await dynamoEndpoint());
-    try {
-      const { Table } = await client.send(new DescribeTableCommand({ TableName: config().tableName }));
-      expect(Table!.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: STREAM_VIEW_TYPE });
-    } finally {
-      client.destroy();
-    }
+    expect((await tableDescription(config().tableName)).StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: STREAM_VIEW_TYPE });
   });
 
   it('with stream: false, makes a table with TTL and no stream, and leaves an existing one without it', async () => {
     const name = uniqueTableName('stream-off');
     const client = localClient(await dynamoEndpoint());
-    const tableNow = async () => (await client.send(new DescribeTableCommand({ TableName: name }))).Table!;
+    const tableNow = () => tableDescription(name);
     try {
       expect(await ensureTable(name, await dynamoEndpoint(), { stream: false })).toBe(true);
       expect((await tableNow()).StreamSpecification?.StreamEnabled ?? false).toBe(false);

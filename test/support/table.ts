@@ -1,6 +1,6 @@
 // A fresh DynamoDB table per test file, created from the table definition.
 import { randomBytes } from 'node:crypto';
-import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
+import { DeleteTableCommand, DescribeTableCommand, type TableDescription } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { resetConfig } from '../../lib/config.js';
 import { ensureTable, localClient, waitForDynamo } from '../../lib/local/dynamo.js';
@@ -15,6 +15,16 @@ export function dynamoEndpoint(): Promise<string> {
     await waitForDynamo(endpoint, { timeoutMs: 45_000 });
     return endpoint;
   })());
+}
+
+/** A table as DynamoDB Local describes it now. */
+export async function tableDescription(name: string): Promise<TableDescription> {
+  const client = localClient(await dynamoEndpoint());
+  try {
+    return (await client.send(new DescribeTableCommand({ TableName: name }))).Table!;
+  } finally {
+    client.destroy();
+  }
 }
 
 /** A table name no other file or run uses: `<prefix>-<time>-<random>`. */
