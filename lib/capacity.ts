@@ -2,7 +2,7 @@
 // them. One tally covers the whole process (tests and benchmarks reset and read it); a request
 // may open its own scope, which is exact even when the local server runs requests concurrently.
 // Kept apart from lib/db.ts so that functions without table access do not bundle the SDK.
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { scopedValue } from './scope.js';
 
 export interface CapacityTally {
   requests: number;
@@ -29,7 +29,7 @@ export interface Consumed {
 export const emptyTally = (): CapacityTally => ({ requests: 0, read: 0, write: 0, commands: {}, stages: 0, finishedStage: 0 });
 
 const tally: CapacityTally = emptyTally();
-const scopes = new AsyncLocalStorage<CapacityTally>();
+const scopes = scopedValue<CapacityTally>('capacity');
 
 export const capacity = {
   reset(): void {
@@ -53,7 +53,7 @@ function add(to: CapacityTally, command: string, read: number, write: number): v
 
 /** Marks a request's start; `finish` marks its end (called by lib/db.ts's client middleware). */
 export function startRequest(): { finish(): void } {
-  const tallies = [tally, scopes.getStore()].filter((t): t is CapacityTally => t !== undefined);
+  const tallies = [tally, scopes.get()].filter((t): t is CapacityTally => t !== undefined);
   const stages = tallies.map((t) => {
     const stage = t.finishedStage + 1;
     t.stages = Math.max(t.stages, stage);
@@ -84,6 +84,6 @@ export function recordConsumed(command: string, consumed: Consumed | Consumed[] 
     }
   }
   add(tally, command, read, write);
-  const scope = scopes.getStore();
+  const scope = scopes.get();
   if (scope) add(scope, command, read, write);
 }

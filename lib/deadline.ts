@@ -1,10 +1,10 @@
 // The time a request has left. A handler must answer before its function's timeout (Lambda kills
 // it then, and API Gateway answers 500 while a write may still land), so retries and fan-outs
-// ask here whether another attempt still fits. Kept per request with AsyncLocalStorage, because
+// ask here whether another attempt still fits. Kept in the request's scope (lib/scope.ts), because
 // the local gateway runs many requests in one process.
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { scopedValue } from './scope.js';
 
-const store = new AsyncLocalStorage<number>();
+const store = scopedValue<number>('deadline');
 
 /** Time kept back for answering after the last attempt. */
 export const ANSWER_MARGIN_MS = 1_500;
@@ -16,6 +16,6 @@ export function withDeadline<T>(remainingMs: number, fn: () => Promise<T>): Prom
 
 /** Milliseconds left before the request must answer; Infinity outside a request (scripts, tests). */
 export function remainingMs(): number {
-  const deadline = store.getStore();
+  const deadline = store.get();
   return deadline === undefined ? Infinity : deadline - Date.now();
 }

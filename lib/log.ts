@@ -5,17 +5,17 @@
 //
 // Only fields picked here are logged: never the event, its headers or its body, so that no
 // token, password or Authorization value reaches the logs.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { Logger, type LogItem } from '@aws-lambda-powertools/logger';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { CapacityTally } from './capacity.js';
 import { header } from './http.js';
+import { scopedValue } from './scope.js';
 
 /** Receives each log line instead of stdout: `json` is the line exactly as Lambda prints it. */
 export type LogWriter = (json: string, level: string) => void;
 
-const writers = new AsyncLocalStorage<LogWriter>();
+const writers = scopedValue<LogWriter>('log-writer');
 
 /** Runs `fn` with its log lines handed to `writer` (the local runtime, per request). */
 export function withLogWriter<T>(writer: LogWriter, fn: () => T): T {
@@ -24,7 +24,7 @@ export function withLogWriter<T>(writer: LogWriter, fn: () => T): T {
 
 class ApiLogger extends Logger {
   protected override printLog(logLevel: number, log: LogItem): void {
-    const write = writers.getStore();
+    const write = writers.get();
     if (!write) return super.printLog(logLevel, log);
     log.prepareForPrint();
     const attributes = log.getAttributes();
@@ -78,7 +78,7 @@ export function callerRole(principal: { role?: string | undefined } | undefined)
   return principal.role ?? 'none';
 }
 
-const scopes = new AsyncLocalStorage<RequestInfo>();
+const scopes = scopedValue<RequestInfo>('request');
 
 /** Runs `fn` as the request `info`: lines logged inside it name the request. */
 export function inRequest<T>(info: RequestInfo, fn: () => T): T {
@@ -92,7 +92,7 @@ function ids(info: RequestInfo | undefined): Record<string, unknown> {
 
 /** An error no handler answered, with its stack, as a line of the current request. */
 export function logError(err: unknown, message = 'Unhandled error'): void {
-  logger.error({ message, ...ids(scopes.getStore()), error: err instanceof Error ? err : new Error(String(err)) });
+  logger.error({ message, ...ids(scopes.get()), error: err instanceof Error ? err : new Error(String(err)) });
 }
 
 let coldStart = true;

@@ -2,12 +2,12 @@
 // checked against its operation's `tableActions` (the list the stack turns into the function's
 // policy). A request AWS would refuse fails here too, with the AccessDeniedException AWS throws,
 // so that a read function that writes shows up in local runs and tests as a 500, as on AWS.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.js';
 import { db } from '../db.js';
 import { INDEX_ACTIONS, type ScopedGrant } from '../grants.js';
 import type { Operation } from '../operations.js';
+import { scopedValue } from '../scope.js';
 
 interface Policy {
   /** The function's name, for the error message. */
@@ -17,7 +17,7 @@ interface Policy {
   scoped: readonly ScopedGrant[];
 }
 
-const current = new AsyncLocalStorage<Policy>();
+const current = scopedValue<Policy>('grants');
 const guarded = new WeakSet<DynamoDBDocumentClient>();
 
 /** The partition key value a Query's key condition names (`pk = :v`), if it can be read. */
@@ -100,7 +100,7 @@ function accessDenied(policy: Policy, action: string, resource: string): Error {
 
 /** Checks one request against the running handler's policy; outside a handler everything passes. */
 export function checkRequest(command: string, input: Record<string, any>): void {
-  const policy = current.getStore();
+  const policy = current.get();
   if (!policy) return;
   const table = config().tableName;
   for (const need of requiredActions(command, input)) {

@@ -2,8 +2,8 @@
 // checked when it is read (`matchRecord`), and the first write of that record in the request is
 // made conditional on the version that was checked, so that a change made in between by another
 // request fails the write with 412 instead of being overwritten.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { parseTags, preconditionFailed, requireMatch } from '../conditional.js';
+import { scopedValue } from '../scope.js';
 
 interface Expectation {
   header: string;
@@ -11,7 +11,7 @@ interface Expectation {
   pending?: { pk: string; sk: string; version: number };
 }
 
-const scope = new AsyncLocalStorage<Expectation>();
+const scope = scopedValue<Expectation>('if-match');
 
 /** Runs a write with the request's `If-Match` (none: nothing is checked). */
 export function withIfMatch<T>(header: string | undefined, fn: () => T): T {
@@ -20,7 +20,7 @@ export function withIfMatch<T>(header: string | undefined, fn: () => T): T {
 
 /** The record a write is about to change, as it was just read: 412 unless `If-Match` names it. */
 export function matchRecord(item: { pk: string; sk: string; id: number; version: number }): void {
-  const s = scope.getStore();
+  const s = scope.get();
   if (!s) return;
   requireMatch(s.header, item);
   if (!parseTags(s.header).any) s.pending = { pk: item.pk, sk: item.sk, version: item.version };
@@ -51,7 +51,7 @@ export function conditionWrite(
   command: string,
   input: Record<string, unknown>,
 ): { tableName: string; key: { pk: string; sk: string }; version: number; settle(ok: boolean, current?: number): void } | undefined {
-  const s = scope.getStore();
+  const s = scope.get();
   const pending = s?.pending;
   if (!s || !pending) return undefined;
   let table: string | undefined;
