@@ -1,38 +1,14 @@
-// Structured logs with Powertools Logger: one JSON line per request, and errors with their stack.
-// On Lambda the lines go to stdout (CloudWatch Logs); the local runtime passes a writer
-// (withLogWriter) that shows the same lines readably in a terminal. Level: LOG_LEVEL
-// (or POWERTOOLS_LOG_LEVEL), default INFO.
-//
-// Only fields picked here are logged: never the event, its headers or its body, so that no
-// token, password or Authorization value reaches the logs.
+// The request's log lines: one JSON line per request, and errors with their stack (lib/logger.ts
+// writes them). Only fields picked here are logged: never the event, its headers or its body, so
+// that no token, password or Authorization value reaches the logs.
 import { randomUUID } from 'node:crypto';
-import { Logger, type LogItem } from '@aws-lambda-powertools/logger';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { CapacityTally } from './capacity.js';
 import { header } from './http.js';
+import { JsonLogger } from './logger.js';
 import { scopedValue } from './scope.js';
 
-/** Receives each log line instead of stdout: `json` is the line exactly as Lambda prints it. */
-export type LogWriter = (json: string, level: string) => void;
-
-const writers = scopedValue<LogWriter>('log-writer');
-
-/** Runs `fn` with its log lines handed to `writer` (the local runtime, per request). */
-export function withLogWriter<T>(writer: LogWriter, fn: () => T): T {
-  return writers.run(writer, fn);
-}
-
-class ApiLogger extends Logger {
-  protected override printLog(logLevel: number, log: LogItem): void {
-    const write = writers.get();
-    if (!write) return super.printLog(logLevel, log);
-    log.prepareForPrint();
-    const attributes = log.getAttributes();
-    write(JSON.stringify(attributes, this.getJsonReplacer()), String(attributes.level));
-  }
-}
-
-export const logger = new ApiLogger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME || 'event-calendar-api' });
+export const logger = new JsonLogger(process.env.POWERTOOLS_SERVICE_NAME || 'event-calendar-api');
 
 /** What every line of one request carries. */
 export interface RequestInfo {

@@ -20,7 +20,7 @@ import { loadHandler, runLambda } from '../lib/local/gateway.js';
 import { installLocalBus } from '../lib/local/bus.js';
 import { runFunction } from '../lib/local/stream.js';
 import { logFormat, terminalLogWriter } from '../lib/local/terminal-log.js';
-import { withLogWriter } from '../lib/log.js';
+import { withLogWriter } from '../lib/logger.js';
 import { OPERATIONS, routePath, type Operation } from '../lib/operations.js';
 import { readServerInfo } from '../lib/local/server-info.js';
 import { BACKGROUND_FUNCTIONS, type BackgroundFunction } from '../lib/stream/functions.js';

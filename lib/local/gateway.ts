@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { withLogWriter } from '../log.js';
+import { withLogWriter } from '../logger.js';
 import { FALLBACK_TIMEOUT_SECONDS, type Operation } from '../operations.js';
 import { docsResponse } from './docs-page.js';
 import { runWithGrants } from './grants.js';

@@ -2,7 +2,7 @@
 // it (payload 2.0). The benchmark's seeding and the integration tests share it.
 import { config, type Lang } from '../config.js';
 import { matchRoute, toApiGatewayEvent } from './event.js';
-import { withLogWriter } from '../log.js';
+import { withLogWriter } from '../logger.js';
 import { loadHandler, runLambda } from './gateway.js';
 import { logFormat, terminalLogWriter } from './terminal-log.js';
 

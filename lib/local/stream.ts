@@ -26,7 +26,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { AttributeValue as LambdaAttributeValue, Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { config } from '../config.js';
-import { withLogWriter, type LogWriter } from '../log.js';
+import { withLogWriter, type LogWriter } from '../logger.js';
 import type { Operation } from '../operations.js';
 import { passesFilter } from '../stream/decode.js';
 import { STREAM_BATCH_SIZE, STREAM_CONSUMER, type BackgroundFunction } from '../stream/functions.js';

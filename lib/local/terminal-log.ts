@@ -1,7 +1,7 @@
 // The local runtime's view of the handlers' log lines (lib/log.ts): the JSON lines Lambda would
 // print, or, in a terminal, one readable line per request (clock, status, method and path,
 // duration, operation, caller, DynamoDB use) and errors with their stack.
-import type { LogWriter } from '../log.js';
+import type { LogWriter } from '../logger.js';
 
 export type LogFormat = 'pretty' | 'json';
 

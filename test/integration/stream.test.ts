@@ -14,7 +14,7 @@ import { db } from '../../lib/db.js';
 import { ensureDevKeys, mintToken } from '../../lib/local/dev-auth.js';
 import { ensureTable, localClient, waitForActive } from '../../lib/local/dynamo.js';
 import { invoke } from '../../lib/local/invoke.js';
-import { withLogWriter } from '../../lib/log.js';
+import { withLogWriter } from '../../lib/logger.js';
 import type { LocalBusEvent } from '../../lib/local/bus.js';
 import { startStreamPoller } from '../../lib/local/stream.js';
 import { getItem, putIfVersion, transact } from '../../lib/store/base.js';

@@ -2,7 +2,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { handler as indexHandler } from '../../functions/root/index.js';
 import { logFormat, renderRequest, terminalLogWriter } from '../../lib/local/terminal-log.js';
-import { withLogWriter } from '../../lib/log.js';
+import { withLogWriter } from '../../lib/logger.js';
 import { handle } from '../../lib/pipeline.js';
 import { apiEvent, captureOutput, fakeContext } from '../support/lambda.js';
 
