@@ -45,7 +45,7 @@ export function loadHandler(modulePath: string): Promise<LambdaHandler> {
   return loaded;
 }
 
-/** A minimal Lambda context, enough for middy and for code that reads the request id or its time left. */
+/** A minimal Lambda context, enough for the pipeline and for code that reads the request id or its time left. */
 export function lambdaContext(functionName: string, awsRequestId: string = randomUUID(), timeoutMs = 10_000): Context {
   const deadline = Date.now() + timeoutMs;
   const name = `local-${functionName.replace(/[^A-Za-z0-9_-]/g, '-')}`;

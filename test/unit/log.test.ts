@@ -163,6 +163,25 @@ describe('the request log line', () => {
     expect(requestLine(out)).toMatchObject({ status: 500, correlation_id: 'err-1' });
   });
 
+  it('answers 500 just before the function times out, with the error and the request line logged', async () => {
+    const slow = handle('root.index', async () => {
+      await new Promise((r) => setTimeout(r, 2_000));
+      return json(200, { late: true });
+    });
+    const deadline = Date.now() + 300;
+    const context = { ...fakeContext(), getRemainingTimeInMillis: () => deadline - Date.now() };
+    const started = Date.now();
+    const out = await call(slow, apiEvent('GET', ROOT, { 'x-request-id': 'slow-1' }), context);
+    const took = Date.now() - started;
+    expect(out.result.statusCode).toBe(500);
+    expect(JSON.parse(out.result.body!)).toMatchObject({ code: 'rest_internal_error', data: { status: 500 } });
+    // Answered before the deadline, not after the operation.
+    expect(took).toBeLessThan(1_000);
+    expect(Date.now()).toBeLessThanOrEqual(deadline);
+    expect(out.json.filter((l) => l.level === 'ERROR')).toMatchObject([{ correlation_id: 'slow-1', error: { name: 'TimeoutError' } }]);
+    expect(requestLine(out)).toMatchObject({ status: 500, correlation_id: 'slow-1' });
+  });
+
   it('is written by the no-route fallback too, as root.noRoute', async () => {
     const event = apiEvent('GET', '/nothing/here', { 'x-request-id': 'lost-1' });
     const out = await call(noRouteHandler, event);
