@@ -20,7 +20,8 @@ export function withLogWriter<T>(writer: LogWriter, fn: () => T): T {
   return writers.run(writer, fn);
 }
 
-const LEVELS = { TRACE: 6, DEBUG: 8, INFO: 12, WARN: 16, ERROR: 20, CRITICAL: 24, SILENT: 28 } as const;
+// Lambda's log-level control may also say FATAL, Powertools' CRITICAL: the same level.
+const LEVELS = { TRACE: 6, DEBUG: 8, INFO: 12, WARN: 16, ERROR: 20, CRITICAL: 24, FATAL: 24, SILENT: 28 } as const;
 type LevelName = keyof typeof LEVELS;
 
 function levelOf(value: string | undefined): number | undefined {
@@ -41,14 +42,16 @@ function location(stack: string | undefined): string {
   return m ? `${m[1]}:${m[2]}` : '';
 }
 
-function formatError(err: Error): Record<string, unknown> {
-  return {
-    name: err.name,
-    location: location(err.stack),
-    message: err.message,
-    stack: err.stack,
-    ...(err.cause === undefined ? {} : { cause: err.cause instanceof Error ? formatError(err.cause) : err.cause }),
-  };
+/**
+ * An error as a plain object: its name, location, message and stack, its own fields (the SDK's
+ * `$metadata` and `CancellationReasons`, Node's `code`), and its cause, once (a cause may loop).
+ */
+function formatError(err: Error, seen = new WeakSet<Error>()): Record<string, unknown> {
+  seen.add(err);
+  const own: Record<string, unknown> = {};
+  for (const key of Object.keys(err)) if (!['name', 'message', 'stack', 'cause'].includes(key)) own[key] = (err as unknown as Record<string, unknown>)[key];
+  const cause = err.cause instanceof Error ? (seen.has(err.cause) ? '[Circular]' : formatError(err.cause, seen)) : err.cause;
+  return { name: err.name, location: location(err.stack), message: err.message, stack: err.stack, ...own, ...(cause === undefined ? {} : { cause }) };
 }
 
 /** Errors as objects, BigInts as strings; with `seen`, an object met again is left out (cycles). */
@@ -68,8 +71,13 @@ function serialize(line: Record<string, unknown>): string {
   try {
     return JSON.stringify(line, replacer());
   } catch {
-    // A cycle (or a throwing toJSON): log what can be written rather than nothing.
-    return JSON.stringify(line, replacer(new WeakSet()));
+    // A cycle: leave out what repeats. A field that throws when read: keep the line's head.
+    try {
+      return JSON.stringify(line, replacer(new WeakSet()));
+    } catch (err) {
+      const { level, message, timestamp, service } = line;
+      return JSON.stringify({ level, message, timestamp, service, log_error: `The fields could not be written: ${String(err)}` });
+    }
   }
 }
 
@@ -103,7 +111,9 @@ export class JsonLogger {
 
   private print(level: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR', fields: LogFields): void {
     if (LEVELS[level] < this.threshold) return;
-    const { message, ...rest } = fields;
+    const { message, ...given } = fields;
+    // As Powertools Logger did: a field without a value is left out, not written empty.
+    const rest = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined && v !== null && v !== ''));
     const trace = /Root=([^;]+)/.exec(process.env._X_AMZN_TRACE_ID ?? '')?.[1];
     const json = serialize({ level, message, timestamp: new Date().toISOString(), service: this.service, ...(trace ? { xray_trace_id: trace } : {}), ...rest });
     const write = writers.get();

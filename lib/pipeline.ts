@@ -48,7 +48,7 @@ export type Logic = (ctx: RequestContext) => Promise<Reply>;
 type Event = APIGatewayProxyEventV2;
 type Result = APIGatewayProxyStructuredResultV2;
 /**
- * The decoded request travels from the middleware to the handler on the Lambda context, with the
+ * The decoded request travels from the route step to the operation on the Lambda context, with the
  * sign-in's bookkeeping when it runs beside the request (lib/sign-in.ts).
  */
 type ContextWithRequest = Context & { request?: RequestContext; aside?: Promise<void> };
@@ -198,8 +198,6 @@ export class FunctionTimeoutError extends Error {
  * never writes.
  */
 async function beforeTimeout<T>(context: Context, work: Promise<T>): Promise<T> {
-  // Contexts made by hand (scripts, tests) may not tell the time left.
-  if (typeof context.getRemainingTimeInMillis !== 'function') return work;
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new FunctionTimeoutError('The operation did not finish before the function\'s timeout.')), context.getRemainingTimeInMillis() - TIMEOUT_MARGIN_MS);

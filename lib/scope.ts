@@ -1,7 +1,8 @@
-// Values held for one request (its deadline, log context, capacity tally, `If-Match`), which must
-// not leak into another request when the local gateway runs several in one process. They share a
-// single AsyncLocalStorage: Node copies every storage's value onto each promise it creates, and a
-// request creates hundreds, so each extra storage costs every request, warm or cold.
+// Values held for one request (its deadline, log context and log writer, capacity tally, `If-Match`,
+// and locally its table grants), which must not leak into another request when the local gateway
+// runs several in one process. They share a single AsyncLocalStorage: Node copies every storage's
+// value onto each promise it creates, and a request creates hundreds, so each extra storage costs
+// every request, warm or cold.
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 type Values = Readonly<Record<symbol, unknown>>;

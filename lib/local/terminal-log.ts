@@ -1,4 +1,4 @@
-// The local runtime's view of the handlers' log lines (lib/log.ts): the JSON lines Lambda would
+// The local runtime's view of the handlers' log lines (lib/log.ts, lib/logger.ts): the JSON lines Lambda would
 // print, or, in a terminal, one readable line per request (clock, status, method and path,
 // duration, operation, caller, DynamoDB use) and errors with their stack.
 import type { LogWriter } from '../logger.js';

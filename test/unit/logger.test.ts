@@ -55,6 +55,39 @@ describe('JsonLogger', () => {
     expect(line.plain).toEqual({ cause: 'x' });
   });
 
+  it("keeps an error's own fields (the SDK's metadata, Node's code) and survives a cause that loops", async () => {
+    const sdk = Object.assign(new Error('Transaction cancelled'), {
+      name: 'TransactionCanceledException',
+      $fault: 'client',
+      $metadata: { httpStatusCode: 400, requestId: 'R1', attempts: 1 },
+      CancellationReasons: [{ Code: 'ConditionalCheckFailed' }],
+    });
+    const a = new Error('a');
+    const b = new Error('b', { cause: a });
+    (a as { cause?: unknown }).cause = b;
+    const out = await captureOutput(async () => new JsonLogger('svc', quiet).error({ message: 'failed', error: sdk, loop: a }));
+    const line = JSON.parse(out.stderr);
+    expect(line.error).toMatchObject({ name: 'TransactionCanceledException', $fault: 'client', $metadata: { requestId: 'R1' }, CancellationReasons: [{ Code: 'ConditionalCheckFailed' }] });
+    expect(line.loop).toMatchObject({ message: 'a', cause: { message: 'b', cause: '[Circular]' } });
+  });
+
+  it('leaves out fields without a value, and still writes a line when a field cannot be read', async () => {
+    const hostile = {
+      get boom(): string {
+        throw new Error('no');
+      },
+    };
+    const log = new JsonLogger('svc', quiet);
+    const out = await captureOutput(async () => {
+      log.info({ message: 'empty', path: '', role: null, id: undefined, zero: 0, no: false });
+      log.info({ message: 'hostile', hostile });
+    });
+    const [empty, broken] = out.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(Object.keys(empty)).toEqual(['level', 'message', 'timestamp', 'service', 'zero', 'no']);
+    expect(broken).toMatchObject({ level: 'INFO', message: 'hostile', service: 'svc' });
+    expect(broken.log_error).toContain('no');
+  });
+
   it('writes BigInts as strings and still writes a line whose fields hold a cycle', async () => {
     const cyclic: Record<string, unknown> = { name: 'loop' };
     cyclic.self = cyclic;
@@ -98,6 +131,7 @@ describe('the log level', () => {
 
   it('is never below Lambda\'s own log-level control', () => {
     expect(logThreshold({ LOG_LEVEL: 'DEBUG', AWS_LAMBDA_LOG_LEVEL: 'WARN' })).toBe(logThreshold({ LOG_LEVEL: 'WARN' }));
+    expect(logThreshold({ AWS_LAMBDA_LOG_LEVEL: 'FATAL' })).toBeGreaterThan(logThreshold({ LOG_LEVEL: 'ERROR' }));
     expect(logThreshold({ LOG_LEVEL: 'ERROR', AWS_LAMBDA_LOG_LEVEL: 'DEBUG' })).toBe(logThreshold({ LOG_LEVEL: 'ERROR' }));
   });
 });
