@@ -15,7 +15,7 @@ import { organizerWriteArgs, venueWriteArgs } from '../resources/place-args.js';
 import { slugify } from '../slug.js';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../db.js';
-import { batchGet, ConditionalCheckFailedException, foundInRace, freeSlug, getItem, keyOf, nextId, SlugTaken, transact, withRetry, type TransactItem } from '../store/base.js';
+import { batchGet, ConditionalCheckFailedException, foundInRace, freeSlug, getItem, idAndSlug, keyOf, nextId, SlugTaken, transact, withRetry, type TransactItem } from '../store/base.js';
 import { keys, type Taxonomy } from '../store/keys.js';
 import type { AnyPost, EventItem, OrganizerItem, TermItem, VenueItem } from '../store/items.js';
 import { addTermBytes, durationBound, itemBytes } from '../store/stats.js';
@@ -251,12 +251,15 @@ export async function createEvent(ctx: RequestContext): Promise<Reply> {
   const author = await authorOf(ctx);
   const params = { ...ctx.params, status: scaleStatus(ctx.principal, ctx.params.status as string | undefined, undefined) };
   // One id for every attempt: an attempt that lost a race wrote nothing, so its id is still free.
-  const id = await nextId('post');
+  const allocated = nextId('post');
   const event = await withRetry(async (attempt) => {
-    const links = await resolveLinks(ctx, author, attempt);
     const title = ctx.params.title as string;
-    // After a lost slug race this takes a ticket from the wanted slug's counter (freeSlug).
-    const slug = await freeSlug('event', ctx.lang, slugify((ctx.params.slug as string | undefined) ?? title) || String(id), undefined, attempt);
+    // The links, the id and the slug are read at once. After a lost slug race the slug takes a
+    // ticket from the wanted slug's counter (freeSlug).
+    const [links, [id, slug]] = await Promise.all([
+      resolveLinks(ctx, author, attempt),
+      idAndSlug(allocated, 'event', ctx.lang, slugify((ctx.params.slug as string | undefined) ?? title), attempt),
+    ]);
     const next = eventFrom(params, { id, lang: ctx.lang, slug, author, now: ctx.now }, links);
     await commit(undefined, next, links);
     return next;

@@ -7,7 +7,7 @@ import { checkAuthor, requireRole, requireWrite, scaleStatus } from '../permissi
 import type { RequestContext } from '../pipeline.js';
 import { presentOrganizer, presentVenue } from '../present.js';
 import { slugify } from '../slug.js';
-import { foundInRace, freeSlug, nextId, put, putIfVersion, transact, withRetry, type TransactItem } from '../store/base.js';
+import { foundInRace, freeSlug, idAndSlug, nextId, put, putIfVersion, transact, withRetry, type TransactItem } from '../store/base.js';
 import { keys } from '../store/keys.js';
 import type { OrganizerItem, VenueItem } from '../store/items.js';
 import { refreshCards, REQUEST_FAN_OUT } from './cards.js';
@@ -77,9 +77,7 @@ export async function newPlace(
 ): Promise<{ item: Place; writes: TransactItem[]; reused: boolean }> {
   const duplicate = await findDuplicate(kind, ctx.lang, str(p[kind]), p.description === undefined ? undefined : str(p.description));
   if (duplicate) return { item: duplicate, writes: [], reused: true };
-  const id = await nextId('post');
-  const wanted = slugify(str(p[kind])) || String(id);
-  const slug = await freeSlug(kind, ctx.lang, wanted, undefined, attempt);
+  const [id, slug] = await idAndSlug(nextId('post'), kind, ctx.lang, slugify(str(p[kind])), attempt);
   const item = indexed(placeFrom(kind, p, { id, lang: ctx.lang, slug, author, now: ctx.now }));
   return { item, writes: [put(item), put({ ...keys.slugGuard(kind, ctx.lang, slug), id }), titleItem(item)], reused: false };
 }

@@ -1,15 +1,14 @@
 // A new category or tag and its guards, shared by term creates and by events that name new terms.
 import type { Lang } from '../config.js';
 import { slugify } from '../slug.js';
-import { freeSlug, nextId, put, type TransactItem } from '../store/base.js';
+import { idAndSlug, nextId, put, type TransactItem } from '../store/base.js';
 import { keys, type Taxonomy } from '../store/keys.js';
 import type { TermItem } from '../store/items.js';
 import { indexedTerm } from './common.js';
 
 /** A new term record (its guards are written by `termWrites`). */
 export async function newTermItem(taxonomy: Taxonomy, lang: Lang, name: string, description: string, parent: number, slug?: string, attempt = 1): Promise<TermItem> {
-  const id = await nextId('term');
-  const free = await freeSlug(taxonomy, lang, slugify(slug ?? name) || String(id), undefined, attempt);
+  const [id, free] = await idAndSlug(nextId('term'), taxonomy, lang, slugify(slug ?? name), attempt);
   return indexedTerm({ ...keys.term(id), id, taxonomy, lang, name: name.trim(), slug: free, description, parent, count: 0, version: 1 });
 }
 

@@ -487,6 +487,17 @@ export async function findUserId(sub: string): Promise<number | undefined> {
   return (await getItem<{ userId: number }>(keys.userBySub(sub)))?.userId;
 }
 
+/**
+ * A new record's id and a free slug for it, read at once (one round trip instead of two): the
+ * slug waits for the id only when `wanted` is empty, since it then falls back to the id. `id` is
+ * the pending allocation (a create keeps one id over its retries).
+ */
+export async function idAndSlug(id: Promise<number>, kind: PostKind | Taxonomy, lang: Lang, wanted: string, attempt = 1): Promise<[number, string]> {
+  if (wanted) return Promise.all([id, freeSlug(kind, lang, wanted, undefined, attempt)]);
+  const n = await id;
+  return [n, await freeSlug(kind, lang, String(n), undefined, attempt)];
+}
+
 /** The integer user id of a token subject, allocated the first time the subject is seen (writes only). */
 export async function userIdOf(sub: string): Promise<number> {
   return withRetry(async () => {

@@ -3,6 +3,7 @@
 // started after others finished is one stage later than the latest of them). An event list page,
 // unfiltered or filtered by one id, is at most four requests in two stages; the requests of a
 // stage run in parallel. A read by id is one request when its terms are kept (anonymous callers).
+// A create reads its new id and its slug's guards in one stage.
 import type { MiddlewareStack } from '@smithy/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capacity, db } from '../../lib/db.js';
@@ -169,6 +170,32 @@ describe('round trips of a read', () => {
     const started = performance.now();
     await withCredentialReads(() => new Promise((r) => setTimeout(r, 4 * ROUND_TRIP_MS)), () => measure(`/events/${ids.event}`, {}, true));
     expect(performance.now() - started).toBeGreaterThanOrEqual(5 * ROUND_TRIP_MS);
+  });
+
+  async function measureCreate(path: string, body: Record<string, unknown>) {
+    capacity.reset();
+    const res = await invoke('POST', 'en', path, { body, token: editorToken });
+    const used = capacity.snapshot();
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return { requests: used.requests, stages: used.stages, commands: used.commands, body: res.body };
+  }
+
+  it("allocates a new record's id and reads its free slug in one stage", async () => {
+    const event = await measureCreate('/events', { title: 'Trip in parallel', start_date: at(3, 9), end_date: at(3, 10), status: 'publish' });
+    expect(event.body.slug).toBe('trip-in-parallel');
+    // Role refresh, then the id beside the slug's guards, then the transaction.
+    expect(event.commands).toEqual({ GetItemCommand: 1, UpdateItemCommand: 1, BatchGetItemCommand: 1, TransactWriteItemsCommand: 1 });
+    expect(event.stages).toBe(3);
+    const tag = await measureCreate('/tags', { name: 'Trip Parallel Tag' });
+    expect(tag.body.slug).toBe('trip-parallel-tag');
+    expect(tag.stages).toBe(tag.requests - 1);
+  });
+
+  it('waits for the id when the slug falls back to it', async () => {
+    const event = await measureCreate('/events', { title: '!!!', start_date: at(3, 9), end_date: at(3, 10), status: 'publish' });
+    expect(event.body.slug).toBe(String(event.body.id));
+    expect(event.requests).toBe(4);
+    expect(event.stages).toBe(4);
   });
 
   it('answers a read whose role refresh failed, and tries the refresh again on the next one', async () => {
