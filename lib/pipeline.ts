@@ -7,7 +7,7 @@ import type { Principal } from './auth.js';
 import { challengeFor, identify } from './sign-in.js';
 import { config, isLang, type Lang } from './config.js';
 import { ApiError, ConflictError, forbidden, invalidParams, missingParams, noRoute } from './errors.js';
-import { withDeadline } from './deadline.js';
+import { beforeTimeout, withDeadline } from './deadline.js';
 import { encode, header, parseBody, parseFormLike, type Input, type Reply } from './http.js';
 import { operation, type Operation } from './operations.js';
 import { takesHtml, type Args, type HtmlFilters } from './params.js';
@@ -185,30 +185,6 @@ function wpError(err: unknown, event: Event): Result {
   return encode({ status: 500, body: { code: 'rest_internal_error', message: 'The server could not complete the request.', data: { status: 500 } } }, {}, event);
 }
 
-/** How long before the function's timeout an operation still running is given up. */
-export const TIMEOUT_MARGIN_MS = 5;
-
-export class FunctionTimeoutError extends Error {
-  override name = 'TimeoutError';
-}
-
-/**
- * The operation's answer, or a FunctionTimeoutError just before Lambda would kill the function:
- * the client then gets the 500 envelope and the request its log line, which a killed function
- * never writes.
- */
-async function beforeTimeout<T>(context: Context, work: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new FunctionTimeoutError('The operation did not finish before the function\'s timeout.')), context.getRemainingTimeInMillis() - TIMEOUT_MARGIN_MS);
-  });
-  try {
-    return await Promise.race([work, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /**
  * A successful read gets its entity tag, and a 304 when the caller already holds it; a shared
  * cache may keep it only when nobody was identified (no credentials sent, no post password given).
@@ -259,7 +235,7 @@ export function handle(opId: string, logic: Logic, options: HandleOptions = {}) 
   const run = async (event: Event, context: ContextWithRequest): Promise<Result> => {
     try {
       await route(event, context);
-      return await beforeTimeout(context, operate(event, context));
+      return await beforeTimeout(context.getRemainingTimeInMillis(), operate(event, context));
     } catch (err) {
       return wpError(err, event);
     }
