@@ -10,8 +10,8 @@
 //   first call's time (its DynamoDB requests included), against the median of every baseline run.
 // - Two floors, run the same way against the baseline each round: what the SDK alone costs the
 //   request patterns the functions need (bench/cold-read.ts, bench/cold-write.ts).
-// - Each process runs with the stack's settings (log level INFO, metrics on); the first call's
-//   DynamoDB requests are read from its request log line.
+// - Each process runs with the stack's settings (log level INFO, metrics on) and Lambda's runtime
+//   API variable; the first call's DynamoDB requests are read from its request log line.
 // Targets: reads within 1.15× and writes within 1.3× of the baseline, both times.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -147,9 +147,10 @@ async function main(): Promise<number> {
       // Every round starts from an empty table, as the manifest expects.
       const table = `${t.tableName}-${r}`;
       await ensureTable(table);
-      // As the stack runs them: no log level or metrics switch of this process's own.
-      const env: NodeJS.ProcessEnv = { ...process.env, TABLE_NAME: table, AWS_REGION: 'us-east-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
-      for (const k of ['LOG_LEVEL', 'POWERTOOLS_LOG_LEVEL', 'POWERTOOLS_METRICS_DISABLED']) delete env[k];
+      // As the stack runs them: no log level or metrics switch of this process's own, and the
+      // runtime API's address Lambda sets (a process handed one invocation at a time: lib/scope.ts).
+      const env: NodeJS.ProcessEnv = { ...process.env, TABLE_NAME: table, AWS_REGION: 'us-east-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', AWS_LAMBDA_RUNTIME_API: '127.0.0.1:9001' };
+      for (const k of ['LOG_LEVEL', 'POWERTOOLS_LOG_LEVEL', 'POWERTOOLS_METRICS_DISABLED', 'AWS_LAMBDA_MAX_CONCURRENCY']) delete env[k];
       for (const [i, f] of runs.entries()) {
         const bundle = bundles.get(f.operation);
         if (!bundle || !existsSync(bundle)) throw new Error(`No synthesized bundle for ${f.operation}`);

@@ -3,7 +3,7 @@
 // ask here whether another attempt still fits, and an operation still running just before the
 // timeout is given up (beforeTimeout). Kept in the request's scope (lib/scope.ts), because
 // the local gateway runs many requests in one process.
-import { scopedValue } from './scope.js';
+import { outliveRequest, scopedValue } from './scope.js';
 
 const store = scopedValue<number>('deadline');
 
@@ -36,7 +36,11 @@ class FunctionTimeoutError extends Error {
 export async function beforeTimeout<T>(remainingMs: number, work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new FunctionTimeoutError("The operation did not finish before the function's timeout.")), remainingMs - TIMEOUT_MARGIN_MS);
+    timer = setTimeout(() => {
+      // The operation goes on after the answer (on Lambda, once the next invocation thaws it).
+      outliveRequest(work);
+      reject(new FunctionTimeoutError("The operation did not finish before the function's timeout."));
+    }, remainingMs - TIMEOUT_MARGIN_MS);
   });
   try {
     return await Promise.race([work, late]);

@@ -1,10 +1,11 @@
-// One invocation, observed: its DynamoDB use counted in a scope of its own, its correlation id
-// echoed as `X-Request-Id`, then one log line and one EMF blob. Shared by every operation's
-// handler (lib/pipeline.ts) and the no-route fallback.
+// One invocation, observed: run in a request scope of its own (lib/scope.ts), its DynamoDB use
+// counted, its correlation id echoed as `X-Request-Id`, then one log line and one EMF blob. Shared
+// by every operation's handler (lib/pipeline.ts) and the no-route fallback.
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { capacity, emptyTally } from './capacity.js';
 import { inRequest, logError, logRequest, requestInfo } from './log.js';
 import { publishRequestMetrics } from './metrics.js';
+import { inRequestScope } from './scope.js';
 
 type Result = APIGatewayProxyStructuredResultV2;
 
@@ -17,7 +18,11 @@ export interface Observed {
   role: () => string;
 }
 
-export async function observe(o: Observed, run: () => Promise<Result>): Promise<Result> {
+export function observe(o: Observed, run: () => Promise<Result>): Promise<Result> {
+  return inRequestScope(() => observed(o, run));
+}
+
+async function observed(o: Observed, run: () => Promise<Result>): Promise<Result> {
   const started = performance.now();
   const info = requestInfo(o.operation, o.event, o.functionRequestId);
   const used = emptyTally();

@@ -1,0 +1,96 @@
+// Requests in a process that Lambda hands one invocation at a time (AWS_LAMBDA_RUNTIME_API set):
+// their scope is a plain variable (lib/scope.ts), and an operation left running after its early
+// timeout answer still reads its own deadline and counts its own DynamoDB requests when the next
+// invocation comes.
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, describe, expect, it } from 'vitest';
+import { apiEvent, captureOutput, fakeContext } from '../support/lambda.js';
+import { useFreshTable } from '../support/table.js';
+
+const saved = vi.hoisted(() => {
+  // Read when lib/scope.ts is first imported: this file's modules see a standard Lambda process.
+  const before = { api: process.env.AWS_LAMBDA_RUNTIME_API, max: process.env.AWS_LAMBDA_MAX_CONCURRENCY };
+  process.env.AWS_LAMBDA_RUNTIME_API = '127.0.0.1:9001';
+  delete process.env.AWS_LAMBDA_MAX_CONCURRENCY;
+  return before;
+});
+import { vi } from 'vitest';
+import { db } from '../../lib/db.js';
+import { remainingMs } from '../../lib/deadline.js';
+import { handle } from '../../lib/pipeline.js';
+import { json } from '../../lib/http.js';
+import { requestsIsolated } from '../../lib/scope.js';
+
+afterAll(() => {
+  if (saved.api === undefined) delete process.env.AWS_LAMBDA_RUNTIME_API;
+  else process.env.AWS_LAMBDA_RUNTIME_API = saved.api;
+  if (saved.max !== undefined) process.env.AWS_LAMBDA_MAX_CONCURRENCY = saved.max;
+});
+
+const table = useFreshTable('one-at-a-time');
+const ROOT = '/en/tribe/events/v1';
+
+const getOne = () => db().send(new GetCommand({ TableName: table, Key: { pk: 'NONE', sk: 'NONE' } }));
+
+function requestLine(json: Record<string, any>[], correlation: string) {
+  const lines = json.filter((l) => l.message === 'request' && l.correlation_id === correlation);
+  expect(lines).toHaveLength(1);
+  return lines[0]!;
+}
+
+describe('a process handed one request at a time', () => {
+  it('runs requests one after another with their own deadlines and tallies, and no AsyncLocalStorage', async () => {
+    const op = handle('root.index', async () => {
+      await getOne();
+      return json(200, { left: remainingMs() });
+    });
+    for (const [name, ms] of [['first', 10_000], ['second', 4_000]] as const) {
+      const deadline = Date.now() + ms;
+      const context = { ...fakeContext(), getRemainingTimeInMillis: () => deadline - Date.now() };
+      const out = await captureOutput(() => op(apiEvent('GET', ROOT, { 'x-request-id': name }), context));
+      const left = JSON.parse(out.result.body!).left as number;
+      expect(left).toBeLessThanOrEqual(ms - 1_500);
+      expect(left).toBeGreaterThan(ms - 3_000);
+      expect(requestLine(out.json, name).dynamodb.requests).toBe(1);
+    }
+    expect(requestsIsolated()).toBe(false);
+  });
+
+  it('keeps an operation left running after its timeout answer on its own values when the next request comes', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let seen!: Promise<number>;
+    const slow = handle('root.index', async () => {
+      seen = (async () => {
+        await gate;
+        await getOne();
+        return remainingMs();
+      })();
+      await seen;
+      return json(200, { late: true });
+    });
+    const deadline = Date.now() + 300;
+    const first = await captureOutput(() =>
+      slow(apiEvent('GET', ROOT, { 'x-request-id': 'slow' }), { ...fakeContext(), getRemainingTimeInMillis: () => deadline - Date.now() }),
+    );
+    expect(first.result.statusCode).toBe(500);
+    expect(requestLine(first.json, 'slow').status).toBe(500);
+
+    // The next invocation arrives while the first operation still runs, and lets it go on.
+    const next = handle('root.index', async () => {
+      release();
+      const leftover = await seen;
+      await getOne();
+      return json(200, { leftover, left: remainingMs() });
+    });
+    const second = await captureOutput(() => next(apiEvent('GET', ROOT, { 'x-request-id': 'next' }), fakeContext()));
+    const body = JSON.parse(second.result.body!) as { leftover: number; left: number };
+    // The leftover read its own, long past, deadline; the next request its own 10 s one.
+    expect(body.leftover).toBeLessThan(0);
+    expect(body.left).toBeGreaterThan(5_000);
+    // Only the next request's own DynamoDB request is in its tally.
+    expect(requestLine(second.json, 'next').dynamodb.requests).toBe(1);
+    // From then on, requests are kept apart by an AsyncLocalStorage.
+    expect(requestsIsolated()).toBe(true);
+  });
+});
