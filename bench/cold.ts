@@ -7,7 +7,9 @@
 //   fresh process with its operation's bundle, each one followed or preceded (alternating) by the
 //   baseline in a fresh process of its own; then the stream consumer with its fixture.
 // - Per function: the medians over BENCH_ROUNDS rounds (default 5) of the import time and of the
-//   first call's time (its DynamoDB requests included), against the median of every baseline run.
+//   first call's time (its DynamoDB requests included), against the median of every baseline run;
+//   and of the first call's CPU time, which leaves out the time spent waiting for DynamoDB Local
+//   (slower than DynamoDB for transactions, and writes make several).
 // - Two floors, run the same way against the baseline each round: what the SDK alone costs the
 //   request patterns the functions need (bench/cold-read.ts, bench/cold-write.ts).
 // - Each process runs with the stack's settings (log level INFO, metrics on) and Lambda's runtime
@@ -49,15 +51,19 @@ const deadline = Date.now() + 10000;
 const context = { awsRequestId: 'cold-' + process.pid, functionName: 'cold', functionVersion: '$LATEST', memoryLimitInMB: '512',
   invokedFunctionArn: 'arn:aws:lambda:us-east-1:000000000000:function:cold', logGroupName: 'cold', logStreamName: 'cold',
   callbackWaitsForEmptyEventLoop: true, getRemainingTimeInMillis: () => deadline - Date.now() };
+const cpu = process.cpuUsage();
 const result = await mod.handler(event, context);
 const t2 = performance.now();
-writeFileSync(process.env.COLD_OUT, JSON.stringify({ importMs: t1 - t0, firstCallMs: t2 - t1, status: result?.statusCode ?? null }));
+const used = process.cpuUsage(cpu);
+writeFileSync(process.env.COLD_OUT, JSON.stringify({ importMs: t1 - t0, firstCallMs: t2 - t1, firstCallCpuMs: (used.user + used.system) / 1000, status: result?.statusCode ?? null }));
 process.exit(0);
 `;
 
 interface Sample {
   importMs: number;
   firstCallMs: number;
+  /** The process's CPU time during the first call: its own work, without DynamoDB Local's. */
+  firstCallCpuMs: number;
   status: number | null;
   /** The first call's DynamoDB requests, from its request log line (none for the yardsticks). */
   requests?: number;
@@ -176,11 +182,22 @@ async function main(): Promise<number> {
       }
       console.error(`round ${r + 1}/${ROUNDS} done`);
     }
-    const b = { importMs: round(median(base.map((s) => s.importMs))), firstCallMs: round(median(base.map((s) => s.firstCallMs))), bytes: readFileSync(baseline).length };
+    const b = {
+      importMs: round(median(base.map((s) => s.importMs))),
+      firstCallMs: round(median(base.map((s) => s.firstCallMs))),
+      firstCallCpuMs: round(median(base.map((s) => s.firstCallCpuMs))),
+      bytes: readFileSync(baseline).length,
+    };
     const times = (list: Sample[]) => {
       const importMs = round(median(list.map((s) => s.importMs)));
       const firstCallMs = round(median(list.map((s) => s.firstCallMs)));
-      return { importMs, firstCallMs, ratios: { import: round(importMs / b.importMs), firstCall: round(firstCallMs / b.firstCallMs) } };
+      const firstCallCpuMs = round(median(list.map((s) => s.firstCallCpuMs)));
+      return {
+        importMs,
+        firstCallMs,
+        firstCallCpuMs,
+        ratios: { import: round(importMs / b.importMs), firstCall: round(firstCallMs / b.firstCallMs), firstCallCpu: round(firstCallCpuMs / b.firstCallCpuMs) },
+      };
     };
     const floors = FLOORS.map((f, i) => ({ name: f.name, requests: f.requests, bytes: readFileSync(floorBundles[i]!).length, ...times(floorSamples[i]!) }));
     const functions = [...samples].map(([op, list]) => {

@@ -142,6 +142,12 @@ export function renderHandlers(r: HandlersResults): string {
   ].join('\n');
 }
 
+interface Ratios {
+  import: number;
+  firstCall: number;
+  firstCallCpu?: number;
+}
+
 export interface ColdResults {
   generatedAt: string;
   commit: string;
@@ -149,9 +155,9 @@ export interface ColdResults {
   machine: { cpu: string; cores: number; node: string };
   rounds: number;
   seconds: number;
-  baseline: { importMs: number; firstCallMs: number; bytes: number };
+  baseline: { importMs: number; firstCallMs: number; firstCallCpuMs?: number; bytes: number };
   /** What the SDK alone costs the request patterns the functions need, against the same baseline. */
-  floors?: { name: string; requests: string; bytes: number; importMs: number; firstCallMs: number; ratios: { import: number; firstCall: number } }[];
+  floors?: { name: string; requests: string; bytes: number; importMs: number; firstCallMs: number; firstCallCpuMs?: number; ratios: Ratios }[];
   functions: {
     operation: string;
     access: 'read' | 'write';
@@ -160,7 +166,9 @@ export interface ColdResults {
     requests?: number;
     importMs: number;
     firstCallMs: number;
-    ratios: { import: number; firstCall: number };
+    /** The process's CPU time during the first call (runs before this was measured lack it). */
+    firstCallCpuMs?: number;
+    ratios: Ratios;
     target: number;
     met: boolean;
   }[];
@@ -172,19 +180,23 @@ const kb = (bytes: number) => `${Math.round(bytes / 1024)} KB`;
 export function renderCold(r: ColdResults): string {
   const where = `${r.generatedAt.slice(0, 10)}, commit ${r.commit.slice(0, 7)}${r.dirty ? ' (with uncommitted changes)' : ''}, ${r.machine.cores} × ${r.machine.cpu}, Node ${r.machine.node}`;
   const met = r.functions.filter((f) => f.met).length;
+  const cpu = r.baseline.firstCallCpuMs !== undefined;
+  const cpuOf = (x: { firstCallCpuMs?: number; ratios: Ratios }) => `${fmt(x.firstCallCpuMs ?? 0)} ms | ${fmt(x.ratios.firstCallCpu ?? 0)}× |`;
   const floors = (r.floors ?? []).map(
-    (f) => `- ${f.name} floor (${f.requests}; ${kb(f.bytes)}): import ${fmt(f.importMs)} ms (${fmt(f.ratios.import)}×), first call ${fmt(f.firstCallMs)} ms (${fmt(f.ratios.firstCall)}×)`,
+    (f) =>
+      `- ${f.name} floor (${f.requests}; ${kb(f.bytes)}): import ${fmt(f.importMs)} ms (${fmt(f.ratios.import)}×), first call ${fmt(f.firstCallMs)} ms (${fmt(f.ratios.firstCall)}×)` +
+      (cpu ? `, its CPU ${fmt(f.firstCallCpuMs ?? 0)} ms (${fmt(f.ratios.firstCallCpu ?? 0)}×)` : ''),
   );
   const requests = r.functions.some((f) => f.requests !== undefined);
   return [
-    `Run of ${where}; medians of ${r.rounds} rounds. The baseline bundle (${kb(r.baseline.bytes)}) loads in ${fmt(r.baseline.importMs)} ms and answers its first call in ${fmt(r.baseline.firstCallMs)} ms. ${met} of ${r.functions.length} functions meet their target (reads 1.15×, writes 1.3×):`,
+    `Run of ${where}; medians of ${r.rounds} rounds. The baseline bundle (${kb(r.baseline.bytes)}) loads in ${fmt(r.baseline.importMs)} ms and answers its first call in ${fmt(r.baseline.firstCallMs)} ms${cpu ? ` (${fmt(r.baseline.firstCallCpuMs!)} ms of CPU)` : ''}. ${met} of ${r.functions.length} functions meet their target (reads 1.15×, writes 1.3×):`,
     ...(floors.length ? ['', 'What the SDK alone costs, in the same run, with the same client as the baseline:', '', ...floors] : []),
     '',
-    `| function | access | bundle |${requests ? ' requests |' : ''} import | × | first call | × | target |`,
-    `| --- | --- | --- |${requests ? ' --- |' : ''} --- | --- | --- | --- | --- |`,
+    `| function | access | bundle |${requests ? ' requests |' : ''} import | × | first call | × |${cpu ? ' its CPU | × |' : ''} target |`,
+    `| --- | --- | --- |${requests ? ' --- |' : ''} --- | --- | --- | --- |${cpu ? ' --- | --- |' : ''} --- |`,
     ...r.functions.map(
       (f) =>
-        `| ${f.operation} | ${f.access} | ${kb(f.bytes)} |${requests ? ` ${f.requests ?? ''} |` : ''} ${fmt(f.importMs)} ms | ${fmt(f.ratios.import)}× | ${fmt(f.firstCallMs)} ms | ${fmt(f.ratios.firstCall)}× | ${f.met ? 'met' : `**not met** (${fmt(f.target)}×)`} |`,
+        `| ${f.operation} | ${f.access} | ${kb(f.bytes)} |${requests ? ` ${f.requests ?? ''} |` : ''} ${fmt(f.importMs)} ms | ${fmt(f.ratios.import)}× | ${fmt(f.firstCallMs)} ms | ${fmt(f.ratios.firstCall)}× |${cpu ? ` ${cpuOf(f)}` : ''} ${f.met ? 'met' : `**not met** (${fmt(f.target)}×)`} |`,
     ),
   ].join('\n');
 }

@@ -123,7 +123,7 @@ export function requestScopes(oneAtATime: boolean): RequestScopes {
  * (Lambda Managed Instances set AWS_LAMBDA_MAX_CONCURRENCY and hand it several).
  */
 export function handedOneAtATime(env: NodeJS.ProcessEnv): boolean {
-  return env.AWS_LAMBDA_RUNTIME_API !== undefined && (env.AWS_LAMBDA_MAX_CONCURRENCY ?? '1') === '1';
+  return Boolean(env.AWS_LAMBDA_RUNTIME_API) && (env.AWS_LAMBDA_MAX_CONCURRENCY ?? '1') === '1';
 }
 
 const scopes = requestScopes(handedOneAtATime(process.env));
