@@ -4,6 +4,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { recordConsumed, startRequest, type Consumed } from './capacity.js';
+import { requestWork } from './scope.js';
 import { conditionWrite } from './store/precondition.js';
 
 export { capacity, type CapacityTally } from './capacity.js';
@@ -28,7 +29,8 @@ function makeClient(): DynamoDBDocumentClient {
       input.ReturnConsumedCapacity ??= 'TOTAL';
       const request = startRequest();
       try {
-        const result = await next(args);
+        // Registered: a request that ends while it is still out left it running (lib/scope.ts).
+        const result = await requestWork(next(args));
         recordConsumed(String(context.commandName ?? 'Command'), (result.output as { ConsumedCapacity?: Consumed | Consumed[] }).ConsumedCapacity);
         return result;
       } finally {

@@ -38,7 +38,7 @@ export async function beforeTimeout<T>(remainingMs: number, work: Promise<T>): P
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       // The operation goes on after the answer (on Lambda, once the next invocation thaws it).
-      outliveRequest(work);
+      outliveRequest();
       reject(new FunctionTimeoutError("The operation did not finish before the function's timeout."));
     }, remainingMs - TIMEOUT_MARGIN_MS);
   });

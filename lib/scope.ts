@@ -3,13 +3,15 @@
 //
 // Where requests run at once in one process (the local gateway, tests, Lambda Managed Instances)
 // they live in one AsyncLocalStorage. Node then runs a hook for every promise the process makes,
-// and a request makes hundreds: on a first call that cost about a fifth of the whole call. A
-// standard Lambda process runs one invocation at a time, so there the values live in a plain
-// variable, as Lambda's own invocation store keeps its request id. The one way two requests can
-// overlap there is an operation still running after its early timeout answer (lib/deadline.ts)
-// when the next invocation arrives: it is counted (outliveRequest), and from the first overlap on
-// every new request gets an AsyncLocalStorage context while the one left running keeps the plain
-// variable.
+// and a request makes hundreds: on a first call that cost up to a fifth of the whole call. A
+// standard Lambda process is handed one invocation at a time, so there the values live in a plain
+// variable, as Lambda's own invocation store keeps its request id.
+//
+// A request can still leave work running after it answers: an operation given up at its early
+// timeout (lib/deadline.ts), or a DynamoDB request or retry wait abandoned when a sibling failed
+// first. Both are known here (outliveRequest, requestWork). The variable then keeps that request's
+// values for the work left behind, and every later request gets an AsyncLocalStorage context of
+// its own, as does any request that starts while another is open.
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 type Values = Readonly<Record<symbol, unknown>>;
@@ -20,7 +22,7 @@ const EMPTY: Values = Object.freeze({});
 export interface ScopedValue<T> {
   /**
    * Runs `fn` with this value set to `value`; the other values are those of the caller. Within a
-   * request that runs alone, a run must be awaited before the request goes on (each one is).
+   * request that runs alone, runs nest: each is awaited before the request goes on (each one is).
    */
   run<R>(value: T, fn: () => R): R;
   /** The value of the innermost `run` around the caller, if any. */
@@ -30,38 +32,43 @@ export interface ScopedValue<T> {
 export interface RequestScopes {
   /** A value of the request's scope, under `name` (for messages only: two values may share it). */
   value<T>(name: string): ScopedValue<T>;
-  /** Runs one request: whatever it sets is its own and goes when it ends. */
+  /** Runs one request, from its caller's values: whatever it sets is its own and goes when it ends. */
   request<R>(fn: () => Promise<R>): Promise<R>;
-  /** `work` goes on after its request has answered: the values it reads stay its request's. */
-  outlive(work: Promise<unknown>): void;
-  /** Whether requests are kept apart by an AsyncLocalStorage (always, or since two overlapped). */
+  /** The current request answers while its work goes on: the values that work reads stay its own. */
+  outlive(): void;
+  /** `work` belongs to the current request; if the request ends before it, it was left running. */
+  work<T>(work: Promise<T>): Promise<T>;
+  /** Whether requests are kept apart by an AsyncLocalStorage (always, or since one left work running). */
   isolated(): boolean;
 }
 
 /**
  * The scopes of a process. `oneAtATime`: the process is handed one request at a time (a standard
- * Lambda execution environment), so a plain variable holds them until two ever overlap.
+ * Lambda execution environment), so a plain variable holds them until work outlives a request.
  */
 export function requestScopes(oneAtATime: boolean): RequestScopes {
   let storage = oneAtATime ? undefined : new AsyncLocalStorage<Values>();
-  /** The values of the request running alone, or of the one left running when another came. */
+  /** The values of the request running alone, or of the one that left work running. */
   let plain = EMPTY;
-  /** Requests (and work outliving them) not yet finished, while the variable serves. */
+  /** Requests begun and not ended, while the variable serves. */
   let open = 0;
-  /** Work outlives its request: the variable keeps that request's values until the work ends. */
+  /** Registered work (DynamoDB requests, retry waits) not yet settled. */
+  let pending = 0;
+  /** Work outlives its request: the variable is that work's for good, later requests isolated. */
   let held = false;
-  const close = () => {
-    open -= 1;
-    if (open === 0) {
-      plain = EMPTY;
-      held = false;
-    }
-  };
 
   const settle = <R>(result: R, done: () => void): R => {
     if (result instanceof Promise) return result.finally(done) as R;
     done();
     return result;
+  };
+  /** Leaves the values `inner` for `outer`, unless work left running still reads them. */
+  const leave = (inner: Values, outer: Values) => {
+    // Nothing a settled run or request started may still be pending; a run that finds the variable
+    // changed by another was not nested (two at once): neither can be undone, so later requests
+    // are isolated.
+    if (pending > 0 || plain !== inner) held = true;
+    if (!held) plain = outer;
   };
 
   return {
@@ -69,18 +76,14 @@ export function requestScopes(oneAtATime: boolean): RequestScopes {
       const key = Symbol(name);
       return {
         run(value, fn) {
-          // A request left on the variable when another came has no context of its own: its
-          // nested runs start from the variable's values.
+          // Work left running has no context of its own: its nested runs start from the variable.
           if (storage) return storage.run({ ...(storage.getStore() ?? plain), [key]: value }, fn);
           const outer = plain;
-          plain = { ...outer, [key]: value };
-          const restore = () => {
-            if (!held) plain = outer;
-          };
+          const inner = (plain = { ...outer, [key]: value });
           try {
-            return settle(fn(), restore);
+            return settle(fn(), () => leave(inner, outer));
           } catch (err) {
-            restore();
+            leave(inner, outer);
             throw err;
           }
         },
@@ -89,29 +92,34 @@ export function requestScopes(oneAtATime: boolean): RequestScopes {
     },
 
     request(fn) {
-      // Requests that overlap are kept apart; each starts from its caller's values (the local
-      // gateway sets the log writer around it), never from the one left on the variable.
+      if (!storage && (open > 0 || held)) storage = new AsyncLocalStorage<Values>();
+      // Never from the values of work left running, which has no context.
       if (storage) return storage.run(storage.getStore() ?? EMPTY, fn);
-      if (open > 0) {
-        storage = new AsyncLocalStorage<Values>();
-        return storage.run(EMPTY, fn);
-      }
       open += 1;
-      plain = EMPTY;
+      const outer = plain;
+      const done = () => {
+        open -= 1;
+        leave(plain, outer);
+      };
       try {
-        return settle(fn(), close);
+        return settle(fn(), done);
       } catch (err) {
-        close();
+        done();
         throw err;
       }
     },
 
-    outlive(work) {
-      if (storage) return;
-      // Called from within the request: the variable holds all its values, and keeps them.
-      held = true;
-      open += 1;
-      work.then(close, close);
+    outlive() {
+      // Called within the request, before any of its runs ends: the variable holds all its values.
+      if (!storage) held = true;
+    },
+
+    work(work) {
+      if (storage) return work;
+      pending += 1;
+      const done = () => (pending -= 1);
+      work.then(done, done);
+      return work;
     },
 
     isolated: () => storage !== undefined,
@@ -119,11 +127,12 @@ export function requestScopes(oneAtATime: boolean): RequestScopes {
 }
 
 /**
- * A standard Lambda execution environment: the runtime API hands it one invocation at a time
- * (Lambda Managed Instances set AWS_LAMBDA_MAX_CONCURRENCY and hand it several).
+ * A standard Lambda execution environment: the runtime API hands it one invocation at a time.
+ * Lambda Managed Instances hand it several and set AWS_LAMBDA_MAX_CONCURRENCY (Lambda's own
+ * invocation store reads the variable's presence the same way).
  */
 export function handedOneAtATime(env: NodeJS.ProcessEnv): boolean {
-  return Boolean(env.AWS_LAMBDA_RUNTIME_API) && (env.AWS_LAMBDA_MAX_CONCURRENCY ?? '1') === '1';
+  return Boolean(env.AWS_LAMBDA_RUNTIME_API) && env.AWS_LAMBDA_MAX_CONCURRENCY === undefined;
 }
 
 const scopes = requestScopes(handedOneAtATime(process.env));
@@ -131,7 +140,9 @@ const scopes = requestScopes(handedOneAtATime(process.env));
 export const scopedValue = scopes.value;
 /** Runs one request in a scope of its own. */
 export const inRequestScope = scopes.request;
-/** Keeps a request's values for work that goes on after it answered. */
+/** Keeps the current request's values for its work, which goes on after it answers. */
 export const outliveRequest = scopes.outlive;
+/** Registers work of the current request (a DynamoDB request, a retry wait); returns it. */
+export const requestWork = scopes.work;
 /** Whether this process keeps requests apart with an AsyncLocalStorage. */
 export const requestsIsolated = scopes.isolated;

@@ -7,6 +7,7 @@ import { passwordKey } from './app-password-key.js';
 import { ApiError, unauthorized } from './errors.js';
 import { logError } from './log.js';
 import { readCredentials, recordUse, refreshRole, subOfLogin, type StoredRole } from './store/credentials.js';
+import { waitAll } from './settle.js';
 
 export const signInErrors = {
   invalidUsername: () =>
@@ -63,7 +64,7 @@ async function withAppPassword(login: string, password: string, facts: RequestFa
   if (login === '' || Buffer.byteLength(login) > MAX_LOGIN_BYTES) throw signInErrors.invalidUsername();
   const sub = await subOfLogin(login);
   if (!sub) throw signInErrors.invalidUsername();
-  const [key, credentials] = await Promise.all([passwordKey(), readCredentials(sub)]);
+  const [key, credentials] = await waitAll([passwordKey(), readCredentials(sub)]);
   const presented = hashPassword(key, password);
   // Every stored hash is compared, so the time does not tell which one matched.
   let match: (typeof credentials.passwords)[number] | undefined;

@@ -9,6 +9,7 @@ import type { AnyPost, Card, EventItem, TermItem } from '../store/items.js';
 import { INDEXES } from '../table.js';
 import type { Linked } from '../present.js';
 import { keepFor, termsFor } from './term-cache.js';
+import { waitAll } from '../settle.js';
 
 /** The publication date pair from `date` / `date_utc` (site zone), or `fallback`, or now. */
 export function publicationDates(
@@ -142,7 +143,7 @@ export async function loadLinked(events: EventItem[], how: TermReading = {}, kno
     }
   }
   const lang = events[0]?.lang;
-  const [found, terms] = await Promise.all([
+  const [found, terms] = await waitAll([
     missing.size ? batchGet<AnyPost>([...missing].map(keys.post)) : Promise.resolve(new Map<string, AnyPost>()),
     lang === undefined ? Promise.resolve(new Map<number, TermItem>()) : loadTerms(lang, termIds, how),
   ]);

@@ -19,6 +19,7 @@ import { searchWords, eventWords } from '../search.js';
 import { loadLinked } from './common.js';
 import { keepFor, keptTermId, termsFor } from './term-cache.js';
 import { envelope, nonEmpty, ownFilter, pageKeys, paging, queryInput, statuses, total, withFilters, type Source } from './lists.js';
+import { waitAll, withSideWork, type SideWork } from '../settle.js';
 
 const queryInputOf = (s: Source) => queryInput(s, false);
 
@@ -336,7 +337,7 @@ async function bucketTotal(partition: string, w: Window, legacy: () => Promise<n
     for (const [day, count] of days) if (count > 0 && day >= a && day <= z) return true;
     return false;
   };
-  const [partial, ends] = await Promise.all([
+  const [partial, ends] = await waitAll([
     partialDays(partition, w, from, to, fromDay, toDay, startsBetween),
     endCorrections(partition, w, from, to, bound === undefined ? legacy() : Promise.resolve(bound), startsBetween),
   ]);
@@ -352,7 +353,7 @@ async function partialDays(partition: string, w: Window, from: string, to: strin
   const dayEnd = `${toDay} 23:59:59#${HIGH}`;
   if (w.from && from !== dayStart && startsBetween(dayStart, dayStart)) partial.push(indexCount(partition, dayStart, from));
   if (w.to !== HIGH && to !== dayEnd && startsBetween(dayEnd, dayEnd)) partial.push(indexCount(partition, to, dayEnd));
-  return (await Promise.all(partial)).reduce((a, b) => a + b, 0);
+  return (await waitAll(partial)).reduce((a, b) => a + b, 0);
 }
 
 /**
@@ -383,7 +384,7 @@ async function endCorrections(partition: string, w: Window, from: string, to: st
     const hi = to < upTo ? to : upTo;
     ends.push(startsBetween(from, hi) ? indexCount(partition, from, hi, { expr: '#e <= :v', values: { ':v': w.endAfter } }) : Promise.resolve(0));
   }
-  return (await Promise.all(ends)).reduce((a, b) => a + b, 0);
+  return (await waitAll(ends)).reduce((a, b) => a + b, 0);
 }
 
 /**
@@ -394,11 +395,11 @@ async function endCorrections(partition: string, w: Window, from: string, to: st
 async function listTotal(src: EventSource[], multi: boolean, w: Window | undefined, stats: () => Promise<LangStats>): Promise<number> {
   if (!multi) {
     const seconds = () => stats().then((s) => s.seconds ?? 0);
-    const counts = await Promise.all(src.map((s) => (s.counted && w ? bucketTotal(s.partition, w, seconds) : total([s]))));
+    const counts = await waitAll(src.map((s) => (s.counted && w ? bucketTotal(s.partition, w, seconds) : total([s]))));
     return counts.reduce((a, b) => a + b, 0);
   }
   const ids = new Set<number>();
-  const read = await Promise.all(src.filter(nonEmpty).map((s) => queryAll<{ id: number }>({ ...queryInputOf(s) })));
+  const read = await waitAll(src.filter(nonEmpty).map((s) => queryAll<{ id: number }>({ ...queryInputOf(s) })));
   for (const items of read) for (const item of items) ids.add(item.id);
   return ids.size;
 }
@@ -444,7 +445,7 @@ async function listAllWords(ctx: RequestContext, words: string[], statusList: st
   for (const word of words) {
     const { sources: src } = sources(ctx, statusList, { ...f, word }, w, ownBy);
     const found = new Map<number, string>();
-    const read = await Promise.all(src.filter(nonEmpty).map((s) => queryAll<{ id: number; gsi2sk: string }>(queryInputOf(s))));
+    const read = await waitAll(src.filter(nonEmpty).map((s) => queryAll<{ id: number; gsi2sk: string }>(queryInputOf(s))));
     for (const items of read) for (const i of items) found.set(i.id, i.gsi2sk);
     common = common ? new Map([...common].filter(([id]) => found.has(id))) : found;
     if (common.size === 0) break;
@@ -456,16 +457,13 @@ async function listAllWords(ctx: RequestContext, words: string[], statusList: st
   return { events, total: ordered.length };
 }
 
-/** A promise whose rejection is reported where it is awaited, and nowhere if it never is. */
-function quiet<T>(promise: Promise<T>): Promise<T> {
-  promise.catch(() => undefined);
-  return promise;
-}
-
 /** A list attribute of an index item (a list, or a set as DynamoDB may return it). */
 const asList = (v: unknown): number[] => (Array.isArray(v) ? v : v instanceof Set ? [...v] : []) as number[];
 
-export async function listEvents(ctx: RequestContext): Promise<Reply> {
+/** A page of events; reads started beside the page's own are settled before a failure answers. */
+export const listEvents = (ctx: RequestContext): Promise<Reply> => withSideWork((side) => listEventsWith(ctx, side));
+
+async function listEventsWith(ctx: RequestContext, side: SideWork): Promise<Reply> {
   const p = ctx.params;
   // Without Event Tickets, TEC refuses only a request for ticketed events; ticketed=false is ignored.
   if (p.ticketed === true) {
@@ -476,7 +474,7 @@ export async function listEvents(ctx: RequestContext): Promise<Reply> {
   // The STATS item is read only when needed: for totals over buckets written before they carried
   // durations, and for how to read the terms of lists other than a page of the index.
   let statsRead: Promise<LangStats> | undefined;
-  const stats = () => (statsRead ??= readStats(ctx.lang));
+  const stats = () => (statsRead ??= side.start(readStats(ctx.lang)));
   const { list: statusList, shown, ownBy } = await statuses(ctx);
   const w = windowOf(ctx);
   // The filters are checked in TEC's order (the first failure answers), from one batch read.
@@ -486,7 +484,7 @@ export async function listEvents(ctx: RequestContext): Promise<Reply> {
     const [, venue, organizer, categories, tags] = checks.map((c) => c.verify(found));
     return { venue, organizer, categories, tags };
   };
-  const geo = quiet(geoVenues(ctx));
+  const geo = side.start(geoVenues(ctx));
   // Filters by id (or by the slug of a kept term) name their list partitions already: their
   // checks join the page's batch read (the answer waits for them). Other slugs and places near a
   // point are looked up first.
@@ -503,7 +501,7 @@ export async function listEvents(ctx: RequestContext): Promise<Reply> {
   const filters: Filters = { venue: venues, organizer, categories, tags, featured: p.featured as boolean | undefined, parent: p.post_parent as number | undefined };
   const paged = !(venues !== undefined && venues.length === 0) && p.include === undefined && !(p.search !== undefined && searchWords(p.search as string).length > 1);
   // Other reads than the page's own check the filters beside them.
-  const aside = ahead && !paged ? quiet(batchGet(checkKeys)) : undefined;
+  const aside = ahead && !paged ? side.start(batchGet(checkKeys)) : undefined;
 
   let events: EventItem[];
   let n: number;
@@ -519,7 +517,7 @@ export async function listEvents(ctx: RequestContext): Promise<Reply> {
     // One searched word is one more list partition (a search without words is no search).
     const word = p.search === undefined ? undefined : searchWords(p.search as string)[0];
     const { sources: src, multi } = sources(ctx, statusList, { ...filters, word }, w, ownBy);
-    const count = quiet(listTotal(src, multi, w, stats));
+    const count = side.start(listTotal(src, multi, w, stats));
     const hits = await pageKeys(src, offset, perPage, false);
     // The index items name the events' terms: the terms not kept are read with the events
     // themselves and the filters' checks, in one batch.
@@ -538,7 +536,7 @@ export async function listEvents(ctx: RequestContext): Promise<Reply> {
   if (aside) verify(await aside);
   if (page > 1 && events.length === 0) throw tec.archivePageNotFound('event');
   const linked = await loadLinked(events, { termBytes: paged || !events.length ? undefined : (await stats()).termBytes, shared: ctx.shared }, known);
-  const open = await Promise.all(events.map((e) => unlocked(ctx, e)));
+  const open = await waitAll(events.map((e) => unlocked(ctx, e)));
   return envelope('events', events.map((e, i) => (open[i] ? presentEvent(e, linked) : redact(presentEvent(e, linked)))), `${apiBase(ctx.lang)}/events/`, echoQuery(ctx, page, perPage, shown, w, venue, organizer), page, n, perPage);
 }
 

@@ -26,6 +26,7 @@ import { eventTransaction } from './event-writes.js';
 import { newPlace } from './places.js';
 import { findPost } from './post-reads.js';
 import { newTermItem, termWrites } from './term-items.js';
+import { waitAll } from '../settle.js';
 
 const LIMITS = { venue: 3, organizer: 10, categories: 10, tags: 10 } as const;
 
@@ -256,7 +257,7 @@ export async function createEvent(ctx: RequestContext): Promise<Reply> {
     const title = ctx.params.title as string;
     // The links, the id and the slug are read at once. After a lost slug race the slug takes a
     // ticket from the wanted slug's counter (freeSlug).
-    const [links, [id, slug]] = await Promise.all([
+    const [links, [id, slug]] = await waitAll([
       resolveLinks(ctx, author, attempt),
       idAndSlug(allocated, 'event', ctx.lang, slugify((ctx.params.slug as string | undefined) ?? title), attempt),
     ]);

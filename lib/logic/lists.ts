@@ -12,6 +12,7 @@ import { keys, listKeys, slugIndexKey, termKeys, type PostKind, type Taxonomy } 
 import { nowUtc } from '../dates.js';
 import type { EventItem, OrganizerItem, TermItem, VenueItem } from '../store/items.js';
 import { INDEXES } from '../table.js';
+import { waitAll } from '../settle.js';
 
 type ListIndex = typeof INDEXES.list | typeof INDEXES.terms;
 
@@ -61,7 +62,7 @@ const MAX_QUERY_LIMIT = 1000;
 export async function pageKeys(sources: Source[], offset: number, limit: number, descending: boolean): Promise<Hit[]> {
   const want = offset + limit;
   // The partitions are independent: they are read at the same time.
-  const read = await Promise.all(sources.filter(nonEmpty).map(async (s): Promise<SourceItems> => {
+  const read = await waitAll(sources.filter(nonEmpty).map(async (s): Promise<SourceItems> => {
     const items: Record<string, string | number>[] = [];
     let start: Record<string, unknown> | undefined;
     do {
@@ -97,7 +98,7 @@ function mergeHits(read: SourceItems[], descending: boolean): Hit[] {
  * needs a count query this costs no more read units and one request less.
  */
 export async function pageAndTotal(sources: Source[], offset: number, limit: number, descending: boolean): Promise<{ hits: Hit[]; total: number }> {
-  const read = await Promise.all(sources.filter(nonEmpty).map((s) => queryAll<Record<string, string | number>>(queryInput(s, descending)).then((items) => ({ s, items }))));
+  const read = await waitAll(sources.filter(nonEmpty).map((s) => queryAll<Record<string, string | number>>(queryInput(s, descending)).then((items) => ({ s, items }))));
   const unique = mergeHits(read, descending);
   return { hits: unique.slice(offset, offset + limit), total: unique.length };
 }
@@ -106,7 +107,7 @@ export async function pageAndTotal(sources: Source[], offset: number, limit: num
 export const nonEmpty = (s: Source) => !(s.from && s.to && s.from > s.to);
 
 export async function total(sources: Source[]): Promise<number> {
-  const counts = await Promise.all(sources.filter(nonEmpty).map((s) => count(queryInput(s, false))));
+  const counts = await waitAll(sources.filter(nonEmpty).map((s) => count(queryInput(s, false))));
   return counts.reduce((a, b) => a + b, 0);
 }
 
@@ -176,7 +177,7 @@ export function withFilters(base: Source, ...parts: ({ expr: string; names?: Rec
 
 /** Every record of some list partitions (for the filters that must look at record fields). */
 async function allOf<T>(sources: Source[]): Promise<T[]> {
-  const read = await Promise.all(sources.map((s) => queryAll<Key>(queryInput(s, false))));
+  const read = await waitAll(sources.map((s) => queryAll<Key>(queryInput(s, false))));
   const keysOfAll = read.flat().map((k) => ({ pk: k.pk, sk: k.sk }));
   return [...(await batchGet<T>(keysOfAll)).values()];
 }
@@ -247,7 +248,7 @@ export async function listPlaces(ctx: RequestContext, kind: Exclude<PostKind, 'e
     }
     if (p.only_with_upcoming === true) {
       const now = nowUtc(ctx.now);
-      const upcoming = await Promise.all(candidates.map((r) => hasUpcoming(r.id, list, now)));
+      const upcoming = await waitAll(candidates.map((r) => hasUpcoming(r.id, list, now)));
       candidates = candidates.filter((_, i) => upcoming[i]);
     }
     candidates.sort((a, b) => b.date_utc.localeCompare(a.date_utc) || b.id - a.id);

@@ -14,10 +14,12 @@ import { TransactionCanceledException, ConditionalCheckFailedException } from '@
 import { config, type Lang } from '../config.js';
 import { db } from '../db.js';
 import { remainingMs } from '../deadline.js';
+import { requestWork } from '../scope.js';
 import { ConflictError } from '../errors.js';
 import { slugCandidates } from '../slug.js';
 import { INDEXES } from '../table.js';
 import { keys, type PostKind, type Sequence, type Taxonomy } from './keys.js';
+import { waitAll } from '../settle.js';
 
 export type Key = { pk: string; sk: string };
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -36,7 +38,7 @@ export async function batchGet<T>(list: Key[], consistent = false): Promise<Map<
   for (let i = 0; i < unique.length; i += 100) {
     let pending: Key[] = unique.slice(i, i + 100);
     for (let attempt = 0; pending.length && attempt < 8; attempt++) {
-      if (attempt) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+      if (attempt) await sleep(20 * 2 ** attempt);
       const out = await db().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: pending, ...(consistent ? { ConsistentRead: true } : {}) } } }));
       for (const item of out.Responses?.[table()] ?? []) found.set(`${item.pk}|${item.sk}`, item as T);
       pending = (out.UnprocessedKeys?.[table()]?.Keys as Key[] | undefined) ?? [];
@@ -126,7 +128,8 @@ export function fromAttributeValues(item: Record<string, AttributeValue>): Recor
   return Object.fromEntries(Object.entries(item).map(([k, v]) => [k, value(v)]));
 }
 
-export const sleep = (ms: number) => new Promise<void>((ok) => setTimeout(ok, ms));
+/** A retry's wait, as work of the request (lib/scope.ts). */
+export const sleep = (ms: number) => requestWork(new Promise<void>((ok) => setTimeout(ok, ms)));
 
 /**
  * How long a kind of step took lately (the last `keep`), for guessing whether the next one still
@@ -374,7 +377,7 @@ interface SlugCounter {
 async function readGuards(list: Key[]): Promise<Map<string, { id: number }>> {
   const parts: Key[][] = [];
   for (let i = 0; i < list.length; i += 100) parts.push(list.slice(i, i + 100));
-  const found = await Promise.all(parts.map((p) => batchGet<{ id: number }>(p)));
+  const found = await waitAll(parts.map((p) => batchGet<{ id: number }>(p)));
   return new Map(found.flatMap((m) => [...m]));
 }
 
@@ -493,7 +496,7 @@ export async function findUserId(sub: string): Promise<number | undefined> {
  * the pending allocation (a create keeps one id over its retries).
  */
 export async function idAndSlug(id: Promise<number>, kind: PostKind | Taxonomy, lang: Lang, wanted: string, attempt = 1): Promise<[number, string]> {
-  if (wanted) return Promise.all([id, freeSlug(kind, lang, wanted, undefined, attempt)]);
+  if (wanted) return waitAll([id, freeSlug(kind, lang, wanted, undefined, attempt)]);
   const n = await id;
   return [n, await freeSlug(kind, lang, String(n), undefined, attempt)];
 }

@@ -1,9 +1,9 @@
 // Requests in a process that Lambda hands one invocation at a time (AWS_LAMBDA_RUNTIME_API set):
-// their scope is a plain variable (lib/scope.ts), and an operation left running after its early
-// timeout answer still reads its own deadline and counts its own DynamoDB requests when the next
-// invocation comes.
+// their scope is a plain variable (lib/scope.ts), and work a request leaves running (an operation
+// given up at its early timeout, a DynamoDB request abandoned when a sibling failed first) still
+// reads its own deadline and counts its own DynamoDB requests when the next invocation comes.
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { apiEvent, captureOutput, fakeContext } from '../support/lambda.js';
 import { useFreshTable } from '../support/table.js';
 
@@ -14,7 +14,6 @@ const saved = vi.hoisted(() => {
   delete process.env.AWS_LAMBDA_MAX_CONCURRENCY;
   return before;
 });
-import { vi } from 'vitest';
 import { db } from '../../lib/db.js';
 import { remainingMs } from '../../lib/deadline.js';
 import { handle } from '../../lib/pipeline.js';
@@ -32,8 +31,8 @@ const ROOT = '/en/tribe/events/v1';
 
 const getOne = () => db().send(new GetCommand({ TableName: table, Key: { pk: 'NONE', sk: 'NONE' } }));
 
-function requestLine(json: Record<string, any>[], correlation: string) {
-  const lines = json.filter((l) => l.message === 'request' && l.correlation_id === correlation);
+function requestLine(printed: Record<string, any>[], correlation: string) {
+  const lines = printed.filter((l) => l.message === 'request' && l.correlation_id === correlation);
   expect(lines).toHaveLength(1);
   return lines[0]!;
 }
@@ -93,4 +92,80 @@ describe('a process handed one request at a time', () => {
     // From then on, requests are kept apart by an AsyncLocalStorage.
     expect(requestsIsolated()).toBe(true);
   });
+
+  it('keeps a DynamoDB request abandoned by a failed sibling on its own values when the next request comes', async () => {
+    // A runs in a process of its own: the previous test left this one isolated.
+    const { handle: freshHandle } = await freshPipeline();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let leftover!: Promise<number>;
+    const failing = freshHandle.handle('root.index', async () => {
+      leftover = (async () => {
+        // Still out when the sibling's failure answers 400; then it goes on to a second request.
+        await freshHandle.getOne();
+        await gate;
+        await freshHandle.getOne();
+        return freshHandle.remainingMs();
+      })();
+      await Promise.all([leftover, Promise.reject(freshHandle.invalidParam('per_page', 'is not valid'))]);
+      return json(200, {});
+    });
+    const first = await captureOutput(() =>
+      failing(apiEvent('GET', ROOT, { 'x-request-id': 'failed' }), { ...fakeContext(), getRemainingTimeInMillis: () => 3_000 }),
+    );
+    expect(first.result.statusCode).toBe(400);
+    expect(freshHandle.requestsIsolated()).toBe(false);
+
+    const next = freshHandle.handle('root.index', async () => {
+      release();
+      const mine = await leftover;
+      await freshHandle.getOne();
+      return json(200, { leftover: mine, left: freshHandle.remainingMs() });
+    });
+    const second = await captureOutput(() =>
+      next(apiEvent('GET', ROOT, { 'x-request-id': 'after' }), { ...fakeContext(), getRemainingTimeInMillis: () => 60_000 }),
+    );
+    const body = JSON.parse(second.result.body!) as { leftover: number; left: number };
+    expect(body.leftover).toBeLessThan(1_500);
+    expect(body.left).toBeGreaterThan(50_000);
+    expect(requestLine(second.json, 'after').dynamodb.requests).toBe(1);
+    expect(freshHandle.requestsIsolated()).toBe(true);
+  });
 });
+
+describe('a request that fails', () => {
+  it('answers only once the reads it started beside are done, and leaves nothing running', async () => {
+    vi.resetModules();
+    const [{ handler }, scope] = await Promise.all([import('../../functions/events/list.js'), import('../../lib/scope.js')]);
+    // The unknown category fails the filter check while the places near the point are still read.
+    for (let i = 0; i < 3; i++) {
+      const event = { ...apiEvent('GET', `${ROOT}/events`), rawQueryString: 'geoloc=true&categories=99999' };
+      const out = await captureOutput(() => handler(event, fakeContext()));
+      expect(JSON.parse(out.result.body!)).toMatchObject({ code: 'rest_invalid_param', data: { params: { categories: expect.any(String) } } });
+    }
+    const out = await captureOutput(() => handler(apiEvent('GET', `${ROOT}/events`), fakeContext()));
+    expect(out.result.statusCode).toBe(200);
+    expect(scope.requestsIsolated()).toBe(false);
+  });
+});
+
+/** The pipeline and its modules loaded again: a process whose requests have not been isolated yet. */
+async function freshPipeline() {
+  vi.resetModules();
+  const [pipeline, deadline, scope, dbModule, errors] = await Promise.all([
+    import('../../lib/pipeline.js'),
+    import('../../lib/deadline.js'),
+    import('../../lib/scope.js'),
+    import('../../lib/db.js'),
+    import('../../lib/errors.js'),
+  ]);
+  return {
+    handle: {
+      handle: pipeline.handle,
+      remainingMs: deadline.remainingMs,
+      requestsIsolated: scope.requestsIsolated,
+      invalidParam: errors.invalidParam,
+      getOne: () => dbModule.db().send(new GetCommand({ TableName: table, Key: { pk: 'NONE', sk: 'NONE' } })),
+    },
+  };
+}

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { handedOneAtATime, requestScopes, scopedValue } from '../../lib/scope.js';
+import { handedOneAtATime, requestScopes, scopedValue, type RequestScopes, type ScopedValue } from '../../lib/scope.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -88,46 +88,92 @@ describe('requestScopes, in a process handed one request at a time', () => {
     expect(scopes.isolated()).toBe(false);
   });
 
-  it('restores the values when a run throws', () => {
+  it('restores the values when a run throws or rejects, and when a request throws', async () => {
     const scopes = requestScopes(true);
     const a = scopes.value<number>('a');
-    expect(() => a.run(1, () => { throw new Error('no'); })).toThrow('no');
+    expect(() =>
+      a.run(1, () => {
+        throw new Error('no');
+      }),
+    ).toThrow('no');
+    await expect(
+      scopes.request(() =>
+        a.run(2, async () => {
+          await sleep(1);
+          throw new Error('late');
+        }),
+      ),
+    ).rejects.toThrow('late');
+    expect(() =>
+      scopes.request(() => {
+        throw new Error('at once');
+      }),
+    ).toThrow('at once');
     expect(a.get()).toBeUndefined();
+    // Nothing was left running: the next request still uses the variable.
+    expect(await scopes.request(async () => a.get())).toBeUndefined();
+    expect(scopes.isolated()).toBe(false);
   });
 
-  it('keeps work that outlives its request on its own values when the next request comes, and isolates every later one', async () => {
+  it('starts a request from its caller\'s values', async () => {
     const scopes = requestScopes(true);
-    const v = scopes.value<string>('v');
+    const writer = scopes.value<string>('writer');
+    expect(await writer.run('harness', () => scopes.request(async () => writer.get()))).toBe('harness');
+  });
+
+  /** Request A answers while `leftover` goes on; it reads `v` when `gate` opens. */
+  async function leaveWork(scopes: RequestScopes, v: ScopedValue<string>, how: 'outlive' | 'work') {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    let leftover!: Promise<string | undefined>;
-    // Request A answers while its work goes on (an early timeout answer).
+    let leftover!: Promise<(string | undefined)[]>;
     await scopes.request(() =>
       v.run('A', async () => {
+        // Work still out when the request ends, as a DynamoDB request abandoned by a failed sibling.
+        const out = how === 'work' ? scopes.work(sleep(5)) : Promise.resolve();
         leftover = (async () => {
+          await out;
           await gate;
           await sleep(1);
-          return v.get();
+          const seen = [v.get()];
+          // A run of the work left behind starts from its own values.
+          seen.push(await v.run('A2', async () => (await sleep(1), v.get())));
+          return [...seen, v.get()];
         })();
-        scopes.outlive(leftover);
+        if (how === 'outlive') scopes.outlive();
         return 'answered';
       }),
     );
-    expect(scopes.isolated()).toBe(false);
-    const b = scopes.request(() =>
-      v.run('B', async () => {
-        release();
-        await leftover;
-        await sleep(1);
+    return { release, leftover };
+  }
+
+  for (const how of ['outlive', 'work'] as const) {
+    it(`keeps work left running (${how === 'outlive' ? 'after a timeout answer' : 'still out at the end'}) on its request's values, and isolates every later request`, async () => {
+      const scopes = requestScopes(true);
+      const v = scopes.value<string>('v');
+      const { release, leftover } = await leaveWork(scopes, v, how);
+      const b = scopes.request(() =>
+        v.run('B', async () => {
+          release();
+          await leftover;
+          await sleep(1);
+          return v.get();
+        }),
+      );
+      expect(scopes.isolated()).toBe(true);
+      const c = scopes.request(async () => {
+        await sleep(2);
         return v.get();
-      }),
-    );
-    expect(scopes.isolated()).toBe(true);
-    const c = scopes.request(async () => {
-      await sleep(2);
-      return v.get();
+      });
+      expect(await Promise.all([leftover, b, c])).toEqual([['A', 'A2', 'A'], 'B', undefined]);
     });
-    expect(await Promise.all([leftover, b, c])).toEqual(['A', 'B', undefined]);
+  }
+
+  it('does not isolate requests when their work settled before they ended', async () => {
+    const scopes = requestScopes(true);
+    const v = scopes.value<string>('v');
+    await scopes.request(() => v.run('A', () => scopes.work(sleep(2))));
+    expect(await scopes.request(async () => v.get())).toBeUndefined();
+    expect(scopes.isolated()).toBe(false);
   });
 
   it('keeps two requests apart when they overlap without warning', async () => {
@@ -149,6 +195,15 @@ describe('requestScopes, in a process handed one request at a time', () => {
     expect(y).toEqual(['y', 'y', 'y']);
   });
 
+  it('isolates later requests once two runs of one request overlapped', async () => {
+    const scopes = requestScopes(true);
+    const v = scopes.value<number>('v');
+    await scopes.request(() => Promise.all([1, 2].map((n) => v.run(n, () => sleep(n)))));
+    expect(scopes.isolated()).toBe(false);
+    expect(await scopes.request(async () => v.get())).toBeUndefined();
+    expect(scopes.isolated()).toBe(true);
+  });
+
   it('in a process that runs requests at once, a request starts from its caller\'s values', async () => {
     const scopes = requestScopes(false);
     const writer = scopes.value<string>('writer');
@@ -158,8 +213,9 @@ describe('requestScopes, in a process handed one request at a time', () => {
 
   it('is handed one request at a time only by a standard Lambda runtime', () => {
     expect(handedOneAtATime({ AWS_LAMBDA_RUNTIME_API: '127.0.0.1:9001' })).toBe(true);
-    expect(handedOneAtATime({ AWS_LAMBDA_RUNTIME_API: '127.0.0.1:9001', AWS_LAMBDA_MAX_CONCURRENCY: '1' })).toBe(true);
     expect(handedOneAtATime({ AWS_LAMBDA_RUNTIME_API: '127.0.0.1:9001', AWS_LAMBDA_MAX_CONCURRENCY: '64' })).toBe(false);
+    expect(handedOneAtATime({ AWS_LAMBDA_RUNTIME_API: '127.0.0.1:9001', AWS_LAMBDA_MAX_CONCURRENCY: '1' })).toBe(false);
+    expect(handedOneAtATime({ AWS_LAMBDA_RUNTIME_API: '' })).toBe(false);
     expect(handedOneAtATime({})).toBe(false);
   });
 });

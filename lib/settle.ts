@@ -1,0 +1,44 @@
+// Work a request runs side by side. A request that fails must not leave any of it running: Lambda
+// may freeze the process once the answer is out and thaw it for the next invocation, where the
+// rest would run on, spending that invocation's time (and, where the request's scope is a plain
+// variable, reading that invocation's values: lib/scope.ts).
+
+/** Promise.all, but it rejects only once every promise has settled, with the first failure in order. */
+export async function waitAll<T extends readonly unknown[] | []>(promises: T): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+  const results = await Promise.allSettled(promises as readonly unknown[]);
+  for (const r of results) if (r.status === 'rejected') throw r.reason;
+  return results.map((r) => (r as PromiseFulfilledResult<unknown>).value) as { -readonly [K in keyof T]: Awaited<T[K]> };
+}
+
+/** Promises started beside a request's main line and awaited later, or never if it fails first. */
+export interface SideWork {
+  /** Starts `promise` aside: its rejection is reported where it is awaited, and nowhere if it never is. */
+  start<T>(promise: Promise<T>): Promise<T>;
+  /** Waits until everything started aside has settled. */
+  settled(): Promise<void>;
+}
+
+export function sideWork(): SideWork {
+  const started: Promise<unknown>[] = [];
+  return {
+    start(promise) {
+      promise.catch(() => undefined);
+      started.push(promise);
+      return promise;
+    },
+    async settled() {
+      await Promise.allSettled(started);
+    },
+  };
+}
+
+/** Runs `fn` with a side-work list; if it fails, it answers only once its side work has settled. */
+export async function withSideWork<T>(fn: (side: SideWork) => Promise<T>): Promise<T> {
+  const side = sideWork();
+  try {
+    return await fn(side);
+  } catch (err) {
+    await side.settled();
+    throw err;
+  }
+}
