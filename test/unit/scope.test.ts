@@ -8,6 +8,24 @@ import { handedOneAtATime, requestScopes, scopedValue, type RequestScopes, type 
 
 const ROOT = join(import.meta.dirname, '../..');
 
+/** Two runs of `v` at once, interleaved, each inside `request`: each sees only its own value. */
+async function expectApart(v: ScopedValue<string>, request: (fn: () => Promise<(string | undefined)[]>) => Promise<(string | undefined)[]>) {
+  const one = (name: string, delays: number[]) =>
+    request(() =>
+      v.run(name, async () => {
+        const seen: (string | undefined)[] = [];
+        for (const ms of delays) {
+          await sleep(ms);
+          seen.push(v.get());
+        }
+        return seen;
+      }),
+    );
+  const [x, y] = await Promise.all([one('x', [5, 1, 5]), one('y', [1, 5, 1])]);
+  expect(x).toEqual(['x', 'x', 'x']);
+  expect(y).toEqual(['y', 'y', 'y']);
+}
+
 describe('scopedValue', () => {
   it('is unset outside a run and set inside it, across awaits', async () => {
     const v = scopedValue<string>('v');
@@ -41,19 +59,7 @@ describe('scopedValue', () => {
   });
 
   it('keeps concurrent runs apart', async () => {
-    const v = scopedValue<string>('request');
-    const one = async (name: string, delays: number[]) =>
-      v.run(name, async () => {
-        const seen: (string | undefined)[] = [];
-        for (const ms of delays) {
-          await sleep(ms);
-          seen.push(v.get());
-        }
-        return seen;
-      });
-    const [x, y] = await Promise.all([one('x', [5, 1, 5]), one('y', [1, 5, 1])]);
-    expect(x).toEqual(['x', 'x', 'x']);
-    expect(y).toEqual(['y', 'y', 'y']);
+    await expectApart(scopedValue<string>('request'), (fn) => fn());
   });
 
   it('is the only AsyncLocalStorage of the functions\' code (each one adds to every promise)', () => {
@@ -178,21 +184,7 @@ describe('requestScopes, in a process handed one request at a time', () => {
 
   it('keeps two requests apart when they overlap without warning', async () => {
     const scopes = requestScopes(true);
-    const v = scopes.value<string>('v');
-    const one = (name: string, delays: number[]) =>
-      scopes.request(() =>
-        v.run(name, async () => {
-          const seen: (string | undefined)[] = [];
-          for (const ms of delays) {
-            await sleep(ms);
-            seen.push(v.get());
-          }
-          return seen;
-        }),
-      );
-    const [x, y] = await Promise.all([one('x', [5, 1, 5]), one('y', [1, 5, 1])]);
-    expect(x).toEqual(['x', 'x', 'x']);
-    expect(y).toEqual(['y', 'y', 'y']);
+    await expectApart(scopes.value<string>('v'), scopes.request);
   });
 
   it('isolates later requests once two runs of one request overlapped', async () => {
