@@ -7,11 +7,12 @@
 // standard Lambda process is handed one invocation at a time, so there the values live in a plain
 // variable, as Lambda's own invocation store keeps its request id.
 //
-// A request can still leave work running after it answers: an operation given up at its early
-// timeout (lib/deadline.ts), or a DynamoDB request or retry wait abandoned when a sibling failed
-// first. Both are known here (outliveRequest, requestWork). The variable then keeps that request's
-// values for the work left behind, and every later request gets an AsyncLocalStorage context of
-// its own, as does any request that starts while another is open.
+// Requests wait for the work they start (lib/settle.ts), but one can still leave work running
+// after it answers: an operation given up at its early timeout (lib/deadline.ts), or a DynamoDB
+// request or retry wait still out when the run that started it ends. Both are known here
+// (outliveRequest, requestWork). The variable then keeps that request's values for the work left
+// behind, and every later request gets an AsyncLocalStorage context of its own, as does any
+// request that starts while another is open.
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 type Values = Readonly<Record<symbol, unknown>>;
@@ -52,23 +53,33 @@ export function requestScopes(oneAtATime: boolean): RequestScopes {
   let plain = EMPTY;
   /** Requests begun and not ended, while the variable serves. */
   let open = 0;
-  /** Registered work (DynamoDB requests, retry waits) not yet settled. */
-  let pending = 0;
   /** Work outlives its request: the variable is that work's for good, later requests isolated. */
   let held = false;
+  /**
+   * The open runs and requests, innermost last, each with the registered work (DynamoDB requests,
+   * retry waits) started within it and not yet settled.
+   */
+  const frames: { pending: number }[] = [];
 
   const settle = <R>(result: R, done: () => void): R => {
     if (result instanceof Promise) return result.finally(done) as R;
     done();
     return result;
   };
-  /** Leaves the values `inner` for `outer`, unless work left running still reads them. */
-  const leave = (inner: Values, outer: Values) => {
-    // Nothing a settled run or request started may still be pending; a run that finds the variable
-    // changed by another was not nested (two at once): neither can be undone, so later requests
-    // are isolated.
-    if (pending > 0 || plain !== inner) held = true;
-    if (!held) plain = outer;
+  /**
+   * Opens a frame. Ending it (values `inner`, back to `outer`) keeps the variable instead when
+   * work left running may still read it: work started within the frame still pending, or a
+   * variable changed by another run (two at once, not nested). Neither can be undone, so later
+   * requests are isolated.
+   */
+  const enter = () => {
+    const frame = { pending: 0 };
+    frames.push(frame);
+    return (inner: Values, outer: Values) => {
+      frames.splice(frames.lastIndexOf(frame), 1);
+      if (frame.pending > 0 || plain !== inner) held = true;
+      if (!held) plain = outer;
+    };
   };
 
   return {
@@ -80,6 +91,7 @@ export function requestScopes(oneAtATime: boolean): RequestScopes {
           if (storage) return storage.run({ ...(storage.getStore() ?? plain), [key]: value }, fn);
           const outer = plain;
           const inner = (plain = { ...outer, [key]: value });
+          const leave = enter();
           try {
             return settle(fn(), () => leave(inner, outer));
           } catch (err) {
@@ -97,9 +109,11 @@ export function requestScopes(oneAtATime: boolean): RequestScopes {
       if (storage) return storage.run(storage.getStore() ?? EMPTY, fn);
       open += 1;
       const outer = plain;
+      const leave = enter();
+      // Every run of the request has ended by now: the variable is back to where it started.
       const done = () => {
         open -= 1;
-        leave(plain, outer);
+        leave(outer, outer);
       };
       try {
         return settle(fn(), done);
@@ -115,9 +129,10 @@ export function requestScopes(oneAtATime: boolean): RequestScopes {
     },
 
     work(work) {
-      if (storage) return work;
-      pending += 1;
-      const done = () => (pending -= 1);
+      if (storage || frames.length === 0) return work;
+      const within = [...frames];
+      for (const f of within) f.pending += 1;
+      const done = () => within.forEach((f) => (f.pending -= 1));
       work.then(done, done);
       return work;
     },

@@ -10,7 +10,7 @@ export async function waitAll<T extends readonly unknown[] | []>(promises: T): P
   return results.map((r) => (r as PromiseFulfilledResult<unknown>).value) as { -readonly [K in keyof T]: Awaited<T[K]> };
 }
 
-/** Promises started beside a request's main line and awaited later, or never if it fails first. */
+/** Promises started beside a request's main line, awaited later or not at all. */
 export interface SideWork {
   /** Starts `promise` aside: its rejection is reported where it is awaited, and nowhere if it never is. */
   start<T>(promise: Promise<T>): Promise<T>;
@@ -27,18 +27,24 @@ export function sideWork(): SideWork {
       return promise;
     },
     async settled() {
-      await Promise.allSettled(started);
+      // Side work may start more side work while it is awaited.
+      for (let seen = -1; seen !== started.length; ) {
+        seen = started.length;
+        await Promise.allSettled(started);
+      }
     },
   };
 }
 
-/** Runs `fn` with a side-work list; if it fails, it answers only once its side work has settled. */
+/**
+ * Runs `fn` with a side-work list, and answers only once its side work has settled: after a
+ * failure, or when the answer did not need all of it (it is normally done by then).
+ */
 export async function withSideWork<T>(fn: (side: SideWork) => Promise<T>): Promise<T> {
   const side = sideWork();
   try {
     return await fn(side);
-  } catch (err) {
+  } finally {
     await side.settled();
-    throw err;
   }
 }

@@ -339,7 +339,7 @@ async function bucketTotal(partition: string, w: Window, legacy: () => Promise<n
   };
   const [partial, ends] = await waitAll([
     partialDays(partition, w, from, to, fromDay, toDay, startsBetween),
-    endCorrections(partition, w, from, to, bound === undefined ? legacy() : Promise.resolve(bound), startsBetween),
+    endCorrections(partition, w, from, to, bound === undefined ? legacy : async () => bound, startsBetween),
   ]);
   return ends === undefined ? 0 : n - partial - ends;
 }
@@ -361,7 +361,7 @@ async function partialDays(partition: string, w: Window, from: string, to: strin
  * outside it. Undefined when the end bounds leave nothing at all. `startsBetween` says whether
  * the buckets count events starting in a range: a range they show empty is not read.
  */
-async function endCorrections(partition: string, w: Window, from: string, to: string, maxDuration: Promise<number>, startsBetween: (lo: string, hi: string) => boolean): Promise<number | undefined> {
+async function endCorrections(partition: string, w: Window, from: string, to: string, maxDuration: () => Promise<number>, startsBetween: (lo: string, hi: string) => boolean): Promise<number | undefined> {
   // The events subtracted for each end bound must not overlap, or one is subtracted twice: of
   // two upper bounds only the tighter one counts, and bounds that leave no end time leave nothing.
   let { endAtMost, endBefore } = w;
@@ -371,8 +371,10 @@ async function endCorrections(partition: string, w: Window, from: string, to: st
   }
   if (w.endAfter && ((endAtMost && w.endAfter >= endAtMost) || (endBefore && w.endAfter >= endBefore))) return undefined;
   const ends: Promise<number>[] = [];
+  // The longest duration is read only for an end bound that needs it (it may be a request).
+  let longest: Promise<number> | undefined;
   const since = async (bound: string) => {
-    const lo = shiftUtc(bound, -(await maxDuration));
+    const lo = shiftUtc(bound, -(await (longest ??= maxDuration())));
     return lo > from ? lo : from;
   };
   const over = (bound: string, expr: string) =>

@@ -252,14 +252,15 @@ export async function createEvent(ctx: RequestContext): Promise<Reply> {
   const author = await authorOf(ctx);
   const params = { ...ctx.params, status: scaleStatus(ctx.principal, ctx.params.status as string | undefined, undefined) };
   // One id for every attempt: an attempt that lost a race wrote nothing, so its id is still free.
-  const allocated = nextId('post');
+  // Taken within the first attempt, so that a request that never starts one takes none.
+  let allocated: Promise<number> | undefined;
   const event = await withRetry(async (attempt) => {
     const title = ctx.params.title as string;
     // The links, the id and the slug are read at once. After a lost slug race the slug takes a
     // ticket from the wanted slug's counter (freeSlug).
     const [links, [id, slug]] = await waitAll([
       resolveLinks(ctx, author, attempt),
-      idAndSlug(allocated, 'event', ctx.lang, slugify((ctx.params.slug as string | undefined) ?? title), attempt),
+      idAndSlug((allocated ??= nextId('post')), 'event', ctx.lang, slugify((ctx.params.slug as string | undefined) ?? title), attempt),
     ]);
     const next = eventFrom(params, { id, lang: ctx.lang, slug, author, now: ctx.now }, links);
     await commit(undefined, next, links);

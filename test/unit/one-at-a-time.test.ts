@@ -2,7 +2,7 @@
 // their scope is a plain variable (lib/scope.ts), and work a request leaves running (an operation
 // given up at its early timeout, a DynamoDB request abandoned when a sibling failed first) still
 // reads its own deadline and counts its own DynamoDB requests when the next invocation comes.
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { apiEvent, captureOutput, fakeContext } from '../support/lambda.js';
 import { useFreshTable } from '../support/table.js';
@@ -15,6 +15,7 @@ const saved = vi.hoisted(() => {
   return before;
 });
 import { db } from '../../lib/db.js';
+import { ensureDevKeys, mintToken } from '../../lib/local/dev-auth.js';
 import { remainingMs } from '../../lib/deadline.js';
 import { handle } from '../../lib/pipeline.js';
 import { json } from '../../lib/http.js';
@@ -146,6 +147,35 @@ describe('a request that fails', () => {
     const out = await captureOutput(() => handler(apiEvent('GET', `${ROOT}/events`), fakeContext()));
     expect(out.result.statusCode).toBe(200);
     expect(scope.requestsIsolated()).toBe(false);
+  });
+});
+
+describe('a request that succeeds', () => {
+  it('reads the longest event duration only when an end bound needs it, and leaves nothing running', async () => {
+    const token = await mintToken(await ensureDevKeys('.local'), { role: 'editor', sub: 'one-at-a-time-editor' });
+    const { handler: create } = await import('../../functions/events/create.js');
+    const start = new Date(Date.now() + 40 * 86_400_000);
+    const day = (n: number) => new Date(start.getTime() + n * 86_400_000).toISOString().slice(0, 10);
+    for (let i = 0; i < 3; i++) {
+      const event = { ...apiEvent('POST', `${ROOT}/events`, { authorization: `Bearer ${token}`, 'content-type': 'application/json' }), body: JSON.stringify({ title: `Span ${i}`, start_date: `${day(i)} 10:00:00`, end_date: `${day(i)} 11:00:00`, status: 'publish' }) };
+      expect((await captureOutput(() => create(event, fakeContext()))).result.statusCode).toBe(201);
+    }
+    // Day buckets written before they carried durations: a total over them needs the longest one.
+    const { Items = [] } = await db().send(new ScanCommand({ TableName: table, FilterExpression: 'begins_with(pk, :c)', ExpressionAttributeValues: { ':c': 'COUNT#' } }));
+    expect(Items.length).toBeGreaterThan(0);
+    for (const b of Items) await db().send(new UpdateCommand({ TableName: table, Key: { pk: b.pk, sk: b.sk }, UpdateExpression: 'REMOVE ds' }));
+    for (let i = 0; i < 4; i++) {
+      vi.resetModules();
+      const [{ handler }, scope, { capacity }] = await Promise.all([import('../../functions/events/list.js'), import('../../lib/scope.js'), import('../../lib/capacity.js')]);
+      const event = { ...apiEvent('GET', `${ROOT}/events`), rawQueryString: `starts_after=${day(-1)}` };
+      const out = await captureOutput(() => handler(event, fakeContext()));
+      expect(JSON.parse(out.result.body!).total).toBe(3);
+      // No end bound: the STATS item (a GetItem) is not read.
+      expect(capacity.snapshot().commands).not.toHaveProperty('GetItemCommand');
+      expect(capacity.snapshot().commands).toHaveProperty('QueryCommand');
+      await scope.inRequestScope(async () => undefined);
+      expect(scope.requestsIsolated()).toBe(false);
+    }
   });
 });
 

@@ -182,6 +182,32 @@ describe('requestScopes, in a process handed one request at a time', () => {
     expect(scopes.isolated()).toBe(false);
   });
 
+  it('does not isolate requests for work started before a run and awaited after it', async () => {
+    const scopes = requestScopes(true);
+    const v = scopes.value<string>('v');
+    await scopes.request(async () => {
+      const aside = scopes.work(sleep(5));
+      await v.run('inner', async () => sleep(1));
+      await aside;
+    });
+    expect(await scopes.request(async () => v.get())).toBeUndefined();
+    expect(scopes.isolated()).toBe(false);
+  });
+
+  it('keeps the variable for a run still open when its request ends', async () => {
+    const scopes = requestScopes(true);
+    const v = scopes.value<string>('v');
+    let leftover!: Promise<string | undefined>;
+    await scopes.request(async () => {
+      // Waiting on nothing registered: only the run left open shows the work left behind.
+      leftover = v.run('A', async () => (await sleep(10), v.get()));
+      await Promise.race([leftover, sleep(1)]);
+    });
+    const b = scopes.request(() => v.run('B', async () => (await sleep(20), v.get())));
+    expect(await Promise.all([leftover, b])).toEqual(['A', 'B']);
+    expect(scopes.isolated()).toBe(true);
+  });
+
   it('keeps two requests apart when they overlap without warning', async () => {
     const scopes = requestScopes(true);
     await expectApart(scopes.value<string>('v'), scopes.request);

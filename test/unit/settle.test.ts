@@ -1,4 +1,6 @@
 // Work a request runs side by side (lib/settle.ts): a failure answers only once all of it settled.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { waitAll, withSideWork } from '../../lib/settle.js';
@@ -34,5 +36,17 @@ describe('withSideWork', () => {
 
   it('gives the main line\'s answer', async () => {
     expect(await withSideWork(async (side) => (await side.start(sleep(1).then(() => 3))) + 1)).toBe(4);
+  });
+});
+
+describe('request code', () => {
+  it('runs side-by-side work through lib/settle.ts, never a bare Promise.all or Promise.race', () => {
+    const root = join(import.meta.dirname, '../../lib');
+    // The stream consumer and the local runtime serve no request; the early timeout races on purpose.
+    const allowed = (f: string) => f.startsWith('stream/') || f.startsWith('local/') || f === 'deadline.ts' || f === 'settle.ts';
+    const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && !allowed(f));
+    const bare = files.filter((f) => /Promise\.(all|race|any)\(/.test(readFileSync(join(root, f), 'utf8')));
+    expect(files.length).toBeGreaterThan(50);
+    expect(bare).toEqual([]);
   });
 });
