@@ -1,13 +1,15 @@
-// Work a request runs side by side. A request that fails must not leave any of it running: Lambda
+// Work a request runs side by side. A request must not answer with any of it still running: Lambda
 // may freeze the process once the answer is out and thaw it for the next invocation, where the
 // rest would run on, spending that invocation's time (and, where the request's scope is a plain
 // variable, reading that invocation's values: lib/scope.ts).
 
+type Settled<T extends readonly unknown[]> = { -readonly [K in keyof T]: Awaited<T[K]> };
+
 /** Promise.all, but it rejects only once every promise has settled, with the first failure in order. */
-export async function waitAll<T extends readonly unknown[] | []>(promises: T): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+export async function waitAll<T extends readonly unknown[] | []>(promises: T): Promise<Settled<T>> {
   const results = await Promise.allSettled(promises as readonly unknown[]);
   for (const r of results) if (r.status === 'rejected') throw r.reason;
-  return results.map((r) => (r as PromiseFulfilledResult<unknown>).value) as { -readonly [K in keyof T]: Awaited<T[K]> };
+  return results.map((r) => (r as PromiseFulfilledResult<unknown>).value) as Settled<T>;
 }
 
 /** Promises started beside a request's main line, awaited later or not at all. */
@@ -18,7 +20,7 @@ export interface SideWork {
   settled(): Promise<void>;
 }
 
-export function sideWork(): SideWork {
+function sideWork(): SideWork {
   const started: Promise<unknown>[] = [];
   return {
     start(promise) {

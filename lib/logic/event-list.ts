@@ -462,7 +462,7 @@ async function listAllWords(ctx: RequestContext, words: string[], statusList: st
 /** A list attribute of an index item (a list, or a set as DynamoDB may return it). */
 const asList = (v: unknown): number[] => (Array.isArray(v) ? v : v instanceof Set ? [...v] : []) as number[];
 
-/** A page of events; reads started beside the page's own are settled before a failure answers. */
+/** A page of events; it answers once the reads started beside the page's own have settled. */
 export const listEvents = (ctx: RequestContext): Promise<Reply> => withSideWork((side) => listEventsWith(ctx, side));
 
 async function listEventsWith(ctx: RequestContext, side: SideWork): Promise<Reply> {
