@@ -8,14 +8,18 @@
 //    the handler's CPU time per call (process.cpuUsage around the call: the handler and the AWS
 //    SDK; DynamoDB Local is another process), p50 and p99.
 // 2. The local gateway of this checkout and of BENCH_BASELINE (a commit, default the one before
-//    the list changes, checked out in a temporary git worktree) serve the same table; five
-//    requests are sent by 4 connections for BENCH_SECONDS each, alternating the two servers, for
-//    BENCH_ROUNDS rounds: requests per second and p50 latency, medians over the rounds.
+//    the list changes, checked out in a temporary git worktree) serve the same table, beside a
+//    floor (bench/floor-serve.ts: the DynamoDB requests this checkout's handler makes for each
+//    request, in its stages, and its answer, with nothing else); five requests are sent by 4
+//    connections for BENCH_SECONDS each, rotating the three servers, for BENCH_ROUNDS rounds:
+//    requests per second, p50 latency and, from /proc, the CPU time per request of the server and
+//    of DynamoDB Local, medians over the rounds. The floor's rate over the baseline's is the most
+//    any server making these requests could gain on this machine.
 //
 // It seeds BENCH_EVENTS events (default 1,000) through the real handlers, writes
 // bench/results/handlers.json (machine, date, commit) and rewrites the README block.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -28,6 +32,7 @@ import { mintToken } from '../lib/local/dev-auth.js';
 import { OPERATIONS, type Operation } from '../lib/operations.js';
 import { benchTable, runBench } from './main.js';
 import { renderHandlers, replaceBlock, runContext, type HandlersResults } from './readme.js';
+import type { FloorPlan } from './floor-serve.js';
 import { call, planSeed, runSeed } from './seed.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -51,6 +56,8 @@ const SECONDS = num('BENCH_SECONDS', 5);
 const ROUNDS = num('BENCH_ROUNDS', 3);
 const CONNECTIONS = 4;
 const BASELINE = process.env.BENCH_BASELINE ?? '6d3445c';
+// Linux's USER_HZ, the unit of /proc/<pid>/stat's CPU times.
+const CLOCK_TICKS = 100;
 
 const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -134,22 +141,64 @@ async function perOperation(list: Map<string, { path: string; query?: Record<str
   return out;
 }
 
-/** A server of one checkout, on its own port. */
-async function serve(root: string): Promise<{ url: string; proc: ChildProcess }> {
-  const proc = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'bench', 'serve.ts'), root], {
-    cwd: root,
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true' },
+/** A server (a script run by tsx with its arguments), on its own port: it prints its URL. */
+async function serve(script: string, args: string[], cwd: string): Promise<{ url: string; proc: ChildProcess }> {
+  const proc = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), [script, ...args], {
+    cwd,
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true', AWS_REGION: process.env.AWS_REGION || 'us-east-1' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((ok, fail) => {
     createInterface({ input: proc.stdout! }).once('line', ok);
-    proc.once('exit', (code) => fail(new Error(`the server of ${root} exited (${code})`)));
+    proc.once('exit', (code) => fail(new Error(`${script} ${args.join(' ')} exited (${code})`)));
   });
   return { url, proc };
 }
 
+/** A process's CPU time so far (user and system), in ms; undefined where /proc does not say. */
+function cpuOf(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    // After the command name (which may hold spaces): state, then fields 4…; utime and stime are fields 14 and 15.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What the handler sends DynamoDB for one request, stage by stage (requests sent before any
+ * other's answer came back share a stage), and what it answers: the floor server's plan.
+ */
+async function planOf(path: string, query: Record<string, string>): Promise<FloorPlan[string]> {
+  const sent: { command: string; input: object; answered: number }[] = [];
+  let answered = 0;
+  const stack = db().middlewareStack;
+  stack.add(
+    (next, context) => async (args) => {
+      sent.push({ command: String(context.commandName), input: structuredClone(args.input as object), answered });
+      try {
+        return await next(args);
+      } finally {
+        answered++;
+      }
+    },
+    { step: 'initialize', priority: 'low', name: 'benchFloorPlan' },
+  );
+  try {
+    const res = await call('GET', 'en', path, { query });
+    if (res.status !== 200) throw new Error(`${path} -> ${res.status}`);
+    const stages = new Map<number, { command: string; input: object }[]>();
+    for (const c of sent) stages.set(c.answered, [...(stages.get(c.answered) ?? []), { command: c.command, input: c.input }]);
+    return { stages: [...stages.values()], body: JSON.stringify(res.body) };
+  } finally {
+    stack.remove('benchFloorPlan');
+  }
+}
+
 /** `CONNECTIONS` keep-alive loops sending `path` for `seconds`: requests per second and p50. */
-async function load(url: string, path: string, seconds: number): Promise<{ rps: number; p50: number; errors: number }> {
+async function load(url: string, path: string, seconds: number): Promise<{ rps: number; p50: number; errors: number; count: number }> {
   const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   const until = performance.now() + seconds * 1000;
   const latencies: number[] = [];
@@ -173,18 +222,30 @@ async function load(url: string, path: string, seconds: number): Promise<{ rps: 
     while (performance.now() < until) await one();
   }));
   agent.destroy();
-  return { rps: round(latencies.length / ((performance.now() - started) / 1000), 1), p50: round(quantile(latencies, 0.5), 1), errors };
+  return { rps: round(latencies.length / ((performance.now() - started) / 1000), 1), p50: round(quantile(latencies, 0.5), 1), errors, count: latencies.length + errors };
 }
 
-async function sideBySide(categoryId: number, eventId: number): Promise<HandlersResults['servers']> {
+type Contender = 'baseline' | 'current' | 'floor';
+const CONTENDERS: readonly Contender[] = ['baseline', 'current', 'floor'];
+
+async function sideBySide(categoryId: number, eventId: number, dynamoPid: number | undefined): Promise<HandlersResults['servers']> {
   const base = `/en/${config().namespace}/events/v1`;
   const requests = [
-    ['event list page', `${base}/events`],
-    ['category-filtered list', `${base}/events?categories=${categoryId}`],
-    ['event by id', `${base}/events/${eventId}`],
-    ['categories', `${base}/categories`],
-    ['venues', `${base}/venues`],
+    ['event list page', '/events', {}],
+    ['category-filtered list', '/events', { categories: String(categoryId) }],
+    ['event by id', `/events/${eventId}`, {}],
+    ['categories', '/categories', {}],
+    ['venues', '/venues', {}],
   ] as const;
+  const url = (path: string, query: Record<string, string>) => `${base}${path}${Object.keys(query).length ? `?${new URLSearchParams(query)}` : ''}`;
+  // The floor's plan: what this checkout's handler sends and answers, warm (its second call).
+  const plan: FloorPlan = {};
+  for (const [, path, query] of requests) {
+    await planOf(path, query);
+    plan[url(path, query)] = await planOf(path, query);
+  }
+  const planFile = join(mkdtempSync(join(tmpdir(), 'bench-floor-')), 'plan.json');
+  writeFileSync(planFile, JSON.stringify(plan));
   const worktree = mkdtempSync(join(tmpdir(), 'bench-baseline-'));
   rmSync(worktree, { recursive: true, force: true });
   execFileSync('git', ['worktree', 'add', '--detach', worktree, BASELINE], { cwd: ROOT, stdio: 'ignore' });
@@ -193,44 +254,67 @@ async function sideBySide(categoryId: number, eventId: number): Promise<Handlers
   const lock = (dir: string) => readFileSync(join(dir, 'package-lock.json'), 'utf8');
   if (lock(worktree) === lock(ROOT)) symlinkSync(join(ROOT, 'node_modules'), join(worktree, 'node_modules'));
   else execFileSync('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: worktree, stdio: 'ignore' });
-  const servers = { baseline: await serve(worktree), current: await serve(ROOT) };
+  const gateway = join(ROOT, 'bench', 'serve.ts');
+  const servers: Record<Contender, { url: string; proc: ChildProcess }> = {
+    baseline: await serve(gateway, [worktree], worktree),
+    current: await serve(gateway, [ROOT], ROOT),
+    floor: await serve(join(ROOT, 'bench', 'floor-serve.ts'), [planFile], ROOT),
+  };
   try {
-    const rounds: Record<string, { baseline: { rps: number; p50: number }[]; current: { rps: number; p50: number }[] }> = {};
-    for (const [name, path] of requests) {
-      rounds[name] = { baseline: [], current: [] };
-      // Warm both (module loading, connections).
-      await load(servers.baseline.url, path, 1);
-      await load(servers.current.url, path, 1);
+    type Measured = { rps: number; p50: number; serverCpuMs?: number; dynamoCpuMs?: number };
+    const rounds: Record<string, Record<Contender, Measured[]>> = {};
+    for (const [name, path, query] of requests) {
+      rounds[name] = { baseline: [], current: [], floor: [] };
+      // Warm all (module loading, connections).
+      for (const which of CONTENDERS) await load(servers[which].url, url(path, query), 1);
     }
     for (let r = 0; r < ROUNDS; r++) {
-      for (const [name, path] of requests) {
-        // Alternate which goes first, so that neither always follows the other.
-        const order = r % 2 === 0 ? (['baseline', 'current'] as const) : (['current', 'baseline'] as const);
+      for (const [name, path, query] of requests) {
+        // Rotate which goes first, so that none always follows another.
+        const order = CONTENDERS.map((_, i) => CONTENDERS[(i + r) % CONTENDERS.length]!);
         for (const which of order) {
-          const m = await load(servers[which].url, path, SECONDS);
+          const before = { server: cpuOf(servers[which].proc.pid), dynamo: cpuOf(dynamoPid) };
+          const m = await load(servers[which].url, url(path, query), SECONDS);
           if (m.errors) throw new Error(`${which} ${path}: ${m.errors} failed requests`);
-          rounds[name]![which].push(m);
+          const per = (now: number | undefined, then: number | undefined) => (now === undefined || then === undefined || !m.count ? undefined : round((now - then) / m.count, 1));
+          rounds[name]![which].push({
+            rps: m.rps,
+            p50: m.p50,
+            serverCpuMs: per(cpuOf(servers[which].proc.pid), before.server),
+            dynamoCpuMs: per(cpuOf(dynamoPid), before.dynamo),
+          });
           console.error(`round ${r + 1} ${name} ${which}: ${m.rps} req/s, p50 ${m.p50} ms`);
         }
       }
     }
     const med = (xs: number[]) => quantile(xs, 0.5);
+    const summary = (xs: Measured[]) => {
+      const cpu = (k: 'serverCpuMs' | 'dynamoCpuMs') => (xs.every((x) => x[k] !== undefined) ? { [k]: med(xs.map((x) => x[k]!)) } : {});
+      return { rps: med(xs.map((x) => x.rps)), p50: med(xs.map((x) => x.p50)), ...cpu('serverCpuMs'), ...cpu('dynamoCpuMs') };
+    };
     return {
       baselineCommit,
       connections: CONNECTIONS,
       seconds: SECONDS,
       rounds: ROUNDS,
-      requests: requests.map(([name, path]) => {
-        const b = rounds[name]!.baseline;
-        const c = rounds[name]!.current;
-        const baseline = { rps: med(b.map((x) => x.rps)), p50: med(b.map((x) => x.p50)) };
-        const current = { rps: med(c.map((x) => x.rps)), p50: med(c.map((x) => x.p50)) };
-        return { name, path: path.slice(base.length), baseline, current, ratio: round(current.rps / baseline.rps) };
+      requests: requests.map(([name, path, query]) => {
+        const [baseline, current, floor] = CONTENDERS.map((which) => summary(rounds[name]![which]));
+        const stages = plan[url(path, query)]!.stages;
+        return {
+          name,
+          path: url(path, query).slice(base.length),
+          baseline: baseline!,
+          current: current!,
+          floor: { ...floor!, requests: stages.flat().length, stages: stages.length },
+          ratio: round(current!.rps / baseline!.rps),
+          floorRatio: round(floor!.rps / baseline!.rps),
+        };
       }),
     };
   } finally {
     for (const s of Object.values(servers)) s.proc.kill('SIGTERM');
     execFileSync('git', ['worktree', 'remove', '--force', worktree], { cwd: ROOT, stdio: 'ignore' });
+    rmSync(dirname(planFile), { recursive: true, force: true });
   }
 }
 
@@ -245,7 +329,7 @@ async function main(): Promise<number> {
     const list = await samples();
     const operations = await perOperation(list);
     const eventId = Number(/\/events\/(\d+)$/.exec(list.get('events.get')!.path)![1]);
-    const servers = await sideBySide(ids.categories.en[0]!.id, eventId);
+    const servers = await sideBySide(ids.categories.en[0]!.id, eventId, t.dynamo?.pid);
     const results: HandlersResults = {
       generatedAt: new Date().toISOString(),
       ...runContext(),

@@ -98,6 +98,14 @@ export function renderCards(r: CardsResults): string {
   ].join('\n');
 }
 
+/** One server's measurement: medians of its rounds; CPU per request where /proc told it (Linux). */
+interface Served {
+  rps: number;
+  p50: number;
+  serverCpuMs?: number;
+  dynamoCpuMs?: number;
+}
+
 export interface HandlersResults {
   generatedAt: string;
   commit: string;
@@ -114,7 +122,16 @@ export interface HandlersResults {
     connections: number;
     seconds: number;
     rounds: number;
-    requests: { name: string; path: string; baseline: { rps: number; p50: number }; current: { rps: number; p50: number }; ratio: number }[];
+    requests: {
+      name: string;
+      path: string;
+      baseline: Served;
+      current: Served;
+      /** The same DynamoDB requests and answer with nothing else (bench/floor-serve.ts); runs before it was measured lack it. */
+      floor?: Served & { requests: number; stages: number };
+      ratio: number;
+      floorRatio?: number;
+    }[];
   };
 }
 
@@ -122,6 +139,9 @@ export interface HandlersResults {
 export function renderHandlers(r: HandlersResults): string {
   const where = `${r.generatedAt.slice(0, 10)}, commit ${r.commit.slice(0, 7)}${r.dirty ? ' (with uncommitted changes)' : ''}, ${r.machine.cores} × ${r.machine.cpu}`;
   const s = r.servers;
+  const base = s.baselineCommit.slice(0, 7);
+  const floor = s.requests.every((q) => q.floor);
+  const cpu = floor && s.requests.every((q) => [q.baseline, q.current, q.floor].every((x) => x?.serverCpuMs !== undefined && x.dynamoCpuMs !== undefined));
   return [
     `Run of ${where}; ${r.events.toLocaleString('en-US')} events, ${r.calls} calls per operation:`,
     '',
@@ -134,11 +154,27 @@ export function renderHandlers(r: HandlersResults): string {
       return `| ${o.operation} | \`${o.request}\` | ${o.requests}${worst('requests')} | ${o.stages}${worst('stages')} | ${fmt(o.readUnits)}${worst('readUnits')} | ${fmt(o.cpuMs.p50)} ms | ${fmt(o.cpuMs.p99)} ms |`;
     }),
     '',
-    `The local server against commit ${s.baselineCommit.slice(0, 7)}, ${s.connections} connections, ${s.seconds} s per measurement, medians of ${s.rounds} alternating rounds:`,
+    `The local server against commit ${base}, ${s.connections} connections, ${s.seconds} s per measurement, medians of ${s.rounds} alternating rounds${floor ? ', and the floor: the same DynamoDB requests and answer with nothing else' : ''}:`,
     '',
-    `| request | ${s.baselineCommit.slice(0, 7)} req/s | req/s | ratio | ${s.baselineCommit.slice(0, 7)} p50 | p50 |`,
-    '| --- | --- | --- | --- | --- | --- |',
-    ...s.requests.map((q) => `| ${q.name} | ${fmt(q.baseline.rps)} | ${fmt(q.current.rps)} | ${fmt(q.ratio)}× | ${fmt(q.baseline.p50)} ms | ${fmt(q.current.p50)} ms |`),
+    `| request | ${base} req/s | req/s | ratio |${floor ? ' floor req/s | floor ÷ ' + base + ' |' : ''} ${base} p50 | p50 |`,
+    `| --- | --- | --- | --- |${floor ? ' --- | --- |' : ''} --- | --- |`,
+    ...s.requests.map(
+      (q) =>
+        `| ${q.name} | ${fmt(q.baseline.rps)} | ${fmt(q.current.rps)} | ${fmt(q.ratio)}× |${floor ? ` ${fmt(q.floor?.rps ?? 0)} | ${fmt(q.floorRatio ?? 0)}× |` : ''} ${fmt(q.baseline.p50)} ms | ${fmt(q.current.p50)} ms |`,
+    ),
+    ...(cpu
+      ? [
+          '',
+          `CPU time per request, server and DynamoDB Local (from /proc), medians of the same rounds:`,
+          '',
+          `| request | ${base} server | its DynamoDB Local | server | its DynamoDB Local | floor server | its DynamoDB Local | floor requests (stages) |`,
+          '| --- | --- | --- | --- | --- | --- | --- | --- |',
+          ...s.requests.map((q) => {
+            const pair = (x: Served | undefined) => `${fmt(x?.serverCpuMs ?? 0)} ms | ${fmt(x?.dynamoCpuMs ?? 0)} ms`;
+            return `| ${q.name} | ${pair(q.baseline)} | ${pair(q.current)} | ${pair(q.floor)} | ${q.floor?.requests ?? ''} (${q.floor?.stages ?? ''}) |`;
+          }),
+        ]
+      : []),
   ].join('\n');
 }
 

@@ -124,6 +124,8 @@ export interface DynamoLocal {
   /** `http://127.0.0.1:<port>` */
   endpoint: string;
   port: number;
+  /** The JVM's process id (benchmarks read its CPU time). */
+  pid: number | undefined;
   /** Resolves once it answers; rejects with a clear message (and its output) if it cannot start. */
   ready(): Promise<void>;
   /** Kills the process and waits for it to exit. Idempotent. */
@@ -194,7 +196,7 @@ export async function startDynamoLocal(opts: DynamoLocalOptions = {}): Promise<D
     }));
 
   if (opts.wait !== false) await ready();
-  return { endpoint, port, ready, stop, exited };
+  return { endpoint, port, pid: child.pid, ready, stop, exited };
 }
 
 /**

@@ -1,0 +1,48 @@
+// The floor of `npm run bench:handlers`' local server measurements: `tsx bench/floor-serve.ts
+// <plan.json>` serves, for each path of the plan, the DynamoDB requests that this checkout's
+// handler made for it, stage by stage (a stage's requests at once), with the SDK's document
+// client and nothing else, then answers the body that handler answered. No implementation that
+// makes these requests can serve them faster on the same machine; it prints its URL.
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import * as commands from '@aws-sdk/lib-dynamodb';
+import { client } from './cold-client.js';
+
+/** A path's requests as the handler sent them (the document client's command names and inputs), and its answer. */
+export interface FloorPlan {
+  [path: string]: { stages: { command: string; input: object }[][]; body: string };
+}
+
+// The same client as lib/db.ts: the SDK's, less the logger middleware that lib/db.ts drops.
+client.middlewareStack.remove('loggerMiddleware');
+
+type Command = new (input: object) => Parameters<typeof client.send>[0];
+/** The document client's command for a command name the SDK reports (`QueryCommand`, `BatchGetItemCommand`). */
+const commandOf = (name: string): Command => {
+  const doc = name.replace(/^BatchGetItem/, 'BatchGet').replace(/^GetItem/, 'Get').replace(/^PutItem/, 'Put');
+  const found = (commands as Record<string, unknown>)[doc];
+  if (typeof found !== 'function') throw new Error(`bench/floor-serve.ts has no command for ${name}`);
+  return found as Command;
+};
+
+const plan = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as FloorPlan;
+const prepared = new Map(
+  Object.entries(plan).map(([path, p]) => [path, { stages: p.stages.map((stage) => stage.map((c) => ({ Command: commandOf(c.command), input: c.input }))), body: p.body }]),
+);
+
+const server = createServer((req, res) => {
+  const p = prepared.get(req.url ?? '');
+  if (!p) {
+    res.writeHead(404).end();
+    return;
+  }
+  void (async () => {
+    for (const stage of p.stages) await Promise.all(stage.map((c) => client.send(new c.Command(structuredClone(c.input)))));
+    res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' }).end(p.body);
+  })().catch((err: Error) => res.writeHead(500).end(err.message));
+});
+server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
+  const addr = server.address();
+  console.log(`http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`);
+});
+process.on('SIGTERM', () => server.close(() => process.exit(0)));
