@@ -141,9 +141,10 @@ async function perOperation(list: Map<string, { path: string; query?: Record<str
   return out;
 }
 
-/** A server (a script run by tsx with its arguments), on its own port: it prints its URL. */
+/** A server (a TypeScript script with its arguments, run from `cwd`), on its own port: it prints its URL. */
 async function serve(script: string, args: string[], cwd: string): Promise<{ url: string; proc: ChildProcess }> {
-  const proc = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), [script, ...args], {
+  // Node itself with tsx's loader (tsx's command would run the server in a child process, whose CPU time /proc would not show).
+  const proc = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     cwd,
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true', AWS_REGION: process.env.AWS_REGION || 'us-east-1' },
     stdio: ['ignore', 'pipe', 'inherit'],
