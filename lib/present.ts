@@ -29,10 +29,17 @@ function pageUrl(lang: Lang, path: string): string {
 
 export const postUrl = (p: Pick<PostItem, 'lang' | 'kind' | 'slug'>) => pageUrl(p.lang, `${PERMALINK_BASE[p.kind]}/${p.slug}`);
 
+// A page shows dozens of global ids: the site's part is parsed once per site URL.
+let idSite: { siteUrl: string; prefix: string } | undefined;
+
 /** `<site host[+path]>?id=<id>` (reference §3.6). */
 export function globalId(id: number): string {
-  const u = new URL(config().siteUrl);
-  return `${u.hostname}${u.pathname.replace(/\/+$/, '')}?id=${id}`;
+  const siteUrl = config().siteUrl;
+  if (idSite?.siteUrl !== siteUrl) {
+    const u = new URL(siteUrl);
+    idSite = { siteUrl, prefix: `${u.hostname}${u.pathname.replace(/\/+$/, '')}` };
+  }
+  return `${idSite.prefix}?id=${id}`;
 }
 
 function image(url: string): Record<string, unknown> | false {
@@ -43,8 +50,15 @@ function image(url: string): Record<string, unknown> | false {
 
 const tz = (e: EventItem) => e.timezone || config().siteTimezone;
 
-const dropEmpty = (o: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== '' && v !== null && v !== undefined && v !== false && v !== '0' && v !== 0));
+/** The object without its empty values, in its key order (a loop: list pages present dozens of cards). */
+function dropEmpty(o: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(o)) {
+    const v = o[key];
+    if (v !== '' && v !== null && v !== undefined && v !== false && v !== '0' && v !== 0) out[key] = v;
+  }
+  return out;
+}
 
 // --- json_ld -------------------------------------------------------------------------------
 
@@ -138,6 +152,9 @@ function eventJsonLd(e: EventItem, venue: VenueShown | undefined, organizers: Or
 
 // --- posts ---------------------------------------------------------------------------------
 
+// Presenters add to fresh objects with Object.assign rather than after an object spread: on
+// Node 20 (V8 11.3) each property written after a spread costs microseconds, dozens per page.
+
 function postHead(p: PostShown) {
   return {
     id: p.id,
@@ -152,10 +169,8 @@ function postHead(p: PostShown) {
 }
 
 export function presentVenue(v: VenueShown, single = false): Record<string, unknown> {
-  const head = postHead(v);
-  const body = dropEmpty({
-    ...head,
-    author: v.author ? head.author : '',
+  const body = dropEmpty(Object.assign(postHead(v), {
+    author: v.author ? String(v.author) : '',
     venue: renderTitle(v.title),
     description: renderContent(linkedContent(v.description)),
     excerpt: renderExcerpt(v.excerpt),
@@ -173,37 +188,34 @@ export function presentVenue(v: VenueShown, single = false): Record<string, unkn
     geo_lat: v.geoLat,
     geo_lng: v.geoLng,
     json_ld: single ? venueJsonLd(v) : undefined,
-  });
-  return {
-    ...body,
+  }));
+  return Object.assign(body, {
     show_map: v.showMap,
     show_map_link: v.showMapLink,
     global_id: globalId(v.id),
     global_id_lineage: [globalId(v.id)],
     lang: v.lang,
-  };
+  });
 }
 
 export function presentOrganizer(o: OrganizerShown, single = false): Record<string, unknown> {
-  const head = postHead(o);
-  return {
-    ...dropEmpty({
-      ...head,
-      author: o.author ? head.author : '',
-      organizer: renderTitle(o.title),
-      description: renderContent(linkedContent(o.description)),
-      excerpt: renderExcerpt(o.excerpt),
-      slug: o.slug,
-      image: image(o.image),
-      phone: meta(o.phone),
-      website: o.website ?? '',
-      email: meta(o.email),
-      json_ld: single ? organizerJsonLd(o) : undefined,
-    }),
+  const body = dropEmpty(Object.assign(postHead(o), {
+    author: o.author ? String(o.author) : '',
+    organizer: renderTitle(o.title),
+    description: renderContent(linkedContent(o.description)),
+    excerpt: renderExcerpt(o.excerpt),
+    slug: o.slug,
+    image: image(o.image),
+    phone: meta(o.phone),
+    website: o.website ?? '',
+    email: meta(o.email),
+    json_ld: single ? organizerJsonLd(o) : undefined,
+  }));
+  return Object.assign(body, {
     global_id: globalId(o.id),
     global_id_lineage: [globalId(o.id)],
     lang: o.lang,
-  };
+  });
 }
 
 function termUrls(t: TermItem) {
@@ -236,19 +248,20 @@ export function presentNestedTerm(t: TermItem): Record<string, unknown> {
 
 /** A standalone term (`/categories`, `/tags`), as WordPress's terms controller shapes it. */
 export function presentTerm(t: TermItem): Record<string, unknown> {
-  return {
+  const head = {
     id: t.id,
     count: t.count,
     description: t.description,
     name: t.name,
     slug: t.slug,
     taxonomy: TAXONOMY[t.taxonomy],
-    ...(t.taxonomy === 'category' ? { parent: t.parent } : {}),
+  };
+  return Object.assign(head, t.taxonomy === 'category' ? { parent: t.parent } : {}, {
     meta: [],
     url: pageUrl(t.lang, t.taxonomy === 'category' ? `events/category/${t.slug}` : `tag/${t.slug}`),
     urls: termUrls(t),
     lang: t.lang,
-  };
+  });
 }
 
 export function presentEvent(e: EventItem, linked: Linked, single = false): Record<string, unknown> {
@@ -260,12 +273,8 @@ export function presentEvent(e: EventItem, linked: Linked, single = false): Reco
     ids.map((id) => linked.terms.get(id)).filter((t): t is TermItem => t !== undefined).map(presentNestedTerm);
   const { cost, cost_details } = presentCost(e.cost, { symbol: cfg.currencySymbol, position: cfg.currencyPosition });
   const gid = globalId(e.id);
-  const { id, ...head } = postHead(e);
-  return {
-    id,
-    global_id: gid,
-    global_id_lineage: [gid],
-    ...head,
+  // The head's `id` lands where it already is: first.
+  return Object.assign({ id: e.id, global_id: gid, global_id_lineage: [gid] }, postHead(e), {
     rest_url: `${apiBase(e.lang)}/events/${e.id}`,
     title: renderTitle(e.title),
     description: renderContent(e.description),
@@ -299,9 +308,7 @@ export function presentEvent(e: EventItem, linked: Linked, single = false): Reco
     venue: venues.length === 1 ? presentVenue(venues[0]!, single) : venues.map((v) => presentVenue(v, single)),
     organizer: organizers.map((o) => presentOrganizer(o, single)),
     custom_fields: [],
-    ...(single ? { json_ld: eventJsonLd(e, venues[0], organizers) } : {}),
-    lang: e.lang,
-  };
+  }, single ? { json_ld: eventJsonLd(e, venues[0], organizers) } : {}, { lang: e.lang });
 }
 
 // --- password protection -----------------------------------------------------------------------
