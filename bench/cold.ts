@@ -14,6 +14,7 @@
 //   request patterns the functions need (bench/cold-read.ts, bench/cold-write.ts).
 // - Each process runs with the stack's settings (log level INFO, metrics on) and Lambda's runtime
 //   API variable; the first call's DynamoDB requests are read from its request log line.
+// - The bundles run on this process's Node, or on BENCH_NODE (a path to another `node`).
 // Targets: reads within 1.15× and writes within 1.3× of the baseline, both times.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -29,6 +30,8 @@ import { benchTable, runBench } from './main.js';
 import { renderCold, replaceBlock, runContext, type ColdResults } from './readme.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 5);
+/** The Node that runs the bundles: this one, or BENCH_NODE (the major version Lambda runs, say). */
+const NODE = process.env.BENCH_NODE || process.execPath;
 const RESULTS = resolve(REPO_ROOT, 'bench/results/cold.json');
 export const TARGETS = { read: 1.15, write: 1.3 } as const;
 /** The floors' bundles, with the requests their first call makes. */
@@ -86,7 +89,7 @@ function loggedRequests(stdout: string): number | undefined {
 /** Runs one bundle in a fresh process, as Lambda starts it (source maps on, as the stack sets). */
 function coldRun(bundle: string, eventFile: string, env: NodeJS.ProcessEnv, work: string): Sample {
   const out = join(work, 'sample.json');
-  const r = spawnSync(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', CHILD], {
+  const r = spawnSync(NODE, ['--enable-source-maps', '--input-type=module', '-e', CHILD], {
     env: { ...env, COLD_BUNDLE: bundle, COLD_EVENT: eventFile, COLD_OUT: out },
     stdio: ['ignore', 'pipe', 'pipe'],
     encoding: 'utf8',
@@ -215,9 +218,11 @@ async function main(): Promise<number> {
         met: measured.ratios.import <= target && measured.ratios.firstCall <= target,
       };
     });
+    const context = runContext();
     const results: ColdResults = {
       generatedAt: new Date().toISOString(),
-      ...runContext(),
+      ...context,
+      machine: { ...context.machine, node: NODE === process.execPath ? process.version : execFileSync(NODE, ['--version'], { encoding: 'utf8' }).trim() },
       rounds: ROUNDS,
       seconds: Math.round((Date.now() - started) / 1000),
       baseline: b,
