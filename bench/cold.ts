@@ -46,6 +46,11 @@ const FLOOR_RUNS = 3;
 const CHILD = `
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+// DynamoDB Local is reached over http, whose module the SDK imports on its first request; DynamoDB
+// is reached over https, which the bundles import as they load. Node 22's http module loads its
+// WebSocket client (undici) with it, tens of milliseconds that no call on AWS pays: every bundle
+// alike finds it loaded.
+await import('node:http');
 const event = JSON.parse(readFileSync(process.env.COLD_EVENT, 'utf8'));
 const t0 = performance.now();
 const mod = await import(pathToFileURL(process.env.COLD_BUNDLE).href);
