@@ -168,14 +168,21 @@ function postHead(p: PostShown) {
   };
 }
 
+/** A venue's or organizer's fields up to its image; its title is shown as `venue` or `organizer`. */
+function linkedHead(p: VenueShown | OrganizerShown, title: 'venue' | 'organizer'): Record<string, unknown> {
+  const head: Record<string, unknown> = postHead(p);
+  head.author = p.author ? String(p.author) : '';
+  head[title] = renderTitle(p.title);
+  return Object.assign(head, {
+    description: renderContent(linkedContent(p.description)),
+    excerpt: renderExcerpt(p.excerpt),
+    slug: p.slug,
+    image: image(p.image),
+  });
+}
+
 export function presentVenue(v: VenueShown, single = false): Record<string, unknown> {
-  const body = dropEmpty(Object.assign(postHead(v), {
-    author: v.author ? String(v.author) : '',
-    venue: renderTitle(v.title),
-    description: renderContent(linkedContent(v.description)),
-    excerpt: renderExcerpt(v.excerpt),
-    slug: v.slug,
-    image: image(v.image),
+  const body = dropEmpty(Object.assign(linkedHead(v, 'venue'), {
     address: meta(v.address),
     city: meta(v.city),
     country: meta(v.country),
@@ -199,13 +206,7 @@ export function presentVenue(v: VenueShown, single = false): Record<string, unkn
 }
 
 export function presentOrganizer(o: OrganizerShown, single = false): Record<string, unknown> {
-  const body = dropEmpty(Object.assign(postHead(o), {
-    author: o.author ? String(o.author) : '',
-    organizer: renderTitle(o.title),
-    description: renderContent(linkedContent(o.description)),
-    excerpt: renderExcerpt(o.excerpt),
-    slug: o.slug,
-    image: image(o.image),
+  const body = dropEmpty(Object.assign(linkedHead(o, 'organizer'), {
     phone: meta(o.phone),
     website: o.website ?? '',
     email: meta(o.email),
