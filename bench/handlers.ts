@@ -31,7 +31,7 @@ import { capacity, db } from '../lib/db.js';
 import { mintToken } from '../lib/local/dev-auth.js';
 import { OPERATIONS, type Operation } from '../lib/operations.js';
 import { benchTable, runBench } from './main.js';
-import { renderHandlers, replaceBlock, runContext, type HandlersResults } from './readme.js';
+import { renderHandlers, replaceBlock, runContext, type HandlersResults, type Served } from './readme.js';
 import type { FloorPlan } from './floor-serve.js';
 import { call, planSeed, runSeed } from './seed.js';
 
@@ -262,8 +262,7 @@ async function sideBySide(categoryId: number, eventId: number, dynamoPid: number
     floor: await serve(join(ROOT, 'bench', 'floor-serve.ts'), [planFile], ROOT),
   };
   try {
-    type Measured = { rps: number; p50: number; serverCpuMs?: number; dynamoCpuMs?: number };
-    const rounds: Record<string, Record<Contender, Measured[]>> = {};
+    const rounds: Record<string, Record<Contender, Served[]>> = {};
     for (const [name, path, query] of requests) {
       rounds[name] = { baseline: [], current: [], floor: [] };
       // Warm all (module loading, connections).
@@ -289,7 +288,7 @@ async function sideBySide(categoryId: number, eventId: number, dynamoPid: number
       }
     }
     const med = (xs: number[]) => quantile(xs, 0.5);
-    const summary = (xs: Measured[]) => {
+    const summary = (xs: Served[]): Served => {
       const cpu = (k: 'serverCpuMs' | 'dynamoCpuMs') => (xs.every((x) => x[k] !== undefined) ? { [k]: med(xs.map((x) => x[k]!)) } : {});
       return { rps: med(xs.map((x) => x.rps)), p50: med(xs.map((x) => x.p50)), ...cpu('serverCpuMs'), ...cpu('dynamoCpuMs') };
     };

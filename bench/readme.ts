@@ -99,7 +99,7 @@ export function renderCards(r: CardsResults): string {
 }
 
 /** One server's measurement: medians of its rounds; CPU per request where /proc told it (Linux). */
-interface Served {
+export interface Served {
   rps: number;
   p50: number;
   serverCpuMs?: number;
