@@ -6,16 +6,16 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { capacity } from '../lib/db.js';
-import { mintToken } from '../lib/local/dev-auth.js';
-import { installLocalBus } from '../lib/local/bus.js';
-import { startStreamPoller } from '../lib/local/stream.js';
-import { batchGet, getItem, queryAll } from '../lib/store/base.js';
-import { keys } from '../lib/store/keys.js';
-import type { EventItem, VenueItem } from '../lib/store/items.js';
+import { capacity } from '#lib/store/db.js';
+import { mintToken } from '#lib/local/dev-auth.js';
+import { installLocalBus } from '#lib/local/bus.js';
+import { startStreamPoller } from '#lib/local/stream.js';
+import { batchGet, getItem, queryAll } from '#lib/store/base.js';
+import { keys } from '#lib/store/keys.js';
+import type { EventItem, VenueItem } from '#lib/store/items.js';
 import { benchTable, runBench } from './main.js';
 import { renderCards, replaceBlock, runContext } from './readme.js';
-import { call, Progress } from './seed.js';
+import { call, Progress } from '#lib/local/demo-calendar.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 

@@ -23,9 +23,9 @@ import { dirname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { esbuildOptions, REPO_ROOT } from '../infra/bundling.js';
 import { OPERATION_TAG } from '../infra/api-function.js';
-import { ensureTable } from '../lib/local/dynamo.js';
-import { mintToken } from '../lib/local/dev-auth.js';
-import { operation } from '../lib/operations.js';
+import { ensureTable } from '#lib/local/dynamo.js';
+import { mintToken } from '#lib/local/dev-auth.js';
+import { operation } from '#lib/contract/operations.js';
 import { benchTable, runBench } from './main.js';
 import { renderCold, replaceBlock, runContext, type ColdResults } from './readme.js';
 
@@ -162,7 +162,7 @@ async function main(): Promise<number> {
       const table = `${t.tableName}-${r}`;
       await ensureTable(table);
       // As the stack runs them: no log level or metrics switch of this process's own, and the
-      // runtime API's address Lambda sets (a process handed one invocation at a time: lib/scope.ts).
+      // runtime API's address Lambda sets (a process handed one invocation at a time: lib/runtime/scope.ts).
       const env: NodeJS.ProcessEnv = { ...process.env, TABLE_NAME: table, AWS_REGION: 'us-east-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', AWS_LAMBDA_RUNTIME_API: '127.0.0.1:9001' };
       for (const k of ['LOG_LEVEL', 'POWERTOOLS_LOG_LEVEL', 'POWERTOOLS_METRICS_DISABLED', 'AWS_LAMBDA_MAX_CONCURRENCY']) delete env[k];
       for (const [i, f] of runs.entries()) {

@@ -13,7 +13,7 @@ export interface FloorPlan {
   [path: string]: { stages: { command: string; input: object }[][]; body: string };
 }
 
-// The same client as lib/db.ts: the SDK's, less the logger middleware that lib/db.ts drops.
+// The same client as lib/store/db.ts: the SDK's, less the logger middleware that lib/store/db.ts drops.
 client.middlewareStack.remove('loggerMiddleware');
 
 type Command = new (input: object) => Parameters<typeof client.send>[0];

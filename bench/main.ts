@@ -1,8 +1,8 @@
 // How a benchmark script ends: its exit code (1 when a check failed), or 2 with the reason when it
 // could not run (Java missing for DynamoDB Local: its message alone).
-import { resetConfig } from '../lib/config.js';
-import { ensureDevKeys, localAuthEnv, type DevKeys } from '../lib/local/dev-auth.js';
-import { ensureTable, JavaMissingError, startDynamoLocal, type DynamoLocal } from '../lib/local/dynamo.js';
+import { resetConfig } from '#lib/runtime/config.js';
+import { ensureDevKeys, localAuthEnv, type DevKeys } from '#lib/local/dev-auth.js';
+import { ensureTable, JavaMissingError, startDynamoLocal, type DynamoLocal } from '#lib/local/dynamo.js';
 
 export interface BenchTable {
   keys: DevKeys;

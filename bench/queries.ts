@@ -1,7 +1,7 @@
 // `npm run bench:queries`: the cost of GET /events as the table grows (DESIGN §4 cost rules).
 //
 // For each size (BENCH_SIZES, default "1000,20000") it creates a fresh table, seeds reproducible
-// data in en, lt and ru through the real create handlers (bench/seed.ts), then sends each list
+// data in en, lt and ru through the real create handlers (lib/local/demo-calendar.ts), then sends each list
 // variant once in-process through the events.list handler with a clean capacity tally, and 15
 // more times for a median latency. It prints a table per size and a comparison of consumed read
 // capacity between the smallest and the largest size, with the target of every variant:
@@ -21,16 +21,16 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
-import { resetConfig } from '../lib/config.js';
-import { capacity, type CapacityTally } from '../lib/db.js';
+import { resetConfig } from '#lib/runtime/config.js';
+import { capacity, type CapacityTally } from '#lib/store/db.js';
 import { runBench } from './main.js';
-import { ensureDevKeys, localAuthEnv, mintToken } from '../lib/local/dev-auth.js';
-import { ensureTable, localClient, startDynamoLocal, type DynamoLocal } from '../lib/local/dynamo.js';
-import { installLocalBus } from '../lib/local/bus.js';
-import { startStreamPoller } from '../lib/local/stream.js';
+import { ensureDevKeys, localAuthEnv, mintToken } from '#lib/local/dev-auth.js';
+import { ensureTable, localClient, startDynamoLocal, type DynamoLocal } from '#lib/local/dynamo.js';
+import { installLocalBus } from '#lib/local/bus.js';
+import { startStreamPoller } from '#lib/local/stream.js';
 import { formatTrace, installTrace, trace, type TraceEntry } from './trace.js';
 import { renderQueries, replaceBlock, runContext } from './readme.js';
-import { call, monthStart, planSeed, runSeed, type SeedIds, type SeedPlan, type SeedStats } from './seed.js';
+import { call, monthStart, planSeed, runSeed, type SeedIds, type SeedPlan, type SeedStats } from '#lib/local/demo-calendar.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 

@@ -1,8 +1,8 @@
-// A per-call trace of the shared DynamoDB client (lib/db.ts), added from outside as one more
+// A per-call trace of the shared DynamoDB client (lib/store/db.ts), added from outside as one more
 // middleware: for each command, what it read (index, partition, keys), how many items DynamoDB
-// looked at and returned, and the read capacity it consumed. lib/db.ts's tally gives the totals;
+// looked at and returned, and the read capacity it consumed. lib/store/db.ts's tally gives the totals;
 // this says which call they came from.
-import { db } from '../lib/db.js';
+import { db } from '#lib/store/db.js';
 
 export interface TraceEntry {
   command: string;

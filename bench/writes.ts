@@ -30,15 +30,15 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
-import { config } from '../lib/config.js';
-import { db } from '../lib/db.js';
+import { config } from '#lib/runtime/config.js';
+import { db } from '#lib/store/db.js';
 import { benchTable, runBench } from './main.js';
-import { mintToken } from '../lib/local/dev-auth.js';
-import { localClient } from '../lib/local/dynamo.js';
-import { startGateway, type Gateway } from '../lib/local/gateway.js';
-import { getItem } from '../lib/store/base.js';
-import { keys, listKeys } from '../lib/store/keys.js';
-import type { EventItem, LinkItem } from '../lib/store/items.js';
+import { mintToken } from '#lib/local/dev-auth.js';
+import { localClient } from '#lib/local/dynamo.js';
+import { startGateway, type Gateway } from '#lib/local/gateway.js';
+import { getItem } from '#lib/store/base.js';
+import { keys, listKeys } from '#lib/store/keys.js';
+import type { EventItem, LinkItem } from '#lib/store/items.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 

@@ -8,7 +8,7 @@ import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { nodejsBundling, REPO_ROOT } from './bundling.js';
-import { iamAction, INDEX_ACTIONS, type ScopedGrant, type TableAction } from '../lib/grants.js';
+import { iamAction, INDEX_ACTIONS, type ScopedGrant, type TableAction } from '#lib/contract/grants.js';
 
 export { REPO_ROOT } from './bundling.js';
 
@@ -95,7 +95,7 @@ export class ApiFunction extends Construct {
   }
 
   /**
-   * Allows exactly these table actions (lib/grants.ts), on the table and, for the actions that
+   * Allows exactly these table actions (lib/contract/grants.ts), on the table and, for the actions that
    * address indexes, on its indexes: nothing the code does not use (no Scan, no streams, no
    * DescribeTable, no BatchWriteItem), which CDK's grantRead/WriteData would add.
    */
@@ -129,7 +129,7 @@ export class ApiFunction extends Construct {
       id: `AwsSolutions-IAM5[Resource::<${getAtt[0]}.${getAtt[1]}>/index/*]`,
       reason:
         'Queries cover the table\'s indexes (`<table>/index/*`): the handlers query the GSIs ' +
-        'of lib/table.ts (slug lookup and listings) and no other table is reachable through this ARN.',
+        'of lib/store/table.ts (slug lookup and listings) and no other table is reachable through this ARN.',
     });
   }
 }

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 
-/** The repository root: handler module paths in `lib/operations.ts` are relative to it. */
+/** The repository root: handler module paths in `lib/contract/operations.ts` are relative to it. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
@@ -12,7 +12,7 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
  * The SDK's default credential chain gives way to the environment credentials Lambda provides.
  */
 export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
-  '@aws-sdk/credential-provider-node': './lib/lambda-credentials.ts',
+  '@aws-sdk/credential-provider-node': './lib/runtime/lambda-credentials.ts',
 };
 
 /** ESM bundles have no `require`; some bundled CommonJS dependencies still call it. */

@@ -1,5 +1,5 @@
 // CloudFront in front of the HTTP API (context `cdn=true`): anonymous GETs are served from the
-// edge for the few seconds the handlers allow (lib/conditional.ts), keyed by the path (which
+// edge for the few seconds the handlers allow (lib/http/conditional.ts), keyed by the path (which
 // holds the language) and the full query string. The credentials and the origin are part of the
 // key, so a request with `Authorization` never gets another caller's answer, and the handlers
 // mark every such answer `private, no-store`, so CloudFront never keeps it. Writes pass through.

@@ -1,5 +1,5 @@
 // Alarms and a dashboard for every function of the stack, from the same operation table: the
-// handlers' EMF metrics (lib/metric-names.ts) per operation, Lambda's own errors and throttles per
+// handlers' EMF metrics (lib/observe/metric-names.ts) per operation, Lambda's own errors and throttles per
 // function, the table's throttling and system errors, and the stream consumer's failures, lag and
 // dead letters. Every alarm notifies one SNS topic.
 //
@@ -13,11 +13,11 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
-import { WRITE_ACTIONS } from '../lib/grants.js';
-import { METRICS, OPERATION_DIMENSION, stackMetricNamespace } from '../lib/metric-names.js';
-import { FALLBACK_HANDLER, OPERATIONS } from '../lib/operations.js';
-import { STREAM_CONSUMER } from '../lib/stream/functions.js';
-import { INDEXES } from '../lib/table.js';
+import { WRITE_ACTIONS } from '#lib/contract/grants.js';
+import { METRICS, OPERATION_DIMENSION, stackMetricNamespace } from '#lib/observe/metric-names.js';
+import { FALLBACK_HANDLER, OPERATIONS } from '#lib/contract/operations.js';
+import { STREAM_CONSUMER } from '#lib/stream/functions.js';
+import { INDEXES } from '#lib/store/table.js';
 import { moduleId, type ApiFunction } from './api-function.js';
 import type { StackSettings } from './settings.js';
 import type { ChangeStream } from './stream.js';
@@ -53,7 +53,7 @@ export class Monitoring extends NestedStack {
   readonly dashboard: cloudwatch.Dashboard;
   readonly alarms: cloudwatch.Alarm[] = [];
   private readonly prefix: string;
-  /** The handlers' metric namespace in this stack (lib/metric-names.ts). */
+  /** The handlers' metric namespace in this stack (lib/observe/metric-names.ts). */
   private readonly namespace: string;
   private readonly period: Duration;
   private readonly settings: StackSettings;

@@ -1,7 +1,7 @@
-// The AWS stack: one DynamoDB table (lib/table.ts), one function and its routes per operation
-// (lib/operations.ts) behind an HTTP API, a Cognito user pool unless an issuer is configured, and
+// The AWS stack: one DynamoDB table (lib/store/table.ts), one function and its routes per operation
+// (lib/contract/operations.ts) behind an HTTP API, a Cognito user pool unless an issuer is configured, and
 // the table stream's consumer with the change feed's bus (infra/stream.ts).
-// Everything here is derived from those modules and lib/auth.ts (the roles); nothing lists routes or keys twice.
+// Everything here is derived from those modules and lib/auth/tokens.ts (the roles); nothing lists routes or keys twice.
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -11,10 +11,10 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { ROLES } from '../lib/auth.js';
-import { stackMetricNamespace } from '../lib/metric-names.js';
-import { FALLBACK_HANDLER, FALLBACK_TIMEOUT_SECONDS, OPERATIONS, routePath, type Method } from '../lib/operations.js';
-import { INDEXES, KEY, STREAM_VIEW_TYPE, TTL_ATTRIBUTE, type IndexDefinition } from '../lib/table.js';
+import { ROLES } from '#lib/contract/principal.js';
+import { stackMetricNamespace } from '#lib/observe/metric-names.js';
+import { FALLBACK_HANDLER, FALLBACK_TIMEOUT_SECONDS, OPERATIONS, routePath, type Method } from '#lib/contract/operations.js';
+import { INDEXES, KEY, STREAM_VIEW_TYPE, TTL_ATTRIBUTE, type IndexDefinition } from '#lib/store/table.js';
 import { ApiFunction, moduleId } from './api-function.js';
 import { Monitoring } from './monitoring.js';
 import { readSettings, type StackSettings } from './settings.js';
@@ -141,7 +141,7 @@ export class EventCalendarStack extends Stack {
   }
 
   /**
-   * The key of the application-password hashes (lib/app-password-key.ts). It is kept with the
+   * The key of the application-password hashes (lib/auth/app-password-key.ts). It is kept with the
    * table: without it no stored password can be checked again.
    */
   private makePasswordKey(removalPolicy: RemovalPolicy): secretsmanager.Secret {

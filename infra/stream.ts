@@ -10,8 +10,8 @@ import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources'
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { STREAM_FILTER_PATTERN } from '../lib/stream/decode.js';
-import { STREAM_BATCH_SIZE, STREAM_CONSUMER } from '../lib/stream/functions.js';
+import { STREAM_FILTER_PATTERN } from '#lib/stream/decode.js';
+import { STREAM_BATCH_SIZE, STREAM_CONSUMER } from '#lib/stream/functions.js';
 import { ApiFunction } from './api-function.js';
 
 /** Retries of a failing batch (halved each time, down to the one bad record) before it is dead-lettered. */

@@ -2,9 +2,9 @@
 // (POST /{lang}/wp/v2/users/me/application-passwords with their bearer token), and prints
 // `login:password` as its last line, ready for `curl -u`.
 //   npm run app-password -- --role editor --user alice
-import { ROLES, type Role } from '../lib/auth.js';
-import { ensureDevKeys, mintToken } from '../lib/local/dev-auth.js';
-import { readServerInfo } from '../lib/local/server-info.js';
+import { ROLES, type Role } from '#lib/contract/principal.js';
+import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
+import { readServerInfo } from '#lib/local/server-info.js';
 import { cli } from './cli.js';
 
 const USAGE = `Usage: npm run app-password -- [--role ${ROLES.join('|')}] [--user LOGIN] [--name NAME] [--email ADDRESS] [--url URL]

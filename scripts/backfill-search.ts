@@ -2,8 +2,8 @@
 // written before the stream consumer kept the search index (lib/stream/backfill.ts).
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { JavaMissingError, localClient, startDynamoLocal, type DynamoLocal } from '../lib/local/dynamo.js';
-import { backfillSearch } from '../lib/stream/backfill.js';
+import { JavaMissingError, localClient, startDynamoLocal, type DynamoLocal } from '#lib/local/dynamo.js';
+import { backfillSearch } from '#lib/stream/backfill.js';
 import { cli, wholeNumber } from './cli.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';

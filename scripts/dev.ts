@@ -2,7 +2,7 @@
 // keeps running (with its data, even --memory) while tsx's watcher restarts the server process
 // on every change to a file it imports.
 import { spawn } from 'node:child_process';
-import { ensureTable, JavaMissingError, startDynamoLocal, type DynamoLocal } from '../lib/local/dynamo.js';
+import { ensureTable, JavaMissingError, startDynamoLocal, type DynamoLocal } from '#lib/local/dynamo.js';
 import { cli } from './cli.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';

@@ -4,8 +4,8 @@
 // taken as `/xx/tribe/...`); a relative path that starts with a language is refused as a mistake. `--role` puts a
 // `{{token:<role>}}` placeholder in the Authorization header, which `npm run invoke` fills in.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { config, isLang, LANGUAGES } from '../lib/config.js';
-import { matchRoute, toApiGatewayEvent } from '../lib/local/event.js';
+import { config, isLang, LANGUAGES } from '#lib/runtime/config.js';
+import { matchRoute, toApiGatewayEvent } from '#lib/local/event.js';
 import { cli } from './cli.js';
 
 const c = cli(

@@ -1,16 +1,16 @@
 // `npm run fuzz`: the API fuzzes itself. Starts DynamoDB Local in memory and the local gateway in
 // this process on a fresh table, then sends property-based requests generated from the operation
-// table (test/fuzz/), judging every answer against /doc and the API's rules. Prints its seed
+// table (fuzz/), judging every answer against /doc and the API's rules. Prints its seed
 // first and a summary last; exits 1 on any failure. A fresh process per run: a request that
 // pollutes a prototype would spoil anything that ran after it in the same process.
 //   npm run fuzz [-- --runs N] [--seed S] [--concurrency C] [--no-minimize]
 import { parseArgs } from 'node:util';
-import { resetConfig } from '../lib/config.js';
-import { ensureDevKeys, localAuthEnv } from '../lib/local/dev-auth.js';
-import { ensureTable, JavaMissingError, startDynamoLocal, type DynamoLocal } from '../lib/local/dynamo.js';
-import { startGateway, type Gateway } from '../lib/local/gateway.js';
-import { failed, formatSummary } from '../test/fuzz/report.js';
-import { runFuzz } from '../test/fuzz/runner.js';
+import { resetConfig } from '#lib/runtime/config.js';
+import { ensureDevKeys, localAuthEnv } from '#lib/local/dev-auth.js';
+import { ensureTable, JavaMissingError, startDynamoLocal, type DynamoLocal } from '#lib/local/dynamo.js';
+import { startGateway, type Gateway } from '#lib/local/gateway.js';
+import { failed, formatSummary } from '../fuzz/report.js';
+import { runFuzz } from '../fuzz/runner.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 

@@ -5,16 +5,16 @@
 //   npm start [-- --memory] [-- --seed] [-- --log-json]
 //   env: PORT (3000), HOST (127.0.0.1), DYNAMODB_ENDPOINT (use a running DynamoDB instead),
 //   LOG_FORMAT (json or pretty), LOG_LEVEL, CHANGE_BUS_NAME (unset or `local`: the local bus)
-import { seedDemo } from '../lib/local/seed.js';
-import { config, resetConfig } from '../lib/config.js';
-import { ensureDevKeys, localAuthEnv } from '../lib/local/dev-auth.js';
-import { ensureTable, JavaMissingError, startDynamoLocal, type DynamoLocal } from '../lib/local/dynamo.js';
-import { startGateway, type Gateway } from '../lib/local/gateway.js';
-import { installLocalBus } from '../lib/local/bus.js';
-import { startStreamPoller, type StreamPoller } from '../lib/local/stream.js';
-import { logFormat, terminalLogWriter } from '../lib/local/terminal-log.js';
+import { seedDemo } from '#lib/local/seed.js';
+import { config, resetConfig } from '#lib/runtime/config.js';
+import { ensureDevKeys, localAuthEnv } from '#lib/local/dev-auth.js';
+import { ensureTable, JavaMissingError, startDynamoLocal, type DynamoLocal } from '#lib/local/dynamo.js';
+import { startGateway, type Gateway } from '#lib/local/gateway.js';
+import { installLocalBus } from '#lib/local/bus.js';
+import { startStreamPoller, type StreamPoller } from '#lib/local/stream.js';
+import { logFormat, terminalLogWriter } from '#lib/local/terminal-log.js';
 import { createServer as createNetServer } from 'node:net';
-import { clearServerInfo, writeServerInfo } from '../lib/local/server-info.js';
+import { clearServerInfo, writeServerInfo } from '#lib/local/server-info.js';
 import { cli } from './cli.js';
 
 // The SDK's "Node 20 will lose support" notice is not actionable for a local run.

@@ -1,7 +1,7 @@
 // Prints a bearer token the local server accepts, as the last line of its output.
 //   npm run token -- --role editor [--sub alice] [--ttl 1h]
-import { ROLES, type Role } from '../lib/auth.js';
-import { ensureDevKeys, mintToken } from '../lib/local/dev-auth.js';
+import { ROLES, type Role } from '#lib/contract/principal.js';
+import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
 import { cli } from './cli.js';
 
 const USAGE = `Usage: npm run token -- [--role ${ROLES.join('|')}] [--user LOGIN] [--sub SUBJECT] [--ttl 1h]

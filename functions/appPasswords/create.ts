@@ -1,4 +1,4 @@
-import { createAppPasswordFor } from '../../lib/logic/users.js';
-import { handle } from '../../lib/pipeline.js';
+import { createAppPasswordFor } from '#lib/logic/users.js';
+import { handle } from '#lib/http/pipeline.js';
 
 export const handler = handle('appPasswords.create', createAppPasswordFor);

@@ -1,4 +1,4 @@
-import { deleteAppPasswordOf } from '../../lib/logic/users.js';
-import { handle } from '../../lib/pipeline.js';
+import { deleteAppPasswordOf } from '#lib/logic/users.js';
+import { handle } from '#lib/http/pipeline.js';
 
 export const handler = handle('appPasswords.delete', deleteAppPasswordOf);

@@ -1,4 +1,4 @@
-import { getAppPassword } from '../../lib/logic/users.js';
-import { handle } from '../../lib/pipeline.js';
+import { getAppPassword } from '#lib/logic/users.js';
+import { handle } from '#lib/http/pipeline.js';
 
 export const handler = handle('appPasswords.get', getAppPassword);

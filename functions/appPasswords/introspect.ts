@@ -1,4 +1,4 @@
-import { introspectAppPassword } from '../../lib/logic/users.js';
-import { handle } from '../../lib/pipeline.js';
+import { introspectAppPassword } from '#lib/logic/users.js';
+import { handle } from '#lib/http/pipeline.js';
 
 export const handler = handle('appPasswords.introspect', introspectAppPassword);

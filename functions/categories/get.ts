@@ -1,4 +1,4 @@
-import { readTerm } from '../../lib/logic/term-reads.js';
-import { handle } from '../../lib/pipeline.js';
+import { readTerm } from '#lib/logic/term-reads.js';
+import { handle } from '#lib/http/pipeline.js';
 
 export const handler = handle('categories.get', readTerm);

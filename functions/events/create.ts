@@ -1,6 +1,6 @@
-import { createEvent } from '../../lib/logic/events.js';
-import { idempotent } from '../../lib/idempotency.js';
-import { HTML_FILTERS } from '../../lib/html-filters.js';
-import { handle } from '../../lib/pipeline.js';
+import { createEvent } from '#lib/logic/events.js';
+import { idempotent } from '#lib/http/idempotency.js';
+import { HTML_FILTERS } from '#lib/contract/html-filters.js';
+import { handle } from '#lib/http/pipeline.js';
 
 export const handler = handle('events.create', createEvent, { once: idempotent, html: HTML_FILTERS });

@@ -1,4 +1,4 @@
-import { deletePost } from '../../lib/logic/posts.js';
-import { handle } from '../../lib/pipeline.js';
+import { deletePost } from '#lib/logic/posts.js';
+import { handle } from '#lib/http/pipeline.js';
 
 export const handler = handle('organizers.deleteBySlug', (ctx) => deletePost(ctx, 'organizer'));

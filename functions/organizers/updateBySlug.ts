@@ -1,5 +1,5 @@
-import { updatePlace } from '../../lib/logic/places.js';
-import { HTML_FILTERS } from '../../lib/html-filters.js';
-import { handle } from '../../lib/pipeline.js';
+import { updatePlace } from '#lib/logic/places.js';
+import { HTML_FILTERS } from '#lib/contract/html-filters.js';
+import { handle } from '#lib/http/pipeline.js';
 
 export const handler = handle('organizers.updateBySlug', (ctx) => updatePlace(ctx, 'organizer'), { html: HTML_FILTERS });

@@ -1,4 +1,4 @@
-import { openApi } from '../../lib/logic/doc.js';
-import { handle } from '../../lib/pipeline.js';
+import { openApi } from '#lib/logic/doc.js';
+import { handle } from '#lib/http/pipeline.js';
 
 export const handler = handle('root.doc', openApi);

@@ -1,4 +1,4 @@
-import { namespaceIndex } from '../../lib/logic/root.js';
-import { handle } from '../../lib/pipeline.js';
+import { namespaceIndex } from '#lib/logic/root.js';
+import { handle } from '#lib/http/pipeline.js';
 
 export const handler = handle('root.index', namespaceIndex);

@@ -5,12 +5,13 @@
 // - `…/events/` (TEC's own links end in a slash, and HTTP API routes cannot) is redirected,
 //   keeping its method, to the path without the slash.
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { config } from '../../lib/config.js';
-import { noRoute } from '../../lib/errors.js';
-import { encode, json } from '../../lib/http.js';
-import type { Method } from '../../lib/operations.js';
-import { matchRoute } from '../../lib/routes.js';
-import { observe } from '../../lib/observe.js';
+import { config } from '#lib/runtime/config.js';
+import { noRoute } from '#lib/contract/errors.js';
+import { encode } from '#lib/http/codec.js';
+import { json } from '#lib/contract/reply.js';
+import type { Method } from '#lib/contract/operations.js';
+import { matchRoute } from '#lib/contract/routes.js';
+import { observe } from '#lib/observe/invocation.js';
 
 const METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 

@@ -1,6 +1,6 @@
-import { createTerm } from '../../lib/logic/terms.js';
-import { idempotent } from '../../lib/idempotency.js';
-import { HTML_FILTERS } from '../../lib/html-filters.js';
-import { handle } from '../../lib/pipeline.js';
+import { createTerm } from '#lib/logic/terms.js';
+import { idempotent } from '#lib/http/idempotency.js';
+import { HTML_FILTERS } from '#lib/contract/html-filters.js';
+import { handle } from '#lib/http/pipeline.js';
 
 export const handler = handle('tags.create', createTerm, { once: idempotent, html: HTML_FILTERS });

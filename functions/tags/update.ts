@@ -1,5 +1,5 @@
-import { updateTerm } from '../../lib/logic/terms.js';
-import { HTML_FILTERS } from '../../lib/html-filters.js';
-import { handle } from '../../lib/pipeline.js';
+import { updateTerm } from '#lib/logic/terms.js';
+import { HTML_FILTERS } from '#lib/contract/html-filters.js';
+import { handle } from '#lib/http/pipeline.js';
 
 export const handler = handle('tags.update', updateTerm, { html: HTML_FILTERS });

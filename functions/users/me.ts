@@ -1,4 +1,4 @@
-import { me } from '../../lib/logic/users.js';
-import { handle } from '../../lib/pipeline.js';
+import { me } from '#lib/logic/users.js';
+import { handle } from '#lib/http/pipeline.js';
 
 export const handler = handle('users.me', me);

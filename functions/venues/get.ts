@@ -1,4 +1,4 @@
-import { readPost } from '../../lib/logic/post-reads.js';
-import { handle } from '../../lib/pipeline.js';
+import { readPost } from '#lib/logic/post-reads.js';
+import { handle } from '#lib/http/pipeline.js';
 
 export const handler = handle('venues.get', (ctx) => readPost(ctx, 'venue'));

@@ -1,4 +1,4 @@
-import { listPlaces } from '../../lib/logic/lists.js';
-import { handle } from '../../lib/pipeline.js';
+import { listPlaces } from '#lib/logic/lists.js';
+import { handle } from '#lib/http/pipeline.js';
 
 export const handler = handle('venues.list', (ctx) => listPlaces(ctx, 'venue'));

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { FeedPublishError, installPublisher, type FeedDetail, type FeedMessage, type FeedPublisher } from '../stream/publisher.js';
+import { FeedPublishError, installPublisher, type FeedDetail, type FeedMessage, type FeedPublisher } from '#lib/stream/publisher.js';
 
 /** One published event, as an EventBridge rule target would receive it (trimmed to what we set). */
 export interface LocalBusEvent {

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
-import type { Role } from '../auth.js';
+import type { Role } from '#lib/contract/principal.js';
 
 export const LOCAL_ISSUER = 'urn:event-calendar:local';
 export const LOCAL_AUDIENCE = 'event-calendar-local';

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, extname, resolve, sep } from 'node:path';
-import { config, LANGUAGES } from '../config.js';
+import { config, LANGUAGES } from '#lib/runtime/config.js';
 
 export const DOCS_PATH = '/docs';
 export const DOCS_ASSETS_PATH = '/docs/assets/';

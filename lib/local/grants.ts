@@ -3,11 +3,11 @@
 // policy). A request AWS would refuse fails here too, with the AccessDeniedException AWS throws,
 // so that a read function that writes shows up in local runs and tests as a 500, as on AWS.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config.js';
-import { db } from '../db.js';
-import { INDEX_ACTIONS, type ScopedGrant } from '../grants.js';
-import type { Operation } from '../operations.js';
-import { scopedValue } from '../scope.js';
+import { config } from '#lib/runtime/config.js';
+import { db } from '#lib/store/db.js';
+import { INDEX_ACTIONS, type ScopedGrant } from '#lib/contract/grants.js';
+import type { Operation } from '#lib/contract/operations.js';
+import { scopedValue } from '#lib/runtime/scope.js';
 
 interface Policy {
   /** The function's name, for the error message. */

@@ -1,8 +1,8 @@
 // One request through an operation's handler module, in-process, as API Gateway would deliver
 // it (payload 2.0). The benchmark's seeding and the integration tests share it.
-import { config, type Lang } from '../config.js';
+import { config, type Lang } from '#lib/runtime/config.js';
 import { matchRoute, toApiGatewayEvent } from './event.js';
-import { withLogWriter } from '../logger.js';
+import { withLogWriter } from '#lib/observe/logger.js';
 import { loadHandler, runLambda } from './gateway.js';
 import { logFormat, terminalLogWriter } from './terminal-log.js';
 

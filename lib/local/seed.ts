@@ -3,14 +3,14 @@
 // handlers with an editor token, after the few records the examples of /doc name (so that "Try
 // it out" on /docs works as it is). Idempotent: a marker item records a finished seed.
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { planSeed, runSeed, type EventPlan, type SeedPlan } from '../../bench/seed.js';
-import { passwordKey } from '../app-password-key.js';
-import { generatePassword, hashPassword } from '../app-passwords.js';
-import { config } from '../config.js';
-import { db } from '../db.js';
-import { DEMO_RECORDS } from '../openapi.js';
-import { userIdOf } from '../store/base.js';
-import { createAppPassword } from '../store/credentials.js';
+import { planSeed, runSeed, type EventPlan, type SeedPlan } from './demo-calendar.js';
+import { passwordKey } from '#lib/auth/app-password-key.js';
+import { generatePassword, hashPassword } from '#lib/auth/app-passwords.js';
+import { config } from '#lib/runtime/config.js';
+import { db } from '#lib/store/db.js';
+import { DEMO_RECORDS } from '#lib/docs/openapi.js';
+import { userIdOf } from '#lib/store/base.js';
+import { createAppPassword } from '#lib/store/credentials.js';
 import { ensureDevKeys, mintToken } from './dev-auth.js';
 import { invoke } from './invoke.js';
 

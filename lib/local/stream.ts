@@ -25,11 +25,11 @@ import {
   type AttributeValue,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { AttributeValue as LambdaAttributeValue, Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { config } from '../config.js';
-import { withLogWriter, type LogWriter } from '../logger.js';
-import type { Operation } from '../operations.js';
-import { passesFilter } from '../stream/decode.js';
-import { STREAM_BATCH_SIZE, STREAM_CONSUMER, type BackgroundFunction } from '../stream/functions.js';
+import { config } from '#lib/runtime/config.js';
+import { withLogWriter, type LogWriter } from '#lib/observe/logger.js';
+import type { Operation } from '#lib/contract/operations.js';
+import { passesFilter } from '#lib/stream/decode.js';
+import { STREAM_BATCH_SIZE, STREAM_CONSUMER, type BackgroundFunction } from '#lib/stream/functions.js';
 import { localClient } from './dynamo.js';
 import { lambdaContext, loadHandler } from './gateway.js';
 import { runWithGrants } from './grants.js';
@@ -51,7 +51,7 @@ export interface StreamPollerOptions {
   idleMs?: number;
   /** Where the last handled sequence number of each shard is kept across restarts. */
   checkpointFile?: string;
-  /** The handler's log lines (lib/log.ts); default: printed as Lambda prints them. */
+  /** The handler's log lines (lib/observe/log.ts); default: printed as Lambda prints them. */
   logWriter?: LogWriter;
   /** The poller's own lines (dead letters, errors); default console.error. */
   log?: (line: string) => void;

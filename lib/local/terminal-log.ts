@@ -1,7 +1,7 @@
-// The local runtime's view of the handlers' log lines (lib/log.ts, lib/logger.ts): the JSON lines Lambda would
+// The local runtime's view of the handlers' log lines (lib/observe/log.ts, lib/observe/logger.ts): the JSON lines Lambda would
 // print, or, in a terminal, one readable line per request (clock, status, method and path,
 // duration, operation, caller, DynamoDB use) and errors with their stack.
-import type { LogWriter } from '../logger.js';
+import type { LogWriter } from '#lib/observe/logger.js';
 
 export type LogFormat = 'pretty' | 'json';
 
@@ -71,7 +71,7 @@ export function renderOther(r: Record<string, any>, color = false): string {
 const LOUD = new Set(['WARN', 'ERROR', 'CRITICAL']);
 
 /**
- * A writer for lib/log.ts's lines. `onRequestLine` is told when a request line passes (the
+ * A writer for lib/observe/log.ts's lines. `onRequestLine` is told when a request line passes (the
  * gateway then does not print a line of its own for that request).
  */
 export function terminalLogWriter(opts: TerminalLogOptions, onRequestLine?: () => void): LogWriter {

@@ -12,11 +12,11 @@ import {
   type TableDescription,
 } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, PutCommand, QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { indexedTerm } from '../logic/common.js';
-import { keys } from '../store/keys.js';
-import type { TermItem } from '../store/items.js';
-import { itemBytes } from '../store/stats.js';
-import { createTableInput, STREAM_VIEW_TYPE, TTL_ATTRIBUTE } from '../table.js';
+import { indexedTerm } from '#lib/logic/common.js';
+import { keys } from '#lib/store/keys.js';
+import type { TermItem } from '#lib/store/items.js';
+import { itemBytes } from '#lib/store/stats.js';
+import { createTableInput, STREAM_VIEW_TYPE, TTL_ATTRIBUTE } from '#lib/store/table.js';
 
 export interface Upgrade {
   /** Index names created. */

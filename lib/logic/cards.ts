@@ -14,12 +14,12 @@
 //   same way: a few in the request, all of them in the consumer);
 // - a record too large to copy well (a long description) gets no card: events read it instead.
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config.js';
-import { db } from '../db.js';
-import { backoff, ConditionalCheckFailedException, Durations, fanOut, query, queryAll, sleep } from '../store/base.js';
-import { keys } from '../store/keys.js';
-import { itemBytes } from '../store/stats.js';
-import type { Card, CardOmitted, EventItem, OrganizerItem, VenueItem } from '../store/items.js';
+import { config } from '#lib/runtime/config.js';
+import { db } from '#lib/store/db.js';
+import { backoff, ConditionalCheckFailedException, Durations, fanOut, query, queryAll, sleep } from '#lib/store/base.js';
+import { keys } from '#lib/store/keys.js';
+import { itemBytes } from '#lib/store/stats.js';
+import type { Card, CardOmitted, EventItem, OrganizerItem, VenueItem } from '#lib/store/items.js';
 
 type Place = VenueItem | OrganizerItem;
 

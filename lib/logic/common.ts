@@ -1,15 +1,15 @@
 // Pieces shared by the post operations: publication dates, index attributes, linked records.
-import { config, type Lang } from '../config.js';
-import { nowUtc, parseDate, utcToWall, wallToUtc } from '../dates.js';
-import { invalidParam } from '../errors.js';
-import type { RequestContext } from '../pipeline.js';
-import { batchGet, keyOf, queryAll, userExists, userIdOf } from '../store/base.js';
-import { keys, listKeys, slugIndexKey, termKeys } from '../store/keys.js';
-import type { AnyPost, Card, EventItem, TermItem } from '../store/items.js';
-import { INDEXES } from '../table.js';
-import type { Linked } from '../present.js';
+import { config, type Lang } from '#lib/runtime/config.js';
+import { nowUtc, parseDate, utcToWall, wallToUtc } from '#lib/domain/time/dates.js';
+import { invalidParam } from '#lib/contract/errors.js';
+import type { RequestContext } from '#lib/contract/request.js';
+import { batchGet, keyOf, queryAll, userExists, userIdOf } from '#lib/store/base.js';
+import { keys, listKeys, slugIndexKey, termKeys } from '#lib/store/keys.js';
+import type { AnyPost, Card, EventItem, TermItem } from '#lib/store/items.js';
+import { INDEXES } from '#lib/store/table.js';
+import type { Linked } from '#lib/present/present.js';
 import { keepFor, termsFor } from './term-cache.js';
-import { waitAll } from '../settle.js';
+import { waitAll } from '#lib/runtime/settle.js';
 
 /** The publication date pair from `date` / `date_utc` (site zone), or `fallback`, or now. */
 export function publicationDates(

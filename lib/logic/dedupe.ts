@@ -8,10 +8,10 @@
 // the title (`PTITLE#<kind>#<lang>#<hash>`), and a consistent Query of that partition lists them.
 // Items left by a rename or a delete are harmless: each candidate record is read and checked.
 import { createHash } from 'node:crypto';
-import type { Lang } from '../config.js';
-import { batchGet, keyOf, put, query, type TransactItem } from '../store/base.js';
-import { keys } from '../store/keys.js';
-import type { OrganizerItem, VenueItem } from '../store/items.js';
+import type { Lang } from '#lib/runtime/config.js';
+import { batchGet, keyOf, put, query, type TransactItem } from '#lib/store/base.js';
+import { keys } from '#lib/store/keys.js';
+import type { OrganizerItem, VenueItem } from '#lib/store/items.js';
 
 type Place = VenueItem | OrganizerItem;
 type PlaceKind = 'venue' | 'organizer';

@@ -3,23 +3,23 @@
 // per venue, organizer, category and tag (the link items). A page reads only as many index items
 // as it shows; totals come from per-month count buckets (lib/logic/event-writes.ts) plus
 // corrections that read at most the events of the window's edge days.
-import { apiBase, config } from '../config.js';
-import { addMonths, endOfDay, instantToWall, parseDate, startOfDay, wallToUtc } from '../dates.js';
-import { invalidParam, invalidParams, tec } from '../errors.js';
-import type { Reply } from '../http.js';
-import type { RequestContext } from '../pipeline.js';
-import { presentEvent, redact } from '../present.js';
-import { unlocked } from '../permissions.js';
-import { batchGet, keyOf, queryAll, type Key } from '../store/base.js';
-import { bucketOf, keys, listKeys } from '../store/keys.js';
-import { readStats, type LangStats } from '../store/stats.js';
-import type { AnyPost, EventItem, TermItem, VenueItem } from '../store/items.js';
-import { bucketsBound } from '../store/durations.js';
-import { searchWords, eventWords } from '../search.js';
+import { apiBase, config } from '#lib/runtime/config.js';
+import { addMonths, endOfDay, instantToWall, parseDate, startOfDay, wallToUtc } from '#lib/domain/time/dates.js';
+import { invalidParam, invalidParams, tec } from '#lib/contract/errors.js';
+import type { Reply } from '#lib/contract/reply.js';
+import type { RequestContext } from '#lib/contract/request.js';
+import { presentEvent, redact } from '#lib/present/present.js';
+import { unlocked } from '#lib/auth/permissions.js';
+import { batchGet, keyOf, queryAll, type Key } from '#lib/store/base.js';
+import { bucketOf, keys, listKeys } from '#lib/store/keys.js';
+import { readStats, type LangStats } from '#lib/store/stats.js';
+import type { AnyPost, EventItem, TermItem, VenueItem } from '#lib/store/items.js';
+import { bucketsBound } from '#lib/store/durations.js';
+import { searchWords, eventWords } from '#lib/domain/search-words.js';
 import { loadLinked } from './common.js';
 import { keepFor, keptTermId, termsFor } from './term-cache.js';
 import { envelope, nonEmpty, ownFilter, pageKeys, paging, queryInput, statuses, total, withFilters, type Source } from './lists.js';
-import { waitAll, withSideWork, type SideWork } from '../settle.js';
+import { waitAll, withSideWork, type SideWork } from '#lib/runtime/settle.js';
 
 const queryInputOf = (s: Source) => queryInput(s, false);
 
@@ -195,7 +195,7 @@ async function geoVenues(ctx: RequestContext): Promise<number[] | undefined> {
 }
 
 interface Filters {
-  /** A word of the search index (lib/search.ts). */
+  /** A word of the search index (lib/domain/search-words.ts). */
   word?: string;
   venue?: number[];
   organizer?: number[];
@@ -420,7 +420,7 @@ function matchesFilters(e: EventItem, f: Filters): boolean {
   );
 }
 
-/** Every searched word is a word of the event (lib/search.ts). */
+/** Every searched word is a word of the event (lib/domain/search-words.ts). */
 function matchesSearch(e: EventItem, search: string | undefined): boolean {
   if (search === undefined) return true;
   const have = new Set(eventWords(e));

@@ -7,11 +7,11 @@
 // - the count buckets of every list it appears in (exact totals without reading the matches);
 // - the published-event counts of its terms and the linked-event counts of its venues and
 //   organizers (has_events).
-import { ApiError, ConflictError } from '../errors.js';
-import { del, put, update, type TransactItem } from '../store/base.js';
-import { DURATIONS, durationClass, eventSeconds } from '../store/durations.js';
-import { bucketOf, keys, listKeys } from '../store/keys.js';
-import type { EventItem, LinkItem } from '../store/items.js';
+import { ApiError, ConflictError } from '#lib/contract/errors.js';
+import { del, put, update, type TransactItem } from '#lib/store/base.js';
+import { DURATIONS, durationClass, eventSeconds } from '#lib/store/durations.js';
+import { bucketOf, keys, listKeys } from '#lib/store/keys.js';
+import type { EventItem, LinkItem } from '#lib/store/items.js';
 import { readCards } from './cards.js';
 import { indexed } from './common.js';
 

@@ -1,32 +1,33 @@
 // Event create and update (reference §6.1, with DESIGN §2's deviations: partial updates, an end
 // before the start is a 400, links to unknown ids are a 400).
-import { config, type Lang } from '../config.js';
-import { parseCostInput } from '../cost.js';
-import { endOfDay, parseDate, startOfDay, wallToUtc } from '../dates.js';
-import { ApiError, ConflictError, invalidParam, invalidParams, tec } from '../errors.js';
-import { HTML_FILTERS, renderTermName } from '../html-filters.js';
+import { config, type Lang } from '#lib/runtime/config.js';
+import { parseCostInput } from '#lib/domain/cost.js';
+import { endOfDay, parseDate, startOfDay, wallToUtc } from '#lib/domain/time/dates.js';
+import { ApiError, ConflictError, invalidParam, invalidParams, tec } from '#lib/contract/errors.js';
+import { HTML_FILTERS, renderTermName } from '#lib/contract/html-filters.js';
 import { collate } from './dedupe.js';
-import { recordReply, type Reply } from '../http.js';
-import { listItems } from '../params.js';
-import { canRead, checkAuthor, isEditor, requireRole, requireWrite, scaleStatus } from '../permissions.js';
-import { validateArgs, type RequestContext } from '../pipeline.js';
-import { presentEvent } from '../present.js';
-import { organizerWriteArgs, venueWriteArgs } from '../resources/place-args.js';
-import { slugify } from '../slug.js';
+import { recordReply, type Reply } from '#lib/contract/reply.js';
+import { listItems } from '#lib/contract/params.js';
+import { canRead, checkAuthor, isEditor, requireRole, requireWrite, scaleStatus } from '#lib/auth/permissions.js';
+import { validateArgs } from '#lib/contract/validate.js';
+import { type RequestContext } from '#lib/contract/request.js';
+import { presentEvent } from '#lib/present/present.js';
+import { organizerWriteArgs, venueWriteArgs } from '#lib/contract/args/place.js';
+import { slugify } from '#lib/domain/slug.js';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from '../db.js';
-import { batchGet, ConditionalCheckFailedException, foundInRace, freeSlug, getItem, idAndSlug, keyOf, nextId, SlugTaken, transact, withRetry, type TransactItem } from '../store/base.js';
-import { keys, type Taxonomy } from '../store/keys.js';
-import type { AnyPost, EventItem, OrganizerItem, TermItem, VenueItem } from '../store/items.js';
-import { addTermBytes, durationBound, itemBytes } from '../store/stats.js';
-import { eventSeconds } from '../store/durations.js';
+import { db } from '#lib/store/db.js';
+import { batchGet, ConditionalCheckFailedException, foundInRace, freeSlug, getItem, idAndSlug, keyOf, nextId, SlugTaken, transact, withRetry, type TransactItem } from '#lib/store/base.js';
+import { keys, type Taxonomy } from '#lib/store/keys.js';
+import type { AnyPost, EventItem, OrganizerItem, TermItem, VenueItem } from '#lib/store/items.js';
+import { addTermBytes, durationBound, itemBytes } from '#lib/store/stats.js';
+import { eventSeconds } from '#lib/store/durations.js';
 import { cardsFor } from './cards.js';
 import { authorOf, loadLinked, modifiedNow, publicationDates } from './common.js';
 import { eventTransaction } from './event-writes.js';
 import { newPlace } from './places.js';
 import { findPost } from './post-reads.js';
 import { newTermItem, termWrites } from './term-items.js';
-import { waitAll } from '../settle.js';
+import { waitAll } from '#lib/runtime/settle.js';
 
 const LIMITS = { venue: 3, organizer: 10, categories: 10, tags: 10 } as const;
 

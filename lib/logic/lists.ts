@@ -1,18 +1,18 @@
 // List operations and TEC's envelopes (reference §4). A page reads keys from the `list` index
 // (small items), then the page's records and their links in batch reads.
-import { apiBase, config } from '../config.js';
-import { invalidParam, tec } from '../errors.js';
-import { json, type Reply } from '../http.js';
-import { callerId, isEditor } from '../permissions.js';
-import type { RequestContext } from '../pipeline.js';
-import { presentOrganizer, presentTerm, presentVenue } from '../present.js';
-import { POST_STATUSES } from '../resources/common.js';
-import { batchGet, bySlug, count, getItem, keyOf, query, queryAll, type Key } from '../store/base.js';
-import { keys, listKeys, slugIndexKey, termKeys, type PostKind, type Taxonomy } from '../store/keys.js';
-import { nowUtc } from '../dates.js';
-import type { EventItem, OrganizerItem, TermItem, VenueItem } from '../store/items.js';
-import { INDEXES } from '../table.js';
-import { waitAll } from '../settle.js';
+import { apiBase, config } from '#lib/runtime/config.js';
+import { invalidParam, tec } from '#lib/contract/errors.js';
+import { json, type Reply } from '#lib/contract/reply.js';
+import { callerId, isEditor } from '#lib/auth/permissions.js';
+import type { RequestContext } from '#lib/contract/request.js';
+import { presentOrganizer, presentTerm, presentVenue } from '#lib/present/present.js';
+import { POST_STATUSES } from '#lib/contract/args/common.js';
+import { batchGet, bySlug, count, getItem, keyOf, query, queryAll, type Key } from '#lib/store/base.js';
+import { keys, listKeys, slugIndexKey, termKeys, type PostKind, type Taxonomy } from '#lib/store/keys.js';
+import { nowUtc } from '#lib/domain/time/dates.js';
+import type { EventItem, OrganizerItem, TermItem, VenueItem } from '#lib/store/items.js';
+import { INDEXES } from '#lib/store/table.js';
+import { waitAll } from '#lib/runtime/settle.js';
 
 type ListIndex = typeof INDEXES.list | typeof INDEXES.terms;
 

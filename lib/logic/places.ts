@@ -1,15 +1,15 @@
 // Venue and organizer create and update (reference §6.2). Creation does not deduplicate
 // (DESIGN §2.6): each create makes a record, with a `-2`, `-3`… slug when the slug is taken.
 import { collate, findDuplicate, titleItem } from './dedupe.js';
-import type { Lang } from '../config.js';
-import { recordReply, type Reply } from '../http.js';
-import { checkAuthor, requireRole, requireWrite, scaleStatus } from '../permissions.js';
-import type { RequestContext } from '../pipeline.js';
-import { presentOrganizer, presentVenue } from '../present.js';
-import { slugify } from '../slug.js';
-import { foundInRace, freeSlug, idAndSlug, nextId, put, putIfVersion, transact, withRetry, type TransactItem } from '../store/base.js';
-import { keys } from '../store/keys.js';
-import type { OrganizerItem, VenueItem } from '../store/items.js';
+import type { Lang } from '#lib/runtime/config.js';
+import { recordReply, type Reply } from '#lib/contract/reply.js';
+import { checkAuthor, requireRole, requireWrite, scaleStatus } from '#lib/auth/permissions.js';
+import type { RequestContext } from '#lib/contract/request.js';
+import { presentOrganizer, presentVenue } from '#lib/present/present.js';
+import { slugify } from '#lib/domain/slug.js';
+import { foundInRace, freeSlug, idAndSlug, nextId, put, putIfVersion, transact, withRetry, type TransactItem } from '#lib/store/base.js';
+import { keys } from '#lib/store/keys.js';
+import type { OrganizerItem, VenueItem } from '#lib/store/items.js';
 import { refreshCards, REQUEST_FAN_OUT } from './cards.js';
 import { authorOf, indexed, modifiedNow, publicationDates } from './common.js';
 import { findPost } from './post-reads.js';

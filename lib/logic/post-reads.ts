@@ -1,14 +1,14 @@
 // Finding an event, venue or organizer by id or slug, and reading it with TEC's access rules:
 // apart from the writes (lib/logic/posts.ts), so that the read functions' bundles carry none.
-import { invalidParam, tec } from '../errors.js';
-import { recordReply, type Reply } from '../http.js';
-import { canRead, unlocked } from '../permissions.js';
-import type { RequestContext } from '../pipeline.js';
-import { presentEvent, presentOrganizer, presentVenue } from '../present.js';
-import { bySlug, getItem } from '../store/base.js';
-import { keys, slugIndexKey, type PostKind } from '../store/keys.js';
-import type { AnyPost, EventItem, OrganizerItem, VenueItem } from '../store/items.js';
-import { matchRecord } from '../store/precondition.js';
+import { invalidParam, tec } from '#lib/contract/errors.js';
+import { recordReply, type Reply } from '#lib/contract/reply.js';
+import { canRead, unlocked } from '#lib/auth/permissions.js';
+import type { RequestContext } from '#lib/contract/request.js';
+import { presentEvent, presentOrganizer, presentVenue } from '#lib/present/present.js';
+import { bySlug, getItem } from '#lib/store/base.js';
+import { keys, slugIndexKey, type PostKind } from '#lib/store/keys.js';
+import type { AnyPost, EventItem, OrganizerItem, VenueItem } from '#lib/store/items.js';
+import { matchRecord } from '#lib/store/precondition.js';
 import { loadLinked, type TermReading } from './common.js';
 
 /** The record a path names, with TEC's answers for unknown ids and slugs. */

@@ -1,47 +1,18 @@
-// Writes shared by events, venues and organizers: trashing and deleting a record, and unlinking
-// it from events (finding and reading one is lib/logic/post-reads.ts).
-import { config } from '../config.js';
-import { forbidden, tec } from '../errors.js';
-import { json, type Reply } from '../http.js';
-import { isEditor, requireRole, requireWrite } from '../permissions.js';
-import type { RequestContext } from '../pipeline.js';
-import { del, fanOut, getItem, putIfVersion, transact, withRetry } from '../store/base.js';
-import { keys, type PostKind } from '../store/keys.js';
-import type { AnyPost, EventItem, LinkItem } from '../store/items.js';
+// Writes shared by events, venues and organizers: trashing and deleting a record (finding and
+// reading one is lib/logic/post-reads.ts, unlinking it from events lib/logic/unlink.ts).
+import { config } from '#lib/runtime/config.js';
+import { forbidden, tec } from '#lib/contract/errors.js';
+import { json, type Reply } from '#lib/contract/reply.js';
+import { isEditor, requireRole, requireWrite } from '#lib/auth/permissions.js';
+import type { RequestContext } from '#lib/contract/request.js';
+import { del, getItem, putIfVersion, transact, withRetry } from '#lib/store/base.js';
+import { keys, type PostKind } from '#lib/store/keys.js';
+import type { AnyPost, EventItem } from '#lib/store/items.js';
 import { indexed, modifiedNow } from './common.js';
-import { linksOf, REQUEST_FAN_OUT } from './cards.js';
+import { REQUEST_FAN_OUT } from './cards.js';
 import { eventTransaction } from './event-writes.js';
 import { findPost, presentPost } from './post-reads.js';
-
-const withoutCard = (cards: EventItem['cards'], id: number) => (cards ? Object.fromEntries(Object.entries(cards).filter(([k]) => Number(k) !== id)) : cards);
-
-/** How many events are unlinked at once. */
-const UNLINK_AT_ONCE = 16;
-
-/**
- * Removes every link item in a venue's, organizer's or term's partition, rewriting each event
- * (each in its own transaction, several at once, while there is time; see `fanOut`), unless there
- * are more than `limit`: then nothing, and the stream consumer unlinks them
- * (lib/stream/cards-trigger.ts). Idempotent: an unlinked event has no link item left.
- */
-export async function unlinkEvents(targetPk: string, drop: (e: EventItem) => EventItem, now: Date, limit = Infinity): Promise<void> {
-  const links = await linksOf<LinkItem>(targetPk, limit, '');
-  if (!links) return;
-  // The stream consumer may unlink after the record itself was deleted: its counts are gone with
-  // it, so the events' transactions must not update (or require) it.
-  const target = { pk: targetPk, sk: targetPk.startsWith('TERM#') ? 'TERM' : 'POST' };
-  const gone = links.length > 0 && !(await getItem(target));
-  const skip = gone ? new Set([targetPk]) : undefined;
-  const unlink = (link: LinkItem) =>
-    withRetry(async () => {
-      const old = await getItem<EventItem>(keys.post(link.eventId));
-      if (!old) return;
-      const next = { ...drop(old), ...modifiedNow(now), version: old.version + 1 };
-      const tx = eventTransaction(old, next, config().tableName, [], skip);
-      await transact(tx.items);
-    });
-  await fanOut(links, UNLINK_AT_ONCE, unlink, `Events still linked to ${targetPk}`);
-}
+import { unlinkPlace } from './unlink.js';
 
 /** DELETE: trash (200, then 410 on a second try) or, with `force`, delete permanently. */
 export async function deletePost(ctx: RequestContext, kind: PostKind): Promise<Reply> {
@@ -77,12 +48,6 @@ export async function deletePost(ctx: RequestContext, kind: PostKind): Promise<R
   // Trashing freed the slug guard already.
   await transact([{ Delete: { TableName: table, Key: keys.post(post.id) } }]);
   return json(200, await presentPost(post, false));
-}
-
-/** Unlinks a venue or organizer from all its events (their links, cards and counts). */
-export function unlinkPlace(kind: 'venue' | 'organizer', id: number, now: Date, limit = Infinity): Promise<void> {
-  const field = kind === 'venue' ? 'venues' : 'organizers';
-  return unlinkEvents(keys.post(id).pk, (e) => ({ ...e, [field]: e[field].filter((x) => x !== id), cards: withoutCard(e.cards, id) }), now, limit);
 }
 
 /** Moves a record to the trash; a second caller that loses the race gets TEC's 410. */

@@ -1,10 +1,10 @@
 // The namespace index (WordPress's format, reference §9.2), generated from the operation table and
 // the argument definitions, once per process and language (the OpenAPI document is lib/logic/doc.ts).
-import { apiBase, config, type Lang } from '../config.js';
-import { json, type Reply } from '../http.js';
-import { argSchema, documentedArgs, type ArgDoc } from '../arg-docs.js';
-import { OPERATIONS, type Operation } from '../operations.js';
-import type { RequestContext } from '../pipeline.js';
+import { apiBase, config, type Lang } from '#lib/runtime/config.js';
+import { json, type Reply } from '#lib/contract/reply.js';
+import { argSchema, documentedArgs, type ArgDoc } from '#lib/contract/arg-docs.js';
+import { OPERATIONS, type Operation } from '#lib/contract/operations.js';
+import type { RequestContext } from '#lib/contract/request.js';
 
 /** WordPress's route key: `{id}` becomes its regex, as `/tribe/events/v1/events/(?P<id>\d+)`. */
 const wpRoute = (ns: string, path: string) =>

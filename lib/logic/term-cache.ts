@@ -1,11 +1,11 @@
 // Categories and tags a function keeps between requests, for answers that shared caches may keep
-// anyway (`shared` in lib/pipeline.ts). Terms rarely change, but every event write moves the
+// anyway (`shared` in lib/http/pipeline.ts). Terms rarely change, but every event write moves the
 // counts of its terms: a kept term is used for at most `termCacheSeconds` (by default the
 // answer's own max-age), so a term in such an answer is no older than the answer may be when a
 // shared cache serves it. Only those answers keep and use them: answers for identified callers
 // (and writes) always read their terms.
-import { config } from '../config.js';
-import type { TermItem } from '../store/items.js';
+import { config } from '#lib/runtime/config.js';
+import type { TermItem } from '#lib/store/items.js';
 
 /** Kept terms by table and id, with when they were read, oldest first (a Map iterates in insertion order). */
 const kept = new Map<string, { term: TermItem; read: number }>();

@@ -1,9 +1,9 @@
 // A new category or tag and its guards, shared by term creates and by events that name new terms.
-import type { Lang } from '../config.js';
-import { slugify } from '../slug.js';
-import { idAndSlug, nextId, put, type TransactItem } from '../store/base.js';
-import { keys, type Taxonomy } from '../store/keys.js';
-import type { TermItem } from '../store/items.js';
+import type { Lang } from '#lib/runtime/config.js';
+import { slugify } from '#lib/domain/slug.js';
+import { idAndSlug, nextId, put, type TransactItem } from '#lib/store/base.js';
+import { keys, type Taxonomy } from '#lib/store/keys.js';
+import type { TermItem } from '#lib/store/items.js';
 import { indexedTerm } from './common.js';
 
 /** A new term record (its guards are written by `termWrites`). */

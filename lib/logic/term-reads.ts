@@ -1,13 +1,13 @@
 // Reading one category or tag: apart from the term writes (lib/logic/terms.ts), so that the read
 // functions' bundles carry no write logic.
-import { invalidParam } from '../errors.js';
-import { recordReply, type Reply } from '../http.js';
-import type { RequestContext } from '../pipeline.js';
-import { presentTerm } from '../present.js';
-import { matchRecord } from '../store/precondition.js';
-import { getItem } from '../store/base.js';
-import { keys, type Taxonomy } from '../store/keys.js';
-import type { TermItem } from '../store/items.js';
+import { invalidParam } from '#lib/contract/errors.js';
+import { recordReply, type Reply } from '#lib/contract/reply.js';
+import type { RequestContext } from '#lib/contract/request.js';
+import { presentTerm } from '#lib/present/present.js';
+import { matchRecord } from '#lib/store/precondition.js';
+import { getItem } from '#lib/store/base.js';
+import { keys, type Taxonomy } from '#lib/store/keys.js';
+import type { TermItem } from '#lib/store/items.js';
 
 export const taxonomyOf = (ctx: RequestContext): Taxonomy => (ctx.op.id.startsWith('categories.') ? 'category' : 'tag');
 

@@ -1,20 +1,20 @@
 // Categories and tags (reference §3.11, §5.4, §6.3): WordPress's terms controller semantics.
-import type { Lang } from '../config.js';
-import { ApiError, invalidParam, tec } from '../errors.js';
-import { json, recordReply, type Reply } from '../http.js';
-import { requireEditor } from '../permissions.js';
-import type { RequestContext } from '../pipeline.js';
-import { presentTerm } from '../present.js';
-import { slugify } from '../slug.js';
-import { del, getItem, put, putIfVersion, transact, withRetry, type TransactItem } from '../store/base.js';
-import { keys, type Taxonomy } from '../store/keys.js';
-import type { TermItem } from '../store/items.js';
-import { addTermBytes, itemBytes } from '../store/stats.js';
+import type { Lang } from '#lib/runtime/config.js';
+import { ApiError, invalidParam, tec } from '#lib/contract/errors.js';
+import { json, recordReply, type Reply } from '#lib/contract/reply.js';
+import { requireEditor } from '#lib/auth/permissions.js';
+import type { RequestContext } from '#lib/contract/request.js';
+import { presentTerm } from '#lib/present/present.js';
+import { slugify } from '#lib/domain/slug.js';
+import { del, getItem, put, putIfVersion, transact, withRetry, type TransactItem } from '#lib/store/base.js';
+import { keys, type Taxonomy } from '#lib/store/keys.js';
+import type { TermItem } from '#lib/store/items.js';
+import { addTermBytes, itemBytes } from '#lib/store/stats.js';
 import { indexedTerm, termsOf } from './common.js';
 import { findTerm, taxonomyOf } from './term-reads.js';
 import { newTermItem, termWrites } from './term-items.js';
 import { REQUEST_FAN_OUT } from './cards.js';
-import { unlinkEvents } from './posts.js';
+import { unlinkTerm } from './unlink.js';
 
 const duplicateSlug = (slug: string) =>
   new ApiError(400, 'duplicate_term_slug', `The slug "${slug}" is already in use by another term.`);
@@ -108,12 +108,6 @@ async function reparentChildren(term: TermItem): Promise<void> {
       ]);
     });
   }
-}
-
-/** Unlinks a category or tag from its events (a few here; all of them in the stream consumer). */
-export function unlinkTerm(taxonomy: 'category' | 'tag', id: number, now: Date, limit = Infinity): Promise<void> {
-  const field = taxonomy === 'category' ? 'categories' : 'tags';
-  return unlinkEvents(keys.term(id).pk, (e) => ({ ...e, [field]: e[field].filter((x) => x !== id) }), now, limit);
 }
 
 /** Terms are deleted permanently, as in TEC; the reply is the term as it was. */

@@ -4,25 +4,25 @@
 // away in the identity provider is taken from passwords at once. A password is only ever made for
 // the caller: its role is the caller's role.
 import { createHash, randomUUID } from 'node:crypto';
-import { config } from '../config.js';
-import { ApiError } from '../errors.js';
-import { formatPassword, generatePassword, hashPassword } from '../app-passwords.js';
-import { passwordKey } from '../app-password-key.js';
-import { json, type Reply } from '../http.js';
-import { isEditor } from '../permissions.js';
-import type { RequestContext } from '../pipeline.js';
-import { slugify } from '../slug.js';
-import { MAX_LOGIN_BYTES } from '../sign-in.js';
-import { sanitizeTextField } from '../text.js';
-import { findUserId, getItem, userIdOf } from '../store/base.js';
-import { keys } from '../store/keys.js';
+import { config } from '#lib/runtime/config.js';
+import { ApiError } from '#lib/contract/errors.js';
+import { formatPassword, generatePassword, hashPassword } from '#lib/auth/app-passwords.js';
+import { passwordKey } from '#lib/auth/app-password-key.js';
+import { json, type Reply } from '#lib/contract/reply.js';
+import { isEditor } from '#lib/auth/permissions.js';
+import type { RequestContext } from '#lib/contract/request.js';
+import { slugify } from '#lib/domain/slug.js';
+import { MAX_LOGIN_BYTES } from '#lib/auth/sign-in.js';
+import { sanitizeTextField } from '#lib/wp/text.js';
+import { findUserId, getItem, userIdOf } from '#lib/store/base.js';
+import { keys } from '#lib/store/keys.js';
 import {
   createAppPassword,
   deleteAllAppPasswords,
   deleteAppPassword,
   readCredentials,
   type AppPasswordItem,
-} from '../store/credentials.js';
+} from '#lib/store/credentials.js';
 
 const notLoggedIn = () => new ApiError(401, 'rest_not_logged_in', 'You are not currently logged in.');
 const invalidUser = () => new ApiError(404, 'rest_user_invalid_id', 'Invalid user ID.');
@@ -121,7 +121,7 @@ export async function createAppPasswordFor(ctx: RequestContext): Promise<Reply> 
   const t = await target(ctx, 'create', true);
   const p = ctx.principal!;
   const login = p.login ?? p.sub;
-  // Such a login could never sign in (lib/sign-in.ts).
+  // Such a login could never sign in (lib/auth/sign-in.ts).
   if (Buffer.byteLength(login) > MAX_LOGIN_BYTES || (p.email && Buffer.byteLength(p.email) > MAX_LOGIN_BYTES)) {
     throw new ApiError(400, 'rest_invalid_login', `A login or e-mail address longer than ${MAX_LOGIN_BYTES} bytes cannot sign in with an application password.`);
   }

@@ -11,15 +11,15 @@ import {
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException, ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { config, type Lang } from '../config.js';
-import { db } from '../db.js';
-import { remainingMs } from '../deadline.js';
-import { requestWork } from '../scope.js';
-import { ConflictError } from '../errors.js';
-import { slugCandidates } from '../slug.js';
-import { INDEXES } from '../table.js';
+import { config, type Lang } from '#lib/runtime/config.js';
+import { db } from './db.js';
+import { remainingMs } from '#lib/runtime/deadline.js';
+import { requestWork } from '#lib/runtime/scope.js';
+import { ConflictError } from '#lib/contract/errors.js';
+import { slugCandidates } from '#lib/domain/slug.js';
+import { INDEXES } from './table.js';
 import { keys, type PostKind, type Sequence, type Taxonomy } from './keys.js';
-import { waitAll } from '../settle.js';
+import { waitAll } from '#lib/runtime/settle.js';
 
 export type Key = { pk: string; sk: string };
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -128,7 +128,7 @@ export function fromAttributeValues(item: Record<string, AttributeValue>): Recor
   return Object.fromEntries(Object.entries(item).map(([k, v]) => [k, value(v)]));
 }
 
-/** A retry's wait, as work of the request (lib/scope.ts). */
+/** A retry's wait, as work of the request (lib/runtime/scope.ts). */
 export const sleep = (ms: number) => requestWork(new Promise<void>((ok) => setTimeout(ok, ms)));
 
 /**
@@ -226,7 +226,7 @@ export interface RetryOptions {
  * Retries `fn` while it loses races (ConflictError), with jittered exponential backoff, as long
  * as the request has time for another attempt: an attempt is expected to take as long as the
  * longest one so far (at least `floorMs`), and none is started, nor waited for, that could not
- * finish before the deadline (lib/deadline.ts). Out of time, it throws OutOfTime, a
+ * finish before the deadline (lib/runtime/deadline.ts). Out of time, it throws OutOfTime, a
  * ConflictError (409 `rest_conflict`): every attempt wrote all or nothing, so nothing was
  * written. `fn` gets the attempt number and the error that ended the previous attempt.
  */

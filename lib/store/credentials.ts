@@ -3,10 +3,10 @@
 // two small consistent reads, so that a revoked password fails at once.
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import type { Role } from '../auth.js';
-import { config } from '../config.js';
-import { db } from '../db.js';
-import { ApiError } from '../errors.js';
+import type { Role } from '#lib/contract/principal.js';
+import { config } from '#lib/runtime/config.js';
+import { db } from './db.js';
+import { ApiError } from '#lib/contract/errors.js';
 import { del, getItem, put, queryAll, StaleItem, transact, type TransactItem } from './base.js';
 import { keys } from './keys.js';
 

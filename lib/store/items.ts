@@ -1,6 +1,6 @@
 // The stored shapes of records. Presenters turn them into TEC's JSON; the store writes them.
-import type { Lang } from '../config.js';
-import type { StoredCost } from '../cost.js';
+import type { Lang } from '#lib/runtime/config.js';
+import type { StoredCost } from '#lib/domain/cost.js';
 import type { PostKind, Taxonomy } from './keys.js';
 
 export interface PostItem {

@@ -1,7 +1,7 @@
-// Every key template of the single table, with its access pattern named (see lib/table.ts for
+// Every key template of the single table, with its access pattern named (see lib/store/table.ts for
 // the attributes and indexes). Ids are zero-padded in sort keys so that they order numerically.
-import type { Lang } from '../config.js';
-import { CREDENTIALS_PREFIX, LOGIN_PREFIX } from '../grants.js';
+import type { Lang } from '#lib/runtime/config.js';
+import { CREDENTIALS_PREFIX, LOGIN_PREFIX } from '#lib/contract/grants.js';
 
 export type PostKind = 'event' | 'venue' | 'organizer';
 export type Taxonomy = 'category' | 'tag';

@@ -1,9 +1,9 @@
-// A write's `If-Match` (lib/conditional.ts), held for the request: the record the write names is
+// A write's `If-Match` (lib/http/conditional.ts), held for the request: the record the write names is
 // checked when it is read (`matchRecord`), and the first write of that record in the request is
 // made conditional on the version that was checked, so that a change made in between by another
 // request fails the write with 412 instead of being overwritten.
-import { parseTags, preconditionFailed, requireMatch } from '../conditional.js';
-import { scopedValue } from '../scope.js';
+import { parseTags, preconditionFailed, requireMatch } from '#lib/contract/revision.js';
+import { scopedValue } from '#lib/runtime/scope.js';
 
 interface Expectation {
   header: string;
@@ -42,7 +42,7 @@ function condition(write: Keyed | undefined, pending: NonNullable<Expectation['p
 const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand']);
 
 /**
- * For the document client's middleware (lib/db.ts): conditions the request's first write of the
+ * For the document client's middleware (lib/store/db.ts): conditions the request's first write of the
  * checked record. Returns what to do once the write is sent: on success the condition is spent;
  * on failure `stillCurrent` tells whether the record kept its version (another condition failed,
  * and the write's own handling applies) or not (412).

@@ -4,8 +4,8 @@
 // before they carried durations, and to choose how lists other than an index page read terms.
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { config, type Lang } from '../config.js';
-import { db } from '../db.js';
+import { config, type Lang } from '#lib/runtime/config.js';
+import { db } from './db.js';
 import { getItem } from './base.js';
 import { keys } from './keys.js';
 

@@ -5,9 +5,9 @@
 // task run from a machine (`npm run backfill:search`, or `npm start` when it turns the stream on),
 // never by a function: no function may Scan.
 import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config.js';
-import { db } from '../db.js';
-import type { EventItem } from '../store/items.js';
+import { config } from '#lib/runtime/config.js';
+import { db } from '#lib/store/db.js';
+import type { EventItem } from '#lib/store/items.js';
 import { reindex, type IndexTarget } from './search-trigger.js';
 
 export interface BackfillOptions {

@@ -2,10 +2,9 @@
 // venue's or organizer's new card after an edit, and loses its links (and card) when the venue,
 // organizer, category or tag is trashed or deleted, however many events there are. Both are
 // idempotent (a card is only replaced by a newer one; an unlinked event has no link item left).
-import { refreshCards } from '../logic/cards.js';
-import { unlinkPlace } from '../logic/posts.js';
-import { unlinkTerm } from '../logic/terms.js';
-import type { OrganizerItem, VenueItem } from '../store/items.js';
+import { refreshCards } from '#lib/logic/cards.js';
+import { unlinkPlace, unlinkTerm } from '#lib/logic/unlink.js';
+import type { OrganizerItem, VenueItem } from '#lib/store/items.js';
 import type { Change, Trigger } from './change.js';
 
 const isPlace = (c: Change): c is Change & { kind: 'venue' | 'organizer' } => c.kind === 'venue' || c.kind === 'organizer';

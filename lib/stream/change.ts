@@ -1,7 +1,7 @@
 // One committed change of a record, as the table's stream reports it, and the consumers of
 // changes ("triggers"): the stream consumer decodes each stream record into a Change and hands it
 // to every trigger of lib/stream/triggers.ts, so that a new derived view is one more row there.
-import type { Lang } from '../config.js';
+import type { Lang } from '#lib/runtime/config.js';
 
 export type ChangeKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
 export type ChangeAction = 'create' | 'update' | 'trash' | 'restore' | 'delete';

@@ -7,9 +7,9 @@
 // Records of one item are handled one after the other in stream order; different items, whose
 // order the stream does not promise anyway (they may live in different shards), run side by side.
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { logger } from '../log.js';
-import { METRICS } from '../metric-names.js';
-import { publishMetrics } from '../metrics.js';
+import { logger } from '#lib/observe/log.js';
+import { METRICS } from '#lib/observe/metric-names.js';
+import { publishMetrics } from '#lib/observe/metrics.js';
 import type { Change, Trigger } from './change.js';
 import { decode } from './decode.js';
 import { STREAM_CONSUMER } from './functions.js';

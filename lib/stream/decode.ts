@@ -4,7 +4,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue as StreamAttributeValue, DynamoDBRecord } from 'aws-lambda';
-import { isLang } from '../config.js';
+import { isLang } from '#lib/runtime/config.js';
 import type { Change, ChangeAction, ChangeKind } from './change.js';
 
 /**

@@ -19,9 +19,9 @@
 // redelivery can outlive its marker.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config.js';
-import { db } from '../db.js';
-import { TTL_ATTRIBUTE } from '../table.js';
+import { config } from '#lib/runtime/config.js';
+import { db } from '#lib/store/db.js';
+import { TTL_ATTRIBUTE } from '#lib/store/table.js';
 import type { Change, ChangeAction, Trigger } from './change.js';
 import { isBookkeepingOnly } from './decode.js';
 import { FEED_SOURCE, feedPublisher, type FeedMessage } from './publisher.js';

@@ -1,8 +1,8 @@
 // Functions that are not API operations: they have no route, and are invoked by an AWS event
 // source. The stack makes them, the local runtime runs them with the same grants, and
 // `npm run invoke -- <id> <fixture>` looks them up here as it looks operations up in
-// lib/operations.ts.
-import { WRITE_ACTIONS, type ScopedGrant, type TableAction } from '../grants.js';
+// lib/contract/operations.ts.
+import { WRITE_ACTIONS, type ScopedGrant, type TableAction } from '#lib/contract/grants.js';
 
 export interface BackgroundFunction {
   /** Stable id, e.g. `stream.consumer`; the function's logical id derives from it. */

@@ -3,14 +3,14 @@
 // and the word partitions' month buckets, whose day entries are sets of event ids. Every step is
 // idempotent (puts, deletes, and set ADD/DELETE), so a batch delivered again changes nothing.
 import { DeleteCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config.js';
-import { db } from '../db.js';
-import { indexAttributes, listed } from '../logic/event-writes.js';
-import { eventWords } from '../search.js';
-import { DURATIONS, durationClass, eventSeconds } from '../store/durations.js';
-import { bucketOf, keys, listKeys } from '../store/keys.js';
-import { durationBound } from '../store/stats.js';
-import type { EventItem } from '../store/items.js';
+import { config } from '#lib/runtime/config.js';
+import { db } from '#lib/store/db.js';
+import { indexAttributes, listed } from '#lib/logic/event-writes.js';
+import { eventWords } from '#lib/domain/search-words.js';
+import { DURATIONS, durationClass, eventSeconds } from '#lib/store/durations.js';
+import { bucketOf, keys, listKeys } from '#lib/store/keys.js';
+import { durationBound } from '#lib/store/stats.js';
+import type { EventItem } from '#lib/store/items.js';
 import type { Change, Trigger } from './change.js';
 
 /** What an event contributes to the index: its word items, by word, when it is listed. */

@@ -9,9 +9,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { config } from '../../lib/config.js';
-import { db } from '../../lib/db.js';
-import { keys } from '../../lib/store/keys.js';
+import { config } from '#lib/runtime/config.js';
+import { db } from '#lib/store/db.js';
+import { keys } from '#lib/store/keys.js';
 import { useGateway, type ApiOptions } from '../support/gateway.js';
 
 type Json = Record<string, any>;

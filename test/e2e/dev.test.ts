@@ -3,8 +3,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { utimesSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../lib/local/dynamo.js';
-import { ensureDevKeys, mintToken } from '../../lib/local/dev-auth.js';
+import { freePort } from '#lib/local/dynamo.js';
+import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
 
 describe('npm run dev', () => {
   let dev: ChildProcess | undefined;
@@ -42,7 +42,7 @@ describe('npm run dev', () => {
 
     // A change to a file the server imports.
     const now = new Date();
-    utimesSync('lib/config.ts', now, now);
+    utimesSync('lib/runtime/config.ts', now, now);
     await waitFor(2);
     expect(output).toContain('Restarting');
     const read = await fetch(`${base}/venues/${created.id}`);

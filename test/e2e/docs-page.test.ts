@@ -11,9 +11,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { BrowserContext, Locator, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetConfig } from '../../lib/config.js';
-import { seedDemo } from '../../lib/local/seed.js';
-import { DEMO_RECORDS } from '../../lib/openapi.js';
+import { resetConfig } from '#lib/runtime/config.js';
+import { seedDemo } from '#lib/local/seed.js';
+import { DEMO_RECORDS } from '#lib/docs/openapi.js';
 import { BROWSER_MS, launchChromium, type Browser } from '../support/browser.js';
 import { useGateway } from '../support/gateway.js';
 

@@ -4,7 +4,7 @@
 // captured responses in reference/tec-samples) plus the deliberate deviations of DESIGN §2.
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureDevKeys, mintToken } from '../../lib/local/dev-auth.js';
+import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
 import { useGateway, type ApiResponse, type GatewayHarness, type Lang } from '../support/gateway.js';
 import { createAsEditor, expectInvalidParams } from '../support/expect.js';
 

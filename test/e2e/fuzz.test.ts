@@ -1,5 +1,5 @@
 // The fuzzer as part of `npm test`: a fixed seed and 2,000 generated requests against the local
-// gateway on a fresh table (test/fuzz/ has the generators, the oracle and the runner; `npm run
+// gateway on a fresh table (fuzz/ has the generators, the oracle and the runner; `npm run
 // fuzz` runs 20,000 with a random seed). It fails when any response breaks a rule: a 5xx, an
 // error outside WordPress's envelope, a status or body /doc does not declare, a success for a
 // request that breaks its arguments' declared types, stored control characters, a changed
@@ -10,14 +10,14 @@
 // Its own file, so its own process (vitest forks): a request that pollutes a prototype must not
 // reach another test file.
 import { describe, expect, it } from 'vitest';
-import { ensureDevKeys, mintToken } from '../../lib/local/dev-auth.js';
-import { operation } from '../../lib/operations.js';
-import { apiPath, client } from '../fuzz/client.js';
-import type { Caller, FuzzRequest } from '../fuzz/model.js';
-import { Oracle } from '../fuzz/oracle.js';
-import { failed, formatSummary } from '../fuzz/report.js';
-import { runFuzz } from '../fuzz/runner.js';
-import { basic } from '../fuzz/seed.js';
+import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
+import { operation } from '#lib/contract/operations.js';
+import { apiPath, client } from '../../fuzz/client.js';
+import type { Caller, FuzzRequest } from '../../fuzz/model.js';
+import { Oracle } from '../../fuzz/oracle.js';
+import { failed, formatSummary } from '../../fuzz/report.js';
+import { runFuzz } from '../../fuzz/runner.js';
+import { basic } from '../../fuzz/seed.js';
 import { useGateway } from '../support/gateway.js';
 
 const SEED = 20_261_123;

@@ -3,8 +3,8 @@
 import { request } from 'node:http';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type Gateway, type LambdaHandler } from '../../lib/local/gateway.js';
-import type { RouteMatch } from '../../lib/local/event.js';
+import { startGateway, type Gateway, type LambdaHandler } from '#lib/local/gateway.js';
+import type { RouteMatch } from '#lib/local/event.js';
 import { useGateway } from '../support/gateway.js';
 
 const NO_ROUTE = '{"code":"rest_no_route","message":"No route was found matching the URL and request method.","data":{"status":404}}';

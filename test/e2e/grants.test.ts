@@ -1,15 +1,15 @@
-// The local runtime allows exactly what each function's IAM policy allows (lib/grants.ts, the
+// The local runtime allows exactly what each function's IAM policy allows (lib/contract/grants.ts, the
 // same lists the stack grants), and applies each function's timeout: what AWS would refuse fails
 // here the same way. Reads never write, so a user seen for the first time can read.
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { config } from '../../lib/config.js';
-import { db } from '../../lib/db.js';
-import { runWithGrants } from '../../lib/local/grants.js';
-import { LAMBDA_FAILED, runLambda } from '../../lib/local/gateway.js';
-import { operation, OPERATIONS } from '../../lib/operations.js';
-import { INDEXES } from '../../lib/table.js';
+import { config } from '#lib/runtime/config.js';
+import { db } from '#lib/store/db.js';
+import { runWithGrants } from '#lib/local/grants.js';
+import { LAMBDA_FAILED, runLambda } from '#lib/local/gateway.js';
+import { operation, OPERATIONS } from '#lib/contract/operations.js';
+import { INDEXES } from '#lib/store/table.js';
 import { useGateway } from '../support/gateway.js';
 import { createAsEditor } from '../support/expect.js';
 
@@ -30,7 +30,7 @@ const writingReader = async () => {
 const gw = useGateway({
   loadHandler: async (modulePath, match) => {
     if (match.op?.id === 'venues.get' && match.pathParameters?.id === '999999') return writingReader;
-    const { loadHandler } = await import('../../lib/local/gateway.js');
+    const { loadHandler } = await import('#lib/local/gateway.js');
     return loadHandler(modulePath);
   },
 });

@@ -4,7 +4,7 @@
 // matches; "" removes the protection; every language behaves the same.
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Role } from '../../lib/auth.js';
+import type { Role } from '#lib/contract/principal.js';
 import { useGateway, type ApiOptions, type ApiResponse, type Lang } from '../support/gateway.js';
 
 type Json = Record<string, any>;

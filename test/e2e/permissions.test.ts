@@ -6,7 +6,7 @@
 // visibility and totals, the order of the checks, role-less tokens, and terms per role.
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureDevKeys, mintToken } from '../../lib/local/dev-auth.js';
+import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
 import { useGateway, type ApiOptions, type ApiResponse, type Lang } from '../support/gateway.js';
 
 // ---------------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@
 // must behave exactly as on a fresh server. This file has its own process (vitest forks), so a
 // polluted Object.prototype could not leak into other test files.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { parseFormLike } from '../../lib/http.js';
+import { parseFormLike } from '#lib/http/codec.js';
 import { useGateway } from '../support/gateway.js';
 import { createAsEditor } from '../support/expect.js';
 

@@ -5,7 +5,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../lib/local/dynamo.js';
+import { freePort } from '#lib/local/dynamo.js';
 
 const run = promisify(execFile);
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');

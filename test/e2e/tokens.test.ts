@@ -1,5 +1,5 @@
 // Bearer tokens end to end (DESIGN §5): every bad token is 401 rest_forbidden with a message that
-// says what is wrong (lib/auth.ts), on write and read routes alike (never silently anonymous),
+// says what is wrong (lib/auth/tokens.ts), on write and read routes alike (never silently anonymous),
 // and `npm run token` prints a token the server accepts.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { generateKeyPair, importJWK, SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureDevKeys, LOCAL_AUDIENCE, LOCAL_ISSUER, mintToken, type DevKeys } from '../../lib/local/dev-auth.js';
+import { ensureDevKeys, LOCAL_AUDIENCE, LOCAL_ISSUER, mintToken, type DevKeys } from '#lib/local/dev-auth.js';
 import { useGateway } from '../support/gateway.js';
 
 type Json = Record<string, any>;

@@ -3,9 +3,9 @@
 import { build, type Metafile } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { esbuildOptions, nodejsBundling } from '../../infra/bundling.js';
-import { FALLBACK_HANDLER, OPERATIONS, type Operation } from '../../lib/operations.js';
-import { takesHtml } from '../../lib/params.js';
-import { BACKGROUND_FUNCTIONS } from '../../lib/stream/functions.js';
+import { FALLBACK_HANDLER, OPERATIONS, type Operation } from '#lib/contract/operations.js';
+import { takesHtml } from '#lib/contract/params.js';
+import { BACKGROUND_FUNCTIONS } from '#lib/stream/functions.js';
 
 type Inputs = string[];
 const bundles = new Map<string, Inputs>();
@@ -29,13 +29,13 @@ describe('function bundles', () => {
   }, 120_000);
 
   it('the stack bundles with the same aliases the test builds with', () => {
-    expect(nodejsBundling().esbuildArgs).toEqual({ '--alias:@aws-sdk/credential-provider-node': './lib/lambda-credentials.ts' });
+    expect(nodejsBundling().esbuildArgs).toEqual({ '--alias:@aws-sdk/credential-provider-node': './lib/runtime/lambda-credentials.ts' });
   });
 
   it("take Lambda's environment credentials instead of the SDK's whole default chain", () => {
     for (const [id, inputs] of bundles) {
       if (!has(inputs, '@aws-sdk/')) continue;
-      expect(has(inputs, 'lib/lambda-credentials.ts'), id).toBe(true);
+      expect(has(inputs, 'lib/runtime/lambda-credentials.ts'), id).toBe(true);
       for (const gone of ['credential-provider-node/', 'credential-provider-ini/', 'credential-provider-sso/', 'nested-clients/', 'credential-provider-imds/']) {
         expect(has(inputs, gone), `${id} carries ${gone}`).toBe(false);
       }
@@ -57,20 +57,20 @@ describe('function bundles', () => {
     expect(reads.length).toBeGreaterThan(10);
     for (const op of reads) {
       const inputs = bundles.get(op.id)!;
-      for (const gone of ['lib/html-filters.ts', 'lib/idempotency.ts', '@aws-lambda-powertools/idempotency', 'lib/logic/events.ts', 'lib/logic/event-writes.ts', 'lib/logic/places.ts', 'lib/logic/terms.ts']) {
+      for (const gone of ['lib/contract/html-filters.ts', 'lib/http/idempotency.ts', '@aws-lambda-powertools/idempotency', 'lib/logic/events.ts', 'lib/logic/event-writes.ts', 'lib/logic/places.ts', 'lib/logic/terms.ts']) {
         expect(has(inputs, gone), `${op.id} carries ${gone}`).toBe(false);
       }
     }
   });
 
   it('only the document function carries the OpenAPI builder', () => {
-    for (const [id, inputs] of bundles) expect(has(inputs, 'lib/openapi.ts'), id).toBe(id === 'root.doc');
+    for (const [id, inputs] of bundles) expect(has(inputs, 'lib/docs/openapi.ts'), id).toBe(id === 'root.doc');
   });
 
   it('the HTML filters and the idempotency utility go exactly where the operation table says', () => {
     for (const op of OPERATIONS) {
       const inputs = bundles.get(op.id)!;
-      expect(has(inputs, 'lib/html-filters.ts'), op.id).toBe(takesHtml(op.args));
+      expect(has(inputs, 'lib/contract/html-filters.ts'), op.id).toBe(takesHtml(op.args));
       expect(has(inputs, '@aws-lambda-powertools/idempotency'), op.id).toBe(op.idempotent === true);
     }
   });

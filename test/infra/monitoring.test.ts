@@ -1,15 +1,15 @@
 // The alarms, the topic and the dashboard of infra/monitoring.ts, and the table's on-demand
-// maximum, checked against the operation table and lib/metric-names.ts rather than a snapshot.
+// maximum, checked against the operation table and lib/observe/metric-names.ts rather than a snapshot.
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { functionId, moduleId } from '../../infra/api-function.js';
 import { ITERATOR_AGE_ALARM_MS, TABLE_OPERATIONS } from '../../infra/monitoring.js';
-import { STREAM_CONSUMER } from '../../lib/stream/functions.js';
+import { STREAM_CONSUMER } from '#lib/stream/functions.js';
 import { readSettings } from '../../infra/settings.js';
-import { METRICS, OPERATION_DIMENSION, stackMetricNamespace } from '../../lib/metric-names.js';
-import { FALLBACK_HANDLER, OPERATIONS } from '../../lib/operations.js';
-import { INDEXES } from '../../lib/table.js';
+import { METRICS, OPERATION_DIMENSION, stackMetricNamespace } from '#lib/observe/metric-names.js';
+import { FALLBACK_HANDLER, OPERATIONS } from '#lib/contract/operations.js';
+import { INDEXES } from '#lib/store/table.js';
 import { expectNoNagFindings, ofType, synth, type Resource, type Resources, type Synth } from '../support/synth.js';
 
 interface Monitored extends Synth {

@@ -1,17 +1,18 @@
 // The synthesized CloudFormation template, checked against the single sources of truth
-// (lib/operations.ts, lib/table.ts, lib/auth.ts) rather than against a snapshot.
+// (lib/contract/operations.ts, lib/store/table.ts, lib/auth/tokens.ts) rather than against a snapshot.
 import { App, Stack, Validations } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { OPERATION_TAG, functionId, moduleId } from '../../infra/api-function.js';
 import { CONTEXT_KEYS } from '../../infra/settings.js';
-import { ROLES } from '../../lib/auth.js';
-import { encode, json } from '../../lib/http.js';
-import { FALLBACK_HANDLER, OPERATIONS, operation, routePath } from '../../lib/operations.js';
-import { STREAM_FILTER_PATTERN } from '../../lib/stream/decode.js';
-import { BACKGROUND_FUNCTIONS, STREAM_BATCH_SIZE, STREAM_CONSUMER } from '../../lib/stream/functions.js';
-import { INDEXES, KEY, TTL_ATTRIBUTE, type IndexDefinition } from '../../lib/table.js';
+import { ROLES } from '#lib/contract/principal.js';
+import { encode } from '#lib/http/codec.js';
+import { json } from '#lib/contract/reply.js';
+import { FALLBACK_HANDLER, OPERATIONS, operation, routePath } from '#lib/contract/operations.js';
+import { STREAM_FILTER_PATTERN } from '#lib/stream/decode.js';
+import { BACKGROUND_FUNCTIONS, STREAM_BATCH_SIZE, STREAM_CONSUMER } from '#lib/stream/functions.js';
+import { INDEXES, KEY, TTL_ATTRIBUTE, type IndexDefinition } from '#lib/store/table.js';
 import { STREAM_MAX_RECORD_AGE, STREAM_RETRY_ATTEMPTS } from '../../infra/stream.js';
 import { cdkJson, expectNoNagFindings, ofType, synth, type Resource, type Resources, type Synth } from '../support/synth.js';
 
@@ -367,7 +368,7 @@ describe('routes', () => {
 });
 
 describe('table', () => {
-  it('is built from lib/table.ts: keys, attributes, GSIs and projections', () => {
+  it('is built from lib/store/table.ts: keys, attributes, GSIs and projections', () => {
     const [[, table]] = ofType(prod.resources, 'AWS::DynamoDB::GlobalTable') as [[string, Resource]];
     const p = table.Properties;
     expect(p.BillingMode).toBe('PAY_PER_REQUEST');

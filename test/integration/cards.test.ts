@@ -3,17 +3,17 @@
 // through edits, races and records written before cards existed, and what each read costs.
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { config } from '../../lib/config.js';
-import { capacity, db } from '../../lib/db.js';
-import { ConflictError } from '../../lib/errors.js';
-import { ensureDevKeys, mintToken } from '../../lib/local/dev-auth.js';
-import { invoke } from '../../lib/local/invoke.js';
-import { refreshCards, REQUEST_FAN_OUT } from '../../lib/logic/cards.js';
-import { eventTransaction } from '../../lib/logic/event-writes.js';
-import { getItem, transact } from '../../lib/store/base.js';
-import { keys } from '../../lib/store/keys.js';
-import type { EventItem, VenueItem } from '../../lib/store/items.js';
-import { itemBytes, readStats } from '../../lib/store/stats.js';
+import { config } from '#lib/runtime/config.js';
+import { capacity, db } from '#lib/store/db.js';
+import { ConflictError } from '#lib/contract/errors.js';
+import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
+import { invoke } from '#lib/local/invoke.js';
+import { refreshCards, REQUEST_FAN_OUT } from '#lib/logic/cards.js';
+import { eventTransaction } from '#lib/logic/event-writes.js';
+import { getItem, transact } from '#lib/store/base.js';
+import { keys } from '#lib/store/keys.js';
+import type { EventItem, VenueItem } from '#lib/store/items.js';
+import { itemBytes, readStats } from '#lib/store/stats.js';
 import { useStreamPoller } from '../support/stream.js';
 import { useFreshTable } from '../support/table.js';
 

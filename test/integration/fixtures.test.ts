@@ -3,9 +3,9 @@
 import { readFileSync } from 'node:fs';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { ensureDevKeys, mintToken } from '../../lib/local/dev-auth.js';
-import { lambdaContext, loadHandler } from '../../lib/local/gateway.js';
-import { OPERATIONS, operation } from '../../lib/operations.js';
+import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
+import { lambdaContext, loadHandler } from '#lib/local/gateway.js';
+import { OPERATIONS, operation } from '#lib/contract/operations.js';
 import { useFreshTable } from '../support/table.js';
 
 const dir = new URL('../../events-fixtures/', import.meta.url);

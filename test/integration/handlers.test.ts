@@ -1,13 +1,13 @@
 // The handler modules, called in-process with the payload-2.0 events API Gateway would send,
 // against DynamoDB Local: exact term counts under concurrent writes, the cost rules of DESIGN §4
 // (measured with the store's capacity tally), and writes that fail leaving nothing behind.
-import { invoke } from '../../lib/local/invoke.js';
+import { invoke } from '#lib/local/invoke.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { config, resetConfig } from '../../lib/config.js';
-import { capacity, type CapacityTally } from '../../lib/db.js';
-import { ensureDevKeys, mintToken } from '../../lib/local/dev-auth.js';
-import { getItem } from '../../lib/store/base.js';
-import { keys } from '../../lib/store/keys.js';
+import { config, resetConfig } from '#lib/runtime/config.js';
+import { capacity, type CapacityTally } from '#lib/store/db.js';
+import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
+import { getItem } from '#lib/store/base.js';
+import { keys } from '#lib/store/keys.js';
 import { useFreshTable } from '../support/table.js';
 
 

@@ -4,11 +4,11 @@
 // store's capacity tally (requests and consumed read capacity, both deterministic) on a small
 // calendar, then again after ten times as many events have been added with the same linked
 // records. Nothing here looks at time.
-import { invoke } from '../../lib/local/invoke.js';
+import { invoke } from '#lib/local/invoke.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { config } from '../../lib/config.js';
-import { capacity, type CapacityTally } from '../../lib/db.js';
-import { ensureDevKeys, mintToken } from '../../lib/local/dev-auth.js';
+import { config } from '#lib/runtime/config.js';
+import { capacity, type CapacityTally } from '#lib/store/db.js';
+import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
 import { useFreshTable } from '../support/table.js';
 
 

@@ -3,12 +3,12 @@
 // and buckets written before they carried durations still give exact totals.
 import { PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { config, resetConfig } from '../../lib/config.js';
-import { capacity, db } from '../../lib/db.js';
-import { ensureDevKeys, mintToken } from '../../lib/local/dev-auth.js';
-import { invoke } from '../../lib/local/invoke.js';
-import { keys } from '../../lib/store/keys.js';
-import { durationBound } from '../../lib/store/stats.js';
+import { config, resetConfig } from '#lib/runtime/config.js';
+import { capacity, db } from '#lib/store/db.js';
+import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
+import { invoke } from '#lib/local/invoke.js';
+import { keys } from '#lib/store/keys.js';
+import { durationBound } from '#lib/store/stats.js';
 import { useFreshTable } from '../support/table.js';
 
 let editorToken: string;

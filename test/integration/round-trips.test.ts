@@ -6,11 +6,11 @@
 // A create reads its new id and its slug's guards in one stage.
 import type { MiddlewareStack } from '@smithy/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { capacity, db } from '../../lib/db.js';
-import { CREDENTIALS_PREFIX } from '../../lib/grants.js';
-import { ensureDevKeys, mintToken } from '../../lib/local/dev-auth.js';
-import { forgetConfirmedRoles } from '../../lib/store/credentials.js';
-import { invoke } from '../../lib/local/invoke.js';
+import { capacity, db } from '#lib/store/db.js';
+import { CREDENTIALS_PREFIX } from '#lib/contract/grants.js';
+import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
+import { forgetConfirmedRoles } from '#lib/store/credentials.js';
+import { invoke } from '#lib/local/invoke.js';
 import { useFreshTable } from '../support/table.js';
 
 /** Well above DynamoDB Local's own time per request, so that stages do not blur. */

@@ -3,8 +3,8 @@
 // creates leave the index empty, as on a table that predates it.
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { localClient } from '../../lib/local/dynamo.js';
-import { backfillSearch } from '../../lib/stream/backfill.js';
+import { localClient } from '#lib/local/dynamo.js';
+import { backfillSearch } from '#lib/stream/backfill.js';
 import { useGateway } from '../support/gateway.js';
 import { createAsEditor } from '../support/expect.js';
 import { dynamoEndpoint } from '../support/table.js';

@@ -1,10 +1,10 @@
 // The demo calendar loads once, in three languages, through the real handlers.
 import { describe, expect, it } from 'vitest';
-import { capacity } from '../../lib/db.js';
-import { termsOf } from '../../lib/logic/common.js';
-import { seedDemo } from '../../lib/local/seed.js';
-import { queryAll } from '../../lib/store/base.js';
-import { listKeys } from '../../lib/store/keys.js';
+import { capacity } from '#lib/store/db.js';
+import { termsOf } from '#lib/logic/common.js';
+import { seedDemo } from '#lib/local/seed.js';
+import { queryAll } from '#lib/store/base.js';
+import { listKeys } from '#lib/store/keys.js';
 import { useFreshTable } from '../support/table.js';
 
 const listed = async (kind: 'event' | 'venue', lang: 'en' | 'lt' | 'ru', status?: string) =>

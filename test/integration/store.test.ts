@@ -1,10 +1,10 @@
 // The store primitives (lib/store/base.ts) and the event write transaction
 // (lib/logic/event-writes.ts), directly against DynamoDB Local: no handler, no mock.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { config } from '../../lib/config.js';
-import { capacity } from '../../lib/db.js';
-import { ApiError, ConflictError } from '../../lib/errors.js';
-import { eventTransaction } from '../../lib/logic/event-writes.js';
+import { config } from '#lib/runtime/config.js';
+import { capacity } from '#lib/store/db.js';
+import { ApiError, ConflictError } from '#lib/contract/errors.js';
+import { eventTransaction } from '#lib/logic/event-writes.js';
 import {
   batchGet,
   checkExists,
@@ -21,9 +21,9 @@ import {
   userIdOf,
   type Key,
   type TransactItem,
-} from '../../lib/store/base.js';
-import { keys, pad } from '../../lib/store/keys.js';
-import type { EventItem, LinkItem, TermItem } from '../../lib/store/items.js';
+} from '#lib/store/base.js';
+import { keys, pad } from '#lib/store/keys.js';
+import type { EventItem, LinkItem, TermItem } from '#lib/store/items.js';
 import { tableDescription, useFreshTable } from '../support/table.js';
 
 useFreshTable('store');

@@ -2,10 +2,10 @@
 // terms at most TERM_CACHE_SECONDS old (by default its own max-age); an identified caller always
 // sees them as stored.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { capacity } from '../../lib/db.js';
-import { config, resetConfig } from '../../lib/config.js';
-import { ensureDevKeys, mintToken } from '../../lib/local/dev-auth.js';
-import { invoke } from '../../lib/local/invoke.js';
+import { capacity } from '#lib/store/db.js';
+import { config, resetConfig } from '#lib/runtime/config.js';
+import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
+import { invoke } from '#lib/local/invoke.js';
 import { useFreshTable } from '../support/table.js';
 
 let editorToken: string;

@@ -3,14 +3,14 @@
 import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
-import { resetConfig } from '../../lib/config.js';
-import { ensureTable, localClient } from '../../lib/local/dynamo.js';
-import { invoke } from '../../lib/local/invoke.js';
-import { upgradeTable } from '../../lib/local/upgrade.js';
-import { waitForActive } from '../../lib/local/dynamo.js';
-import { keys } from '../../lib/store/keys.js';
-import { itemBytes } from '../../lib/store/stats.js';
-import { createTableInput } from '../../lib/table.js';
+import { resetConfig } from '#lib/runtime/config.js';
+import { ensureTable, localClient } from '#lib/local/dynamo.js';
+import { invoke } from '#lib/local/invoke.js';
+import { upgradeTable } from '#lib/local/upgrade.js';
+import { waitForActive } from '#lib/local/dynamo.js';
+import { keys } from '#lib/store/keys.js';
+import { itemBytes } from '#lib/store/stats.js';
+import { createTableInput } from '#lib/store/table.js';
 import { dynamoEndpoint, uniqueTableName } from '../support/table.js';
 
 const name = uniqueTableName('upgrade');

@@ -2,8 +2,8 @@
 // DYNAMODB_ENDPOINT. It is started without waiting for it: files that need a table wait in
 // `useFreshTable` (test/support/table.ts), so unit-only runs do not pay for its start-up.
 import type { TestProject } from 'vitest/node';
-import { ensureDevKeys } from '../../lib/local/dev-auth.js';
-import { JavaMissingError, startDynamoLocal } from '../../lib/local/dynamo.js';
+import { ensureDevKeys } from '#lib/local/dev-auth.js';
+import { JavaMissingError, startDynamoLocal } from '#lib/local/dynamo.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -2,8 +2,8 @@
 // global setup, the development issuer, and fixed site settings (the developer's shell must not
 // change what the tests see).
 import { inject } from 'vitest';
-import { resetConfig } from '../../lib/config.js';
-import { ensureDevKeys, localAuthEnv } from '../../lib/local/dev-auth.js';
+import { resetConfig } from '#lib/runtime/config.js';
+import { ensureDevKeys, localAuthEnv } from '#lib/local/dev-auth.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const endpoint = inject('dynamodbEndpoint');

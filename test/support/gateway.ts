@@ -1,10 +1,10 @@
 // End-to-end tests through the real local HTTP server: a fresh table, the gateway on an
 // ephemeral port, tokens from the development issuer, and a small fetch helper.
 import { afterAll, beforeAll } from 'vitest';
-import type { Role } from '../../lib/auth.js';
-import { config, resetConfig } from '../../lib/config.js';
-import { ensureDevKeys, mintToken, type DevKeys, type MintOptions } from '../../lib/local/dev-auth.js';
-import { startGateway, type Gateway, type GatewayOptions } from '../../lib/local/gateway.js';
+import type { Role } from '#lib/contract/principal.js';
+import { config, resetConfig } from '#lib/runtime/config.js';
+import { ensureDevKeys, mintToken, type DevKeys, type MintOptions } from '#lib/local/dev-auth.js';
+import { startGateway, type Gateway, type GatewayOptions } from '#lib/local/gateway.js';
 import { useStreamPoller, type StreamHarness } from './stream.js';
 import { useFreshTable } from './table.js';
 

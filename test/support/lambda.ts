@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { vi } from 'vitest';
-import { matchRoute, toApiGatewayEvent } from '../../lib/local/event.js';
+import { matchRoute, toApiGatewayEvent } from '#lib/local/event.js';
 
 /** A payload-2.0 event for `method path`, routed as API Gateway routes it. */
 export function apiEvent(method: string, path: string, headers: Record<string, string> = {}): APIGatewayProxyEventV2 {

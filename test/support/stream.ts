@@ -2,8 +2,8 @@
 // against this file's table in DynamoDB Local, with the change feed on the local bus. Call it
 // after useFreshTable, so that the poller starts once the table exists and stops before it goes.
 import { afterAll, beforeAll } from 'vitest';
-import { installLocalBus, localBus, type LocalBus } from '../../lib/local/bus.js';
-import { startStreamPoller, type StreamPoller, type StreamPollerOptions } from '../../lib/local/stream.js';
+import { installLocalBus, localBus, type LocalBus } from '#lib/local/bus.js';
+import { startStreamPoller, type StreamPoller, type StreamPollerOptions } from '#lib/local/stream.js';
 import { dynamoEndpoint } from './table.js';
 
 export interface StreamHarness {

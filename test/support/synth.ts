@@ -8,7 +8,7 @@ import { expect, vi } from 'vitest';
 import { REPO_ROOT } from '../../infra/api-function.js';
 import { buildApp } from '../../infra/app.js';
 import type { EventCalendarStack } from '../../infra/stack.js';
-import { FALLBACK_HANDLER, OPERATIONS } from '../../lib/operations.js';
+import { FALLBACK_HANDLER, OPERATIONS } from '#lib/contract/operations.js';
 
 export type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
 export type Resources = Record<string, Resource>;

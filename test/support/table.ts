@@ -2,8 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import { DeleteTableCommand, DescribeTableCommand, type TableDescription } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { resetConfig } from '../../lib/config.js';
-import { ensureTable, localClient, waitForDynamo } from '../../lib/local/dynamo.js';
+import { resetConfig } from '#lib/runtime/config.js';
+import { ensureTable, localClient, waitForDynamo } from '#lib/local/dynamo.js';
 
 let reachable: Promise<string> | undefined;
 

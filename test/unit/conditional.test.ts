@@ -1,8 +1,9 @@
-// Entity tags, their comparison and the caching policy (lib/conditional.ts).
+// Entity tags, their comparison and the caching policy (lib/http/conditional.ts).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../lib/errors.js';
-import { cacheControl, entityTag, noneMatch, parseTags, requireMatch } from '../../lib/conditional.js';
+import { ApiError } from '#lib/contract/errors.js';
+import { cacheControl, entityTag, noneMatch } from '#lib/http/conditional.js';
+import { parseTags, requireMatch } from '#lib/contract/revision.js';
 
 const failsWith412 = (fn: () => void) => {
   try {

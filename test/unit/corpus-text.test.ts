@@ -8,13 +8,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetConfig } from '../../lib/config.js';
-import { renderTermName } from '../../lib/html-filters.js';
-import { ksesTermDescription } from '../../lib/kses.js';
-import { presentEvent, presentNestedTerm, presentOrganizer, presentTerm, presentVenue } from '../../lib/present.js';
-import type { EventItem, OrganizerItem, TermItem, VenueItem } from '../../lib/store/items.js';
-import { escHtml, sanitizeTextField } from '../../lib/text.js';
-import { stripslashes } from '../../lib/wp/php.js';
+import { resetConfig } from '#lib/runtime/config.js';
+import { renderTermName } from '#lib/contract/html-filters.js';
+import { ksesTermDescription } from '#lib/wp/kses.js';
+import { presentEvent, presentNestedTerm, presentOrganizer, presentTerm, presentVenue } from '#lib/present/present.js';
+import type { EventItem, OrganizerItem, TermItem, VenueItem } from '#lib/store/items.js';
+import { escHtml, sanitizeTextField } from '#lib/wp/text.js';
+import { stripslashes } from '#lib/wp/php.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CORPUS = path.resolve(repoRoot, '..', 'shared', 'reference', 'tec-corpus', 'text.jsonl');
@@ -72,7 +72,7 @@ function organizerOf(fields: Partial<Record<'organizer' | 'description' | 'email
 }
 
 function termOf(kind: 'category' | 'tag', fields: { name?: string; description?: string }): TermItem {
-  // Term names and descriptions are filtered on save, for everyone (lib/html-filters.ts).
+  // Term names and descriptions are filtered on save, for everyone (lib/contract/html-filters.ts).
   return {
     pk: 'TERM#4', sk: 'TERM', id: 4, taxonomy: kind, lang: 'en', name: renderTermName(fields.name ?? FILLER), slug: 'x',
     description: ksesTermDescription(fields.description ?? ''), parent: 0, count: 1, version: 1,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCostInput, presentCost, type StoredCost } from '../../lib/cost.js';
+import { parseCostInput, presentCost, type StoredCost } from '#lib/domain/cost.js';
 
 const empty: StoredCost = { values: [], symbol: '', position: '', code: '' };
 const present = (input: unknown, defaults?: Parameters<typeof presentCost>[1]) => {

@@ -18,9 +18,9 @@ import {
   utcToWall,
   wallToInstant,
   wallToUtc,
-} from '../../lib/dates.js';
-import { numericAbbr, parsePosixTz } from '../../lib/tz-abbr.js';
-import { TZ_RULES } from '../../lib/tz-rules.js';
+} from '#lib/domain/time/dates.js';
+import { numericAbbr, parsePosixTz } from '#lib/domain/time/tz-abbr.js';
+import { TZ_RULES } from '#lib/domain/time/tz-rules.js';
 
 const NY = 'America/New_York';
 const VILNIUS = 'Europe/Vilnius';

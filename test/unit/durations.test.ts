@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bucketsBound, classSeconds, durationClass, eventSeconds } from '../../lib/store/durations.js';
+import { bucketsBound, classSeconds, durationClass, eventSeconds } from '#lib/store/durations.js';
 
 describe('bucket duration classes', () => {
   it('a class is the smallest power of two of seconds at least the duration', () => {

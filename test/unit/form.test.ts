@@ -3,7 +3,7 @@
 // PHP arrays whose keys are 0, 1, 2… written as lists.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_NESTING, MAX_PAIRS, parseForm, splitName, urlDecode } from '../../lib/form.js';
+import { MAX_NESTING, MAX_PAIRS, parseForm, splitName, urlDecode } from '#lib/http/form.js';
 
 const plain = (v: unknown) => JSON.parse(JSON.stringify(v)) as unknown;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FALLBACK_HANDLER, OPERATIONS } from '../../lib/operations.js';
-import { isTextContentType, matchRoute, requestTime, toApiGatewayEvent, type RouteMatch } from '../../lib/local/event.js';
+import { FALLBACK_HANDLER, OPERATIONS } from '#lib/contract/operations.js';
+import { isTextContentType, matchRoute, requestTime, toApiGatewayEvent, type RouteMatch } from '#lib/local/event.js';
 
 const NS = 'tribe';
 const BASE = '/en/tribe/events/v1';

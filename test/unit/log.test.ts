@@ -1,14 +1,14 @@
-// The request log line (lib/log.ts, wired in lib/pipeline.ts): real handlers called as Lambda
+// The request log line (lib/observe/log.ts, wired in lib/http/pipeline.ts): real handlers called as Lambda
 // calls them, their stdout and stderr captured and read as JSON.
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
 import { handler as indexHandler } from '../../functions/root/index.js';
 import { handler as noRouteHandler } from '../../functions/root/noRoute.js';
-import { config } from '../../lib/config.js';
-import { capacity, db } from '../../lib/db.js';
-import { ensureDevKeys, mintToken } from '../../lib/local/dev-auth.js';
-import { handle } from '../../lib/pipeline.js';
-import { json } from '../../lib/http.js';
+import { config } from '#lib/runtime/config.js';
+import { capacity, db } from '#lib/store/db.js';
+import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
+import { handle } from '#lib/http/pipeline.js';
+import { json } from '#lib/contract/reply.js';
 import { apiEvent, captureOutput, fakeContext, type Captured } from '../support/lambda.js';
 import { useFreshTable } from '../support/table.js';
 
@@ -206,7 +206,7 @@ describe('the request log line', () => {
       const quiet = await call(handler);
       expect(quiet.result.statusCode).toBe(200);
       expect(quiet.json.filter((l) => l.message === 'request')).toEqual([]);
-      const pipeline = await import('../../lib/pipeline.js');
+      const pipeline = await import('#lib/http/pipeline.js');
       const failing = pipeline.handle('root.index', async () => {
         throw new Error('still shown');
       });

@@ -1,7 +1,7 @@
-// The JSON log lines (lib/logger.ts): their shape, levels, streams and error objects, as a log
+// The JSON log lines (lib/observe/logger.ts): their shape, levels, streams and error objects, as a log
 // query reads them.
 import { afterEach, describe, expect, it } from 'vitest';
-import { JsonLogger, logThreshold, withLogWriter } from '../../lib/logger.js';
+import { JsonLogger, logThreshold, withLogWriter } from '#lib/observe/logger.js';
 import { captureOutput } from '../support/lambda.js';
 
 const quiet = { LOG_LEVEL: undefined, POWERTOOLS_LOG_LEVEL: undefined, AWS_LAMBDA_LOG_LEVEL: undefined };

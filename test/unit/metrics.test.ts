@@ -1,10 +1,10 @@
-// The EMF blob every request writes (lib/metrics.ts): real handlers called as Lambda calls them,
+// The EMF blob every request writes (lib/observe/metrics.ts): real handlers called as Lambda calls them,
 // stdout captured.
 import { describe, expect, it, vi } from 'vitest';
 import { handler as indexHandler } from '../../functions/root/index.js';
 import { handler as noRouteHandler } from '../../functions/root/noRoute.js';
-import { METRIC_NAMESPACE, METRICS, OPERATION_DIMENSION } from '../../lib/metric-names.js';
-import { handle } from '../../lib/pipeline.js';
+import { METRIC_NAMESPACE, METRICS, OPERATION_DIMENSION } from '#lib/observe/metric-names.js';
+import { handle } from '#lib/http/pipeline.js';
 import { apiEvent, captureOutput, fakeContext, type Captured } from '../support/lambda.js';
 
 vi.hoisted(() => {

@@ -1,5 +1,5 @@
 // Requests in a process that Lambda hands one invocation at a time (AWS_LAMBDA_RUNTIME_API set):
-// their scope is a plain variable (lib/scope.ts), and work a request leaves running (an operation
+// their scope is a plain variable (lib/runtime/scope.ts), and work a request leaves running (an operation
 // given up at its early timeout, a DynamoDB request abandoned when a sibling failed first) still
 // reads its own deadline and counts its own DynamoDB requests when the next invocation comes.
 import { GetCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -8,18 +8,18 @@ import { apiEvent, captureOutput, fakeContext } from '../support/lambda.js';
 import { useFreshTable } from '../support/table.js';
 
 const saved = vi.hoisted(() => {
-  // Read when lib/scope.ts is first imported: this file's modules see a standard Lambda process.
+  // Read when lib/runtime/scope.ts is first imported: this file's modules see a standard Lambda process.
   const before = { api: process.env.AWS_LAMBDA_RUNTIME_API, max: process.env.AWS_LAMBDA_MAX_CONCURRENCY };
   process.env.AWS_LAMBDA_RUNTIME_API = '127.0.0.1:9001';
   delete process.env.AWS_LAMBDA_MAX_CONCURRENCY;
   return before;
 });
-import { db } from '../../lib/db.js';
-import { ensureDevKeys, mintToken } from '../../lib/local/dev-auth.js';
-import { remainingMs } from '../../lib/deadline.js';
-import { handle } from '../../lib/pipeline.js';
-import { json } from '../../lib/http.js';
-import { requestsIsolated } from '../../lib/scope.js';
+import { db } from '#lib/store/db.js';
+import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
+import { remainingMs } from '#lib/runtime/deadline.js';
+import { handle } from '#lib/http/pipeline.js';
+import { json } from '#lib/contract/reply.js';
+import { requestsIsolated } from '#lib/runtime/scope.js';
 
 afterAll(() => {
   if (saved.api === undefined) delete process.env.AWS_LAMBDA_RUNTIME_API;
@@ -137,7 +137,7 @@ describe('a process handed one request at a time', () => {
 describe('a request that fails', () => {
   it('answers only once the reads it started beside are done, and leaves nothing running', async () => {
     vi.resetModules();
-    const [{ handler }, scope] = await Promise.all([import('../../functions/events/list.js'), import('../../lib/scope.js')]);
+    const [{ handler }, scope] = await Promise.all([import('../../functions/events/list.js'), import('#lib/runtime/scope.js')]);
     // The unknown category fails the filter check while the places near the point are still read.
     for (let i = 0; i < 3; i++) {
       const event = { ...apiEvent('GET', `${ROOT}/events`), rawQueryString: 'geoloc=true&categories=99999' };
@@ -166,7 +166,7 @@ describe('a request that succeeds', () => {
     for (const b of Items) await db().send(new UpdateCommand({ TableName: table, Key: { pk: b.pk, sk: b.sk }, UpdateExpression: 'REMOVE ds' }));
     for (let i = 0; i < 4; i++) {
       vi.resetModules();
-      const [{ handler }, scope, { capacity }] = await Promise.all([import('../../functions/events/list.js'), import('../../lib/scope.js'), import('../../lib/capacity.js')]);
+      const [{ handler }, scope, { capacity }] = await Promise.all([import('../../functions/events/list.js'), import('#lib/runtime/scope.js'), import('#lib/observe/capacity.js')]);
       const event = { ...apiEvent('GET', `${ROOT}/events`), rawQueryString: `starts_after=${day(-1)}` };
       const out = await captureOutput(() => handler(event, fakeContext()));
       expect(JSON.parse(out.result.body!).total).toBe(3);
@@ -183,11 +183,11 @@ describe('a request that succeeds', () => {
 async function freshPipeline() {
   vi.resetModules();
   const [pipeline, deadline, scope, dbModule, errors] = await Promise.all([
-    import('../../lib/pipeline.js'),
-    import('../../lib/deadline.js'),
-    import('../../lib/scope.js'),
-    import('../../lib/db.js'),
-    import('../../lib/errors.js'),
+    import('#lib/http/pipeline.js'),
+    import('#lib/runtime/deadline.js'),
+    import('#lib/runtime/scope.js'),
+    import('#lib/store/db.js'),
+    import('#lib/contract/errors.js'),
   ]);
   return {
     handle: {

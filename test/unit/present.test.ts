@@ -2,10 +2,10 @@
 // values, apart from the deliberate `lang` addition and json_ld's clean text.
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { resetConfig } from '../../lib/config.js';
-import { renderTermName } from '../../lib/html-filters.js';
-import { presentEvent, presentNestedTerm, presentOrganizer, presentTerm, presentVenue } from '../../lib/present.js';
-import type { EventItem, OrganizerItem, TermItem, VenueItem } from '../../lib/store/items.js';
+import { resetConfig } from '#lib/runtime/config.js';
+import { renderTermName } from '#lib/contract/html-filters.js';
+import { presentEvent, presentNestedTerm, presentOrganizer, presentTerm, presentVenue } from '#lib/present/present.js';
+import type { EventItem, OrganizerItem, TermItem, VenueItem } from '#lib/store/items.js';
 
 const sample = (name: string) =>
   JSON.parse(readFileSync(new URL(`../tec-samples/${name}`, import.meta.url), 'utf8'));

@@ -1,10 +1,10 @@
-// The request's scope (lib/scope.ts): values set for a call, kept apart between requests that run
+// The request's scope (lib/runtime/scope.ts): values set for a call, kept apart between requests that run
 // at once in one process, as the local gateway runs them.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { handedOneAtATime, requestScopes, scopedValue, type RequestScopes, type ScopedValue } from '../../lib/scope.js';
+import { handedOneAtATime, requestScopes, scopedValue, type RequestScopes, type ScopedValue } from '#lib/runtime/scope.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -65,7 +65,7 @@ describe('scopedValue', () => {
   it('is the only AsyncLocalStorage of the functions\' code (each one adds to every promise)', () => {
     const files = readdirSync(join(ROOT, 'lib'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
     const owners = files.filter((f) => /new AsyncLocalStorage\b/.test(readFileSync(join(ROOT, 'lib', f), 'utf8')));
-    expect(owners).toEqual(['scope.ts']);
+    expect(owners).toEqual(['runtime/scope.ts']);
   });
 });
 

@@ -1,9 +1,9 @@
-// Work a request runs side by side (lib/settle.ts): a failure answers only once all of it settled.
+// Work a request runs side by side (lib/runtime/settle.ts): a failure answers only once all of it settled.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { waitAll, withSideWork } from '../../lib/settle.js';
+import { waitAll, withSideWork } from '#lib/runtime/settle.js';
 
 describe('waitAll', () => {
   it('gives every value in order', async () => {
@@ -40,10 +40,10 @@ describe('withSideWork', () => {
 });
 
 describe('request code', () => {
-  it('runs side-by-side work through lib/settle.ts, never a bare Promise.all or Promise.race', () => {
+  it('runs side-by-side work through lib/runtime/settle.ts, never a bare Promise.all or Promise.race', () => {
     const root = join(import.meta.dirname, '../../lib');
     // The stream consumer and the local runtime serve no request; the early timeout races on purpose.
-    const allowed = (f: string) => f.startsWith('stream/') || f.startsWith('local/') || f === 'deadline.ts' || f === 'settle.ts';
+    const allowed = (f: string) => f.startsWith('stream/') || f.startsWith('local/') || f === 'runtime/deadline.ts' || f === 'runtime/settle.ts';
     const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && !allowed(f));
     const bare = files.filter((f) => /Promise\.(all|race|any)\(/.test(readFileSync(join(root, f), 'utf8')));
     expect(files.length).toBeGreaterThan(50);

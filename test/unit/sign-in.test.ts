@@ -2,9 +2,9 @@
 // application passwords (shape, what is compared, the keyed hash) and the role a password keeps.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { readCredentials } from '../../lib/auth.js';
-import { formatPassword, generatePassword, hashesEqual, hashPassword, normalizePassword, PASSWORD_LENGTH } from '../../lib/app-passwords.js';
-import { lowerRole } from '../../lib/sign-in.js';
+import { readCredentials } from '#lib/auth/tokens.js';
+import { formatPassword, generatePassword, hashesEqual, hashPassword, normalizePassword, PASSWORD_LENGTH } from '#lib/auth/app-passwords.js';
+import { lowerRole } from '#lib/auth/sign-in.js';
 
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { slugCandidates, slugify } from '../../lib/slug.js';
+import { slugCandidates, slugify } from '#lib/domain/slug.js';
 
 describe('slugify', () => {
   it('lower-cases and dashes plain titles', () => {

@@ -4,12 +4,12 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
-import { METRICS } from '../../lib/metric-names.js';
-import type { Change, Trigger } from '../../lib/stream/change.js';
-import { consume, consumeBatch } from '../../lib/stream/consume.js';
-import { feedMessage } from '../../lib/stream/feed-trigger.js';
-import { EventBridgePublisher, FeedPublishError, feedPublisher, installPublisher } from '../../lib/stream/publisher.js';
-import { activeTriggers, registerTrigger, TRIGGERS } from '../../lib/stream/triggers.js';
+import { METRICS } from '#lib/observe/metric-names.js';
+import type { Change, Trigger } from '#lib/stream/change.js';
+import { consume, consumeBatch } from '#lib/stream/consume.js';
+import { feedMessage } from '#lib/stream/feed-trigger.js';
+import { EventBridgePublisher, FeedPublishError, feedPublisher, installPublisher } from '#lib/stream/publisher.js';
+import { activeTriggers, registerTrigger, TRIGGERS } from '#lib/stream/triggers.js';
 import { captureOutput } from '../support/lambda.js';
 
 let n = 0;

@@ -3,8 +3,8 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { keys } from '../../lib/store/keys.js';
-import { decode, isBookkeepingOnly, passesFilter, UndecodableRecordError } from '../../lib/stream/decode.js';
+import { keys } from '#lib/store/keys.js';
+import { decode, isBookkeepingOnly, passesFilter, UndecodableRecordError } from '#lib/stream/decode.js';
 
 const AT = 1_767_225_600; // 2026-01-01T00:00:00Z
 

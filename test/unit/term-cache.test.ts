@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { resetConfig } from '../../lib/config.js';
-import { keepTerms, keptTermId, keptTerms, MAX_KEPT_TERMS } from '../../lib/logic/term-cache.js';
-import type { TermItem } from '../../lib/store/items.js';
+import { resetConfig } from '#lib/runtime/config.js';
+import { keepTerms, keptTermId, keptTerms, MAX_KEPT_TERMS } from '#lib/logic/term-cache.js';
+import type { TermItem } from '#lib/store/items.js';
 
 const term = (id: number, count = 0, slug = `t${id}`) => ({ id, count, name: `t${id}`, slug, taxonomy: 'category', lang: 'en' }) as TermItem;
 

@@ -1,9 +1,9 @@
 // The local runtime's rendering of the handlers' log lines (lib/local/terminal-log.ts).
 import { describe, expect, it, vi } from 'vitest';
 import { handler as indexHandler } from '../../functions/root/index.js';
-import { logFormat, renderRequest, terminalLogWriter } from '../../lib/local/terminal-log.js';
-import { withLogWriter } from '../../lib/logger.js';
-import { handle } from '../../lib/pipeline.js';
+import { logFormat, renderRequest, terminalLogWriter } from '#lib/local/terminal-log.js';
+import { withLogWriter } from '#lib/observe/logger.js';
+import { handle } from '#lib/http/pipeline.js';
 import { apiEvent, captureOutput, fakeContext } from '../support/lambda.js';
 
 vi.hoisted(() => {

@@ -1,7 +1,7 @@
-// The WordPress text filters (lib/wp/) and their composition (lib/text.ts), case by case. The
+// The WordPress text filters (lib/wp/) and their composition (lib/wp/text.ts), case by case. The
 // TEC corpus test (corpus-text.test.ts) checks the same functions against 4,000 live answers.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { resetConfig } from '../../lib/config.js';
+import { resetConfig } from '#lib/runtime/config.js';
 import {
   escapeHtml,
   jsonLdDescription,
@@ -9,19 +9,19 @@ import {
   renderContent,
   renderExcerpt,
   renderTitle,
-  stripTags,
-} from '../../lib/text.js';
-import { renderTermName } from '../../lib/html-filters.js';
-import { shortcodeUnautop, wpautop, wpHtmlSplit } from '../../lib/wp/autop.js';
-import { stripBlockDelimiters } from '../../lib/wp/blocks.js';
-import { convertChars, escHtml, escJs, escUrl, normalizeEntities, specialchars } from '../../lib/wp/entities.js';
-import { removeBracketed, tecExcerpt } from '../../lib/wp/excerpt.js';
-import { filterContentTags } from '../../lib/wp/media.js';
-import { addslashes, stripslashes } from '../../lib/wp/php.js';
-import { doShortcode, runEmbedShortcode, SHORTCODE_NAMES, shortcodeParseAtts } from '../../lib/wp/shortcodes.js';
-import { convertSmilies } from '../../lib/wp/smilies.js';
-import { phpStripTags, preKsesLessThan, sanitizeTextField, wpStripAllTags, wpTrimWords } from '../../lib/wp/strip.js';
-import { wptexturize } from '../../lib/wp/texturize.js';
+} from '#lib/wp/text.js';
+import { stripTags } from '#lib/domain/searchable-text.js';
+import { renderTermName } from '#lib/contract/html-filters.js';
+import { shortcodeUnautop, wpautop, wpHtmlSplit } from '#lib/wp/autop.js';
+import { stripBlockDelimiters } from '#lib/wp/blocks.js';
+import { convertChars, escHtml, escJs, escUrl, normalizeEntities, specialchars } from '#lib/wp/entities.js';
+import { removeBracketed, tecExcerpt } from '#lib/wp/excerpt.js';
+import { filterContentTags } from '#lib/wp/media.js';
+import { addslashes, stripslashes } from '#lib/wp/php.js';
+import { doShortcode, runEmbedShortcode, SHORTCODE_NAMES, shortcodeParseAtts } from '#lib/wp/shortcodes.js';
+import { convertSmilies } from '#lib/wp/smilies.js';
+import { phpStripTags, preKsesLessThan, sanitizeTextField, wpStripAllTags, wpTrimWords } from '#lib/wp/strip.js';
+import { wptexturize } from '#lib/wp/texturize.js';
 
 const SITE = 'http://127.0.0.1:8080';
 const tex = (s: string) => wptexturize(s, SHORTCODE_NAMES);

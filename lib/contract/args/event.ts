@@ -1,0 +1,114 @@
+// Event arguments (spec §2.1 and §4.4), with TEC's validation rules (reference §4.1, §6.1).
+import { parseCostInput } from '#lib/domain/cost.js';
+import { bool, checked, statusList, idList, idOrSlugList, int, listItems, num, str, urlOrEmpty, type Args } from '#lib/contract/params.js';
+import { dateArg, forceArg, mlLanguage, optional, pagingArgs, pathId, pathSlug, postArgs, timezoneArg } from './common.js';
+
+/** A JSON number names a record only as a positive integer: 0.5, -0 or 1e309 name nothing. */
+const isIdNumber = (v: unknown): boolean => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
+
+const isLinkValue = (v: unknown): boolean =>
+  isIdNumber(v) ||
+  (typeof v === 'string' && /^\d*$/.test(v.trim())) ||
+  (typeof v === 'object' && v !== null && !Array.isArray(v));
+
+/** A venue or organizer link: an id, `{id}`, an inline object, a list of those, or empty to clear. */
+const linkArg = (description: string) => ({
+  schema: checked((v) => {
+    if (v === null || v === '' || v === 0) return undefined;
+    const items = Array.isArray(v) ? v : typeof v === 'string' ? listItems(v) : [v];
+    return items && items.every(isLinkValue) ? undefined : 'must be ids or objects.';
+  }),
+  type: 'array' as const,
+  items: 'integer' as const,
+  description,
+});
+
+/** Term links: ids, slugs or names, as a list or CSV; empty clears. */
+const termsArg = (description: string) => ({
+  schema: checked((v) => {
+    if (v === null || v === '' || v === 0) return undefined;
+    const items = listItems(v);
+    // A name is a string and a number is an id; a number that is no id is not a name either.
+    return items && items.every((i) => isIdNumber(i) || typeof i === 'string')
+      ? undefined
+      : 'must be a list of term ids, slugs or names.';
+  }),
+  type: 'array' as const,
+  items: 'integer' as const,
+  description,
+});
+
+const flag = (description: string) => ({ schema: bool(), type: 'boolean' as const, description });
+
+export const eventWriteArgs: Args = {
+  title: { schema: str({ nonEmpty: true, notZero: true, max: 1000 }), type: 'string', required: true, description: 'The event title', html: { filter: 'title' } },
+  start_date: dateArg('The event start date and time', true),
+  end_date: dateArg('The event end date and time', true),
+  ...postArgs,
+  description: { schema: str({ nonEmpty: true, notZero: true }), type: 'string', description: 'The event description', html: { filter: 'post' } },
+  slug: { schema: str({ nonEmpty: true, max: 200 }), type: 'string', description: 'The event slug' },
+  excerpt: { schema: str({ nonEmpty: true, notZero: true }), type: 'string', description: 'The event excerpt', html: { filter: 'post' } },
+  timezone: timezoneArg,
+  all_day: { ...flag('Whether the event lasts the whole day'), default: false },
+  image: { schema: urlOrEmpty(), type: 'string', description: 'URL of the featured image' },
+  cost: {
+    schema: checked((v) => (parseCostInput(v) ? undefined : 'is not a valid cost.')),
+    description: 'The event cost: a string such as "20$" or "10 - 50", a number, or a list of them',
+  },
+  website: { schema: urlOrEmpty(), type: 'string', description: 'The event website URL' },
+  show_map: flag('Whether to show a map of the venue'),
+  show_map_link: flag('Whether to show a map link to the venue'),
+  hide_from_listings: flag('Whether to hide the event from the calendar listings'),
+  sticky: flag('Whether to pin the event in the calendar views'),
+  featured: flag('Whether the event is featured'),
+  categories: termsArg('Event categories: ids, slugs or names; unknown names are created'),
+  tags: termsArg('Event tags: ids, slugs or names; unknown names are created'),
+  venue: linkArg('Venue: an id, {"id": n}, or an object that creates a venue'),
+  organizer: linkArg('Organizers: ids, {"id": n} objects, or objects that create organizers'),
+  password: { schema: str({ max: 255 }), type: 'string', description: 'Password that protects the event; "" removes it. Never returned' },
+  ml_language: mlLanguage,
+};
+
+/** Unlocks a password-protected event on reads (the spec declares it on the ru routes; every language accepts it). */
+const unlock = { schema: str({ max: 255 }), type: 'string' as const, description: 'The password of a protected event' };
+
+export const eventArgs = {
+  list: {
+    ...pagingArgs('events'),
+    start_date: dateArg('Events that start on or after the specified date'),
+    end_date: dateArg('Events that end on or before the specified date'),
+    starts_before: dateArg('Events that start before the specified date'),
+    starts_after: dateArg('Events that start after the specified date'),
+    ends_before: dateArg('Events that end before the specified date'),
+    ends_after: dateArg('Events that end after the specified date'),
+    strict_dates: {
+      schema: bool(),
+      type: 'boolean',
+      default: false,
+      description: 'Use the given times as they are instead of covering entire days',
+    },
+    search: { schema: str({ nonEmpty: true, max: 200 }), type: 'string', description: 'Events should contain the specified string in the title or description' },
+    categories: { schema: idOrSlugList(), type: 'array', items: 'integer', description: 'Events should be assigned one of the specified categories slugs or IDs' },
+    tags: { schema: idOrSlugList(), type: 'array', items: 'integer', description: 'Events should be assigned one of the specified tags slugs or IDs' },
+    venue: { schema: idList(), type: 'array', items: 'integer', description: 'Events should be assigned one of the specified venue IDs' },
+    organizer: { schema: idList(), type: 'array', items: 'integer', description: 'Events should be assigned one of the specified organizer IDs' },
+    featured: flag('Events should be filtered by their featured status'),
+    status: { schema: statusList(), type: 'string', description: 'The event post status, or several as a list or comma-separated' },
+    geoloc: flag('Events should be filtered by whether their venue has geolocation data'),
+    geoloc_lat: { schema: num({ min: -90, max: 90 }), type: 'number', format: 'double', description: 'Venue latitude; geoloc_lng must also be given' },
+    geoloc_lng: { schema: num({ min: -180, max: 180 }), type: 'number', format: 'double', description: 'Venue longitude; geoloc_lat must also be given' },
+    geoloc_radius: { schema: num({ min: 0, max: 20_000 }), type: 'number', format: 'double', default: 25, description: 'Radius in km around geoloc_lat/geoloc_lng' },
+    include: { schema: idList(), type: 'array', items: 'integer', description: 'Only events with these ids; the date window is then ignored' },
+    post_parent: { schema: int({ min: 1 }), type: 'integer', description: 'Events whose parent is the given event id' },
+    ticketed: flag('Events should be filtered by whether they have tickets'),
+    password: { ...unlock, description: 'Shows password-protected events with this password unredacted' },
+    ml_language: mlLanguage,
+  },
+  create: eventWriteArgs,
+  get: { id: pathId, password: unlock, ml_language: mlLanguage },
+  getBySlug: { slug: pathSlug, password: unlock, ml_language: mlLanguage },
+  update: { id: pathId, ...optional(eventWriteArgs) },
+  updateBySlug: { ...optional(eventWriteArgs), slug: { ...pathSlug, inBody: { ...eventWriteArgs.slug!, description: 'A new slug for the event (renames it)' } } },
+  delete: { id: pathId, force: forceArg, password: unlock, ml_language: mlLanguage },
+  deleteBySlug: { slug: pathSlug, force: forceArg, password: unlock, ml_language: mlLanguage },
+} satisfies Record<string, Args>;

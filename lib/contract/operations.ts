@@ -1,0 +1,178 @@
+// The operation table: the single source of truth for every route. The CDK stack makes one
+// function and its routes from each row, the local gateway routes with it, and the namespace
+// index and the OpenAPI document are generated from it.
+import { CREDENTIAL_READ, CREDENTIAL_UPDATE, READ_ACTIONS, WRITE_ACTIONS, type ScopedGrant, type TableAction } from './grants.js';
+import { appPasswordArgs, userArgs } from '#lib/contract/args/user.js';
+import type { Args } from './params.js';
+import { mlLanguage } from '#lib/contract/args/common.js';
+import { eventArgs } from '#lib/contract/args/event.js';
+import { organizerArgs, venueArgs } from '#lib/contract/args/place.js';
+import { categoryArgs, tagArgs } from '#lib/contract/args/term.js';
+import { str } from './params.js';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export const EDITABLE: Method[] = ['POST', 'PUT', 'PATCH'];
+
+/**
+ * The route root an operation lives under: TEC's namespace (`/{lang}/<ns>/events/v1`) or
+ * WordPress's own (`/{lang}/wp/v2`), where WordPress clients manage their credentials.
+ */
+export type Api = 'tec' | 'wp';
+export const API_ROOTS: Record<Api, (namespace: string) => string> = {
+  tec: (namespace) => `/{lang}/${namespace}/events/v1`,
+  wp: () => '/{lang}/wp/v2',
+};
+
+export interface Operation {
+  /** Stable id, e.g. `events.getBySlug`. */
+  id: string;
+  api: Api;
+  methods: Method[];
+  /**
+   * Path below the operation's API root; '' is the namespace root. `{id}` is digits only, `{user}`
+   * is `me` or digits, `{slug}` and `{uuid}` any one segment.
+   */
+  path: string;
+  /**
+   * `write` operations need credentials and get read-write table access. Under TEC's namespace an
+   * anonymous write is refused before anything else; WordPress's routes answer it themselves.
+   */
+  access: 'read' | 'write';
+  /** The handler module, relative to the repository root; it exports `handler`. */
+  handler: string;
+  summary: string;
+  args: Args;
+  /**
+   * Rewrites the events linked to the record (venue and organizer cards, unlinking on trash and
+   * delete) when there are a few (lib/logic/cards.ts REQUEST_FAN_OUT); the stream consumer does
+   * it for any number, so the request's time stays bounded. Its latency alarm is looser.
+   */
+  fansOut: boolean;
+  /**
+   * A create that takes `Idempotency-Key`: a repeat within a day answers what the first request
+   * answered and writes nothing (lib/http/idempotency.ts).
+   */
+  idempotent: boolean;
+  /** The function's timeout: API Gateway waits at most 30 s for an integration. */
+  timeoutSeconds: number;
+  /** What the function may do with the table (its IAM policy, enforced locally too). */
+  tableActions: readonly TableAction[];
+  /** More actions, on the partitions named only (sign-in data: lib/contract/grants.ts). */
+  scopedGrants: readonly ScopedGrant[];
+}
+
+const FANS_OUT = /^(?:(?:venues|organizers)\.(?:update|updateBySlug|delete|deleteBySlug)|(?:categories|tags)\.delete)$/;
+
+type ItemKind = 'events' | 'venues' | 'organizers';
+type TermKind = 'categories' | 'tags';
+
+const noun: Record<ItemKind | TermKind, [string, string]> = {
+  events: ['an event', 'events'],
+  venues: ['a venue', 'venues'],
+  organizers: ['an organizer', 'organizers'],
+  categories: ['a category', 'categories'],
+  tags: ['a tag', 'tags'],
+};
+
+/** The root's operations describe the API itself and read no record. */
+const TABLELESS_KINDS = new Set(['root']);
+
+const row = (kind: string, name: string, methods: Method[], path: string, access: Operation['access'], summary: string, args: Args, api: Api = 'tec'): Operation => {
+  const fansOut = FANS_OUT.test(`${kind}.${name}`);
+  const tableless = TABLELESS_KINDS.has(kind);
+  return {
+    id: `${kind}.${name}`,
+    api,
+    methods,
+    path,
+    access,
+    handler: `functions/${kind}/${name}.ts`,
+    summary,
+    args,
+    fansOut,
+    idempotent: false,
+    timeoutSeconds: 10,
+    tableActions: tableless ? [] : access === 'write' ? WRITE_ACTIONS : READ_ACTIONS,
+    // Every function authenticates, so every function reads sign-in data and notes its use.
+    scopedGrants: tableless ? [CREDENTIAL_READ, CREDENTIAL_UPDATE] : access === 'write' ? [] : [CREDENTIAL_UPDATE],
+  };
+};
+
+/** WordPress's own routes for its clients: who the caller is, and their application passwords. */
+function wordPressRows(): Operation[] {
+  const wp = (kind: string, name: string, methods: Method[], path: string, access: Operation['access'], summary: string, args: Args) =>
+    row(kind, name, methods, path, access, summary, args, 'wp');
+  const base = '/users/{user}/application-passwords';
+  return [
+    // Reading the caller may register them (their user id), so it has a write function's grants.
+    wp('users', 'me', ['GET'], '/users/me', 'write', 'Read the signed-in user', userArgs.me),
+    wp('appPasswords', 'list', ['GET'], base, 'read', "List a user's application passwords", appPasswordArgs.list),
+    wp('appPasswords', 'create', ['POST'], base, 'write', 'Create an application password', appPasswordArgs.create),
+    wp('appPasswords', 'deleteAll', ['DELETE'], base, 'write', "Revoke all of a user's application passwords", appPasswordArgs.deleteAll),
+    wp('appPasswords', 'introspect', ['GET'], `${base}/introspect`, 'read', 'Read the application password of this request', appPasswordArgs.list),
+    wp('appPasswords', 'get', ['GET'], `${base}/{uuid}`, 'read', 'Read an application password', appPasswordArgs.get),
+    wp('appPasswords', 'delete', ['DELETE'], `${base}/{uuid}`, 'write', 'Revoke an application password', appPasswordArgs.delete),
+  ];
+}
+
+/** List, create, get, update and delete: what every kind has. */
+function crudRows(kind: ItemKind | TermKind, args: typeof categoryArgs, deleteSummary: string): Operation[] {
+  const [one, many] = noun[kind];
+  const base = `/${kind}`;
+  return [
+    row(kind, 'list', ['GET'], base, 'read', `List ${many}`, args.list),
+    { ...row(kind, 'create', ['POST'], base, 'write', `Create ${one}`, args.create), idempotent: true },
+    row(kind, 'get', ['GET'], `${base}/{id}`, 'read', `Read ${one}`, args.get),
+    row(kind, 'update', EDITABLE, `${base}/{id}`, 'write', `Update ${one}`, args.update),
+    row(kind, 'delete', ['DELETE'], `${base}/{id}`, 'write', `${deleteSummary} ${one}`, args.delete),
+  ];
+}
+
+/** Events, venues and organizers are also addressed by slug. */
+function itemRows(kind: ItemKind, args: typeof eventArgs | typeof venueArgs): Operation[] {
+  const [one] = noun[kind];
+  const base = `/${kind}/by-slug/{slug}`;
+  // TEC registers these routes as GET, DELETE, then the edit methods.
+  const [list, create, get, update, trash] = crudRows(kind, args, 'Trash or delete');
+  return [
+    list!,
+    create!,
+    get!,
+    trash!,
+    update!,
+    row(kind, 'getBySlug', ['GET'], base, 'read', `Read ${one} by slug`, args.getBySlug),
+    row(kind, 'deleteBySlug', ['DELETE'], base, 'write', `Trash or delete ${one} by slug`, args.deleteBySlug),
+    row(kind, 'updateBySlug', EDITABLE, base, 'write', `Update ${one} by slug`, args.updateBySlug),
+  ];
+}
+
+export const OPERATIONS: readonly Operation[] = [
+  row('root', 'index', ['GET'], '', 'read', 'Namespace index', {
+    namespace: { schema: str(), type: 'string', description: 'The namespace' },
+    context: { schema: str(), type: 'string', default: 'view', description: 'Scope under which the request is made' },
+    ml_language: mlLanguage,
+  }),
+  row('root', 'doc', ['GET'], '/doc', 'read', 'OpenAPI description of this API', { ml_language: mlLanguage }),
+  ...itemRows('events', eventArgs),
+  ...itemRows('venues', venueArgs),
+  ...itemRows('organizers', organizerArgs),
+  ...crudRows('categories', categoryArgs, 'Permanently delete'),
+  ...crudRows('tags', tagArgs, 'Permanently delete'),
+  ...wordPressRows(),
+];
+
+/** Answers every request no route matches, with WordPress's `rest_no_route`. Not an operation. */
+export const FALLBACK_HANDLER = 'functions/root/noRoute.ts';
+export const FALLBACK_TIMEOUT_SECONDS = 10;
+
+const byId = new Map(OPERATIONS.map((op) => [op.id, op]));
+export function operation(id: string): Operation {
+  const op = byId.get(id);
+  if (!op) throw new Error(`Unknown operation ${id}`);
+  return op;
+}
+
+/** The API Gateway route path of an operation: `/{lang}/<ns>/events/v1<path>` or `/{lang}/wp/v2<path>`. */
+export function routePath(op: Operation, namespace: string): string {
+  return `${API_ROOTS[op.api](namespace)}${op.path}`;
+}

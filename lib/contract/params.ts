@@ -1,0 +1,217 @@
+// Parameter types in WordPress's manner: each argument has a zod schema that both validates and
+// coerces, a declared type for the documentation, a description, a required flag and a default.
+// Query strings carry only strings, so the schemas accept the string forms of numbers, booleans
+// and lists; JSON bodies may send the real types.
+import * as z from 'zod/mini';
+
+export type DocType = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
+
+export interface Arg<T = unknown> {
+  schema: z.ZodMiniType<T>;
+  description: string;
+  /** The declared type, as the namespace index and OpenAPI show it. Absent for untyped args. */
+  type?: DocType;
+  items?: DocType;
+  format?: string;
+  enum?: readonly string[];
+  required?: boolean;
+  default?: unknown;
+  /** A path argument the body may carry too, with this meaning (a by-slug update's `slug` renames). */
+  inBody?: Arg;
+  /**
+   * HTML filtering on save, as WordPress's kses does it for users without `unfiltered_html`
+   * (everyone but editors): `post` for content, `title` for titles and one-line fields,
+   * `termDescription` for term descriptions, `termName` for term names (sanitize_text_field,
+   * kses and entities, as WordPress saves them). `always` filters editors' values too.
+   */
+  html?: { filter: HtmlFilter; always?: boolean };
+}
+
+export type HtmlFilter = 'post' | 'title' | 'termDescription' | 'termName';
+/** The filter functions (lib/contract/html-filters.ts), handed to the pipeline by the functions that need them. */
+export type HtmlFilters = Record<HtmlFilter, (html: string) => string>;
+
+export type Args = Record<string, Arg>;
+
+/** Whether any argument is filtered as HTML on save. */
+export const takesHtml = (args: Args): boolean => Object.values(args).some((arg) => arg.html !== undefined);
+
+const fail = (ctx: { issues: unknown[]; value: unknown }, message: string) => {
+  (ctx.issues as { code: string; message: string; input: unknown }[]).push({
+    code: 'custom',
+    message,
+    input: ctx.value,
+  });
+  return z.NEVER;
+};
+
+/**
+ * A string (input carries no control characters: lib/http/codec.ts removes them). `nonEmpty` rejects ""
+ * as TEC does for titles, descriptions and slugs; `notZero` rejects "0" as TEC does for titles,
+ * descriptions and names.
+ */
+export function str(opts: { nonEmpty?: boolean; max?: number; notZero?: boolean } = {}) {
+  const max = opts.max ?? 65_535;
+  return z.pipe(
+    z.unknown(),
+    z.transform((value, ctx) => {
+      if (typeof value !== 'string') return fail({ ...ctx, value }, 'is not of type string.');
+      if (opts.nonEmpty && value.trim() === '') return fail({ ...ctx, value }, 'must not be empty.');
+      // PHP's empty('0') is true: TEC refuses a title, description or name of exactly "0".
+      if (opts.notZero && value === '0') return fail({ ...ctx, value }, 'must not be empty.');
+      if (value.length > max) return fail({ ...ctx, value }, `must be at most ${max} characters long.`);
+      return value;
+    }),
+  );
+}
+
+/** An integer given as a JSON number or a string of digits. */
+export function int(opts: { min?: number } = {}) {
+  return z.pipe(
+    z.unknown(),
+    z.transform((value, ctx) => {
+      const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : NaN;
+      if (!Number.isSafeInteger(n)) return fail({ ...ctx, value }, 'is not of type integer.');
+      if (opts.min !== undefined && n < opts.min) return fail({ ...ctx, value }, `must be greater than or equal to ${opts.min}`);
+      return n;
+    }),
+  );
+}
+
+const TINY = 1e-12;
+
+/** A floating-point number, as a JSON number or a numeric string. */
+export function num(opts: { min?: number; max?: number } = {}) {
+  return z.pipe(
+    z.unknown(),
+    z.transform((value, ctx) => {
+      const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+      if (!Number.isFinite(n)) return fail({ ...ctx, value }, 'is not of type number.');
+      if ((opts.min !== undefined && n < opts.min) || (opts.max !== undefined && n > opts.max))
+        return fail({ ...ctx, value }, `must be between ${opts.min} and ${opts.max}.`);
+      // Magnitudes below 1e-12 become 0 (and -0 becomes 0): DynamoDB stores none below 1e-130,
+      // and for every quantity here (degrees, kilometres) 1e-12 is below any meaning.
+      return Math.abs(n) < TINY ? 0 : n;
+    }),
+  );
+}
+
+const TRUE = new Set(['true', '1', 'yes', 'on']);
+const FALSE = new Set(['false', '0', 'no', 'off', '']);
+
+/** Parses the boolean forms this API accepts everywhere (DESIGN §2.10); undefined if none. */
+export function parseBool(value: unknown): boolean | undefined {
+  if (typeof value === 'boolean') return value;
+  if (value === 1 || value === 0) return value === 1;
+  if (typeof value === 'string') {
+    const v = value.trim().toLowerCase();
+    if (TRUE.has(v)) return true;
+    if (FALSE.has(v)) return false;
+  }
+  return undefined;
+}
+
+/** A boolean: JSON booleans, 1/0, or the strings true|false|1|0|yes|no|on|off. */
+export function bool() {
+  return z.pipe(
+    z.unknown(),
+    z.transform((value, ctx) => {
+      const b = parseBool(value);
+      return b === undefined ? fail({ ...ctx, value }, 'is not of type boolean.') : b;
+    }),
+  );
+}
+
+/** Splits a CSV string or takes an array; trims items and drops empty ones. */
+export function listItems(value: unknown): unknown[] | undefined {
+  if (Array.isArray(value)) return value.filter((v) => !(typeof v === 'string' && v.trim() === ''));
+  if (typeof value === 'string') return value.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  if (typeof value === 'number') return [value];
+  return undefined;
+}
+
+/** A list of positive integer ids, as an array or a CSV string. */
+export function idList() {
+  return z.pipe(
+    z.unknown(),
+    z.transform((value, ctx) => {
+      const items = listItems(value);
+      if (!items) return fail({ ...ctx, value }, 'is not a list of ids.');
+      const ids = items.map((v) => (typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : NaN));
+      if (ids.some((n) => !Number.isSafeInteger(n) || n < 1)) return fail({ ...ctx, value }, 'must contain positive integer ids only.');
+      return [...new Set(ids)];
+    }),
+  );
+}
+
+/** Post statuses, as a CSV string or a list (`status[]=publish&status[]=draft`, as TEC takes them), joined as CSV. */
+export function statusList() {
+  return z.pipe(
+    z.unknown(),
+    z.transform((value, ctx) => {
+      const items = listItems(value);
+      if (!items?.length || items.some((v) => typeof v !== 'string')) return fail({ ...ctx, value }, 'is not a post status or a list of them.');
+      return (items as string[]).map((v) => v.trim()).join(',');
+    }),
+  );
+}
+
+/** A list of ids or slugs (term filters), as an array or a CSV string. */
+export function idOrSlugList() {
+  return z.pipe(
+    z.unknown(),
+    z.transform((value, ctx) => {
+      const items = listItems(value);
+      if (!items || items.some((v) => typeof v !== 'string' && typeof v !== 'number'))
+        return fail({ ...ctx, value }, 'is not a list of ids or slugs.');
+      return items.map((v) => (typeof v === 'number' || /^\d+$/.test(v as string) ? Number(v) : String(v)));
+    }),
+  );
+}
+
+/** A URL (http or https) or the empty string, which clears the value. */
+export function urlOrEmpty() {
+  return z.pipe(
+    z.unknown(),
+    z.transform((value, ctx) => {
+      if (typeof value !== 'string') return fail({ ...ctx, value }, 'is not of type string.');
+      const v = value.trim();
+      if (v === '') return '';
+      try {
+        const u = new URL(v);
+        if (u.protocol === 'http:' || u.protocol === 'https:') return v;
+      } catch {
+        /* fall through */
+      }
+      return fail({ ...ctx, value }, 'is not a valid URL.');
+    }),
+  );
+}
+
+/** One of a fixed set of strings. */
+export function oneOf<const T extends string>(values: readonly T[]) {
+  return z.pipe(
+    z.unknown(),
+    z.transform((value, ctx) =>
+      typeof value === 'string' && (values as readonly string[]).includes(value)
+        ? (value as T)
+        : fail({ ...ctx, value }, `is not one of ${values.join(', ')}.`),
+    ),
+  );
+}
+
+/** A value checked by `check`, which returns an error text or undefined. Keeps the raw value. */
+export function checked<T>(check: (value: unknown) => string | undefined) {
+  return z.pipe(
+    z.unknown(),
+    z.transform((value, ctx) => {
+      const why = check(value);
+      return why ? fail({ ...ctx, value }, why) : (value as T);
+    }),
+  );
+}
+
+/** Anything; the operation interprets it (TEC's untyped args, such as `cost`). */
+export function any() {
+  return z.unknown();
+}

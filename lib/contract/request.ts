@@ -1,0 +1,36 @@
+// What an operation receives: the decoded, validated request (built by lib/http/pipeline.ts), and the
+// shape of an operation's logic.
+import type { Lang } from '#lib/runtime/config.js';
+import type { Operation } from './operations.js';
+import type { Principal } from './principal.js';
+import type { Reply } from './reply.js';
+
+/** Every query and body value as sent, decoded (lib/http/codec.ts). */
+export type Input = Record<string, unknown>;
+
+export interface RequestContext {
+  op: Operation;
+  /** The effective language: `ml_language` when given, else the path segment. */
+  lang: Lang;
+  /**
+   * Path captures, already checked: `id` is a non-negative integer, `slug` and `uuid` non-empty
+   * segments, `user` is `me` or a user id.
+   */
+  path: { id?: number; slug?: string; user?: 'me' | number; uuid?: string };
+  /** Declared arguments, validated and coerced, with defaults applied. */
+  params: Record<string, unknown>;
+  /** Every query and body value as sent (for undeclared parameters TEC also reads). */
+  input: Input;
+  principal: Principal | undefined;
+  /**
+   * Nobody was identified (no credentials sent, no post password given): a read's answer may be
+   * kept by shared caches, and may show terms a few seconds old (lib/logic/term-cache.ts).
+   */
+  shared?: boolean;
+  method: string;
+  /** The caller's address, as the gateway saw it. */
+  ip?: string;
+  now: Date;
+}
+
+export type Logic = (ctx: RequestContext) => Promise<Reply>;

@@ -1,0 +1,45 @@
+// WordPress-style validation of a request's arguments against an operation's argument table.
+import { invalidParams, missingParams } from './errors.js';
+import type { Args, HtmlFilters } from './params.js';
+import type { Input } from './request.js';
+
+export interface ValidateOptions {
+  /** Path arguments, checked elsewhere. */
+  skip?: readonly string[];
+  /** The caller may post unfiltered HTML (WordPress's `unfiltered_html`: editors). */
+  unfilteredHtml?: boolean;
+  /** The HTML filters (lib/contract/html-filters.ts); required when an argument is filtered. */
+  filters?: HtmlFilters;
+}
+
+/**
+ * Validates `input` against `args` in WordPress's order: missing required first, then values.
+ * Text arguments that carry HTML are filtered as WordPress filters them on save, and then
+ * checked again (a title of only `<script></script>` is empty once filtered).
+ */
+export function validateArgs(args: Args, input: Input, { skip = [], unfilteredHtml = false, filters }: ValidateOptions = {}): Record<string, unknown> {
+  const missing = Object.entries(args)
+    .filter(([name, arg]) => arg.required && !skip.includes(name) && (input[name] === undefined || input[name] === null))
+    .map(([name]) => name);
+  if (missing.length) throw missingParams(missing);
+  const out: Record<string, unknown> = {};
+  const bad: Record<string, string> = {};
+  for (const [name, arg] of Object.entries(args)) {
+    if (skip.includes(name)) continue;
+    const raw = input[name];
+    if (raw === undefined || raw === null) {
+      if (arg.default !== undefined) out[name] = arg.schema.parse(arg.default);
+      continue;
+    }
+    let result = arg.schema.safeParse(raw);
+    if (result.success && arg.html && typeof result.data === 'string' && (arg.html.always || !unfilteredHtml)) {
+      if (!filters) throw new Error(`${name} is filtered as HTML, but no filters were given`);
+      const filtered = filters[arg.html.filter](result.data);
+      if (filtered !== result.data) result = arg.schema.safeParse(filtered);
+    }
+    if (result.success) out[name] = result.data;
+    else bad[name] = `${name} ${result.error.issues[0]?.message ?? 'is invalid.'}`;
+  }
+  if (Object.keys(bad).length) throw invalidParams(bad);
+  return out;
+}

@@ -1,0 +1,191 @@
+// The shared pipeline every handler runs: route checks, request decoding, language,
+// authentication, WordPress-style validation, the operation, and error mapping, in that order.
+// Written out rather than assembled with a middleware library: two steps do not need one, and
+// loading middy cost each cold start about 6 ms (it loads Node's web streams for its streaming mode).
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { Principal } from '#lib/contract/principal.js';
+import { challengeFor, identify } from '#lib/auth/sign-in.js';
+import { config, isLang, type Lang } from '#lib/runtime/config.js';
+import { ApiError, ConflictError, forbidden, invalidParams, missingParams, noRoute } from '#lib/contract/errors.js';
+import { beforeTimeout, withDeadline } from '#lib/runtime/deadline.js';
+import { encode, parseBody, parseFormLike } from './codec.js';
+import { header } from '#lib/runtime/headers.js';
+import { type Input } from '#lib/contract/request.js';
+import { type Reply } from '#lib/contract/reply.js';
+import { operation, type Operation } from '#lib/contract/operations.js';
+import { takesHtml, type Args, type HtmlFilters } from '#lib/contract/params.js';
+import { isEditor } from '#lib/auth/permissions.js';
+import { callerRole, logError } from '#lib/observe/log.js';
+import { observe } from '#lib/observe/invocation.js';
+import { cacheControl, entityTag, noneMatch } from './conditional.js';
+import { withIfMatch } from '#lib/store/precondition.js';
+import type { Result as Encoded } from './idempotency.js';
+import type { Logic, RequestContext } from '#lib/contract/request.js';
+import { validateArgs } from '#lib/contract/validate.js';
+
+type Event = APIGatewayProxyEventV2;
+type Result = APIGatewayProxyStructuredResultV2;
+/**
+ * The decoded request travels from the route step to the operation on the Lambda context, with the
+ * sign-in's bookkeeping when it runs beside the request (lib/auth/sign-in.ts).
+ */
+type ContextWithRequest = Context & { request?: RequestContext; aside?: Promise<void> };
+
+const PATH_NAMES = ['id', 'slug', 'user', 'uuid'] as const;
+
+function pathCaptures(event: Event, op: Operation): { lang: Lang } & RequestContext['path'] {
+  const p = event.pathParameters ?? {};
+  // API Gateway matches `{lang}` and `{id}` against any segment; TEC's routes are narrower.
+  if (!isLang(p.lang)) throw noRoute();
+  const out: { lang: Lang } & RequestContext['path'] = { lang: p.lang };
+  if (op.path.includes('{id}')) {
+    if (!p.id || !/^\d+$/.test(p.id)) throw noRoute();
+    // TEC's routes take any digits: `/events/0` is a 404 for a missing record, not a missing route.
+    out.id = Number(p.id);
+    if (!Number.isSafeInteger(out.id)) throw noRoute();
+  }
+  if (op.path.includes('{slug}')) {
+    // API Gateway hands path parameters over already percent-decoded.
+    const slug = p.slug ?? '';
+    if (slug === '' || slug.includes('/')) throw noRoute();
+    out.slug = slug;
+  }
+  if (op.path.includes('{user}')) {
+    // WordPress's route takes `me` or digits.
+    const user = p.user ?? '';
+    if (user === 'me') out.user = 'me';
+    else if (/^\d+$/.test(user) && Number.isSafeInteger(Number(user))) out.user = Number(user);
+    else throw noRoute();
+  }
+  if (op.path.includes('{uuid}')) {
+    if (!p.uuid || p.uuid.includes('/')) throw noRoute();
+    out.uuid = p.uuid;
+  }
+  return out;
+}
+
+/** Checks and decodes the request, and identifies the caller: `context.request`, or a thrown ApiError. */
+const routeRequest =
+  (op: Operation, filters: HtmlFilters | undefined) =>
+  async (event: Event, context: ContextWithRequest): Promise<void> => {
+    const method = event.requestContext?.http?.method ?? 'GET';
+    const captures = pathCaptures(event, op);
+    // Writes authenticate before anything about their input is looked at (DESIGN §2.4), so that
+    // an anonymous write is 401 whether or not its body parses; reads validate first, as TEC does.
+    const facts = { ip: event.requestContext?.http?.sourceIp, now: new Date() };
+    let principal: Principal | undefined;
+    if (op.access === 'write') {
+      principal = await identify(header(event, 'authorization'), facts);
+      // WordPress's own routes answer anonymous callers with their own words.
+      if (!principal && op.api === 'tec') throw forbidden(false);
+    }
+    const query = parseFormLike(event.rawQueryString ?? '');
+    const body = method === 'GET' || method === 'HEAD' ? {} : parseBody(event, config().maxBodyBytes);
+    // Path captures are not taken from the query or body (TEC lets a body `id` win, which would
+    // let a request aim its permission check at one record and its write at another).
+    const input: Input = Object.assign(Object.create(null) as Input, query, body);
+    const params = validateArgs(op.args, input, {
+      skip: PATH_NAMES.filter((n) => op.path.includes(`{${n}}`)),
+      unfilteredHtml: isEditor(principal),
+      filters,
+    });
+    // A read does not wait for the sign-in's bookkeeping: it runs beside the read, and the answer waits for it.
+    if (op.access === 'read') principal = await identify(header(event, 'authorization'), facts, (task) => (context.aside = task));
+    const lang = (params.ml_language as Lang | undefined) ?? captures.lang;
+    context.request = {
+      op,
+      lang,
+      path: { id: captures.id, slug: captures.slug, user: captures.user, uuid: captures.uuid },
+      params,
+      input,
+      principal,
+      shared: !principal && header(event, 'authorization') === undefined && input.password === undefined,
+      method,
+      ip: facts.ip,
+      now: facts.now,
+    };
+  };
+
+/** Any failure as WordPress answers it: an ApiError as it says, a lost race as 409, the rest as a logged 500. */
+function wpError(err: unknown, event: Event): Result {
+  if (err instanceof ApiError) {
+    // TEC's message stays; the header tells a client which credentials the API takes.
+    const challenge: Record<string, string> = err.status === 401 ? { 'www-authenticate': challengeFor(header(event, 'authorization')) } : {};
+    return encode({ status: err.status, body: err.body() }, challenge, event);
+  }
+  if (err instanceof ConflictError) {
+    // Still losing races after the retries: nothing was written, and the client may try again.
+    const conflict = new ApiError(409, 'rest_conflict', 'The record was changed by another request at the same time; nothing was written. Try again.');
+    return encode({ status: 409, body: conflict.body() }, {}, event);
+  }
+  logError(err);
+  return encode({ status: 500, body: { code: 'rest_internal_error', message: 'The server could not complete the request.', data: { status: 500 } } }, {}, event);
+}
+
+/**
+ * A successful read gets its entity tag, and a 304 when the caller already holds it; a shared
+ * cache may keep it only when nobody was identified (no credentials sent, no post password given).
+ * A write's answer carries the tag of the record it shows.
+ */
+function conditional(reply: Reply, req: RequestContext, event: Event): { reply: Reply; headers: Record<string, string>; body: string } {
+  const body = JSON.stringify(reply.body);
+  const ok = reply.status >= 200 && reply.status < 300;
+  const read = req.method === 'GET' || req.method === 'HEAD';
+  if (!ok || (!read && !reply.revision)) return { reply, headers: {}, body };
+  const tag = entityTag(body, reply.revision, JSON.stringify(reply.headers ?? {}));
+  const headers = { etag: tag, 'cache-control': cacheControl(config(), read && req.shared === true) };
+  if (read && noneMatch(header(event, 'if-none-match'), tag)) return { reply: { status: 304, body: '' }, headers, body: '' };
+  return { reply, headers, body };
+}
+
+/** Runs a create once per caller and `Idempotency-Key` (lib/http/idempotency.ts). */
+export type Once = (op: Operation, caller: string | undefined, event: Event, context: Context, run: () => Promise<Encoded>) => Promise<Encoded>;
+
+/** What only some functions carry, given by their handler modules so that other bundles do not. */
+export interface HandleOptions {
+  /** The idempotency wrapper (lib/http/idempotency.ts), for the operations the table marks `idempotent`. */
+  once?: Once;
+  /** The save-time HTML filters (lib/contract/html-filters.ts), for operations with arguments filtered as HTML. */
+  html?: HtmlFilters;
+}
+
+/**
+ * Builds the Lambda handler of one operation from its logic. What the operation table says an
+ * operation needs (the idempotency wrapper, the HTML filters) its handler module passes in, so
+ * that only its bundle carries it; a module that passes too much or too little fails at load.
+ */
+export function handle(opId: string, logic: Logic, options: HandleOptions = {}) {
+  const op = operation(opId);
+  if (op.idempotent !== (options.once !== undefined)) throw new Error(`${opId}: the idempotency wrapper is given if and only if the operation table marks it idempotent`);
+  if (takesHtml(op.args) !== (options.html !== undefined)) throw new Error(`${opId}: the HTML filters are given if and only if an argument of the operation is filtered as HTML`);
+  const once: Once = options.once ?? ((_op, _caller, _event, _context, run) => run());
+  const allow = { allow: op.methods.join(', ') };
+  const route = routeRequest(op, options.html);
+  const operate = (event: Event, context: ContextWithRequest): Promise<Result> => {
+    const req = context.request!;
+    return once(op, req.principal?.sub, event, context, async () => {
+      const reply = await withIfMatch(req.op.access === 'write' ? header(event, 'if-match') : undefined, () => logic(req));
+      const answer = conditional(reply, req, event);
+      return encode(answer.reply, { ...allow, ...answer.headers }, event, answer.body);
+    });
+  };
+  const run = async (event: Event, context: ContextWithRequest): Promise<Result> => {
+    try {
+      await route(event, context);
+      return await beforeTimeout(context.getRemainingTimeInMillis(), operate(event, context));
+    } catch (err) {
+      return wpError(err, event);
+    }
+  };
+  return (event: Event, context: ContextWithRequest): Promise<Result> => {
+    // Lambda gives each invocation a context of its own, but a caller (a test) may reuse one: a
+    // request that fails before routing must not log the previous request's caller.
+    context.request = undefined;
+    context.aside = undefined;
+    return observe(
+      { operation: op.id, event, functionRequestId: context.awsRequestId, role: () => callerRole(context.request?.principal) },
+      // Lambda may freeze the process once the answer is out: nothing may still be running.
+      () => withDeadline(context.getRemainingTimeInMillis(), () => run(event, context).finally(() => context.aside)),
+    );
+  };
+}

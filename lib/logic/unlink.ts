@@ -1,0 +1,52 @@
+// Unlinking a venue, organizer or term from its events: each event loses the link, its card and
+// its counts. Requests unlink a few; the stream consumer unlinks any number (lib/stream/cards-trigger.ts),
+// so this module carries nothing but the store.
+import { config } from '#lib/runtime/config.js';
+import { fanOut, getItem, transact, withRetry } from '#lib/store/base.js';
+import { keys } from '#lib/store/keys.js';
+import type { EventItem, LinkItem } from '#lib/store/items.js';
+import { modifiedNow } from './common.js';
+import { linksOf } from './cards.js';
+import { eventTransaction } from './event-writes.js';
+
+const withoutCard = (cards: EventItem['cards'], id: number) => (cards ? Object.fromEntries(Object.entries(cards).filter(([k]) => Number(k) !== id)) : cards);
+
+/** How many events are unlinked at once. */
+const UNLINK_AT_ONCE = 16;
+
+/**
+ * Removes every link item in a venue's, organizer's or term's partition, rewriting each event
+ * (each in its own transaction, several at once, while there is time; see `fanOut`), unless there
+ * are more than `limit`: then nothing, and the stream consumer unlinks them
+ * (lib/stream/cards-trigger.ts). Idempotent: an unlinked event has no link item left.
+ */
+export async function unlinkEvents(targetPk: string, drop: (e: EventItem) => EventItem, now: Date, limit = Infinity): Promise<void> {
+  const links = await linksOf<LinkItem>(targetPk, limit, '');
+  if (!links) return;
+  // The stream consumer may unlink after the record itself was deleted: its counts are gone with
+  // it, so the events' transactions must not update (or require) it.
+  const target = { pk: targetPk, sk: targetPk.startsWith('TERM#') ? 'TERM' : 'POST' };
+  const gone = links.length > 0 && !(await getItem(target));
+  const skip = gone ? new Set([targetPk]) : undefined;
+  const unlink = (link: LinkItem) =>
+    withRetry(async () => {
+      const old = await getItem<EventItem>(keys.post(link.eventId));
+      if (!old) return;
+      const next = { ...drop(old), ...modifiedNow(now), version: old.version + 1 };
+      const tx = eventTransaction(old, next, config().tableName, [], skip);
+      await transact(tx.items);
+    });
+  await fanOut(links, UNLINK_AT_ONCE, unlink, `Events still linked to ${targetPk}`);
+}
+
+/** Unlinks a venue or organizer from all its events (their links, cards and counts). */
+export function unlinkPlace(kind: 'venue' | 'organizer', id: number, now: Date, limit = Infinity): Promise<void> {
+  const field = kind === 'venue' ? 'venues' : 'organizers';
+  return unlinkEvents(keys.post(id).pk, (e) => ({ ...e, [field]: e[field].filter((x) => x !== id), cards: withoutCard(e.cards, id) }), now, limit);
+}
+
+/** Unlinks a category or tag from its events (a few here; all of them in the stream consumer). */
+export function unlinkTerm(taxonomy: 'category' | 'tag', id: number, now: Date, limit = Infinity): Promise<void> {
+  const field = taxonomy === 'category' ? 'categories' : 'tags';
+  return unlinkEvents(keys.term(id).pk, (e) => ({ ...e, [field]: e[field].filter((x) => x !== id) }), now, limit);
+}
