@@ -1,14 +1,29 @@
 import { defineConfig } from 'vitest/config';
 
+// Two projects: `unit` (pure logic, no DynamoDB: `npm run test:unit` runs it alone in seconds) and
+// `integration` (store, handlers, stream, local gateway, browser and CDK tests, against one
+// DynamoDB Local for the whole run, or DYNAMODB_ENDPOINT). `npm test` runs both.
+const common = {
+  pool: 'forks' as const,
+  testTimeout: 20_000,
+  hookTimeout: 60_000,
+  // Every worker: DynamoDB endpoint, region, development auth and site settings, before any import.
+  setupFiles: ['test/setup/env.ts'],
+};
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    pool: 'forks',
-    testTimeout: 20_000,
-    hookTimeout: 60_000,
-    // One DynamoDB Local for the whole run (or DYNAMODB_ENDPOINT); its endpoint is `provide`d.
-    globalSetup: ['test/setup/dynamodb.ts'],
-    // Every worker: DynamoDB endpoint, region, development auth and site settings, before any import.
-    setupFiles: ['test/setup/env.ts'],
+    projects: [
+      { test: { ...common, name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      {
+        test: {
+          ...common,
+          name: 'integration',
+          include: ['test/{integration,e2e,infra}/**/*.test.ts'],
+          // One DynamoDB Local for the project; its endpoint is `provide`d.
+          globalSetup: ['test/setup/dynamodb.ts'],
+        },
+      },
+    ],
   },
 });

@@ -16,12 +16,13 @@ import { seedDemo } from '#lib/local/seed.js';
 import { DEMO_RECORDS } from '#lib/docs/openapi.js';
 import { BROWSER_MS, launchChromium, type Browser } from '../support/browser.js';
 import { useGateway } from '../support/gateway.js';
+import { NO_ROUTE } from '../support/expect.js';
 
 type Json = Record<string, any>;
 
 const STEP_MS = 60_000;
 
-const NO_ROUTE = '{"code":"rest_no_route","message":"No route was found matching the URL and request method.","data":{"status":404}}';
+const NO_ROUTE_BODY = JSON.stringify(NO_ROUTE);
 const UI_DIR = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
 /** One request with the path sent exactly as given (fetch would normalize `..` away). */
@@ -181,7 +182,7 @@ describe('GET /docs over HTTP', () => {
     ] as const) {
       const res = await rawGet(gw.origin, path, method);
       expect(res.status, `${method} ${path}`).toBe(404);
-      expect(res.body, `${method} ${path}`).toBe(NO_ROUTE);
+      expect(res.body, `${method} ${path}`).toBe(NO_ROUTE_BODY);
     }
     expect((await gw.api('GET', '/events')).status).toBe(200);
   });

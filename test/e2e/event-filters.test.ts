@@ -5,7 +5,7 @@
 // per-filter index partitions and per-month count buckets of lib/logic/event-list.ts).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useGateway, type ApiOptions, type ApiResponse, type GatewayHarness, type Lang } from '../support/gateway.js';
-import { createAsEditor, expectInvalidParams } from '../support/expect.js';
+import { createAsEditor, expectInvalidParams, PAGE_NOT_FOUND } from '../support/expect.js';
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -33,7 +33,6 @@ const defaultWindow = (): [string, string][] => [
   ['end_date', `${defaultEndDay()} 23:59:59`],
 ];
 
-const PAGE_NOT_FOUND = { code: 'event-archive-page-not-found', message: 'The requested event archive page does not exist', data: { status: 404 } };
 
 const idsOf = (res: ApiResponse): number[] => (res.body?.events ?? []).map((e: { id: number }) => e.id);
 

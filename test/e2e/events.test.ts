@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
 import { useGateway, type ApiResponse, type GatewayHarness, type Lang } from '../support/gateway.js';
-import { createAsEditor, expectInvalidParams } from '../support/expect.js';
+import { createAsEditor, expectInvalidParams, NO_ROUTE, PAGE_NOT_FOUND } from '../support/expect.js';
 
 // ---------------------------------------------------------------------------------------------
 // Reference data and small helpers
@@ -22,13 +22,11 @@ const SINGLE_EVENT_KEYS = [...Object.keys(sample('03-event-7.json')), 'lang'];
 
 const FORBIDDEN_401 = { code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status: 401 } };
 const FORBIDDEN_403 = { code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status: 403 } };
-const NO_ROUTE = { code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } };
 const notFound = (id: number) => ({ code: 'rest-event-not-found', message: `Event with ID ${id} does not exist.`, data: { status: 404 } });
 const INVALID_EVENT_ID = { code: 'rest-invalid-event-id', message: 'The specified ID is not a valid event.', data: { status: 400 } };
 const TRASHED = { code: 'event-no-longer-available', message: 'This event is no longer available', data: { status: 403 } };
 const NOT_ACCESSIBLE = { code: 'event-not-accessible', message: 'The requested event is not accessible', data: { status: 403 } };
 const IN_TRASH = { code: 'event-is-in-trash', message: 'The event is already trashed', data: { status: 410 } };
-const PAGE_NOT_FOUND = { code: 'event-archive-page-not-found', message: 'The requested event archive page does not exist', data: { status: 404 } };
 
 const WALL_RE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 

@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type Gateway, type LambdaHandler } from '#lib/local/gateway.js';
 import type { RouteMatch } from '#lib/local/event.js';
 import { useGateway } from '../support/gateway.js';
+import { NO_ROUTE } from '../support/expect.js';
 
-const NO_ROUTE = '{"code":"rest_no_route","message":"No route was found matching the URL and request method.","data":{"status":404}}';
+const NO_ROUTE_BODY = JSON.stringify(NO_ROUTE);
 const TEN_MB = 10 * 1024 * 1024;
 
 /** Sends a chunked body (no content-length) of `total` bytes; resolves with status and body. */
@@ -44,30 +45,30 @@ describe('local gateway with the real handlers', () => {
     const res = await fetch(gw.abs('/nothing/here'));
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toBe('application/json; charset=UTF-8');
-    expect(await res.text()).toBe(NO_ROUTE);
+    expect(await res.text()).toBe(NO_ROUTE_BODY);
   });
 
   it('answers an unknown language segment with rest_no_route', async () => {
     const res = await fetch(gw.abs('/xx/tribe/events/v1/events'));
     expect(res.status).toBe(404);
-    expect(await res.text()).toBe(NO_ROUTE);
+    expect(await res.text()).toBe(NO_ROUTE_BODY);
   });
 
   it('answers a wrong namespace or version with rest_no_route', async () => {
     for (const path of ['/en/other/events/v1/events', '/en/tribe/events/v2/events', '/en/tribe/events/v1/nothing', '/en/tribe/events/v1/events/1/more']) {
       const res = await fetch(gw.abs(path));
       expect(res.status, path).toBe(404);
-      expect(await res.text(), path).toBe(NO_ROUTE);
+      expect(await res.text(), path).toBe(NO_ROUTE_BODY);
     }
   });
 
   it('answers a method no route has with rest_no_route', async () => {
     const res = await gw.api('DELETE', '/events');
     expect(res.status).toBe(404);
-    expect(res.text).toBe(NO_ROUTE);
+    expect(res.text).toBe(NO_ROUTE_BODY);
     const put = await gw.api('PUT', '/categories');
     expect(put.status).toBe(404);
-    expect(put.body).toEqual(JSON.parse(NO_ROUTE));
+    expect(put.body).toEqual(JSON.parse(NO_ROUTE_BODY));
   });
 
   it('answers HEAD with the status and headers but no body', async () => {

@@ -2,14 +2,13 @@
 // write-only; single reads without the right `password` are 403 event-password-protected; editors
 // and the event's author read it in full; lists redact protected events unless `password`
 // matches; "" removes the protection; every language behaves the same.
-import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '#lib/contract/principal.js';
 import { useGateway, type ApiOptions, type ApiResponse, type Lang } from '../support/gateway.js';
+import { RUN } from '../support/run-id.js';
 
 type Json = Record<string, any>;
 
-const RUN = randomBytes(3).toString('hex');
 const PROTECTED = {
   code: 'event-password-protected',
   message: 'The requested event is not accessible without a password',

@@ -4,10 +4,10 @@
 // expected status and error code of every cell computed by one function (`expected`) that encodes
 // the rules. Around it: status scaling, `author`, `force`, trashed and unpublished reads, list
 // visibility and totals, the order of the checks, role-less tokens, and terms per role.
-import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
 import { useGateway, type ApiOptions, type ApiResponse, type Lang } from '../support/gateway.js';
+import { RUN } from '../support/run-id.js';
 
 // ---------------------------------------------------------------------------------------------
 // Vocabulary
@@ -36,7 +36,6 @@ const FORBIDDEN_403 = { code: 'rest_forbidden', message: 'Sorry, you are not all
 // WordPress's one message for every role check.
 const AS_USER_MESSAGE = 'Sorry, you are not allowed to do that.';
 
-const RUN = randomBytes(3).toString('hex');
 
 /** 'YYYY-MM-DD' of today (UTC, the site zone) plus `days`. */
 function day(days: number): string {

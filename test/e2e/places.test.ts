@@ -2,9 +2,8 @@
 // §6.2; DESIGN §2). Every request goes over HTTP to the real handlers and a fresh table.
 import { describe, expect, it } from 'vitest';
 import { useGateway, type ApiOptions, type ApiResponse, type GatewayHarness, type Lang } from '../support/gateway.js';
-import { expectError, expectInvalidParams } from '../support/expect.js';
+import { expectError, expectInvalidParams, NO_ROUTE } from '../support/expect.js';
 
-const NO_ROUTE = { code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } };
 const FORBIDDEN_401 = { code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status: 401 } };
 const DATE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 

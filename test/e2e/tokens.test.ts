@@ -2,18 +2,17 @@
 // says what is wrong (lib/auth/tokens.ts), on write and read routes alike (never silently anonymous),
 // and `npm run token` prints a token the server accepts.
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { generateKeyPair, importJWK, SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureDevKeys, LOCAL_AUDIENCE, LOCAL_ISSUER, mintToken, type DevKeys } from '#lib/local/dev-auth.js';
 import { useGateway } from '../support/gateway.js';
+import { RUN } from '../support/run-id.js';
 
 type Json = Record<string, any>;
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
-const RUN = randomBytes(3).toString('hex');
 
 const MESSAGES = {
   expired: 'The token has expired.',

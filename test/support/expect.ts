@@ -24,3 +24,8 @@ export async function createAsEditor(gw: GatewayHarness, path: string, body: Rec
   expect(res.status, `${path}: ${res.text}`).toBe(201);
   return res.body;
 }
+
+/** TEC's answer where no route matches: WordPress's `rest_no_route`. */
+export const NO_ROUTE = { code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } };
+/** TEC's answer for a list page past the last one. */
+export const PAGE_NOT_FOUND = { code: 'event-archive-page-not-found', message: 'The requested event archive page does not exist', data: { status: 404 } };
