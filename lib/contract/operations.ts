@@ -66,6 +66,40 @@ const FANS_OUT = /^(?:(?:venues|organizers)\.(?:update|updateBySlug|delete|delet
 type ItemKind = 'events' | 'venues' | 'organizers';
 type TermKind = 'categories' | 'tags';
 
+/**
+ * Every operation's arguments, by kind and operation name. The rows below take theirs from here,
+ * and each handler's parameter types follow from it (`ArgsOf`).
+ */
+export const ARGS = {
+  root: {
+    index: {
+      namespace: { schema: str(), type: 'string', description: 'The namespace' },
+      context: { schema: str(), type: 'string', default: 'view', description: 'Scope under which the request is made' },
+      ml_language: mlLanguage,
+    },
+    doc: { ml_language: mlLanguage },
+  },
+  events: eventArgs,
+  venues: venueArgs,
+  organizers: organizerArgs,
+  categories: categoryArgs,
+  tags: tagArgs,
+  users: userArgs,
+  appPasswords: { ...appPasswordArgs, introspect: appPasswordArgs.list },
+} satisfies Record<string, Record<string, Args>>;
+
+type Table = typeof ARGS;
+/** The id of every operation: `<kind>.<name>`. */
+export type OperationId = { [K in keyof Table & string]: `${K}.${keyof Table[K] & string}` }[keyof Table & string];
+/** The argument table of an operation, by its id. */
+export type ArgsOf<Id extends OperationId> = Id extends `${infer K extends keyof Table & string}.${infer N}` ? (N extends keyof Table[K] ? Table[K][N] : never) : never;
+
+const argsOf = (kind: string, name: string): Args => {
+  const args = (ARGS as Record<string, Record<string, Args>>)[kind]?.[name];
+  if (!args) throw new Error(`No arguments for ${kind}.${name}`);
+  return args;
+};
+
 const noun: Record<ItemKind | TermKind, [string, string]> = {
   events: ['an event', 'events'],
   venues: ['a venue', 'venues'],
@@ -77,7 +111,7 @@ const noun: Record<ItemKind | TermKind, [string, string]> = {
 /** The root's operations describe the API itself and read no record. */
 const TABLELESS_KINDS = new Set(['root']);
 
-const row = (kind: string, name: string, methods: Method[], path: string, access: Operation['access'], summary: string, args: Args, api: Api = 'tec'): Operation => {
+const row = (kind: string, name: string, methods: Method[], path: string, access: Operation['access'], summary: string, api: Api = 'tec'): Operation => {
   const fansOut = FANS_OUT.test(`${kind}.${name}`);
   const tableless = TABLELESS_KINDS.has(kind);
   return {
@@ -88,7 +122,7 @@ const row = (kind: string, name: string, methods: Method[], path: string, access
     access,
     handler: `functions/${kind}/${name}.ts`,
     summary,
-    args,
+    args: argsOf(kind, name),
     fansOut,
     idempotent: false,
     timeoutSeconds: 10,
@@ -100,64 +134,59 @@ const row = (kind: string, name: string, methods: Method[], path: string, access
 
 /** WordPress's own routes for its clients: who the caller is, and their application passwords. */
 function wordPressRows(): Operation[] {
-  const wp = (kind: string, name: string, methods: Method[], path: string, access: Operation['access'], summary: string, args: Args) =>
-    row(kind, name, methods, path, access, summary, args, 'wp');
+  const wp = (kind: string, name: string, methods: Method[], path: string, access: Operation['access'], summary: string) => row(kind, name, methods, path, access, summary, 'wp');
   const base = '/users/{user}/application-passwords';
   return [
     // Reading the caller may register them (their user id), so it has a write function's grants.
-    wp('users', 'me', ['GET'], '/users/me', 'write', 'Read the signed-in user', userArgs.me),
-    wp('appPasswords', 'list', ['GET'], base, 'read', "List a user's application passwords", appPasswordArgs.list),
-    wp('appPasswords', 'create', ['POST'], base, 'write', 'Create an application password', appPasswordArgs.create),
-    wp('appPasswords', 'deleteAll', ['DELETE'], base, 'write', "Revoke all of a user's application passwords", appPasswordArgs.deleteAll),
-    wp('appPasswords', 'introspect', ['GET'], `${base}/introspect`, 'read', 'Read the application password of this request', appPasswordArgs.list),
-    wp('appPasswords', 'get', ['GET'], `${base}/{uuid}`, 'read', 'Read an application password', appPasswordArgs.get),
-    wp('appPasswords', 'delete', ['DELETE'], `${base}/{uuid}`, 'write', 'Revoke an application password', appPasswordArgs.delete),
+    wp('users', 'me', ['GET'], '/users/me', 'write', 'Read the signed-in user'),
+    wp('appPasswords', 'list', ['GET'], base, 'read', "List a user's application passwords"),
+    wp('appPasswords', 'create', ['POST'], base, 'write', 'Create an application password'),
+    wp('appPasswords', 'deleteAll', ['DELETE'], base, 'write', "Revoke all of a user's application passwords"),
+    wp('appPasswords', 'introspect', ['GET'], `${base}/introspect`, 'read', 'Read the application password of this request'),
+    wp('appPasswords', 'get', ['GET'], `${base}/{uuid}`, 'read', 'Read an application password'),
+    wp('appPasswords', 'delete', ['DELETE'], `${base}/{uuid}`, 'write', 'Revoke an application password'),
   ];
 }
 
 /** List, create, get, update and delete: what every kind has. */
-function crudRows(kind: ItemKind | TermKind, args: typeof categoryArgs, deleteSummary: string): Operation[] {
+function crudRows(kind: ItemKind | TermKind, deleteSummary: string): Operation[] {
   const [one, many] = noun[kind];
   const base = `/${kind}`;
   return [
-    row(kind, 'list', ['GET'], base, 'read', `List ${many}`, args.list),
-    { ...row(kind, 'create', ['POST'], base, 'write', `Create ${one}`, args.create), idempotent: true },
-    row(kind, 'get', ['GET'], `${base}/{id}`, 'read', `Read ${one}`, args.get),
-    row(kind, 'update', EDITABLE, `${base}/{id}`, 'write', `Update ${one}`, args.update),
-    row(kind, 'delete', ['DELETE'], `${base}/{id}`, 'write', `${deleteSummary} ${one}`, args.delete),
+    row(kind, 'list', ['GET'], base, 'read', `List ${many}`),
+    { ...row(kind, 'create', ['POST'], base, 'write', `Create ${one}`), idempotent: true },
+    row(kind, 'get', ['GET'], `${base}/{id}`, 'read', `Read ${one}`),
+    row(kind, 'update', EDITABLE, `${base}/{id}`, 'write', `Update ${one}`),
+    row(kind, 'delete', ['DELETE'], `${base}/{id}`, 'write', `${deleteSummary} ${one}`),
   ];
 }
 
 /** Events, venues and organizers are also addressed by slug. */
-function itemRows(kind: ItemKind, args: typeof eventArgs | typeof venueArgs): Operation[] {
+function itemRows(kind: ItemKind): Operation[] {
   const [one] = noun[kind];
   const base = `/${kind}/by-slug/{slug}`;
   // TEC registers these routes as GET, DELETE, then the edit methods.
-  const [list, create, get, update, trash] = crudRows(kind, args, 'Trash or delete');
+  const [list, create, get, update, trash] = crudRows(kind, 'Trash or delete');
   return [
     list!,
     create!,
     get!,
     trash!,
     update!,
-    row(kind, 'getBySlug', ['GET'], base, 'read', `Read ${one} by slug`, args.getBySlug),
-    row(kind, 'deleteBySlug', ['DELETE'], base, 'write', `Trash or delete ${one} by slug`, args.deleteBySlug),
-    row(kind, 'updateBySlug', EDITABLE, base, 'write', `Update ${one} by slug`, args.updateBySlug),
+    row(kind, 'getBySlug', ['GET'], base, 'read', `Read ${one} by slug`),
+    row(kind, 'deleteBySlug', ['DELETE'], base, 'write', `Trash or delete ${one} by slug`),
+    row(kind, 'updateBySlug', EDITABLE, base, 'write', `Update ${one} by slug`),
   ];
 }
 
 export const OPERATIONS: readonly Operation[] = [
-  row('root', 'index', ['GET'], '', 'read', 'Namespace index', {
-    namespace: { schema: str(), type: 'string', description: 'The namespace' },
-    context: { schema: str(), type: 'string', default: 'view', description: 'Scope under which the request is made' },
-    ml_language: mlLanguage,
-  }),
-  row('root', 'doc', ['GET'], '/doc', 'read', 'OpenAPI description of this API', { ml_language: mlLanguage }),
-  ...itemRows('events', eventArgs),
-  ...itemRows('venues', venueArgs),
-  ...itemRows('organizers', organizerArgs),
-  ...crudRows('categories', categoryArgs, 'Permanently delete'),
-  ...crudRows('tags', tagArgs, 'Permanently delete'),
+  row('root', 'index', ['GET'], '', 'read', 'Namespace index'),
+  row('root', 'doc', ['GET'], '/doc', 'read', 'OpenAPI description of this API'),
+  ...itemRows('events'),
+  ...itemRows('venues'),
+  ...itemRows('organizers'),
+  ...crudRows('categories', 'Permanently delete'),
+  ...crudRows('tags', 'Permanently delete'),
   ...wordPressRows(),
 ];
 

@@ -16,6 +16,8 @@ export interface Arg<T = unknown> {
   enum?: readonly string[];
   required?: boolean;
   default?: unknown;
+  /** A path segment (`{id}`, `{slug}`…): its value is in the request's `path`, not its parameters. */
+  path?: true;
   /** A path argument the body may carry too, with this meaning (a by-slug update's `slug` renames). */
   inBody?: Arg;
   /**
@@ -32,6 +34,20 @@ export type HtmlFilter = 'post' | 'title' | 'termDescription' | 'termName';
 export type HtmlFilters = Record<HtmlFilter, (html: string) => string>;
 
 export type Args = Record<string, Arg>;
+
+/** Whether a validated request always has the argument: it is required or has a default. */
+type Always<A> = NonNullable<A> extends { required: true } ? true : NonNullable<A> extends { default: unknown } ? true : false;
+type ValueOf<A> = NonNullable<A> extends { schema: infer S extends z.ZodMiniType } ? z.output<S> : unknown;
+
+/**
+ * The validated parameters of an argument table, typed from its schemas: what the pipeline hands
+ * an operation (path segments are in the request's `path` instead).
+ */
+export type Params<T extends Args> = {
+  [K in keyof T as T[K] extends { path: true } ? never : Always<T[K]> extends true ? K : never]: ValueOf<T[K]>;
+} & {
+  [K in keyof T as T[K] extends { path: true } ? never : Always<T[K]> extends true ? never : K]?: ValueOf<T[K]>;
+};
 
 /** Whether any argument is filtered as HTML on save. */
 export const takesHtml = (args: Args): boolean => Object.values(args).some((arg) => arg.html !== undefined);

@@ -2,13 +2,15 @@
 // shape of an operation's logic.
 import type { Lang } from '#lib/runtime/config.js';
 import type { Operation } from './operations.js';
+import type { Args, Params } from './params.js';
 import type { Principal } from './principal.js';
 import type { Reply } from './reply.js';
 
 /** Every query and body value as sent, decoded (lib/http/codec.ts). */
 export type Input = Record<string, unknown>;
 
-export interface RequestContext {
+/** A request to an operation whose arguments are `A` (by default any operation's). */
+export interface RequestContext<A extends Args = Args> {
   op: Operation;
   /** The effective language: `ml_language` when given, else the path segment. */
   lang: Lang;
@@ -17,8 +19,8 @@ export interface RequestContext {
    * segments, `user` is `me` or a user id.
    */
   path: { id?: number; slug?: string; user?: 'me' | number; uuid?: string };
-  /** Declared arguments, validated and coerced, with defaults applied. */
-  params: Record<string, unknown>;
+  /** Declared arguments, validated and coerced, with defaults applied, typed from the argument table. */
+  params: Params<A>;
   /** Every query and body value as sent (for undeclared parameters TEC also reads). */
   input: Input;
   principal: Principal | undefined;
@@ -33,4 +35,7 @@ export interface RequestContext {
   now: Date;
 }
 
-export type Logic = (ctx: RequestContext) => Promise<Reply>;
+export type Logic<A extends Args = Args> = (ctx: RequestContext<A>) => Promise<Reply>;
+
+/** A request to any operation whose parameters include these (for logic several operations share). */
+export type RequestWith<P> = Omit<RequestContext, 'params'> & { params: P };

@@ -12,7 +12,7 @@ import { encode, parseBody, parseFormLike } from './codec.js';
 import { header } from '#lib/runtime/headers.js';
 import { type Input } from '#lib/contract/request.js';
 import { type Reply } from '#lib/contract/reply.js';
-import { operation, type Operation } from '#lib/contract/operations.js';
+import { operation, type ArgsOf, type Operation, type OperationId } from '#lib/contract/operations.js';
 import { takesHtml, type Args, type HtmlFilters } from '#lib/contract/params.js';
 import { isEditor } from '#lib/auth/permissions.js';
 import { callerRole, logError } from '#lib/observe/log.js';
@@ -154,7 +154,7 @@ export interface HandleOptions {
  * operation needs (the idempotency wrapper, the HTML filters) its handler module passes in, so
  * that only its bundle carries it; a module that passes too much or too little fails at load.
  */
-export function handle(opId: string, logic: Logic, options: HandleOptions = {}) {
+export function handle<Id extends OperationId>(opId: Id, logic: Logic<ArgsOf<Id>>, options: HandleOptions = {}) {
   const op = operation(opId);
   if (op.idempotent !== (options.once !== undefined)) throw new Error(`${opId}: the idempotency wrapper is given if and only if the operation table marks it idempotent`);
   if (takesHtml(op.args) !== (options.html !== undefined)) throw new Error(`${opId}: the HTML filters are given if and only if an argument of the operation is filtered as HTML`);
@@ -164,7 +164,7 @@ export function handle(opId: string, logic: Logic, options: HandleOptions = {}) 
   const operate = (event: Event, context: ContextWithRequest): Promise<Result> => {
     const req = context.request!;
     return once(op, req.principal?.sub, event, context, async () => {
-      const reply = await withIfMatch(req.op.access === 'write' ? header(event, 'if-match') : undefined, () => logic(req));
+      const reply = await withIfMatch(req.op.access === 'write' ? header(event, 'if-match') : undefined, () => logic(req as RequestContext<ArgsOf<Id>>));
       const answer = conditional(reply, req, event);
       return encode(answer.reply, { ...allow, ...answer.headers }, event, answer.body);
     });

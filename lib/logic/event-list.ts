@@ -7,7 +7,11 @@ import { apiBase, config } from '#lib/runtime/config.js';
 import { addMonths, endOfDay, instantToWall, parseDate, startOfDay, wallToUtc } from '#lib/domain/time/dates.js';
 import { invalidParam, invalidParams, tec } from '#lib/contract/errors.js';
 import type { Reply } from '#lib/contract/reply.js';
+import type { ArgsOf } from '#lib/contract/operations.js';
 import type { RequestContext } from '#lib/contract/request.js';
+
+type EventListRequest = RequestContext<ArgsOf<'events.list'>>;
+type DateParam = 'start_date' | 'end_date' | 'starts_before' | 'starts_after' | 'ends_before' | 'ends_after';
 import { presentEvent, redact } from '#lib/present/present.js';
 import { unlocked } from '#lib/auth/permissions.js';
 import { batchGet, keyOf, queryAll, type Key } from '#lib/store/base.js';
@@ -46,19 +50,22 @@ interface Window {
 }
 
 /** The start and end conditions of a request, in UTC (reference §4.1.2, §4.1.3). */
-function windowOf(ctx: RequestContext): Window | undefined {
+function windowOf(ctx: EventListRequest): Window | undefined {
   const p = ctx.params;
   if (p.include !== undefined) return undefined; // `include` ignores dates (DESIGN §2.7)
   const zone = config().siteTimezone;
   const strict = p.strict_dates === true;
-  const at = (name: string) => (p[name] === undefined ? undefined : parseDate(p[name] as string, zone, ctx.now)!);
-  const ranged = ['starts_before', 'starts_after', 'ends_before', 'ends_after'].some((n) => p[n] !== undefined);
+  const at = (name: DateParam) => {
+    const v = p[name];
+    return v === undefined ? undefined : parseDate(v, zone, ctx.now)!;
+  };
+  const ranged = (['starts_before', 'starts_after', 'ends_before', 'ends_after'] as const).some((n) => p[n] !== undefined);
   const fallback = ranged ? undefined : defaultWindow(ctx.now, zone);
   const given = { start: at('start_date'), end: at('end_date') };
   const start = given.start !== undefined ? (strict ? given.start : startOfDay(given.start)) : fallback?.start;
   const end = given.end !== undefined ? (strict ? given.end : endOfDay(given.end)) : fallback?.end;
   // starts_* and ends_* move to the end of their day unless strict (reference §4.1.3).
-  const edge = (name: string) => {
+  const edge = (name: DateParam) => {
     const v = at(name);
     return v === undefined ? undefined : strict ? v : endOfDay(v);
   };
@@ -110,8 +117,8 @@ interface Check<T> {
 const NO_CHECK: Check<undefined> = { keys: [], verify: () => undefined };
 
 /** Term filter values (ids or slugs of the request language) as ids; unknown ones are a 400. */
-function termCheck(ctx: RequestContext, name: 'categories' | 'tags'): Check<number[] | undefined> {
-  const values = ctx.params[name] as (number | string)[] | undefined;
+function termCheck(ctx: EventListRequest, name: 'categories' | 'tags'): Check<number[] | undefined> {
+  const values = ctx.params[name];
   // An empty filter (`categories=`) is no filter, as in TEC.
   if (!values?.length) return NO_CHECK;
   const taxonomy = name === 'categories' ? 'category' : 'tag';
@@ -135,8 +142,8 @@ function termCheck(ctx: RequestContext, name: 'categories' | 'tags'): Check<numb
 }
 
 /** Venue and organizer filter ids must name records of that kind. */
-function postCheck(ctx: RequestContext, name: 'venue' | 'organizer'): Check<number[] | undefined> {
-  const ids = ctx.params[name] as number[] | undefined;
+function postCheck(ctx: EventListRequest, name: 'venue' | 'organizer'): Check<number[] | undefined> {
+  const ids = ctx.params[name];
   if (!ids?.length) return NO_CHECK;
   return {
     keys: ids.map(keys.post),
@@ -150,8 +157,8 @@ function postCheck(ctx: RequestContext, name: 'venue' | 'organizer'): Check<numb
   };
 }
 
-function parentCheck(ctx: RequestContext): Check<undefined> {
-  const id = ctx.params.post_parent as number | undefined;
+function parentCheck(ctx: EventListRequest): Check<undefined> {
+  const id = ctx.params.post_parent;
   if (id === undefined) return NO_CHECK;
   return {
     keys: [keys.post(id)],
@@ -172,16 +179,16 @@ function distanceKm(a: [number, number], b: [number, number]): number {
 }
 
 /** Venues of the request language with coordinates (and within the radius, when given). */
-async function geoVenues(ctx: RequestContext): Promise<number[] | undefined> {
+async function geoVenues(ctx: EventListRequest): Promise<number[] | undefined> {
   const p = ctx.params;
-  const lat = p.geoloc_lat as number | undefined;
-  const lng = p.geoloc_lng as number | undefined;
+  const lat = p.geoloc_lat;
+  const lng = p.geoloc_lng;
   if ((lat === undefined) !== (lng === undefined)) {
     const missing = lat === undefined ? 'geoloc_lat' : 'geoloc_lng';
     throw invalidParams({ [missing]: `${missing} must be given together with ${lat === undefined ? 'geoloc_lng' : 'geoloc_lat'}.` });
   }
   if (p.geoloc !== true && lat === undefined) return undefined;
-  const radius = (p.geoloc_radius as number | undefined) ?? 25;
+  const radius = p.geoloc_radius;
   const listedVenues = await queryAll<{ pk: string; sk: string }>({
     IndexName: 'gsi2',
     KeyConditionExpression: 'gsi2pk = :p',
@@ -221,7 +228,7 @@ interface EventSource extends Source {
   counted: boolean;
 }
 
-function sources(ctx: RequestContext, statusList: string[], f: Filters, w: Window | undefined, ownBy?: number): { sources: EventSource[]; multi: boolean } {
+function sources(ctx: EventListRequest, statusList: string[], f: Filters, w: Window | undefined, ownBy?: number): { sources: EventSource[]; multi: boolean } {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   const conditions: string[] = [];
@@ -428,12 +435,12 @@ function matchesSearch(e: EventItem, search: string | undefined): boolean {
 }
 
 /** `include`: a short list of ids, read whole and filtered in memory. */
-async function listIncluded(ctx: RequestContext, statusList: string[], ownBy: number | undefined, f: Filters, offset: number, perPage: number) {
-  const found = await batchGet<EventItem>([...new Set(ctx.params.include as number[])].map(keys.post));
+async function listIncluded(ctx: EventListRequest, statusList: string[], ownBy: number | undefined, f: Filters, offset: number, perPage: number) {
+  const found = await batchGet<EventItem>([...new Set(ctx.params.include)].map(keys.post));
   const events = [...found.values()]
     .filter((e) => e.kind === 'event' && e.lang === ctx.lang && statusList.includes(e.status) && !e.hidden)
     .filter((e) => ownBy === undefined || e.status === 'publish' || e.author === ownBy)
-    .filter((e) => matchesFilters(e, f) && matchesSearch(e, ctx.params.search as string | undefined))
+    .filter((e) => matchesFilters(e, f) && matchesSearch(e, ctx.params.search))
     .sort((a, b) => a.utcStart.localeCompare(b.utcStart) || a.id - b.id);
   return { events: events.slice(offset, offset + perPage), total: events.length };
 }
@@ -442,7 +449,7 @@ async function listIncluded(ctx: RequestContext, statusList: string[], ownBy: nu
  * A search for several words: the events in every word's partition (with the other filters), read
  * as keys and intersected; then only the page's records. The cost follows the words' matches.
  */
-async function listAllWords(ctx: RequestContext, words: string[], statusList: string[], ownBy: number | undefined, f: Filters, w: Window | undefined, offset: number, perPage: number) {
+async function listAllWords(ctx: EventListRequest, words: string[], statusList: string[], ownBy: number | undefined, f: Filters, w: Window | undefined, offset: number, perPage: number) {
   let common: Map<number, string> | undefined;
   for (const word of words) {
     const { sources: src } = sources(ctx, statusList, { ...f, word }, w, ownBy);
@@ -463,9 +470,9 @@ async function listAllWords(ctx: RequestContext, words: string[], statusList: st
 const asList = (v: unknown): number[] => (Array.isArray(v) ? v : v instanceof Set ? [...v] : []) as number[];
 
 /** A page of events; it answers once the reads started beside the page's own have settled. */
-export const listEvents = (ctx: RequestContext): Promise<Reply> => withSideWork((side) => listEventsWith(ctx, side));
+export const listEvents = (ctx: EventListRequest): Promise<Reply> => withSideWork((side) => listEventsWith(ctx, side));
 
-async function listEventsWith(ctx: RequestContext, side: SideWork): Promise<Reply> {
+async function listEventsWith(ctx: EventListRequest, side: SideWork): Promise<Reply> {
   const p = ctx.params;
   // Without Event Tickets, TEC refuses only a request for ticketed events; ticketed=false is ignored.
   if (p.ticketed === true) {
@@ -500,8 +507,8 @@ async function listEventsWith(ctx: RequestContext, side: SideWork): Promise<Repl
   const [venue, organizer, categories, tags] = checked ? [checked.venue, checked.organizer, checked.categories, checked.tags] : (given as (number[] | undefined)[]);
   const near = ahead ? undefined : await geo;
   const venues = near === undefined ? venue : venue === undefined ? near : venue.filter((id) => near.includes(id));
-  const filters: Filters = { venue: venues, organizer, categories, tags, featured: p.featured as boolean | undefined, parent: p.post_parent as number | undefined };
-  const paged = !(venues !== undefined && venues.length === 0) && p.include === undefined && !(p.search !== undefined && searchWords(p.search as string).length > 1);
+  const filters: Filters = { venue: venues, organizer, categories, tags, featured: p.featured, parent: p.post_parent };
+  const paged = !(venues !== undefined && venues.length === 0) && p.include === undefined && !(p.search !== undefined && searchWords(p.search).length > 1);
   // Other reads than the page's own check the filters beside them.
   const aside = ahead && !paged ? side.start(batchGet(checkKeys)) : undefined;
 
@@ -514,10 +521,10 @@ async function listEventsWith(ctx: RequestContext, side: SideWork): Promise<Repl
   } else if (p.include !== undefined) {
     ({ events, total: n } = await listIncluded(ctx, statusList, ownBy, filters, offset, perPage));
   } else if (!paged) {
-    ({ events, total: n } = await listAllWords(ctx, searchWords(p.search as string), statusList, ownBy, filters, w, offset, perPage));
+    ({ events, total: n } = await listAllWords(ctx, searchWords(p.search ?? ''), statusList, ownBy, filters, w, offset, perPage));
   } else {
     // One searched word is one more list partition (a search without words is no search).
-    const word = p.search === undefined ? undefined : searchWords(p.search as string)[0];
+    const word = p.search === undefined ? undefined : searchWords(p.search)[0];
     const { sources: src, multi } = sources(ctx, statusList, { ...filters, word }, w, ownBy);
     const count = side.start(listTotal(src, multi, w, stats));
     const hits = await pageKeys(src, offset, perPage, false);
@@ -543,22 +550,22 @@ async function listEventsWith(ctx: RequestContext, side: SideWork): Promise<Repl
 }
 
 /** The effective query, in TEC's order (reference §4.1.5), for rest_url and the page links. */
-function echoQuery(ctx: RequestContext, page: number, perPage: number, shown: string, w: Window | undefined, venue?: number[], organizer?: number[]): [string, string][] {
+function echoQuery(ctx: EventListRequest, page: number, perPage: number, shown: string, w: Window | undefined, venue?: number[], organizer?: number[]): [string, string][] {
   const p = ctx.params;
   const q: [string, string][] = [['page', String(page)], ['per_page', String(perPage)]];
   const dates = w?.echo ?? [];
   q.push(...dates.filter(([k]) => k === 'start_date' || k === 'end_date'));
-  if (p.search !== undefined) q.push(['search', p.search as string]);
+  if (p.search !== undefined) q.push(['search', p.search]);
   q.push(['status', shown]);
   if (p.post_parent !== undefined) q.push(['post_parent', String(p.post_parent)]);
-  if (p.include !== undefined) q.push(['include', (p.include as number[]).join(',')]);
+  if (p.include !== undefined) q.push(['include', p.include.join(',')]);
   q.push(...dates.filter(([k]) => k !== 'start_date' && k !== 'end_date'));
   if (p.strict_dates === true) q.push(['strict_dates', 'true']);
   if (venue !== undefined) q.push(['venue', venue.join(',')]);
   if (organizer !== undefined) q.push(['organizer', organizer.join(',')]);
   if (p.featured !== undefined) q.push(['featured', p.featured ? '1' : '0']);
-  if (p.categories !== undefined) q.push(['categories', (p.categories as (string | number)[]).join(',')]);
-  if (p.tags !== undefined) q.push(['tags', (p.tags as (string | number)[]).join(',')]);
+  if (p.categories !== undefined) q.push(['categories', p.categories.join(',')]);
+  if (p.tags !== undefined) q.push(['tags', p.tags.join(',')]);
   if (p.geoloc !== undefined) q.push(['geoloc', p.geoloc ? '1' : '0']);
   if (p.geoloc_lat !== undefined) {
     q.push(['geoloc_lat', String(p.geoloc_lat)], ['geoloc_lng', String(p.geoloc_lng)], ['geoloc_radius', String(p.geoloc_radius)]);

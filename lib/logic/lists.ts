@@ -4,7 +4,8 @@ import { apiBase, config } from '#lib/runtime/config.js';
 import { invalidParam, tec } from '#lib/contract/errors.js';
 import { json, type Reply } from '#lib/contract/reply.js';
 import { callerId, isEditor } from '#lib/auth/permissions.js';
-import type { RequestContext } from '#lib/contract/request.js';
+import type { ArgsOf } from '#lib/contract/operations.js';
+import type { RequestContext, RequestWith } from '#lib/contract/request.js';
 import { presentOrganizer, presentTerm, presentVenue } from '#lib/present/present.js';
 import { POST_STATUSES } from '#lib/contract/args/common.js';
 import { batchGet, bySlug, count, getItem, keyOf, query, queryAll, type Key } from '#lib/store/base.js';
@@ -130,10 +131,10 @@ export function envelope(key: string, items: unknown[], collectionUrl: string, q
   return json(200, body, { 'X-TEC-Total': String(totalCount), 'X-TEC-TotalPages': String(totalPages) });
 }
 
-export function paging(ctx: RequestContext) {
+export function paging(ctx: RequestWith<{ page: number; per_page: number }>) {
   const cfg = config();
-  const page = ctx.params.page as number;
-  const perPage = Math.min((ctx.params.per_page as number | undefined) ?? cfg.postsPerPage, cfg.maxPerPage);
+  const page = ctx.params.page;
+  const perPage = Math.min(ctx.params.per_page, cfg.maxPerPage);
   return { page, perPage, offset: (page - 1) * perPage };
 }
 
@@ -142,8 +143,8 @@ export function paging(ctx: RequestContext) {
  * `publish` only; users with a role may ask for any registered status (default `any`), but only
  * editors see other users' unpublished records.
  */
-export async function statuses(ctx: RequestContext): Promise<{ list: string[]; shown: string; ownBy?: number }> {
-  const raw = ctx.params.status as string | undefined;
+export async function statuses(ctx: RequestWith<{ status?: string }>): Promise<{ list: string[]; shown: string; ownBy?: number }> {
+  const raw = ctx.params.status;
   const writer = !!ctx.principal?.role;
   if (!writer) {
     if (raw !== undefined && raw.trim() !== 'publish') throw invalidParam('status', 'status may only be publish for this caller.');
@@ -211,11 +212,11 @@ async function hasUpcoming(id: number, statusList: string[], now: string): Promi
  * GET /venues and /organizers (reference §4.2), newest first. Without filters a page reads
  * only its own keys; `search`, `event` and `only_with_upcoming` look at the records themselves.
  */
-export async function listPlaces(ctx: RequestContext, kind: Exclude<PostKind, 'event'>): Promise<Reply> {
+export async function listPlaces(ctx: RequestContext<ArgsOf<'venues.list'>>, kind: Exclude<PostKind, 'event'>): Promise<Reply> {
   const p = ctx.params;
   const { page, perPage, offset } = paging(ctx);
   const { list, shown, ownBy } = await statuses(ctx);
-  const hasEvents = p.has_events as boolean | undefined;
+  const hasEvents = p.has_events;
   const linkedFilter =
     hasEvents === undefined
       ? undefined
@@ -229,7 +230,7 @@ export async function listPlaces(ctx: RequestContext, kind: Exclude<PostKind, 'e
   if (p.search !== undefined || p.event !== undefined || p.only_with_upcoming === true) {
     let candidates: (VenueItem | OrganizerItem)[];
     if (p.event !== undefined) {
-      const event = await getItem<EventItem>(keys.post(p.event as number));
+      const event = await getItem<EventItem>(keys.post(p.event));
       if (event?.kind !== 'event') throw invalidParam('event', 'event is not an existing event id.');
       const ids = kind === 'venue' ? event.venues : event.organizers;
       candidates = [...(await batchGet<VenueItem | OrganizerItem>(ids.map(keys.post))).values()].filter(
@@ -242,9 +243,10 @@ export async function listPlaces(ctx: RequestContext, kind: Exclude<PostKind, 'e
     } else {
       candidates = await allOf<VenueItem | OrganizerItem>(sources);
     }
-    if (p.search !== undefined) {
+    const search = p.search;
+    if (search !== undefined) {
       const fields = ['title', 'description', 'excerpt', ...PLACE_SEARCH_FIELDS[kind]] as const;
-      candidates = candidates.filter((r) => matchesWords(p.search as string, fields.map((f) => (r as unknown as Record<string, string>)[f])));
+      candidates = candidates.filter((r) => matchesWords(search, fields.map((f) => (r as unknown as Record<string, string>)[f])));
     }
     if (p.only_with_upcoming === true) {
       const now = nowUtc(ctx.now);
@@ -254,7 +256,7 @@ export async function listPlaces(ctx: RequestContext, kind: Exclude<PostKind, 'e
     candidates.sort((a, b) => b.date_utc.localeCompare(a.date_utc) || b.id - a.id);
     n = candidates.length;
     records = candidates.slice(offset, offset + perPage);
-    if (p.search !== undefined) query.push(['search', p.search as string]);
+    if (p.search !== undefined) query.push(['search', p.search]);
     if (p.event !== undefined) query.push(['event', String(p.event)]);
     if (p.only_with_upcoming === true) query.push(['only_with_upcoming', '1']);
   } else {
@@ -291,7 +293,7 @@ async function existingTerms(name: string, ids: number[], taxonomy: Taxonomy): P
  * GET /categories and /tags (reference §4.3). By name (the index order) a page reads only its
  * terms; the other filters and orders read the language's terms, which are few.
  */
-export async function listTerms(ctx: RequestContext, taxonomy: Taxonomy): Promise<Reply> {
+export async function listTerms(ctx: RequestContext<ArgsOf<'categories.list'>>, taxonomy: Taxonomy): Promise<Reply> {
   const p = ctx.params;
   const { page, perPage, offset } = paging(ctx);
   const hideEmpty = p.hide_empty !== false;
@@ -300,8 +302,8 @@ export async function listTerms(ctx: RequestContext, taxonomy: Taxonomy): Promis
     ...whole,
     ...(hideEmpty ? { filter: '#c > :zero', names: { '#c': 'count' }, values: { ':zero': 0 } } : {}),
   };
-  const filtered = ['search', 'exclude', 'include', 'parent', 'post', 'event', 'slug'].some((k) => p[k] !== undefined);
-  const orderby = (p.orderby as string | undefined) ?? 'name';
+  const filtered = (['search', 'exclude', 'include', 'parent', 'post', 'event', 'slug'] as const).some((k) => p[k] !== undefined);
+  const orderby = p.orderby ?? 'name';
   let terms: TermItem[];
   let n: number;
   if (!filtered && orderby === 'name') {
@@ -310,7 +312,7 @@ export async function listTerms(ctx: RequestContext, taxonomy: Taxonomy): Promis
     terms = hits.map((h) => h.item as unknown as TermItem);
     n = count;
   } else {
-    const eventId = (p.event ?? p.post) as number | undefined;
+    const eventId = p.event ?? p.post;
     let candidates: TermItem[];
     if (eventId !== undefined) {
       const event = await getItem<EventItem>(keys.post(eventId));
@@ -318,16 +320,16 @@ export async function listTerms(ctx: RequestContext, taxonomy: Taxonomy): Promis
       if (event?.kind !== 'event') throw invalidParam(name, `${name} is not an existing event id.`);
       candidates = [...(await batchGet<TermItem>((taxonomy === 'category' ? event.categories : event.tags).map(keys.term))).values()];
     } else if (p.include !== undefined) {
-      candidates = await existingTerms('include', p.include as number[], taxonomy);
+      candidates = await existingTerms('include', p.include, taxonomy);
     } else if (p.slug !== undefined) {
       const hit = await bySlug<TermItem>(slugIndexKey(taxonomy, ctx.lang, String(p.slug).toLowerCase()));
       candidates = hit ? [hit] : [];
     } else {
       candidates = await queryAll<TermItem>(queryInput(whole, false));
     }
-    const exclude = p.exclude === undefined ? [] : (await existingTerms('exclude', p.exclude as number[], taxonomy)).map((t) => t.id);
-    if (p.parent !== undefined && p.parent !== 0) await existingTerms('parent', [p.parent as number], 'category');
-    const search = (p.search as string | undefined)?.toLowerCase();
+    const exclude = p.exclude === undefined ? [] : (await existingTerms('exclude', p.exclude, taxonomy)).map((t) => t.id);
+    if (p.parent !== undefined && p.parent !== 0) await existingTerms('parent', [p.parent], 'category');
+    const search = p.search?.toLowerCase();
     candidates = candidates.filter(
       (t) =>
         t.lang === ctx.lang &&

@@ -3,6 +3,7 @@ import type { Lang } from '#lib/runtime/config.js';
 import { ApiError, invalidParam, tec } from '#lib/contract/errors.js';
 import { json, recordReply, type Reply } from '#lib/contract/reply.js';
 import { requireEditor } from '#lib/auth/permissions.js';
+import type { ArgsOf } from '#lib/contract/operations.js';
 import type { RequestContext } from '#lib/contract/request.js';
 import { presentTerm } from '#lib/present/present.js';
 import { slugify } from '#lib/domain/slug.js';
@@ -20,12 +21,12 @@ const duplicateSlug = (slug: string) =>
   new ApiError(400, 'duplicate_term_slug', `The slug "${slug}" is already in use by another term.`);
 
 /** Checks `parent` for the taxonomy: tags have none; a category's parent must exist. */
-async function parentOf(ctx: RequestContext, taxonomy: Taxonomy, current: number, selfId?: number): Promise<number> {
+async function parentOf(ctx: RequestContext<{ parent?: ParentArg }>, taxonomy: Taxonomy, current: number, selfId?: number): Promise<number> {
   if (taxonomy === 'tag') {
     if (ctx.input.parent !== undefined) throw tec.notHierarchical();
     return 0;
   }
-  const parent = ctx.params.parent as number | undefined;
+  const parent = ctx.params.parent;
   if (parent === undefined) return current;
   if (parent === 0) return 0;
   if (parent === selfId) throw invalidParam('parent', 'parent cannot be the term itself.');
@@ -46,20 +47,25 @@ function guardError(writes: TransactItem[], t: TermItem) {
   };
 }
 
-export async function createTerm(ctx: RequestContext): Promise<Reply> {
+/** Categories and tags take the same arguments, but for a category's parent. */
+type TermCreate = ArgsOf<'categories.create'>;
+type TermUpdate = ArgsOf<'categories.update'>;
+type ParentArg = TermCreate['parent'];
+
+export async function createTerm(ctx: RequestContext<TermCreate>): Promise<Reply> {
   requireEditor(ctx.principal);
   const taxonomy = taxonomyOf(ctx);
   const parent = await parentOf(ctx, taxonomy, 0);
-  const name = (ctx.params.name as string).trim();
+  const name = ctx.params.name.trim();
   const existing = await getItem<{ id: number }>(keys.termName(taxonomy, ctx.lang, parent, name));
   if (existing) throw tec.termExists(existing.id, taxonomy === 'category');
-  const wantedSlug = ctx.params.slug as string | undefined;
+  const wantedSlug = ctx.params.slug;
   if (wantedSlug !== undefined) {
     const taken = await getItem(keys.slugGuard(taxonomy, ctx.lang, slugify(wantedSlug)));
     if (taken) throw duplicateSlug(slugify(wantedSlug));
   }
   const term = await withRetry(async (attempt) => {
-    const t = await newTermItem(taxonomy, ctx.lang as Lang, name, (ctx.params.description as string) ?? '', parent, wantedSlug, attempt);
+    const t = await newTermItem(taxonomy, ctx.lang as Lang, name, ctx.params.description ?? '', parent, wantedSlug, attempt);
     const writes = termWrites(t);
     const meaning = guardError(writes, t);
     // A slug derived from the name that another term took meanwhile is a lost race (retried with a
@@ -71,16 +77,16 @@ export async function createTerm(ctx: RequestContext): Promise<Reply> {
   return recordReply(201, presentTerm(term), term);
 }
 
-export async function updateTerm(ctx: RequestContext): Promise<Reply> {
+export async function updateTerm(ctx: RequestContext<TermUpdate>): Promise<Reply> {
   requireEditor(ctx.principal);
   const found = await findTerm(ctx);
   const taxonomy = taxonomyOf(ctx);
   const parent = await parentOf(ctx, taxonomy, found.parent, found.id);
   const term = await withRetry(async () => {
     const old = await findTerm(ctx);
-    const name = ((ctx.params.name as string | undefined) ?? old.name).trim();
-    const slug = ctx.params.slug !== undefined ? slugify(ctx.params.slug as string) || old.slug : old.slug;
-    const next = indexedTerm({ ...old, name, slug, parent, description: (ctx.params.description as string | undefined) ?? old.description, version: old.version + 1 });
+    const name = (ctx.params.name ?? old.name).trim();
+    const slug = ctx.params.slug !== undefined ? slugify(ctx.params.slug) || old.slug : old.slug;
+    const next = indexedTerm({ ...old, name, slug, parent, description: ctx.params.description ?? old.description, version: old.version + 1 });
     const writes: TransactItem[] = [putIfVersion(next, old.version)];
     if (slug !== old.slug) {
       writes.push(del(keys.slugGuard(taxonomy, old.lang, old.slug)), put({ ...keys.slugGuard(taxonomy, old.lang, slug), id: old.id }));

@@ -40,7 +40,7 @@ const termsArg = (description: string) => ({
 
 const flag = (description: string) => ({ schema: bool(), type: 'boolean' as const, description });
 
-export const eventWriteArgs: Args = {
+export const eventWriteArgs = {
   title: { schema: str({ nonEmpty: true, notZero: true, max: 1000 }), type: 'string', required: true, description: 'The event title', html: { filter: 'title' } },
   start_date: dateArg('The event start date and time', true),
   end_date: dateArg('The event end date and time', true),
@@ -67,7 +67,7 @@ export const eventWriteArgs: Args = {
   organizer: linkArg('Organizers: ids, {"id": n} objects, or objects that create organizers'),
   password: { schema: str({ max: 255 }), type: 'string', description: 'Password that protects the event; "" removes it. Never returned' },
   ml_language: mlLanguage,
-};
+} satisfies Args;
 
 /** Unlocks a password-protected event on reads (the spec declares it on the ru routes; every language accepts it). */
 const unlock = { schema: str({ max: 255 }), type: 'string' as const, description: 'The password of a protected event' };
@@ -108,7 +108,7 @@ export const eventArgs = {
   get: { id: pathId, password: unlock, ml_language: mlLanguage },
   getBySlug: { slug: pathSlug, password: unlock, ml_language: mlLanguage },
   update: { id: pathId, ...optional(eventWriteArgs) },
-  updateBySlug: { ...optional(eventWriteArgs), slug: { ...pathSlug, inBody: { ...eventWriteArgs.slug!, description: 'A new slug for the event (renames it)' } } },
+  updateBySlug: { ...optional(eventWriteArgs), slug: { ...pathSlug, inBody: { ...eventWriteArgs.slug, description: 'A new slug for the event (renames it)' } } },
   delete: { id: pathId, force: forceArg, password: unlock, ml_language: mlLanguage },
   deleteBySlug: { slug: pathSlug, force: forceArg, password: unlock, ml_language: mlLanguage },
 } satisfies Record<string, Args>;

@@ -3,17 +3,17 @@ import { bool, checked, statusList, int, num, str, urlOrEmpty, type Arg, type Ar
 import { forceArg, mlLanguage, optional, pagingArgs, pathId, pathSlug, postArgs } from './common.js';
 
 /** A one-line text field: filtered like a title for users without unfiltered_html. */
-const text = (description: string, max = 1000): Arg => ({ schema: str({ max }), type: 'string', description, html: { filter: 'title' } });
+const text = (description: string, max = 1000) => ({ schema: str({ max }), type: 'string', description, html: { filter: 'title' } }) satisfies Arg;
 
-const commonPostWrite = (noun: string): Args => ({
+const commonPostWrite = (noun: string) => ({
   ...postArgs,
   description: { schema: str(), type: 'string', description: `The ${noun} description`, html: { filter: 'post' } },
   website: { schema: urlOrEmpty(), type: 'string', description: `The ${noun} website URL` },
   image: { schema: urlOrEmpty(), type: 'string', description: 'URL of the featured image' },
   ml_language: mlLanguage,
-});
+}) satisfies Args;
 
-export const venueWriteArgs: Args = {
+export const venueWriteArgs = {
   venue: { schema: str({ nonEmpty: true, notZero: true, max: 1000 }), type: 'string', required: true, description: 'The venue name', html: { filter: 'title' } },
   ...commonPostWrite('venue'),
   show_map: { schema: bool(), type: 'boolean', description: 'Whether linked events show a map' },
@@ -28,9 +28,9 @@ export const venueWriteArgs: Args = {
   stateprovince: text('The venue state and province'),
   geo_lat: { schema: num({ min: -90, max: 90 }), type: 'number', format: 'double', description: 'The venue latitude' },
   geo_lng: { schema: num({ min: -180, max: 180 }), type: 'number', format: 'double', description: 'The venue longitude' },
-};
+} satisfies Args;
 
-export const organizerWriteArgs: Args = {
+export const organizerWriteArgs = {
   organizer: { schema: str({ nonEmpty: true, notZero: true, max: 1000 }), type: 'string', required: true, description: 'The organizer name', html: { filter: 'title' } },
   ...commonPostWrite('organizer'),
   phone: text('The organizer phone number', 80),
@@ -43,9 +43,9 @@ export const organizerWriteArgs: Args = {
     description: 'The organizer e-mail address',
     html: { filter: 'title' },
   },
-};
+} satisfies Args;
 
-const listArgs = (noun: string): Args => ({
+const listArgs = (noun: string) => ({
   ...pagingArgs(noun),
   search: { schema: str({ nonEmpty: true, max: 200 }), type: 'string', description: `Limit results to ${noun} containing the string in their fields` },
   event: { schema: int({ min: 1 }), type: 'integer', description: `Limit results to ${noun} linked to this event` },
@@ -53,9 +53,9 @@ const listArgs = (noun: string): Args => ({
   only_with_upcoming: { schema: bool(), default: false, description: `Limit results to ${noun} that have upcoming events` },
   status: { schema: statusList(), type: 'string', description: `The ${noun} post status, or several as a list or comma-separated` },
   ml_language: mlLanguage,
-});
+}) satisfies Args;
 
-const itemArgs = (writeArgs: Args, noun: string) => ({
+const itemArgs = <W extends Args>(writeArgs: W, noun: string) => ({
   list: listArgs(noun),
   create: writeArgs,
   get: { id: pathId, ml_language: mlLanguage },
@@ -64,7 +64,7 @@ const itemArgs = (writeArgs: Args, noun: string) => ({
   updateBySlug: { slug: pathSlug, ...optional(writeArgs) },
   delete: { id: pathId, force: forceArg, ml_language: mlLanguage },
   deleteBySlug: { slug: pathSlug, force: forceArg, ml_language: mlLanguage },
-});
+}) satisfies Record<string, Args>;
 
 export const venueArgs = itemArgs(venueWriteArgs, 'venues');
 export const organizerArgs = itemArgs(organizerWriteArgs, 'organizers');

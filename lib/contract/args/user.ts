@@ -1,27 +1,29 @@
 // The arguments of WordPress's own user routes: `users/me` and the application passwords.
 import { oneOf, str, checked, type Arg, type Args } from '#lib/contract/params.js';
 
-const context = (values: readonly ('view' | 'embed' | 'edit')[], dflt: string): Arg => ({
+const context = (values: readonly ('view' | 'embed' | 'edit')[], dflt: string) => ({
   schema: oneOf(values),
   type: 'string',
   enum: values,
   default: dflt,
   description: 'Scope under which the request is made; determines fields present in response.',
-});
+}) satisfies Arg;
 
-const pathUser: Arg = {
+const pathUser = {
   schema: str(),
   type: 'string',
   required: true,
+  path: true,
   description: 'The user: "me" for the caller, or a user id',
-};
+} satisfies Arg;
 
-const pathUuid: Arg = {
+const pathUuid = {
   schema: str(),
   type: 'string',
   required: true,
+  path: true,
   description: 'The application password\'s unique identifier',
-};
+} satisfies Arg;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
