@@ -10,7 +10,7 @@ import { capacity } from '#lib/store/db.js';
 import { mintToken } from '#lib/local/dev-auth.js';
 import { installLocalBus } from '#lib/local/bus.js';
 import { startStreamPoller } from '#lib/local/stream.js';
-import { batchGet, getItem, queryAll } from '#lib/store/base.js';
+import { batchGet, getItem, queryAll } from '#lib/store/reads.js';
 import { keys } from '#lib/store/keys.js';
 import type { EventItem, VenueItem } from '#lib/store/items.js';
 import { benchTable, runBench } from './main.js';

@@ -36,7 +36,7 @@ import { benchTable, runBench } from './main.js';
 import { mintToken } from '#lib/local/dev-auth.js';
 import { localClient } from '#lib/local/dynamo.js';
 import { startGateway, type Gateway } from '#lib/local/gateway.js';
-import { getItem } from '#lib/store/base.js';
+import { getItem } from '#lib/store/reads.js';
 import { keys, listKeys } from '#lib/store/keys.js';
 import type { EventItem, LinkItem } from '#lib/store/items.js';
 

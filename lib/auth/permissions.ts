@@ -8,7 +8,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Principal, Role } from '#lib/contract/principal.js';
 import { forbidden } from '#lib/contract/errors.js';
 import type { RequestContext } from '#lib/contract/request.js';
-import { findUserId } from '#lib/store/base.js';
+import { findUserId } from '#lib/store/users.js';
 import type { PostItem } from '#lib/store/items.js';
 
 const RANK: Record<Role, number> = { contributor: 1, author: 2, editor: 3 };

@@ -9,7 +9,7 @@ import { generatePassword, hashPassword } from '#lib/auth/app-passwords.js';
 import { config } from '#lib/runtime/config.js';
 import { db } from '#lib/store/db.js';
 import { DEMO_RECORDS } from '#lib/docs/openapi.js';
-import { userIdOf } from '#lib/store/base.js';
+import { userIdOf } from '#lib/store/users.js';
 import { createAppPassword } from '#lib/store/credentials.js';
 import { ensureDevKeys, mintToken } from './dev-auth.js';
 import { invoke } from './invoke.js';

@@ -14,9 +14,11 @@
 //   same way: a few in the request, all of them in the consumer);
 // - a record too large to copy well (a long description) gets no card: events read it instead.
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { config } from '#lib/runtime/config.js';
 import { db } from '#lib/store/db.js';
-import { backoff, ConditionalCheckFailedException, Durations, fanOut, query, queryAll, sleep } from '#lib/store/base.js';
+import { query, queryAll } from '#lib/store/reads.js';
+import { backoff, Durations, fanOut, sleep } from '#lib/store/retry.js';
 import { keys } from '#lib/store/keys.js';
 import { itemBytes } from '#lib/store/stats.js';
 import type { Card, CardOmitted, EventItem, OrganizerItem, VenueItem } from '#lib/store/items.js';

@@ -9,7 +9,8 @@
 // Items left by a rename or a delete are harmless: each candidate record is read and checked.
 import { createHash } from 'node:crypto';
 import type { Lang } from '#lib/runtime/config.js';
-import { batchGet, keyOf, put, query, type TransactItem } from '#lib/store/base.js';
+import { batchGet, keyOf, query } from '#lib/store/reads.js';
+import { put, type TransactItem } from '#lib/store/transactions.js';
 import { keys } from '#lib/store/keys.js';
 import type { OrganizerItem, VenueItem } from '#lib/store/items.js';
 

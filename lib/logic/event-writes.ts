@@ -8,7 +8,7 @@
 // - the published-event counts of its terms and the linked-event counts of its venues and
 //   organizers (has_events).
 import { ApiError, ConflictError } from '#lib/contract/errors.js';
-import { del, put, update, type TransactItem } from '#lib/store/base.js';
+import { del, put, update, type TransactItem } from '#lib/store/transactions.js';
 import { DURATIONS, durationClass, eventSeconds } from '#lib/store/durations.js';
 import { bucketOf, keys, listKeys } from '#lib/store/keys.js';
 import type { EventItem, LinkItem } from '#lib/store/items.js';

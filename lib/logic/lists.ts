@@ -8,7 +8,7 @@ import type { ArgsOf } from '#lib/contract/operations.js';
 import type { RequestContext, RequestWith } from '#lib/contract/request.js';
 import { presentOrganizer, presentTerm, presentVenue } from '#lib/present/present.js';
 import { POST_STATUSES } from '#lib/contract/args/common.js';
-import { batchGet, bySlug, count, getItem, keyOf, query, queryAll, type Key } from '#lib/store/base.js';
+import { batchGet, bySlug, count, getItem, keyOf, query, queryAll, type Key } from '#lib/store/reads.js';
 import { keys, listKeys, slugIndexKey, termKeys, type PostKind, type Taxonomy } from '#lib/store/keys.js';
 import { nowUtc } from '#lib/domain/time/dates.js';
 import type { EventItem, OrganizerItem, TermItem, VenueItem } from '#lib/store/items.js';

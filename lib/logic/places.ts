@@ -7,7 +7,10 @@ import { checkAuthor, requireRole, requireWrite, scaleStatus } from '#lib/auth/p
 import type { RequestContext } from '#lib/contract/request.js';
 import { presentOrganizer, presentVenue } from '#lib/present/present.js';
 import { slugify } from '#lib/domain/slug.js';
-import { foundInRace, freeSlug, idAndSlug, nextId, put, putIfVersion, transact, withRetry, type TransactItem } from '#lib/store/base.js';
+import { foundInRace, put, putIfVersion, transact, type TransactItem } from '#lib/store/transactions.js';
+import { withRetry } from '#lib/store/retry.js';
+import { nextId } from '#lib/store/ids.js';
+import { freeSlug, idAndSlug } from '#lib/store/slugs.js';
 import { keys } from '#lib/store/keys.js';
 import type { OrganizerItem, VenueItem } from '#lib/store/items.js';
 import { refreshCards, REQUEST_FAN_OUT } from './cards.js';

@@ -5,7 +5,7 @@ import { recordReply, type Reply } from '#lib/contract/reply.js';
 import { canRead, unlocked } from '#lib/auth/permissions.js';
 import type { RequestContext } from '#lib/contract/request.js';
 import { presentEvent, presentOrganizer, presentVenue } from '#lib/present/present.js';
-import { bySlug, getItem } from '#lib/store/base.js';
+import { bySlug, getItem } from '#lib/store/reads.js';
 import { keys, slugIndexKey, type PostKind } from '#lib/store/keys.js';
 import type { AnyPost, EventItem, OrganizerItem, VenueItem } from '#lib/store/items.js';
 import { matchRecord } from '#lib/store/precondition.js';

@@ -1,7 +1,9 @@
 // A new category or tag and its guards, shared by term creates and by events that name new terms.
 import type { Lang } from '#lib/runtime/config.js';
 import { slugify } from '#lib/domain/slug.js';
-import { idAndSlug, nextId, put, type TransactItem } from '#lib/store/base.js';
+import { put, type TransactItem } from '#lib/store/transactions.js';
+import { nextId } from '#lib/store/ids.js';
+import { idAndSlug } from '#lib/store/slugs.js';
 import { keys, type Taxonomy } from '#lib/store/keys.js';
 import type { TermItem } from '#lib/store/items.js';
 import { indexedTerm } from './common.js';

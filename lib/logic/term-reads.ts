@@ -5,7 +5,7 @@ import { recordReply, type Reply } from '#lib/contract/reply.js';
 import type { RequestContext } from '#lib/contract/request.js';
 import { presentTerm } from '#lib/present/present.js';
 import { matchRecord } from '#lib/store/precondition.js';
-import { getItem } from '#lib/store/base.js';
+import { getItem } from '#lib/store/reads.js';
 import { keys, type Taxonomy } from '#lib/store/keys.js';
 import type { TermItem } from '#lib/store/items.js';
 

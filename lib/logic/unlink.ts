@@ -2,7 +2,9 @@
 // its counts. Requests unlink a few; the stream consumer unlinks any number (lib/stream/cards-trigger.ts),
 // so this module carries nothing but the store.
 import { config } from '#lib/runtime/config.js';
-import { fanOut, getItem, transact, withRetry } from '#lib/store/base.js';
+import { getItem } from '#lib/store/reads.js';
+import { transact } from '#lib/store/transactions.js';
+import { fanOut, withRetry } from '#lib/store/retry.js';
 import { keys } from '#lib/store/keys.js';
 import type { EventItem, LinkItem } from '#lib/store/items.js';
 import { modifiedNow } from './common.js';

@@ -14,7 +14,8 @@ import type { RequestContext } from '#lib/contract/request.js';
 import { slugify } from '#lib/domain/slug.js';
 import { MAX_LOGIN_BYTES } from '#lib/auth/sign-in.js';
 import { sanitizeTextField } from '#lib/wp/text.js';
-import { findUserId, getItem, userIdOf } from '#lib/store/base.js';
+import { getItem } from '#lib/store/reads.js';
+import { findUserId, userIdOf } from '#lib/store/users.js';
 import { keys } from '#lib/store/keys.js';
 import {
   createAppPassword,

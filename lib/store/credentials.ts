@@ -7,7 +7,8 @@ import type { Role } from '#lib/contract/principal.js';
 import { config } from '#lib/runtime/config.js';
 import { db } from './db.js';
 import { ApiError } from '#lib/contract/errors.js';
-import { del, getItem, put, queryAll, StaleItem, transact, type TransactItem } from './base.js';
+import { getItem, queryAll } from './reads.js';
+import { del, put, StaleItem, transact, type TransactItem } from './transactions.js';
 import { keys } from './keys.js';
 
 /** The role a credential record or password holds; `none` for a user without one. */

@@ -1,7 +1,7 @@
 // How long the events a count bucket counts may last. Each bucket (lib/store/keys.ts, bucketOf)
 // carries `ds`, a set of powers of two (as exponents): every event written into the bucket adds
 // one at least as long as its duration, so the largest bounds every event the bucket counts and a
-// list total needs no other read to bound its end-date corrections (lib/logic/event-list.ts).
+// list total needs no other read to bound its end-date corrections (lib/logic/event-totals.ts).
 // A set only grows by ADD, which commutes: concurrent writers need no read and no condition.
 import type { EventItem } from './items.js';
 

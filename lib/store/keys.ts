@@ -22,7 +22,7 @@ export const keys = {
   /**
    * The ticket counter of a wanted slug (never in a transaction): writers that lost a race for
    * `slug` or one of its `-N` candidates take numbered tickets from it, so that each tries its own
-   * candidate instead of all colliding on the next free one (lib/store/base.ts, `freeSlug`).
+   * candidate instead of all colliding on the next free one (lib/store/slugs.ts, `freeSlug`).
    */
   slugCounter: (kind: PostKind | Taxonomy, lang: Lang, slug: string) => ({ pk: `SLUGSEQ#${kind}#${lang}#${slug}`, sk: 'SLUGSEQ' }),
   /** Guards that make a term name unique per (taxonomy, language, parent), as WordPress's term_exists. */

@@ -6,7 +6,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { config, type Lang } from '#lib/runtime/config.js';
 import { db } from './db.js';
-import { getItem } from './base.js';
+import { getItem } from './reads.js';
 import { keys } from './keys.js';
 
 export interface LangStats {

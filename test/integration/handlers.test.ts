@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { config, resetConfig } from '#lib/runtime/config.js';
 import { capacity, type CapacityTally } from '#lib/store/db.js';
 import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
-import { getItem } from '#lib/store/base.js';
+import { getItem } from '#lib/store/reads.js';
 import { keys } from '#lib/store/keys.js';
 import { useFreshTable } from '../support/table.js';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { capacity } from '#lib/store/db.js';
 import { termsOf } from '#lib/logic/common.js';
 import { seedDemo } from '#lib/local/seed.js';
-import { queryAll } from '#lib/store/base.js';
+import { queryAll } from '#lib/store/reads.js';
 import { listKeys } from '#lib/store/keys.js';
 import { useFreshTable } from '../support/table.js';
 

@@ -1,27 +1,15 @@
-// The store primitives (lib/store/base.ts) and the event write transaction
-// (lib/logic/event-writes.ts), directly against DynamoDB Local: no handler, no mock.
+// The store primitives (lib/store/: reads, transactions, ids, slugs, users) and the event write
+// transaction (lib/logic/event-writes.ts), directly against DynamoDB Local: no handler, no mock.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { config } from '#lib/runtime/config.js';
 import { capacity } from '#lib/store/db.js';
 import { ApiError, ConflictError } from '#lib/contract/errors.js';
 import { eventTransaction } from '#lib/logic/event-writes.js';
-import {
-  batchGet,
-  checkExists,
-  del,
-  freeSlug,
-  getItem,
-  keyOf,
-  nextId,
-  put,
-  putIfVersion,
-  queryAll,
-  transact,
-  userExists,
-  userIdOf,
-  type Key,
-  type TransactItem,
-} from '#lib/store/base.js';
+import { batchGet, getItem, keyOf, queryAll, type Key } from '#lib/store/reads.js';
+import { checkExists, del, put, putIfVersion, transact, type TransactItem } from '#lib/store/transactions.js';
+import { nextId } from '#lib/store/ids.js';
+import { freeSlug } from '#lib/store/slugs.js';
+import { userExists, userIdOf } from '#lib/store/users.js';
 import { keys, pad } from '#lib/store/keys.js';
 import type { EventItem, LinkItem, TermItem } from '#lib/store/items.js';
 import { tableDescription, useFreshTable } from '../support/table.js';

@@ -1,0 +1,72 @@
+// Reads over the shared client: single items, batched reads, queries and counts. No Scan anywhere.
+import { BatchGetCommand, GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { config } from '#lib/runtime/config.js';
+import { db } from './db.js';
+import { INDEXES } from './table.js';
+import { sleep } from './retry.js';
+
+export type Key = { pk: string; sk: string };
+
+export async function getItem<T>(key: Key, consistent = true): Promise<T | undefined> {
+  const out = await db().send(new GetCommand({ TableName: config().tableName, Key: key, ConsistentRead: consistent }));
+  return out.Item as T | undefined;
+}
+
+/** Reads many items in as few BatchGet requests as DynamoDB allows (100 keys each). */
+export async function batchGet<T>(list: Key[], consistent = false): Promise<Map<string, T>> {
+  const found = new Map<string, T>();
+  const unique = [...new Map(list.map((k) => [`${k.pk}|${k.sk}`, { pk: k.pk, sk: k.sk }])).values()];
+  for (let i = 0; i < unique.length; i += 100) {
+    let pending: Key[] = unique.slice(i, i + 100);
+    for (let attempt = 0; pending.length && attempt < 8; attempt++) {
+      if (attempt) await sleep(20 * 2 ** attempt);
+      const out = await db().send(new BatchGetCommand({ RequestItems: { [config().tableName]: { Keys: pending, ...(consistent ? { ConsistentRead: true } : {}) } } }));
+      for (const item of out.Responses?.[config().tableName] ?? []) found.set(`${item.pk}|${item.sk}`, item as T);
+      pending = (out.UnprocessedKeys?.[config().tableName]?.Keys as Key[] | undefined) ?? [];
+    }
+    if (pending.length) throw new Error('BatchGet left keys unprocessed');
+  }
+  return found;
+}
+
+export const keyOf = (k: Key) => `${k.pk}|${k.sk}`;
+
+export async function query<T>(input: Omit<QueryCommandInput, 'TableName'>): Promise<{ items: T[]; last?: Record<string, unknown> }> {
+  const out = await db().send(new QueryCommand({ TableName: config().tableName, ...input }));
+  return { items: (out.Items ?? []) as T[], last: out.LastEvaluatedKey };
+}
+
+/** Every item of a query, following pages. For bounded partitions (a record's link items). */
+export async function queryAll<T>(input: Omit<QueryCommandInput, 'TableName'>): Promise<T[]> {
+  const items: T[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await db().send(new QueryCommand({ TableName: config().tableName, ...input, ExclusiveStartKey: start }));
+    items.push(...((out.Items ?? []) as T[]));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+/** Counts the matches of a query without returning them (Select COUNT), following pages. */
+export async function count(input: Omit<QueryCommandInput, 'TableName' | 'Select'>): Promise<number> {
+  let total = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await db().send(new QueryCommand({ TableName: config().tableName, ...input, Select: 'COUNT', ExclusiveStartKey: start }));
+    total += out.Count ?? 0;
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return total;
+}
+
+export async function bySlug<T>(indexKey: string): Promise<T | undefined> {
+  const out = await query<T>({
+    IndexName: INDEXES.bySlug.indexName,
+    KeyConditionExpression: '#k = :k',
+    ExpressionAttributeNames: { '#k': INDEXES.bySlug.partitionKey },
+    ExpressionAttributeValues: { ':k': indexKey },
+    Limit: 1,
+  });
+  return out.items[0];
+}

@@ -1,0 +1,118 @@
+// Retries and the request's time: backoff, the durations of recent steps, retrying lost races and
+// fanning work out, none of it started when it could not finish before the deadline.
+import { remainingMs } from '#lib/runtime/deadline.js';
+import { requestWork } from '#lib/runtime/scope.js';
+import { ConflictError } from '#lib/contract/errors.js';
+
+/** A write refused because the request would run out of time first; nothing was written. */
+export class OutOfTime extends ConflictError {}
+
+/** A retry's wait, as work of the request (lib/runtime/scope.ts). */
+export const sleep = (ms: number) => requestWork(new Promise<void>((ok) => setTimeout(ok, ms)));
+
+/**
+ * How long a kind of step took lately (the last `keep`), for guessing whether the next one still
+ * fits in the request's time: the longest of them, and never less than a floor.
+ */
+export class Durations {
+  private readonly recent: number[] = [];
+  constructor(
+    private readonly floorMs: number,
+    private readonly keep = 20,
+  ) {}
+  add(ms: number): void {
+    this.recent.push(ms);
+    if (this.recent.length > this.keep) this.recent.shift();
+  }
+  estimate(): number {
+    return Math.max(this.floorMs, ...this.recent);
+  }
+  /** Throws OutOfTime unless a step (plus `waitMs` before it) can still finish before the deadline. */
+  ensure(what: string, waitMs = 0): void {
+    if (remainingMs() < waitMs + this.estimate()) throw new OutOfTime(`Not enough time left to ${what}`);
+  }
+  /** Runs `fn` if it can still finish in time, and records how long it took. */
+  async time<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    this.ensure(what);
+    const started = Date.now();
+    try {
+      return await fn();
+    } finally {
+      this.add(Date.now() - started);
+    }
+  }
+}
+
+/** A random wait below `min(capMs, baseMs * 2^(n-1))` ("full jitter" exponential backoff). */
+export const backoff = (n: number, baseMs: number, capMs: number) => Math.random() * Math.min(capMs, baseMs * 2 ** Math.max(0, n - 1));
+
+export interface RetryOptions {
+  /** Most attempts (default 50); the deadline usually ends the loop first. */
+  attempts?: number;
+  /** The first wait's ceiling and the largest ceiling, in ms (full jitter below it). */
+  baseMs?: number;
+  capMs?: number;
+  /** The least time an attempt is expected to take, whatever the attempts so far took. */
+  floorMs?: number;
+}
+
+/**
+ * Retries `fn` while it loses races (ConflictError), with jittered exponential backoff, as long
+ * as the request has time for another attempt: an attempt is expected to take as long as the
+ * longest one so far (at least `floorMs`), and none is started, nor waited for, that could not
+ * finish before the deadline (lib/runtime/deadline.ts). Out of time, it throws OutOfTime, a
+ * ConflictError (409 `rest_conflict`): every attempt wrote all or nothing, so nothing was
+ * written. `fn` gets the attempt number and the error that ended the previous attempt.
+ */
+export async function withRetry<T>(fn: (attempt: number, previous?: ConflictError) => Promise<T>, options: RetryOptions | number = {}): Promise<T> {
+  const { attempts = 50, baseMs = 10, capMs = 400, floorMs = 100 } = typeof options === 'number' ? { attempts: options } : options;
+  let longest = 0;
+  let previous: ConflictError | undefined;
+  for (let i = 1; ; i++) {
+    const estimate = Math.max(floorMs, longest);
+    if (remainingMs() < estimate) throw new OutOfTime(`Not enough time left for attempt ${i}`, { cause: previous });
+    const started = Date.now();
+    try {
+      return await fn(i, previous);
+    } catch (err) {
+      longest = Math.max(longest, Date.now() - started);
+      if (!(err instanceof ConflictError) || err instanceof OutOfTime || i >= attempts) throw err;
+      previous = err;
+      const wait = backoff(i, baseMs, capMs);
+      if (remainingMs() < wait + Math.max(floorMs, longest)) throw new OutOfTime(`Not enough time left after attempt ${i}`, { cause: err });
+      await sleep(wait);
+    }
+  }
+}
+
+/**
+ * Runs `fn` on every item, `width` at a time (a fan-out: the events of a venue, say), starting a
+ * group only while the request still has time to finish it, as long as the longest group so far
+ * took (at least `floorMs`). A started item always runs to its end; the others are tried even if
+ * some fail. Throws at the end when any failed or was not started, naming how many: the caller
+ * answers with an error, and repeating the request completes the work.
+ */
+export async function fanOut<T, R>(list: readonly T[], width: number, fn: (item: T) => Promise<R>, what: string, floorMs = 100): Promise<R[]> {
+  const times = new Durations(floorMs);
+  const results: R[] = [];
+  const failures: unknown[] = [];
+  let skipped = 0;
+  for (let i = 0; i < list.length; i += width) {
+    if (remainingMs() < times.estimate()) {
+      skipped = list.length - i;
+      break;
+    }
+    const started = Date.now();
+    const done = await Promise.allSettled(list.slice(i, i + width).map(fn));
+    times.add(Date.now() - started);
+    for (const d of done) {
+      if (d.status === 'fulfilled') results.push(d.value);
+      else failures.push(d.reason);
+    }
+  }
+  if (failures.length || skipped) {
+    const parts = [failures.length ? `${failures.length} failed` : '', skipped ? `${skipped} not started before the deadline` : ''].filter(Boolean);
+    throw new Error(`${what}: of ${list.length}, ${parts.join(' and ')}`, { cause: failures[0] });
+  }
+  return results;
+}

@@ -1,0 +1,148 @@
+// All-or-nothing writes: the items of a transaction (put, conditional put, update, delete, check)
+// and the transaction itself, with the conflicts it reports.
+import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { config } from '#lib/runtime/config.js';
+import { ConflictError } from '#lib/contract/errors.js';
+import { db } from './db.js';
+import type { Key } from './reads.js';
+import { backoff, Durations, sleep } from './retry.js';
+
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** A slug guard of the transaction was taken by another writer in the meantime. */
+export class SlugTaken extends ConflictError {}
+
+/**
+ * An item of the transaction was changed by another writer since it was read. `current` is the
+ * item as the failed condition found it, when the item asked for it
+ * (`ReturnValuesOnConditionCheckFailure`): a retry can start from it without reading it again.
+ */
+export class StaleItem extends ConflictError {
+  constructor(
+    message: string,
+    readonly current?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+type AttributeValue = { S?: string; N?: string; BOOL?: boolean; NULL?: boolean; L?: AttributeValue[]; M?: Record<string, AttributeValue>; SS?: string[]; NS?: string[] };
+
+/** A stored item in DynamoDB's wire format (as cancellation reasons carry it) as the document client reads it. */
+export function fromAttributeValues(item: Record<string, AttributeValue>): Record<string, unknown> {
+  const value = (v: AttributeValue): unknown => {
+    if (v.S !== undefined) return v.S;
+    if (v.N !== undefined) return Number(v.N);
+    if (v.BOOL !== undefined) return v.BOOL;
+    if (v.NULL) return null;
+    if (v.L) return v.L.map(value);
+    if (v.M) return fromAttributeValues(v.M);
+    if (v.SS) return new Set(v.SS);
+    if (v.NS) return new Set(v.NS.map(Number));
+    return undefined;
+  };
+  return Object.fromEntries(Object.entries(item).map(([k, v]) => [k, value(v)]));
+}
+
+/** TransactWriteItems round trips of this process (the last ten: a slow spike is soon forgotten). */
+const transactTimes = new Durations(50, 10);
+/** Resends of a transaction that only met another transaction on one of its items. */
+const CONFLICT_RESENDS = 4;
+
+const isSlugGuard = (item: TransactItem | undefined) => String((item?.Put?.Item as { pk?: unknown } | undefined)?.pk ?? '').startsWith('SLUG#');
+
+/**
+ * Runs one all-or-nothing transaction. A failed condition on an item is reported through
+ * `onFailed` with the index of the item; unmapped, a slug guard's is a SlugTaken and any other a
+ * ConflictError, which callers retry. A transaction that only met another one on an item (a
+ * `TransactionConflict`: DynamoDB refuses concurrent transactions on one item rather than
+ * queueing them) wrote nothing, and its items are still right (their conditions are checked
+ * again), so it is sent again a few times after short jittered waits. It is never sent when the
+ * request's deadline would pass before it can answer: a write that the client is told failed must
+ * not land afterwards.
+ */
+export async function transact(items: TransactItem[], onFailed?: (index: number, current?: Record<string, unknown>) => Error | undefined): Promise<void> {
+  if (items.length === 0) return;
+  if (items.length > 100) throw new Error(`A transaction holds at most 100 items, got ${items.length}`);
+  for (let resend = 0; ; resend++) {
+    try {
+      await transactTimes.time('commit the write', () => db().send(new TransactWriteCommand({ TransactItems: items })));
+      return;
+    } catch (err) {
+      if (!(err instanceof TransactionCanceledException)) throw err;
+      const reasons = err.CancellationReasons ?? [];
+      const failed = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
+      if (failed >= 0) {
+        const stored = reasons[failed]!.Item as Record<string, AttributeValue> | undefined;
+        const current = stored ? fromAttributeValues(stored) : undefined;
+        const mapped = onFailed?.(failed, current);
+        if (mapped) throw mapped;
+        if (isSlugGuard(items[failed])) throw new SlugTaken(`Slug guard ${String((items[failed]!.Put!.Item as Key).pk)} was taken`);
+        throw new StaleItem(`Condition failed on transaction item ${failed}`, current);
+      }
+      if (!reasons.some((r) => r.Code === 'TransactionConflict')) throw err;
+      if (resend >= CONFLICT_RESENDS) throw new ConflictError('Transaction conflict');
+      const wait = backoff(resend + 1, 10, 100);
+      transactTimes.ensure('commit the write', wait);
+      await sleep(wait);
+    }
+  }
+}
+
+export const put = (
+  item: object,
+  condition: string | null = 'attribute_not_exists(pk)',
+  values?: Record<string, unknown>,
+): TransactItem => ({
+  Put: {
+    TableName: config().tableName,
+    Item: item as Record<string, unknown>,
+    ...(condition ? { ConditionExpression: condition } : {}),
+    ...(values ? { ExpressionAttributeValues: values } : {}),
+  },
+});
+
+/**
+ * Replaces a record only if nobody wrote it since it was read (optimistic locking). When someone
+ * did, the transaction's StaleItem carries the record as it is now, for the retry.
+ */
+export const putIfVersion = (item: { version: number }, readVersion: number): TransactItem => ({
+  Put: {
+    TableName: config().tableName,
+    Item: item as unknown as Record<string, unknown>,
+    ConditionExpression: '#v = :v',
+    ExpressionAttributeNames: { '#v': 'version' },
+    ExpressionAttributeValues: { ':v': readVersion },
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  },
+});
+
+/** The record a lost race found, if `previous` says (see StaleItem), when it is the one at `key`. */
+export function foundInRace<T>(previous: unknown, key: Key): T | undefined {
+  const current = previous instanceof StaleItem ? previous.current : undefined;
+  return current && current.pk === key.pk && current.sk === key.sk ? (current as T) : undefined;
+}
+
+export const del = (key: Key): TransactItem => ({ Delete: { TableName: config().tableName, Key: key } });
+
+export const checkExists = (key: Key): TransactItem => ({
+  ConditionCheck: { TableName: config().tableName, Key: key, ConditionExpression: 'attribute_exists(pk)' },
+});
+
+export const update = (
+  key: Key,
+  expression: string,
+  values: Record<string, unknown>,
+  names?: Record<string, string>,
+  condition?: string,
+): TransactItem => ({
+  Update: {
+    TableName: config().tableName,
+    Key: key,
+    UpdateExpression: expression,
+    ExpressionAttributeValues: values,
+    ...(names ? { ExpressionAttributeNames: names } : {}),
+    ...(condition ? { ConditionExpression: condition } : {}),
+  },
+});
