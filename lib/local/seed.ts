@@ -8,7 +8,7 @@ import { passwordKey } from '#lib/auth/app-password-key.js';
 import { generatePassword, hashPassword } from '#lib/auth/app-passwords.js';
 import { config } from '#lib/runtime/config.js';
 import { db } from '#lib/store/db.js';
-import { DEMO_RECORDS } from '#lib/docs/openapi.js';
+import { DEMO_RECORDS } from '#lib/docs/examples.js';
 import { userIdOf } from '#lib/store/users.js';
 import { createAppPassword } from '#lib/store/credentials.js';
 import { ensureDevKeys, mintToken } from './dev-auth.js';

@@ -16,7 +16,11 @@ import { matchRoute, toApiGatewayEvent } from '#lib/local/event.js';
 import { openApi } from '#lib/logic/doc.js';
 import { namespaceIndex } from '#lib/logic/root.js';
 import { envelope } from '#lib/logic/lists.js';
-import { DEMO_RECORDS, documentedArgs, exampleBody, openApiDocument, presentedExamples, schemaDrift } from '#lib/docs/openapi.js';
+import { openApiDocument } from '#lib/docs/openapi.js';
+import { DEMO_RECORDS, exampleBody } from '#lib/docs/examples.js';
+import { presentedExamples } from '#lib/docs/record-samples.js';
+import { schemaDrift } from '#lib/docs/components.js';
+import { documentedArgs } from '#lib/contract/arg-docs.js';
 import { OPERATIONS, operation, routePath, type Operation } from '#lib/contract/operations.js';
 import type { RequestContext } from '#lib/contract/request.js';
 import { presentEvent, redact } from '#lib/present/present.js';
@@ -636,7 +640,6 @@ describe("the document's examples", () => {
       title: 'Picnic in the Park',
       start_date: '2030-06-01 12:00:00',
       end_date: '2030-06-01 15:00:00',
-      venue: [DEMO_RECORDS.venue.id],
     });
     expect(exampleBody(operation('venues.create'))).toEqual({ venue: 'Park Bandstand' });
     expect(exampleBody(operation('events.update'))).toEqual({ description: 'Changed from the API reference.' });

@@ -1,0 +1,92 @@
+// Representative stored records, as the presenters show them: the examples that the response
+// schemas of records are inferred from (record-schemas.ts, components.ts).
+import type { Lang } from '#lib/runtime/config.js';
+import { presentEvent, presentNestedTerm, presentOrganizer, presentTerm, presentVenue, redact, type Linked } from '#lib/present/present.js';
+import type { EventItem, OrganizerItem, TermItem, VenueItem } from '#lib/store/items.js';
+import type { Json } from './json-schema.js';
+
+// --- representative records, presented -----------------------------------------------------------
+
+const stamp = { date: '2027-01-02 10:00:00', date_utc: '2027-01-02 10:00:00', modified: '2027-01-03 11:30:00', modified_utc: '2027-01-03 11:30:00' };
+const post = { sk: 'POST', lang: 'en' as Lang, status: 'publish', author: 1, version: 1, ...stamp };
+
+/** Every optional field set (so that no key is dropped), and the fewest fields a record can have. */
+function storedSamples() {
+  const venue: VenueItem = {
+    ...post, pk: 'POST#2', id: 2, kind: 'venue', slug: 'anchor-hall', title: 'Anchor Hall', description: 'The main hall', excerpt: 'A hall',
+    image: 'https://example.com/hall.jpg', website: 'https://example.com/hall', address: '1 Loop Road', city: 'Springfield',
+    country: 'United States', province: 'Sangamon', state: 'IL', zip: '62701', phone: '+1 555 0100', stateprovince: 'IL',
+    showMap: true, showMapLink: true, geoLat: 39.7817, geoLng: -89.6501,
+  };
+  const bareVenue: VenueItem = {
+    ...post, pk: 'POST#12', id: 12, kind: 'venue', author: 0, slug: 'hall', title: 'Hall', description: '', excerpt: '', image: '',
+    website: null, address: '', city: '', country: '', province: '', state: '', zip: '', phone: '', stateprovince: '',
+    showMap: false, showMapLink: false,
+  };
+  const organizer: OrganizerItem = {
+    ...post, pk: 'POST#3', id: 3, kind: 'organizer', slug: 'anchor-org', title: 'Anchor Org', description: 'Organizes things',
+    excerpt: 'Organizer', image: 'https://example.com/org.png', website: 'https://example.com/org', phone: '+1 555 0199', email: 'org@example.com',
+  };
+  const bareOrganizer: OrganizerItem = {
+    ...post, pk: 'POST#13', id: 13, kind: 'organizer', author: 0, slug: 'org', title: 'Org', description: '', excerpt: '', image: '',
+    website: null, phone: '', email: '',
+  };
+  const term = (id: number, taxonomy: TermItem['taxonomy'], parent: number, description: string): TermItem => ({
+    pk: `TERM#${id}`, sk: 'TERM', id, taxonomy, lang: 'en', name: `Term ${id}`, slug: `term-${id}`, description, parent, count: 1, version: 1,
+  });
+  const concerts = term(4, 'category', 0, 'Live music');
+  const jazz = term(5, 'category', 4, 'Jazz concerts');
+  const outdoor = term(6, 'tag', 0, 'Outside');
+  const event: EventItem = {
+    ...post, pk: 'POST#7', id: 7, kind: 'event', slug: 'winter-concert', title: 'Winter Concert', description: 'An evening concert.',
+    excerpt: 'Evening concert', image: 'https://example.com/concert.jpg', website: 'https://example.com/concert',
+    start: '2027-01-15 19:00:00', end: '2027-01-15 22:00:00', utcStart: '2027-01-15 17:00:00', utcEnd: '2027-01-15 20:00:00',
+    timezone: 'Europe/Vilnius', allDay: false, cost: { values: ['10', '25'], symbol: '€', position: 'postfix', code: 'EUR' },
+    showMap: true, showMapLink: true, hidden: true, sticky: true, featured: true,
+    venues: [2], organizers: [3], categories: [4, 5], tags: [6], parent: 0,
+  };
+  const bareEvent: EventItem = {
+    ...post, pk: 'POST#17', id: 17, kind: 'event', slug: 'event', title: 'Event', description: '', excerpt: '', image: '', website: null,
+    start: '2027-01-15 00:00:00', end: '2027-01-15 23:59:59', utcStart: '2027-01-15 00:00:00', utcEnd: '2027-01-15 23:59:59',
+    timezone: '', allDay: true, showMap: false, showMapLink: false, sticky: false, featured: false,
+    venues: [], organizers: [], categories: [], tags: [], parent: 0,
+  };
+  const linked: Linked = {
+    venues: new Map([[2, venue]]),
+    organizers: new Map([[3, organizer]]),
+    terms: new Map([concerts, jazz, outdoor].map((t) => [t.id, t])),
+  };
+  const none: Linked = { venues: new Map(), organizers: new Map(), terms: new Map() };
+  return { venue, bareVenue, organizer, bareOrganizer, concerts, jazz, outdoor, event, bareEvent, linked, none };
+}
+
+/** What clients receive: JSON, so keys whose value is undefined are gone. */
+const asJson = (v: unknown): Json => JSON.parse(JSON.stringify(v)) as Json;
+
+/**
+ * The presenters' output for the representative records, per response schema: the first example
+ * has every key (in the presenters' order); `required` is what every example has.
+ */
+export function presentedExamples(): Record<string, Json[]> {
+  const s = storedSamples();
+  const event = asJson(presentEvent(s.event, s.linked, true));
+  const listed = asJson(presentEvent(s.event, s.linked, false));
+  const bare = asJson(presentEvent(s.bareEvent, s.none, false));
+  const nested = [...(event.categories as Json[]), ...(event.tags as Json[])];
+  return {
+    Event: [event, listed, bare, asJson(redact(listed))],
+    // TEC leaves out venue and organizer fields that are "0" (array_filter), a name or slug included.
+    Venue: [asJson(presentVenue(s.venue, true)), asJson(presentVenue(s.venue)), asJson(presentVenue(s.bareVenue)), asJson(presentVenue({ ...s.bareVenue, title: '0', slug: '0' }))],
+    Organizer: [
+      asJson(presentOrganizer(s.organizer, true)),
+      asJson(presentOrganizer(s.organizer)),
+      asJson(presentOrganizer(s.bareOrganizer)),
+      asJson(presentOrganizer({ ...s.bareOrganizer, title: '0', slug: '0' })),
+    ],
+    Term: [asJson(presentTerm(s.jazz)), asJson(presentTerm(s.concerts)), asJson(presentTerm(s.outdoor)), asJson(presentTerm({ ...s.outdoor, description: '' }))],
+    EventTerm: nested.length ? nested : [asJson(presentNestedTerm(s.jazz))],
+    Image: [event.image as Json, asJson(presentVenue(s.venue)).image as Json],
+    DateDetails: [event.start_date_details as Json, bare.utc_end_date_details as Json],
+    CostDetails: [event.cost_details as Json, bare.cost_details as Json],
+  };
+}

@@ -1,0 +1,108 @@
+// The responses of WordPress's own routes (users/me and application passwords), and the
+// descriptions of those operations.
+import type { Operation } from '#lib/contract/operations.js';
+import { pathNames } from '#lib/contract/arg-docs.js';
+import { ref, type Json } from './json-schema.js';
+import { fail, ok, shared } from './shared-responses.js';
+
+// --- responses of WordPress's own routes --------------------------------------------------------------
+// Their codes are WordPress's, from lib/logic/users.ts and the pipeline: every one 400 (its
+// arguments), 401 (anonymous callers are refused by the operation itself, with WordPress's words;
+// bad credentials by the sign-in) and 500; a `{user}` in the path 403 (another user's passwords
+// without the editor role) and 404 (no such user, or no route for a `{user}` that is neither "me"
+// nor digits); writes 409; methods with a body (POST, DELETE) 413 and 415.
+
+interface WpDoc {
+  description: string;
+  ok: { status: 200 | 201; description: string; schema: string };
+  /** The 403 code (signed-in callers refused), for operations on a `{user}`. */
+  refused?: string;
+  /** More reasons for a 404, besides an unknown user. */
+  notFound?: string;
+  /** More reasons for a 400. */
+  invalid?: string;
+  /** The 409 description, when it is not just a lost race. */
+  conflict?: string;
+  /** A Location header on success. */
+  location?: string;
+}
+
+const WP_DOCS: Record<string, WpDoc> = {
+  'users.me': {
+    description: 'Who the caller is, signed in with a bearer token or an application password. The first request of a user gives them their user id.',
+    ok: { status: 200, description: 'The signed-in user', schema: 'User' },
+  },
+  'appPasswords.list': {
+    description: 'Any signed-in user lists their own ("me" or their id); an editor also anyone\'s.',
+    ok: { status: 200, description: "The user's application passwords", schema: 'AppPasswordList' },
+    refused: 'rest_cannot_list_application_passwords',
+  },
+  'appPasswords.create': {
+    description: "Makes a password for the caller only (\"me\" or their own id), with the caller's role; the answer shows the password this once.",
+    ok: { status: 201, description: 'The password made, with the password itself', schema: 'AppPasswordCreated' },
+    refused: 'rest_cannot_create_application_passwords',
+    invalid: 'the name is empty once sanitized (application_password_empty_name)',
+    conflict:
+      'The user already has a password of this name (application_password_duplicate_name), the login belongs to another user (rest_login_taken), or another request changed the same records at the same time (rest_conflict)',
+    location: 'The REST URL of the password made',
+  },
+  'appPasswords.deleteAll': {
+    description: "Revokes every password of the user: the caller's own, or (editors) anyone's.",
+    ok: { status: 200, description: 'How many passwords were revoked', schema: 'AppPasswordsDeleted' },
+    refused: 'rest_cannot_delete_application_passwords',
+  },
+  'appPasswords.introspect': {
+    description: 'The application password the request signed in with: only with HTTP Basic, and only for the caller.',
+    ok: { status: 200, description: 'The password this request signed in with', schema: 'AppPassword' },
+    refused: 'rest_cannot_introspect_app_password_for_non_authenticated_user',
+    notFound: 'the request did not sign in with an application password (rest_no_authenticated_app_password), or it was revoked meanwhile (rest_application_password_not_found)',
+  },
+  'appPasswords.get': {
+    description: "One of the user's passwords: the caller's own, or (editors) anyone's.",
+    ok: { status: 200, description: 'The application password', schema: 'AppPassword' },
+    refused: 'rest_cannot_read_application_password',
+    notFound: 'the user has no password with this uuid (rest_application_password_not_found)',
+  },
+  'appPasswords.delete': {
+    description: "Revokes one of the user's passwords: the caller's own, or (editors) anyone's. Requests signed in with it fail from then on.",
+    ok: { status: 200, description: 'The revoked password, as it was', schema: 'AppPasswordDeleted' },
+    refused: 'rest_cannot_delete_application_password',
+    notFound: 'the user has no password with this uuid (rest_application_password_not_found)',
+  },
+};
+
+export function wpDoc(op: Operation): WpDoc {
+  const d = WP_DOCS[op.id];
+  if (!d) throw new Error(`No documentation for the WordPress route ${op.id}`);
+  return d;
+}
+
+export function wpResponses(op: Operation): Record<string, Json> {
+  const d = wpDoc(op);
+  const onUser = pathNames(op.path).includes('user');
+  const body = op.methods.some((m) => m !== 'GET');
+  const out: Record<string, Json> = {};
+  out[d.ok.status] = {
+    ...ok(d.ok.description, ref(d.ok.schema)),
+    ...(d.location ? { headers: { Location: { description: d.location, schema: { type: 'string', format: 'uri' } } } } : {}),
+  };
+  out[400] = fail(
+    `A parameter is missing (rest_missing_callback_param) or invalid (rest_invalid_param)${body ? ', or the body is not valid JSON (rest_invalid_json)' : ''}${d.invalid ? `, or ${d.invalid}` : ''}`,
+  );
+  out[401] = fail(
+    `Not signed in (rest_not_logged_in${onUser ? `; for a user id, ${d.refused}` : ''}), HTTP Basic with an unknown login (invalid_username) or a wrong application password (incorrect_password), or an invalid bearer token or a malformed Authorization header (rest_forbidden)`,
+  );
+  if (onUser) {
+    out[403] = fail(`The user is another one, and the caller may not do this to their passwords (${d.refused})`);
+    out[404] = fail(
+      `No user has this id (rest_user_invalid_id)${d.notFound ? `, ${d.notFound}` : ''}, or no route: the user is neither "me" nor digits${pathNames(op.path).includes('uuid') ? ', or the uuid contains a "/"' : ''} (rest_no_route)`,
+    );
+  }
+  if (op.access === 'write') out[409] = d.conflict ? fail(d.conflict) : shared('Conflict');
+  if (body) {
+    out[413] = shared('PayloadTooLarge');
+    out[415] = shared('UnsupportedMediaType');
+  }
+  out[500] = shared('InternalError');
+  return out;
+}

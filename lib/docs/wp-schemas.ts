@@ -1,0 +1,103 @@
+// The schemas of WordPress's own routes (users/me and application passwords), written down as
+// WordPress answers them.
+import { ROLES } from '#lib/contract/principal.js';
+import { ref, type Json } from './json-schema.js';
+import { links, url } from './fixed-schemas.js';
+
+// --- WordPress's shapes: users/me and application passwords ---------------------------------------
+// As lib/logic/users.ts answers them (WordPress's users and application-passwords controllers);
+// the fuzzer (fuzz/) checks real answers against them, with every object closed.
+
+/** WordPress's GMT time without a zone (mysql_to_rfc3339), e.g. 2027-01-02T10:00:00. */
+const wpTime: Json = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}$' };
+const wpLinks = (...names: string[]): Json => ({ type: 'object', properties: Object.fromEntries(names.map((n) => [n, links])), required: names });
+
+const appPasswordFields: Record<string, Json> = {
+  uuid: { type: 'string', format: 'uuid', description: "The application password's unique identifier" },
+  app_id: { type: 'string', description: 'The UUID the application gave to identify itself, or ""' },
+  name: { type: 'string', description: 'The name of the application password, unique among its user\'s' },
+  created: { ...wpTime, description: 'When it was made, in GMT (YYYY-MM-DDTHH:MM:SS)' },
+  last_used: { type: ['string', 'null'], pattern: wpTime.pattern, description: 'When it last signed a request in, in GMT; null when never (noted at most once a day per address)' },
+  last_ip: { type: ['string', 'null'], description: 'The address of the last request it signed in; null when never' },
+};
+
+/** A password as a list shows it, and the one made, which alone shows the password itself. */
+function appPasswordSchema(created: boolean): Json {
+  const properties: Record<string, Json> = {
+    ...appPasswordFields,
+    ...(created
+      ? {
+          password: {
+            type: 'string',
+            pattern: '^[A-Za-z0-9]{4}( [A-Za-z0-9]{4}){5}$',
+            minLength: 29,
+            maxLength: 29,
+            description: 'The password, shown this once only (only a hash is kept): 24 letters and digits in six groups of four',
+          },
+        }
+      : {}),
+    _links: { ...wpLinks('self'), description: 'The REST URL of the password' },
+  };
+  return {
+    type: 'object',
+    description: created ? 'The application password just made, with the password itself.' : 'An application password (never the password itself).',
+    properties,
+    required: Object.keys(properties),
+  };
+}
+
+const avatarSizes = ['24', '48', '96'];
+const roleMap: Json = { type: 'object', additionalProperties: { type: 'boolean' } };
+
+/** WordPress's user: the view context's keys, and (optional) those the edit context adds. */
+const userSchema: Json = {
+  type: 'object',
+  description: 'A user, as WordPress shows one: with context=edit also username, names, email, locale, nickname, roles and capabilities.',
+  properties: {
+    id: { type: 'integer', minimum: 1, description: 'The user id' },
+    username: { type: 'string', description: 'The login (context=edit)' },
+    name: { type: 'string', description: 'The display name: the login' },
+    first_name: { type: 'string', description: 'Always "" (context=edit)' },
+    last_name: { type: 'string', description: 'Always "" (context=edit)' },
+    email: { type: 'string', description: 'The e-mail address of the token, or "" (context=edit)' },
+    url: { type: 'string', description: 'Always ""' },
+    description: { type: 'string', description: 'Always ""' },
+    link: { ...url, description: "The author's public page" },
+    locale: { type: 'string', description: 'Always en_US (context=edit)' },
+    nickname: { type: 'string', description: 'The login (context=edit)' },
+    slug: { type: 'string', description: 'The slug of the login' },
+    roles: { type: 'array', items: { type: 'string', enum: [...ROLES] }, description: "The user's role, or [] for none (context=edit)" },
+    capabilities: { ...roleMap, description: 'The role, as a capability (context=edit)' },
+    extra_capabilities: { ...roleMap, description: 'The role, as a capability (context=edit)' },
+    avatar_urls: {
+      type: 'object',
+      description: 'Gravatar URLs by size in pixels',
+      properties: Object.fromEntries(avatarSizes.map((s) => [s, url])),
+      required: avatarSizes,
+    },
+    meta: { type: 'array', maxItems: 0, description: 'User meta; always empty' },
+    _links: { ...wpLinks('self', 'collection'), description: 'The REST URLs of the user and of the users' },
+  },
+  required: ['id', 'name', 'url', 'description', 'link', 'slug', 'avatar_urls', 'meta', '_links'],
+};
+
+export function wpSchemas(): Json {
+  return {
+    User: userSchema,
+    AppPassword: appPasswordSchema(false),
+    AppPasswordCreated: appPasswordSchema(true),
+    AppPasswordList: { type: 'array', description: "A user's application passwords, oldest first.", items: ref('AppPassword') },
+    AppPasswordDeleted: {
+      type: 'object',
+      description: 'A revoked application password.',
+      properties: { deleted: { const: true, description: 'Always true' }, previous: { ...ref('AppPassword'), description: 'The password as it was' } },
+      required: ['deleted', 'previous'],
+    },
+    AppPasswordsDeleted: {
+      type: 'object',
+      description: "A user's application passwords, all revoked.",
+      properties: { deleted: { const: true, description: 'Always true' }, count: { type: 'integer', minimum: 0, description: 'How many there were' } },
+      required: ['deleted', 'count'],
+    },
+  };
+}
