@@ -13,18 +13,29 @@ import { startStreamPoller } from '#lib/local/stream.js';
 import { batchGet, getItem, queryAll } from '#lib/store/reads.js';
 import { keys } from '#lib/store/keys.js';
 import type { EventItem, VenueItem } from '#lib/store/items.js';
+import { benchCli } from './cli.js';
 import { benchTable, runBench } from './main.js';
 import { renderCards, replaceBlock, runContext } from './readme.js';
 import { call, Progress } from '#lib/local/demo-calendar.js';
+
+const DEFAULT_LINKED = 5000;
+const settings = benchCli(
+  'bench:cards',
+  `Edits a venue linked to many events (a few minutes) and measures the edit request and the time
+until every linked event shows the new card. Writes bench/results/cards.json and, with the default
+number of events, the README's table.`,
+  {
+    BENCH_LINKED: { meaning: 'events linked to the venue', default: DEFAULT_LINKED },
+    BENCH_CONCURRENCY: { meaning: 'creates in flight while seeding', default: 8 },
+  },
+);
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const RESULTS = resolve(HERE, 'results', 'cards.json');
-const DEFAULT_LINKED = 5000;
-const LINKED = Number(process.env.BENCH_LINKED || DEFAULT_LINKED);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY || 8);
-if (!Number.isInteger(LINKED) || LINKED < 1) throw new Error(`BENCH_LINKED must be a positive integer, got "${process.env.BENCH_LINKED}"`);
+const LINKED = settings.count('BENCH_LINKED');
+const CONCURRENCY = settings.count('BENCH_CONCURRENCY');
 
 /** How many linked events carry a card of `venue` older than `rev`. */
 async function stale(venueId: number, rev: number): Promise<number> {

@@ -26,10 +26,23 @@ import { OPERATION_TAG } from '../infra/api-function.js';
 import { ensureTable } from '#lib/local/dynamo.js';
 import { mintToken } from '#lib/local/dev-auth.js';
 import { operation } from '#lib/contract/operations.js';
+import { benchCli } from './cli.js';
 import { benchTable, runBench } from './main.js';
 import { renderCold, replaceBlock, runContext, type ColdResults } from './readme.js';
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS || 5);
+const settings = benchCli(
+  'bench:cold',
+  `Cold starts, per function (about five minutes): synthesizes the stack and loads every function's
+bundle in fresh Node processes, measuring its import and its first call against a bundle that only
+creates the DynamoDB client. Writes bench/results/cold.json and the README's table.`,
+  {
+    BENCH_ROUNDS: { meaning: 'rounds; each figure is the median over them', default: 5 },
+    BENCH_NODE: { meaning: 'another node binary to run the bundles (the major version Lambda runs, say)' },
+    BENCH_CDK_OUT: { meaning: 'an existing cdk synth output to use instead of synthesizing the stack' },
+  },
+);
+
+const ROUNDS = settings.count('BENCH_ROUNDS');
 /** The Node that runs the bundles: this one, or BENCH_NODE (the major version Lambda runs, say). */
 const NODE = process.env.BENCH_NODE || process.execPath;
 const RESULTS = resolve(REPO_ROOT, 'bench/results/cold.json');

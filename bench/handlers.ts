@@ -30,10 +30,28 @@ import { config } from '#lib/runtime/config.js';
 import { capacity, db } from '#lib/store/db.js';
 import { mintToken } from '#lib/local/dev-auth.js';
 import { OPERATIONS, type Operation } from '#lib/contract/operations.js';
+import { benchCli } from './cli.js';
 import { benchTable, runBench } from './main.js';
 import { renderHandlers, replaceBlock, runContext, type HandlersResults, type Served } from './readme.js';
 import type { FloorPlan } from './floor-serve.js';
 import { call, planSeed, runSeed } from '#lib/local/demo-calendar.js';
+
+const settings = benchCli(
+  'bench:handlers',
+  `What each read costs the function that serves it (a few minutes): seeds a calendar, sends one
+request per read operation through the real handler (DynamoDB requests, stages, read units, CPU
+time), then serves the same table with the local server of this checkout, of an earlier commit (a
+temporary git worktree) and with a floor, side by side. Writes bench/results/handlers.json and the
+README's tables.`,
+  {
+    BENCH_EVENTS: { meaning: 'events seeded', default: 1000 },
+    BENCH_CALLS: { meaning: 'calls per operation, after a warm-up', default: 100 },
+    BENCH_ROUND_TRIP_MS: { meaning: 'round trip added to every DynamoDB request, in milliseconds', default: 20 },
+    BENCH_SECONDS: { meaning: 'seconds per served measurement', default: 5 },
+    BENCH_ROUNDS: { meaning: 'rounds over the three servers', default: 3 },
+    BENCH_BASELINE: { meaning: 'the earlier commit served beside this checkout', default: '6d3445c' },
+  },
+);
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.LOG_LEVEL = 'SILENT';
@@ -43,19 +61,13 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..');
 const RESULTS = resolve(HERE, 'results', 'handlers.json');
 
-const num = (name: string, fallback: number) => {
-  const raw = process.env[name];
-  const n = raw === undefined || raw === '' ? fallback : Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
-  return n;
-};
-const EVENTS = num('BENCH_EVENTS', 1000);
-const CALLS = num('BENCH_CALLS', 100);
-const ROUND_TRIP_MS = num('BENCH_ROUND_TRIP_MS', 20);
-const SECONDS = num('BENCH_SECONDS', 5);
-const ROUNDS = num('BENCH_ROUNDS', 3);
+const EVENTS = settings.count('BENCH_EVENTS');
+const CALLS = settings.count('BENCH_CALLS');
+const ROUND_TRIP_MS = settings.count('BENCH_ROUND_TRIP_MS');
+const SECONDS = settings.count('BENCH_SECONDS');
+const ROUNDS = settings.count('BENCH_ROUNDS');
 const CONNECTIONS = 4;
-const BASELINE = process.env.BENCH_BASELINE ?? '6d3445c';
+const BASELINE = settings.text('BENCH_BASELINE')!;
 // Linux's USER_HZ, the unit of /proc/<pid>/stat's CPU times.
 const CLOCK_TICKS = 100;
 

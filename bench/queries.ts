@@ -14,15 +14,14 @@
 // paused while the variants are measured, so that its work is not counted. `search` has the
 // same target as every other variant.
 //
-// Environment: BENCH_SIZES, BENCH_SEED (default 42), BENCH_CONCURRENCY (default 8),
-// BENCH_REPS (default 15), BENCH_KEEP_TABLES=1 (keep the tables; with DYNAMODB_ENDPOINT), DYNAMODB_ENDPOINT (use a
-// running DynamoDB instead of starting an in-memory DynamoDB Local).
+// Its settings are environment variables (`npm run bench:queries -- --help` lists them).
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { resetConfig } from '#lib/runtime/config.js';
 import { capacity, type CapacityTally } from '#lib/store/db.js';
+import { benchCli } from './cli.js';
 import { runBench } from './main.js';
 import { ensureDevKeys, localAuthEnv, mintToken } from '#lib/local/dev-auth.js';
 import { ensureTable, localClient, startDynamoLocal, type DynamoLocal } from '#lib/local/dynamo.js';
@@ -32,6 +31,22 @@ import { formatTrace, installTrace, trace, type TraceEntry } from './trace.js';
 import { renderQueries, replaceBlock, runContext } from './readme.js';
 import { call, monthStart, planSeed, runSeed, type SeedIds, type SeedPlan, type SeedStats } from '#lib/local/demo-calendar.js';
 
+const settings = benchCli(
+  'bench:queries',
+  `The cost of GET /events as the table grows (about an hour on two cores): seeds each size into a fresh
+table through the real handlers, then measures one page of each list variant (DynamoDB requests,
+consumed read capacity, median latency). Writes bench/results/queries.json and, when it compares
+sizes, the README's table; exits 1 when a variant reads more than 1.2 times as much at the largest
+size as at the smallest.`,
+  {
+    BENCH_SIZES: { meaning: 'table sizes in events, separated by commas', default: '1000,20000' },
+    BENCH_SEED: { meaning: 'seed of the generated calendar', default: 42 },
+    BENCH_CONCURRENCY: { meaning: 'creates in flight while seeding', default: 8 },
+    BENCH_REPS: { meaning: 'repetitions of each variant for its median latency', default: 15 },
+    BENCH_KEEP_TABLES: { meaning: '1 keeps the tables (with DYNAMODB_ENDPOINT)' },
+  },
+);
+
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -40,23 +55,16 @@ const TARGET_RATIO = 1.2;
 const PER_PAGE = 9;
 const SEARCH_WORD = 'jazz';
 
-function intList(raw: string | undefined, fallback: number[]): number[] {
-  if (raw === undefined || raw.trim() === '') return fallback;
+function intList(raw: string): number[] {
   const list = raw.split(',').map((s) => Number(s.trim()));
   if (!list.length || list.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`BENCH_SIZES must be positive integers separated by commas, got "${raw}"`);
   return list;
 }
-function positive(name: string, fallback: number): number {
-  const raw = process.env[name];
-  const n = raw === undefined || raw === '' ? fallback : Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
-  return n;
-}
 
-const SIZES = intList(process.env.BENCH_SIZES, [1000, 20000]);
-const SEED = positive('BENCH_SEED', 42);
-const CONCURRENCY = positive('BENCH_CONCURRENCY', 8);
-const REPS = positive('BENCH_REPS', 15);
+const SIZES = intList(settings.text('BENCH_SIZES')!);
+const SEED = settings.count('BENCH_SEED');
+const CONCURRENCY = settings.count('BENCH_CONCURRENCY');
+const REPS = settings.count('BENCH_REPS');
 
 // --- variants ------------------------------------------------------------------------------------
 

@@ -24,38 +24,45 @@
 //     counts and list totals agree with the record.
 // The figures go to bench/results/writes.json. Exit code 1 when a check fails, 2 on an error.
 //
-// Environment: BENCH_WRITES, BENCH_IN_FLIGHT, BENCH_ONLY (e.g. "a,b": some scenarios), DYNAMODB_ENDPOINT (use a running DynamoDB instead
-// of starting an in-memory DynamoDB Local).
+// Its settings are environment variables (`npm run bench:writes -- --help` lists them).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { config } from '#lib/runtime/config.js';
 import { db } from '#lib/store/db.js';
+import { benchCli } from './cli.js';
 import { benchTable, runBench } from './main.js';
 import { mintToken } from '#lib/local/dev-auth.js';
 import { localClient } from '#lib/local/dynamo.js';
 import { startGateway, type Gateway } from '#lib/local/gateway.js';
+import { indexAttributes } from '#lib/logic/event-writes.js';
 import { getItem } from '#lib/store/reads.js';
 import { keys, listKeys } from '#lib/store/keys.js';
 import type { EventItem, LinkItem } from '#lib/store/items.js';
+
+const settings = benchCli(
+  'bench:writes',
+  `Writes under contention through the local API Gateway over HTTP (about a minute): (a) creates with
+distinct titles, (b) creates with one title, (c) PATCHes of one event's title, (d) PATCHes of one
+event over eight fields. Checks that nothing answers 5xx and that every write is stored exactly
+once and consistently; writes bench/results/writes.json and exits 1 when a check fails.`,
+  {
+    BENCH_WRITES: { meaning: 'requests per scenario', default: 200 },
+    BENCH_IN_FLIGHT: { meaning: 'requests in flight', default: 50 },
+    BENCH_ONLY: { meaning: 'the scenarios to run, separated by commas', default: 'a,b,c,d' },
+  },
+);
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const RESULTS = resolve(HERE, 'results', 'writes.json');
 
-function positive(name: string, fallback: number): number {
-  const raw = process.env[name];
-  const n = raw === undefined || raw === '' ? fallback : Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
-  return n;
-}
-
-const WRITES = positive('BENCH_WRITES', 200);
+const WRITES = settings.count('BENCH_WRITES');
 /** Run only these scenarios (a, b, c, d; default all). */
-const ONLY = new Set((process.env.BENCH_ONLY || 'a,b,c,d').split(',').map((s) => s.trim()));
-const IN_FLIGHT = positive('BENCH_IN_FLIGHT', 50);
+const ONLY = new Set(settings.text('BENCH_ONLY')!.split(',').map((s) => s.trim()));
+const IN_FLIGHT = settings.count('BENCH_IN_FLIGHT');
 const MIN_PATCH_SUCCESS = 0.9;
 const MAX_P50_RATIO = 2;
 
@@ -284,36 +291,20 @@ interface FieldWrite {
   shown: unknown;
 }
 
-/** What an event's index items carry (lib/logic/event-writes.ts), to compare with the record. */
-const indexView = (e: EventItem | LinkItem) => ({
-  id: e.id,
-  author: e.author,
-  lang: e.lang,
-  status: e.status,
-  utcStart: e.utcStart,
-  utcEnd: e.utcEnd,
-  venues: e.venues,
-  organizers: e.organizers,
-  categories: e.categories,
-  tags: e.tags,
-  featured: e.featured,
-  parent: e.parent,
-});
-
 /** Checks that an event's derived items and list totals agree with its record. */
 async function verifyDerived(s: Scenario, id: number, month: string, terms: number[]): Promise<void> {
   const record = (await getItem<EventItem>(keys.post(id)))!;
   const problems: string[] = [];
-  const want = JSON.stringify(indexView(record));
+  const want = JSON.stringify(indexAttributes(record));
   const featured = await getItem<LinkItem>(keys.featured(id));
-  if (!featured || JSON.stringify(indexView(featured)) !== want) problems.push('featured item differs from the record');
+  if (!featured || JSON.stringify(indexAttributes(featured)) !== want) problems.push('featured item differs from the record');
   const keysWanted = listKeys.event(record.lang, record.status, record.utcStart, id, `featured#${record.featured ? 1 : 0}`);
   if (featured && (featured.gsi2pk !== keysWanted.gsi2pk || featured.gsi2sk !== keysWanted.gsi2sk)) problems.push('featured item is in the wrong list');
   for (const term of terms) {
     const link = await getItem<LinkItem>(keys.link(keys.term(term).pk, id));
     const linked = record.categories.includes(term);
     if (linked !== !!link) problems.push(`term ${term}: link item ${link ? 'present' : 'missing'}, record ${linked ? 'links' : 'does not link'} it`);
-    if (link && JSON.stringify(indexView(link)) !== want) problems.push(`term ${term}: link item differs from the record`);
+    if (link && JSON.stringify(indexAttributes(link)) !== want) problems.push(`term ${term}: link item differs from the record`);
     const count = (await expectOk('GET', `/categories/${term}`)).count as number;
     if (count !== (linked ? 1 : 0)) problems.push(`term ${term}: count ${count}, expected ${linked ? 1 : 0}`);
     const total = (await listed(month, `&categories=${term}`)).total;

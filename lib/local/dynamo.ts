@@ -75,15 +75,31 @@ export function localClient(endpoint = process.env.DYNAMODB_ENDPOINT || undefine
 
 const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 
+/** How long DynamoDB Local may take to answer once started: its JVM has taken over 30 s on a busy 2-core machine. */
+export const DEFAULT_START_TIMEOUT_MS = 90_000;
+
+/** The start timeout: DYNAMODB_START_TIMEOUT_MS (milliseconds) when set, else 90 s. */
+export function startTimeoutMs(): number {
+  const raw = process.env.DYNAMODB_START_TIMEOUT_MS?.trim();
+  if (!raw) return DEFAULT_START_TIMEOUT_MS;
+  const ms = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(ms) || ms < 1) throw new Error(`DYNAMODB_START_TIMEOUT_MS must be a whole number of milliseconds, got "${raw}".`);
+  return ms;
+}
+
 export interface WaitOptions {
   timeoutMs?: number;
   /** Stop waiting early (e.g. the process died); the returned string is the reason. */
   abort?: () => string | undefined;
 }
 
-/** Polls ListTables until the endpoint answers. Throws a one-paragraph error after `timeoutMs` (30 s). */
+/**
+ * Polls ListTables until the endpoint answers. Throws a one-paragraph error after `timeoutMs`
+ * (default startTimeoutMs(), and then the error names the setting that allows longer).
+ */
 export async function waitForDynamo(endpoint: string, opts: WaitOptions = {}): Promise<void> {
-  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const timeoutMs = opts.timeoutMs ?? startTimeoutMs();
+  const longer = opts.timeoutMs === undefined ? ' A busy machine may need longer: set DYNAMODB_START_TIMEOUT_MS (milliseconds).' : '';
   const client = localClient(endpoint, 1_000);
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
@@ -99,7 +115,7 @@ export async function waitForDynamo(endpoint: string, opts: WaitOptions = {}): P
       }
       if (Date.now() > deadline) {
         throw new Error(
-          `DynamoDB at ${endpoint} did not answer within ${Math.round(timeoutMs / 1000)} s (last error: ${(last as Error)?.message ?? last}).`,
+          `DynamoDB at ${endpoint} did not answer within ${timeoutMs / 1000} s (last error: ${(last as Error)?.message ?? last}).${longer}`,
         );
       }
       await sleep(100);
@@ -116,7 +132,7 @@ export interface DynamoLocalOptions {
   dataDir?: string;
   /** Wait until it answers (default true). With false, call `ready()` before the first request. */
   wait?: boolean;
-  /** Readiness timeout, default 30 s. */
+  /** Readiness timeout; default startTimeoutMs() (DYNAMODB_START_TIMEOUT_MS, else 90 s). */
   timeoutMs?: number;
 }
 

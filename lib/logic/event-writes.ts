@@ -34,8 +34,11 @@ function dimensions(e: EventItem): Dimension[] {
   return out;
 }
 
-/** What every index item carries, so that list queries can filter and order on it. */
-export function indexAttributes(e: EventItem) {
+/**
+ * What every index item carries, so that list queries can filter and order on it: taken from the
+ * event's record, or from an index item (to compare the two).
+ */
+export function indexAttributes(e: EventItem | LinkItem) {
   return {
     id: e.id,
     eventId: e.id,

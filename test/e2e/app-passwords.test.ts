@@ -1,5 +1,5 @@
 // HTTP Basic with application passwords, end to end through the local gateway: every credential
-// case of the TEC corpus (reference/tec-corpus/auth.jsonl) on a public read, `users/me` and an
+// case of the TEC corpus (test/corpus/tec/auth.jsonl) on a public read, `users/me` and an
 // event create, answered as the live WordPress answered; the application-password routes in
 // WordPress's shapes (auth-shapes.json); roles that follow their user; revocation that bites at
 // once; and a table that holds no password.
@@ -16,8 +16,7 @@ import { useGateway, type ApiOptions } from '../support/gateway.js';
 
 type Json = Record<string, any>;
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const CORPUS = path.resolve(repoRoot, '..', 'shared', 'reference', 'tec-corpus');
+const CORPUS = fileURLToPath(new URL('../corpus/tec', import.meta.url));
 
 interface AuthRow {
   case: string;

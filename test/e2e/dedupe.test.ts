@@ -1,4 +1,4 @@
-// Venues and organizers are de-duplicated as the live TEC does it (tec-corpus README): a create
+// Venues and organizers are de-duplicated as the live TEC does it (test/corpus/tec/README.md): a create
 // reuses a record whose title matches (case, accents and trailing spaces ignored) and, only when
 // the request sends a description, whose description matches too; any author's, any status but
 // trash; 201 either way; within the request's language. The match is not overwritten.

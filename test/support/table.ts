@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { DeleteTableCommand, DescribeTableCommand, type TableDescription } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { resetConfig } from '#lib/runtime/config.js';
-import { ensureTable, localClient, waitForDynamo } from '#lib/local/dynamo.js';
+import { ensureTable, localClient, startTimeoutMs, waitForDynamo } from '#lib/local/dynamo.js';
 
 let reachable: Promise<string> | undefined;
 
@@ -12,7 +12,7 @@ export function dynamoEndpoint(): Promise<string> {
   return (reachable ??= (async () => {
     const endpoint = process.env.DYNAMODB_ENDPOINT || inject('dynamodbEndpoint');
     if (!endpoint) throw new Error(inject('dynamodbError') || 'No DynamoDB for the tests: DYNAMODB_ENDPOINT is not set.');
-    await waitForDynamo(endpoint, { timeoutMs: 45_000 });
+    await waitForDynamo(endpoint);
     return endpoint;
   })());
 }
@@ -46,13 +46,14 @@ export function uniqueTableName(prefix = 'test'): string {
 export function useFreshTable(prefix = 'test', opts: { stream?: boolean } = {}): string {
   const name = uniqueTableName(prefix);
   let previous: string | undefined;
+  // The first file of a worker may wait for DynamoDB Local to start, then creates its table.
   beforeAll(async () => {
     const endpoint = await dynamoEndpoint();
     await ensureTable(name, endpoint, { stream: opts.stream ?? false });
     previous = process.env.TABLE_NAME;
     process.env.TABLE_NAME = name;
     resetConfig();
-  });
+  }, startTimeoutMs() + 60_000);
   afterAll(async () => {
     if (process.env.TABLE_NAME === name) {
       if (previous === undefined) delete process.env.TABLE_NAME;

@@ -1,11 +1,10 @@
-// Every row of the TEC text corpus (reference/tec-corpus/text.jsonl) through the presenters: a
+// Every row of the TEC text corpus (test/corpus/tec/text.jsonl) through the presenters: a
 // record holding the row's input, as it would be stored, is presented as a single read (create
 // and get answers, with json_ld), in a list, and (terms) inside an event, and each value TEC gave
 // is compared key by key. Slug rows belong to the slug tests. Rows TEC refused are checked to be
 // errors. The few TEC defects this service deliberately does not copy are listed in DIFFERENCES,
 // each with its reason and a check that TEC's value is exactly that defect applied to the input.
 import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfig } from '#lib/runtime/config.js';
@@ -16,8 +15,7 @@ import type { EventItem, OrganizerItem, TermItem, VenueItem } from '#lib/store/i
 import { escHtml, sanitizeTextField } from '#lib/wp/text.js';
 import { stripslashes } from '#lib/wp/php.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const CORPUS = path.resolve(repoRoot, '..', 'shared', 'reference', 'tec-corpus', 'text.jsonl');
+const CORPUS = fileURLToPath(new URL('../corpus/tec/text.jsonl', import.meta.url));
 
 interface Row {
   kind: 'event' | 'venue' | 'organizer' | 'category' | 'tag';

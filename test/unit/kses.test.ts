@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -9,8 +8,7 @@ import { ksesPost, ksesTermDescription, ksesTitle } from '#lib/wp/kses.js';
 // (tests/phpunit/tests/kses.php, translated to input/output pairs) or were worked out from
 // WordPress 6.8's kses.php; the comments say which.
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const corpusFile = path.resolve(repoRoot, '..', 'shared', 'reference', 'tec-corpus', 'text.jsonl');
+const corpusFile = fileURLToPath(new URL('../corpus/tec/text.jsonl', import.meta.url));
 
 interface CorpusRow {
   kind: string;
