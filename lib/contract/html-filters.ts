@@ -1,6 +1,6 @@
 // The save-time HTML filters that text arguments name (`Arg.html`). Only the functions whose
 // operations take such arguments import this module, so read bundles carry no kses.
-import { ksesPost, ksesTermDescription, ksesTitle } from '#lib/wp/kses.js';
+import { ksesPost, ksesTermDescription, ksesTitle } from '#lib/wp/kses/filters.js';
 import type { HtmlFilters } from './params.js';
 import { specialchars } from '#lib/wp/entities.js';
 import { sanitizeTextField } from '#lib/wp/strip.js';

@@ -1,6 +1,7 @@
 // WordPress's escaping helpers: wp_kses_normalize_entities, _wp_specialchars (esc_html, esc_attr),
 // esc_js, convert_chars and esc_url, as WordPress 6.8 behaves. Linear scans only.
-import { addslashes, asciiLower, checkInvalidUtf8, isAsciiLetter, isDigit, isHexDigit, phpLtrim, phpTrim, replaceAll, stripslashes } from './php.js';
+import { badProtocol } from './kses/protocols.js';
+import { addslashes, checkInvalidUtf8, isAsciiLetter, isDigit, isHexDigit, phpLtrim, replaceAll, stripslashes } from './php.js';
 
 /** HTML 4.01's named character references: what htmlspecialchars() keeps without double encoding. */
 const HTML4_ENTITY_NAMES = `nbsp iexcl cent pound curren yen brvbar sect uml copy ordf laquo not
@@ -38,11 +39,50 @@ function entityDigits(text: string, start: number, max: number, isDigitChar: (ch
   if (digits === '' || text[i] !== ';') return null;
   let zeros = 0;
   while (digits[zeros] === '0') zeros++;
+  // `0*` may take leading zeros so that what is left fits `{1,max}`.
   if (Math.max(0, digits.length - max) > Math.min(zeros, digits.length - 1)) return null;
   return digits;
 }
 
 const stripLeadingZeros = (digits: string) => digits.replace(/^0+/, '');
+
+// One reference each, as wp_kses_normalize_entities() rewrites it: `start` is just after its `&`
+// (or `&#`), the answer is the replacement for the whole reference and where the text continues,
+// or null when the text there is no such reference.
+
+/** `NAME;` (2-8 letters, 0-2 digits): kept when $allowedentitynames has it, else `&amp;NAME;`. */
+export function namedReference(text: string, start: number): [string, number] | null {
+  let i = start;
+  while (isAsciiLetter(text[i])) i++;
+  const letters = i - start;
+  if (letters < 2 || letters > 8) return null;
+  const digitsStart = i;
+  while (isDigit(text[i])) i++;
+  if (i - digitsStart > 2 || text[i] !== ';') return null;
+  const name = text.slice(start, i);
+  return [KSES_ENTITIES.has(name) ? `&${name};` : `&amp;${name};`, i + 1];
+}
+
+/** `DDD;` after `&#`: `&#DDD;` zero-padded to three digits when it is a valid code point. */
+export function decimalReference(text: string, start: number): [string, number] | null {
+  const digits = entityDigits(text, start, 7, isDigit);
+  if (digits === null) return null;
+  const end = start + digits.length + 1;
+  if (digits === '0') return ['', end];
+  if (!isValidCodePoint(Number.parseInt(digits, 10))) return [`&amp;#${digits};`, end];
+  return [`&#${stripLeadingZeros(digits).padStart(3, '0')};`, end];
+}
+
+/** `xHHH;` after `&#`: `&#xHHH;` without leading zeros when it is a valid code point. */
+export function hexReference(text: string, start: number): [string, number] | null {
+  if (text[start] !== 'x' && text[start] !== 'X') return null;
+  const digits = entityDigits(text, start + 1, 6, isHexDigit);
+  if (digits === null) return null;
+  const end = start + 1 + digits.length + 1;
+  if (digits === '0') return ['', end];
+  if (!isValidCodePoint(Number.parseInt(digits, 16))) return [`&amp;#x${digits};`, end];
+  return [`&#x${stripLeadingZeros(digits)};`, end];
+}
 
 /**
  * wp_kses_normalize_entities(): every `&` that does not start an allowed named reference or a
@@ -66,38 +106,10 @@ export function normalizeEntities(text: string): string {
 
 /** The replacement for the `&` before `start`, and where the text continues. */
 function normalizeOne(text: string, start: number): [string, number] {
-  if (text[start] === '#') {
-    if (text[start + 1] === 'x' || text[start + 1] === 'X') {
-      const digits = entityDigits(text, start + 2, 6, isHexDigit);
-      if (digits !== null) {
-        const end = start + 2 + digits.length + 1;
-        if (digits === '0') return ['', end];
-        if (!isValidCodePoint(Number.parseInt(digits, 16))) return [`&amp;#x${digits};`, end];
-        return [`&#x${stripLeadingZeros(digits)};`, end];
-      }
-    } else {
-      const digits = entityDigits(text, start + 1, 7, isDigit);
-      if (digits !== null) {
-        const end = start + 1 + digits.length + 1;
-        if (digits === '0') return ['', end];
-        if (!isValidCodePoint(Number.parseInt(digits, 10))) return [`&amp;#${digits};`, end];
-        return [`&#${stripLeadingZeros(digits).padStart(3, '0')};`, end];
-      }
-    }
-    return ['&amp;', start];
-  }
-  let i = start;
-  while (isAsciiLetter(text[i])) i++;
-  const letters = i - start;
-  if (letters >= 2 && letters <= 8) {
-    const digitsStart = i;
-    while (isDigit(text[i])) i++;
-    if (i - digitsStart <= 2 && text[i] === ';') {
-      const name = text.slice(start, i);
-      return [KSES_ENTITIES.has(name) ? `&${name};` : `&amp;${name};`, i + 1];
-    }
-  }
-  return ['&amp;', start];
+  const reference = text[start] === '#'
+    ? hexReference(text, start + 1) ?? decimalReference(text, start + 1)
+    : namedReference(text, start);
+  return reference ?? ['&amp;', start];
 }
 
 /**
@@ -204,65 +216,6 @@ export function convertChars(text: string): string {
 }
 
 // --- esc_url ---------------------------------------------------------------------------------
-
-const ALLOWED_PROTOCOLS = new Set([
-  'http', 'https', 'ftp', 'ftps', 'mailto', 'news', 'irc', 'irc6', 'ircs', 'gopher', 'nntp',
-  'feed', 'telnet', 'mms', 'rtsp', 'sms', 'svn', 'tel', 'fax', 'xmpp', 'webcal', 'urn',
-]);
-
-/** wp_kses_no_null(): C0 controls but \t \n \r go, and runs of backslashes followed by zeros. */
-export function ksesNoNull(text: string): string {
-  let out = /[\x00-\x08\x0B\x0C\x0E-\x1F]/.test(text) ? text.replace(/[\x00-\x08\x0B\x0C\x0E-\x1F]+/g, '') : text;
-  if (out.includes('\\')) out = out.replace(/\\+0+/g, '');
-  return out;
-}
-
-/** wp_kses_decode_entities(): numeric references to characters. */
-function decodeNumericEntities(text: string): string {
-  if (!text.includes('&#')) return text;
-  return text
-    .replace(/&#(\d+);/g, (m, d: string) => codePointOrSelf(m, Number.parseInt(d, 10)))
-    .replace(/&#[Xx]([0-9A-Fa-f]+);/g, (m, h: string) => codePointOrSelf(m, Number.parseInt(h, 16)));
-}
-
-function codePointOrSelf(match: string, code: number): string {
-  return Number.isFinite(code) && code <= 0x10ffff ? String.fromCodePoint(code) : match;
-}
-
-/** wp_kses_bad_protocol_once2(): the scheme with a colon when allowed, else ''. */
-function allowedScheme(raw: string): string {
-  const scheme = asciiLower(ksesNoNull(decodeNumericEntities(raw).replace(/[ \t\n\v\f\r]/g, '')));
-  return ALLOWED_PROTOCOLS.has(scheme) ? `${scheme}:` : '';
-}
-
-function badProtocolOnce(content: string, count: number): string {
-  const text = content.replace(/(&#0*58(?![;0-9])|&#x0*3a(?![;a-f0-9]))/gi, '$1;');
-  const match = /:|&#0*58;|&#x0*3a;/i.exec(text);
-  if (match === null) return text;
-  const before = text.slice(0, match.index);
-  if (before.includes('/?')) return text;
-  let rest = phpTrim(text.slice(match.index + match[0].length));
-  const protocol = allowedScheme(before);
-  if (protocol === 'feed:') {
-    if (count > 2) return '';
-    rest = badProtocolOnce(rest, count + 1);
-    if (rest === '' || rest === '0') return rest;
-  }
-  return protocol + rest;
-}
-
-/** wp_kses_bad_protocol() with wp_allowed_protocols(). */
-export function badProtocol(content: string): string {
-  let text = ksesNoNull(content);
-  if (text.startsWith('https://') || text.startsWith('http://')) return text;
-  let iterations = 0;
-  let before: string;
-  do {
-    before = text;
-    text = badProtocolOnce(text, 1);
-  } while (before !== text && ++iterations < 6);
-  return before !== text ? '' : text;
-}
 
 /** esc_url( $url ) in the display context. */
 export function escUrl(url: string): string {

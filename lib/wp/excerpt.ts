@@ -3,7 +3,7 @@
 // looks like a shortcode removed, kses'd down to a few inline tags and lists, the content trimmed
 // to 30 words (TEC's list-view `excerpt_length`, which is what a REST request gets) with
 // ` [&hellip;]`, and wpautop().
-import { ksesPost } from './kses.js';
+import { ksesPost } from './kses/filters.js';
 import { wpautop } from './autop.js';
 import { hasBlocks, stripBlockDelimiters } from './blocks.js';
 import { ForwardFinder } from './php.js';

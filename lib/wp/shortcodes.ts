@@ -7,7 +7,7 @@
 // [audio] and [video] are not registered here: their players need attachment and instance data.
 import { wpHtmlSplit } from './autop.js';
 import { escAttr, escHtml, escUrl } from './entities.js';
-import { ksesPost } from './kses.js';
+import { ksesPost } from './kses/filters.js';
 import { asciiLower, ForwardFinder, isWordChar, phpTrim, replaceAll } from './php.js';
 import { shortcodeNamesIn } from './texturize.js';
 

@@ -1,5 +1,5 @@
 // Authors and contributors cannot post unfiltered HTML: what they save goes through WordPress's
-// kses (lib/wp/kses.ts) as on a WordPress site, where only editors and administrators have
+// kses (lib/wp/kses/) as on a WordPress site, where only editors and administrators have
 // `unfiltered_html`. Term descriptions are filtered for everyone, as WordPress does.
 import { describe, expect, it } from 'vitest';
 import { useGateway } from '../support/gateway.js';

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfig } from '#lib/runtime/config.js';
 import { renderTermName } from '#lib/contract/html-filters.js';
-import { ksesTermDescription } from '#lib/wp/kses.js';
+import { ksesTermDescription } from '#lib/wp/kses/filters.js';
 import { presentEvent, presentNestedTerm, presentOrganizer, presentTerm, presentVenue } from '#lib/present/present.js';
 import type { EventItem, OrganizerItem, TermItem, VenueItem } from '#lib/store/items.js';
 import { escHtml, sanitizeTextField } from '#lib/wp/text.js';

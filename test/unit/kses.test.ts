@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ksesPost, ksesTermDescription, ksesTitle } from '#lib/wp/kses.js';
+import { ksesPost, ksesTermDescription, ksesTitle } from '#lib/wp/kses/filters.js';
 
 // Expected outputs come from the live TEC corpus, from WordPress's own kses test suite
 // (tests/phpunit/tests/kses.php, translated to input/output pairs) or were worked out from
