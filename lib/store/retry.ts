@@ -11,21 +11,27 @@ export class OutOfTime extends ConflictError {}
 export const sleep = (ms: number) => requestWork(new Promise<void>((ok) => setTimeout(ok, ms)));
 
 /**
- * How long a kind of step took lately (the last `keep`), for guessing whether the next one still
- * fits in the request's time: the longest of them, and never less than a floor.
+ * How long a kind of step took lately (the last `keep`, none older than `maxAgeMs`), for guessing
+ * whether the next one still fits in the request's time: the longest of them, and never less than
+ * a floor. A step that is refused records no time, so only age can lower the guess after a stall:
+ * without it, one slow spike would refuse every later step of the process for good.
  */
 export class Durations {
-  private readonly recent: number[] = [];
+  private readonly recent: { ms: number; at: number }[] = [];
   constructor(
     private readonly floorMs: number,
     private readonly keep = 20,
+    private readonly maxAgeMs = Number.POSITIVE_INFINITY,
   ) {}
-  add(ms: number): void {
-    this.recent.push(ms);
+  add(ms: number, now = Date.now()): void {
+    this.recent.push({ ms, at: now });
     if (this.recent.length > this.keep) this.recent.shift();
   }
-  estimate(): number {
-    return Math.max(this.floorMs, ...this.recent);
+  estimate(now = Date.now()): number {
+    while (this.recent.length && now - this.recent[0]!.at > this.maxAgeMs) this.recent.shift();
+    let longest = this.floorMs;
+    for (const { ms } of this.recent) if (ms > longest) longest = ms;
+    return longest;
   }
   /** Throws OutOfTime unless a step (plus `waitMs` before it) can still finish before the deadline. */
   ensure(what: string, waitMs = 0): void {

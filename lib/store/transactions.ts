@@ -45,8 +45,12 @@ export function fromAttributeValues(item: Record<string, AttributeValue>): Recor
   return Object.fromEntries(Object.entries(item).map(([k, v]) => [k, value(v)]));
 }
 
-/** TransactWriteItems round trips of this process (the last ten: a slow spike is soon forgotten). */
-const transactTimes = new Durations(50, 10);
+/**
+ * TransactWriteItems round trips of this process: the last ten, none older than five seconds, so
+ * that a stall of the database is forgotten seconds after it ends, in every warm container.
+ */
+export const TRANSACT_TIMES_MAX_AGE_MS = 5_000;
+const transactTimes = new Durations(50, 10, TRANSACT_TIMES_MAX_AGE_MS);
 /** Resends of a transaction that only met another transaction on one of its items. */
 const CONFLICT_RESENDS = 4;
 
