@@ -30,6 +30,12 @@ export interface RequestContext<A extends Args = Args> {
    */
   shared?: boolean;
   method: string;
+  /**
+   * A write's `If-Match`, as sent (reads never have it): the logic checks it against the record it
+   * reads to change (`requireMatch`), and the write of that record carries the version it checked
+   * (lib/store/precondition.ts).
+   */
+  ifMatch?: string;
   /** The caller's address, as the gateway saw it. */
   ip?: string;
   now: Date;

@@ -18,7 +18,6 @@ import { isEditor } from '#lib/auth/permissions.js';
 import { callerRole, logError } from '#lib/observe/log.js';
 import { observe } from '#lib/observe/invocation.js';
 import { cacheControl, entityTag, noneMatch } from './conditional.js';
-import { withIfMatch } from '#lib/store/precondition.js';
 import type { Result as Encoded } from './idempotency.js';
 import type { Logic, RequestContext } from '#lib/contract/request.js';
 import { validateArgs } from '#lib/contract/validate.js';
@@ -101,6 +100,7 @@ const routeRequest =
       principal,
       shared: !principal && header(event, 'authorization') === undefined && input.password === undefined,
       method,
+      ifMatch: op.access === 'write' ? header(event, 'if-match') : undefined,
       ip: facts.ip,
       now: facts.now,
     };
@@ -164,7 +164,7 @@ export function handle<Id extends OperationId>(opId: Id, logic: Logic<ArgsOf<Id>
   const operate = (event: Event, context: ContextWithRequest): Promise<Result> => {
     const req = context.request!;
     return once(op, req.principal?.sub, event, context, async () => {
-      const reply = await withIfMatch(req.op.access === 'write' ? header(event, 'if-match') : undefined, () => logic(req as RequestContext<ArgsOf<Id>>));
+      const reply = await logic(req as RequestContext<ArgsOf<Id>>);
       const answer = conditional(reply, req, event);
       return encode(answer.reply, { ...allow, ...answer.headers }, event, answer.body);
     });

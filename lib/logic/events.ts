@@ -24,6 +24,7 @@ import { nextId } from '#lib/store/ids.js';
 import { freeSlug, idAndSlug } from '#lib/store/slugs.js';
 import { keys, type Taxonomy } from '#lib/store/keys.js';
 import type { AnyPost, EventItem, OrganizerItem, TermItem, VenueItem } from '#lib/store/items.js';
+import { checked, requireVersion, settleChecked, writeChecked, type Checked } from '#lib/store/precondition.js';
 import { addTermBytes, durationBound, itemBytes } from '#lib/store/stats.js';
 import { eventSeconds } from '#lib/store/durations.js';
 import { cardsFor } from './cards.js';
@@ -235,8 +236,11 @@ function eventFrom(p: Record<string, unknown>, base: { id: number; lang: Lang; s
   return event;
 }
 
-/** Writes the event and everything created with it in one transaction. */
-async function commit(old: EventItem | undefined, next: EventItem, links: Resolved): Promise<void> {
+/**
+ * Writes the event and everything created with it in one transaction; an update's carries the
+ * version `check` names (If-Match), on every attempt.
+ */
+async function commit(old: EventItem | undefined, next: EventItem, links: Resolved, check?: Checked): Promise<void> {
   const published = next.status === 'publish';
   const extra = [
     ...links.writes,
@@ -244,7 +248,7 @@ async function commit(old: EventItem | undefined, next: EventItem, links: Resolv
   ];
   const bound = await durationBound(next.lang, eventSeconds(next));
   const tx = eventTransaction(old, next, config().tableName, extra, links.created, bound);
-  await transact(tx.items, (i) => tx.meaning.get(i)?.());
+  await writeChecked(tx.items, check, () => transact(tx.items, (i) => tx.meaning.get(i)?.()));
   if (links.newTerms.length) await addTermBytes(next.lang, links.newTerms.reduce((n, t) => n + itemBytes(t), 0));
 }
 
@@ -301,9 +305,10 @@ const RECORD_ONLY = {
  * all succeed, the last one winning per field, instead of racing on the record's version; there
  * is no derived item to keep in step, and a concurrent update of indexed fields does not retry
  * because of it (it writes only the fields it changes). Undefined when the event is
- * gone or its status changed since the permission check (the general path then decides).
+ * gone or its status changed since the permission check (the general path then decides). With
+ * `check`, the update also requires the version If-Match was checked at.
  */
-async function updateFields(ctx: RequestContext, found: EventItem): Promise<EventItem | undefined> {
+async function updateFields(ctx: RequestContext, found: EventItem, check: Checked | undefined): Promise<EventItem | undefined> {
   // The values as the general path stores them (eventFrom), so both paths store the same.
   const computed = eventFrom({ ...ctx.params, status: found.status }, { id: found.id, lang: found.lang, slug: found.slug, author: found.author, now: ctx.now, old: found }, NO_LINKS) as unknown as Record<string, unknown>;
   const names: Record<string, string> = { '#kind': 'kind', '#status': 'status', '#version': 'version', '#iv': 'indexVersion', '#modified': 'modified', '#modified_utc': 'modified_utc' };
@@ -320,17 +325,18 @@ async function updateFields(ctx: RequestContext, found: EventItem): Promise<Even
     if (value === undefined) removes.push(`#${attribute}`);
     else sets.push(`#${attribute} = :${attribute}`), (values[`:${attribute}`] = value);
   }
+  const update = requireVersion({
+    TableName: config().tableName,
+    Key: keys.post(found.id),
+    UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+    ConditionExpression: 'attribute_exists(pk) AND #kind = :event AND #status = :status',
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+    ReturnValues: 'ALL_NEW' as const,
+  }, check);
   return withRetry(async () => {
     try {
-      const out = await db().send(new UpdateCommand({
-        TableName: config().tableName,
-        Key: keys.post(found.id),
-        UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-        ConditionExpression: 'attribute_exists(pk) AND #kind = :event AND #status = :status',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }));
+      const out = await settleChecked(check, () => db().send(new UpdateCommand(update)));
       return out.Attributes as EventItem;
     } catch (err) {
       if (err instanceof ConditionalCheckFailedException) return undefined;
@@ -351,6 +357,7 @@ const PATCH_RETRY = { baseMs: 25, capMs: 1_000 };
 export async function updateEvent(ctx: RequestContext): Promise<Reply> {
   requireRole(ctx.principal, 'contributor');
   const found = await findPost(ctx, 'event');
+  const check = checked(ctx.ifMatch, found);
   await requireWrite(ctx, found);
   await checkAuthor(ctx);
   // On the by-slug route the path names the event; a `slug` in the body renames it.
@@ -368,7 +375,7 @@ export async function updateEvent(ctx: RequestContext): Promise<Reply> {
     statusOf(found as EventItem) === found.status &&
     Object.keys(ctx.params).every((k) => k in RECORD_ONLY || k === 'ml_language');
   if (recordOnly) {
-    const updated = await updateFields(ctx, found as EventItem);
+    const updated = await updateFields(ctx, found as EventItem, check);
     if (updated) return respond(200, updated);
   }
   const author = await authorOf(ctx, found.author);
@@ -395,7 +402,7 @@ export async function updateEvent(ctx: RequestContext): Promise<Reply> {
       slug = await freeSlug('event', old.lang, slugify(wantedSlug ?? old.slug.replace(/__trashed$/, '')) || String(old.id), old.id, slugRaces + 1);
     }
     const next = eventFrom({ ...ctx.params, status: statusOf(old) }, { id: old.id, lang: old.lang, slug, author, now: ctx.now, old }, links);
-    await commit(old, next, links);
+    await commit(old, next, links, check);
     return next;
   }, PATCH_RETRY);
   return respond(200, event);

@@ -13,6 +13,7 @@ import { nextId } from '#lib/store/ids.js';
 import { freeSlug, idAndSlug } from '#lib/store/slugs.js';
 import { keys } from '#lib/store/keys.js';
 import type { OrganizerItem, VenueItem } from '#lib/store/items.js';
+import { checked, writeChecked } from '#lib/store/precondition.js';
 import { refreshCards, REQUEST_FAN_OUT } from './cards.js';
 import { authorOf, indexed, modifiedNow, publicationDates } from './common.js';
 import { findPost } from './post-reads.js';
@@ -104,6 +105,7 @@ export async function createPlace(ctx: RequestContext, kind: PlaceKind): Promise
 export async function updatePlace(ctx: RequestContext, kind: PlaceKind): Promise<Reply> {
   requireRole(ctx.principal, 'contributor');
   const found = await findPost(ctx, kind);
+  const check = checked(ctx.ifMatch, found);
   await requireWrite(ctx, found);
   await checkAuthor(ctx);
   const author = await authorOf(ctx, found.author);
@@ -124,7 +126,7 @@ export async function updatePlace(ctx: RequestContext, kind: PlaceKind): Promise
     writes.unshift(putIfVersion(next, old.version));
     // A renamed record is found by its new title too (the old title's item is checked and skipped).
     if (collate(next.title) !== collate(old.title)) writes.push(titleItem(next));
-    await transact(writes);
+    await writeChecked(writes, check, () => transact(writes));
     return next;
   });
   // Linked events show the edit too: a few at once, all of them soon (the stream consumer).

@@ -2,20 +2,20 @@
 // apart from the writes (lib/logic/posts.ts), so that the read functions' bundles carry none.
 import { invalidParam, tec } from '#lib/contract/errors.js';
 import { recordReply, type Reply } from '#lib/contract/reply.js';
+import { requireMatch } from '#lib/contract/revision.js';
 import { canRead, unlocked } from '#lib/auth/permissions.js';
 import type { RequestContext } from '#lib/contract/request.js';
 import { presentEvent, presentOrganizer, presentVenue } from '#lib/present/present.js';
 import { bySlug, getItem } from '#lib/store/reads.js';
 import { keys, slugIndexKey, type PostKind } from '#lib/store/keys.js';
 import type { AnyPost, EventItem, OrganizerItem, VenueItem } from '#lib/store/items.js';
-import { matchRecord } from '#lib/store/precondition.js';
 import { loadLinked, type TermReading } from './common.js';
 
 /** The record a path names, with TEC's answers for unknown ids and slugs. */
 export async function findPost(ctx: RequestContext, kind: PostKind): Promise<AnyPost> {
   const found = await lookUp(ctx, kind);
   // A write names the record it changes: its If-Match must name the revision just read.
-  matchRecord(found);
+  requireMatch(ctx.ifMatch, found);
   return found;
 }
 

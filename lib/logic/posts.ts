@@ -10,6 +10,7 @@ import { del, putIfVersion, transact } from '#lib/store/transactions.js';
 import { withRetry } from '#lib/store/retry.js';
 import { keys, type PostKind } from '#lib/store/keys.js';
 import type { AnyPost, EventItem } from '#lib/store/items.js';
+import { checked, writeChecked, type Checked } from '#lib/store/precondition.js';
 import { indexed, modifiedNow } from './common.js';
 import { REQUEST_FAN_OUT } from './cards.js';
 import { eventTransaction } from './event-writes.js';
@@ -22,10 +23,11 @@ export async function deletePost(ctx: RequestContext, kind: PostKind): Promise<R
   const force = ctx.params.force === true;
   if (force && !isEditor(ctx.principal)) throw forbidden(true);
   const post = await findPost(ctx, kind);
+  const check = checked(ctx.ifMatch, post);
   await requireWrite(ctx, post);
   if (post.status === 'trash' && !force) {
     // A trash that ran out of time before unlinking every event is completed by repeating it.
-    if (kind !== 'event') await unlinkPlace(kind, post.id, ctx.now, REQUEST_FAN_OUT);
+    if (kind !== 'event') await unlinkPlace(kind, post.id, ctx.now, REQUEST_FAN_OUT, check);
     throw tec.inTrash(kind);
   }
   const table = config().tableName;
@@ -34,36 +36,42 @@ export async function deletePost(ctx: RequestContext, kind: PostKind): Promise<R
     if (force) {
       await withRetry(async () => {
         const old = (await getItem<EventItem>(keys.post(post.id)))!;
-        await transact(eventTransaction(old, undefined, table).items);
+        const { items } = eventTransaction(old, undefined, table);
+        await writeChecked(items, check, () => transact(items));
       });
       return json(200, await presentPost(post, false));
     }
-    return json(200, await presentPost(await trash(ctx, kind, post.id), false));
+    return json(200, await presentPost(await trash(ctx, kind, post.id, check), false));
   }
 
   // A venue or organizer goes to the trash first: from then on no event write can link it (they
   // check its status), so unlinking its events afterwards leaves none linked. TEC removes a
-  // trashed venue's or organizer's links from its events too.
-  const trashed = post.status === 'trash' ? post : await trash(ctx, kind, post.id);
-  await unlinkPlace(kind, post.id, ctx.now, REQUEST_FAN_OUT);
+  // trashed venue's or organizer's links from its events too. The first of these writes of the
+  // record carries the version If-Match was checked at.
+  const trashed = post.status === 'trash' ? post : await trash(ctx, kind, post.id, check);
+  const due = await unlinkPlace(kind, post.id, ctx.now, REQUEST_FAN_OUT, post.status === 'trash' ? check : undefined);
   if (!force) return json(200, await presentPost(trashed, false));
   // Trashing freed the slug guard already.
-  await transact([{ Delete: { TableName: table, Key: keys.post(post.id) } }]);
+  const remove = [{ Delete: { TableName: table, Key: keys.post(post.id) } }];
+  await writeChecked(remove, due, () => transact(remove));
   return json(200, await presentPost(post, false));
 }
 
-/** Moves a record to the trash; a second caller that loses the race gets TEC's 410. */
-async function trash(ctx: RequestContext, kind: PostKind, id: number): Promise<AnyPost> {
+/**
+ * Moves a record to the trash; a second caller that loses the race gets TEC's 410. The write
+ * carries the version `check` names, on every attempt.
+ */
+async function trash(ctx: RequestContext, kind: PostKind, id: number, check: Checked | undefined): Promise<AnyPost> {
   return withRetry(async () => {
     const old = (await getItem<AnyPost>(keys.post(id)))!;
     if (old.status === 'trash') throw tec.inTrash(kind);
     // WordPress renames a trashed post's slug, which frees the original one.
     const next = { ...old, status: 'trash', trashedFrom: old.status, slug: `${old.slug}__trashed`, ...modifiedNow(ctx.now), version: old.version + 1 } as AnyPost;
-    if (kind === 'event') {
-      await transact(eventTransaction(old as EventItem, next as EventItem, config().tableName).items);
-    } else {
-      await transact([putIfVersion(indexed(next), old.version), del(keys.slugGuard(kind, old.lang, old.slug))]);
-    }
+    const items =
+      kind === 'event'
+        ? eventTransaction(old as EventItem, next as EventItem, config().tableName).items
+        : [putIfVersion(indexed(next), old.version), del(keys.slugGuard(kind, old.lang, old.slug))];
+    await writeChecked(items, check, () => transact(items));
     return next;
   });
 }

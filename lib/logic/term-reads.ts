@@ -2,9 +2,9 @@
 // functions' bundles carry no write logic.
 import { invalidParam } from '#lib/contract/errors.js';
 import { recordReply, type Reply } from '#lib/contract/reply.js';
+import { requireMatch } from '#lib/contract/revision.js';
 import type { RequestContext } from '#lib/contract/request.js';
 import { presentTerm } from '#lib/present/present.js';
-import { matchRecord } from '#lib/store/precondition.js';
 import { getItem } from '#lib/store/reads.js';
 import { keys, type Taxonomy } from '#lib/store/keys.js';
 import type { TermItem } from '#lib/store/items.js';
@@ -15,7 +15,7 @@ export async function findTerm(ctx: RequestContext): Promise<TermItem> {
   const term = await getItem<TermItem>(keys.term(ctx.path.id!));
   if (!term || term.taxonomy !== taxonomyOf(ctx)) throw invalidParam('id', `id is not an existing ${taxonomyOf(ctx)} id.`);
   // A write names the term it changes: its If-Match must name the revision just read.
-  matchRecord(term);
+  requireMatch(ctx.ifMatch, term);
   return term;
 }
 

@@ -12,6 +12,7 @@ import { del, put, putIfVersion, transact, type TransactItem } from '#lib/store/
 import { withRetry } from '#lib/store/retry.js';
 import { keys, type Taxonomy } from '#lib/store/keys.js';
 import type { TermItem } from '#lib/store/items.js';
+import { checked, writeChecked } from '#lib/store/precondition.js';
 import { addTermBytes, itemBytes } from '#lib/store/stats.js';
 import { indexedTerm, termsOf } from './common.js';
 import { findTerm, taxonomyOf } from './term-reads.js';
@@ -82,6 +83,7 @@ export async function createTerm(ctx: RequestContext<TermCreate>): Promise<Reply
 export async function updateTerm(ctx: RequestContext<TermUpdate>): Promise<Reply> {
   requireEditor(ctx.principal);
   const found = await findTerm(ctx);
+  const check = checked(ctx.ifMatch, found);
   const taxonomy = taxonomyOf(ctx);
   const parent = await parentOf(ctx, taxonomy, found.parent, found.id);
   const term = await withRetry(async () => {
@@ -96,7 +98,7 @@ export async function updateTerm(ctx: RequestContext<TermUpdate>): Promise<Reply
     if (name.toLowerCase() !== old.name.toLowerCase() || parent !== old.parent) {
       writes.push(del(keys.termName(taxonomy, old.lang, old.parent, old.name)), put({ ...keys.termName(taxonomy, old.lang, parent, name), id: old.id }));
     }
-    await transact(writes, guardError(writes, next));
+    await writeChecked(writes, check, () => transact(writes, guardError(writes, next)));
     await addTermBytes(old.lang, itemBytes(next) - itemBytes(old));
     return next;
   });
@@ -122,14 +124,17 @@ async function reparentChildren(term: TermItem): Promise<void> {
 export async function deleteTerm(ctx: RequestContext): Promise<Reply> {
   requireEditor(ctx.principal);
   const term = await findTerm(ctx);
-  await unlinkTerm(term.taxonomy, term.id, ctx.now, REQUEST_FAN_OUT);
+  // Unlinking moves the term's counts: the first of its writes of the term carries the version
+  // If-Match was checked at, else the delete does.
+  const due = await unlinkTerm(term.taxonomy, term.id, ctx.now, REQUEST_FAN_OUT, checked(ctx.ifMatch, term));
   // WordPress moves a deleted category's children up to its parent.
   if (term.taxonomy === 'category') await reparentChildren(term);
-  await transact([
+  const deletes = [
     del(keys.term(term.id)),
     del(keys.slugGuard(term.taxonomy, term.lang, term.slug)),
     del(keys.termName(term.taxonomy, term.lang, term.parent, term.name)),
-  ]);
+  ];
+  await writeChecked(deletes, due, () => transact(deletes));
   await addTermBytes(term.lang, -itemBytes(term));
   return json(200, presentTerm(term));
 }

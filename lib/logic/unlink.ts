@@ -7,6 +7,7 @@ import { transact } from '#lib/store/transactions.js';
 import { fanOut, withRetry } from '#lib/store/retry.js';
 import { keys } from '#lib/store/keys.js';
 import type { EventItem, LinkItem } from '#lib/store/items.js';
+import { writeChecked, type Checked } from '#lib/store/precondition.js';
 import { modifiedNow } from './common.js';
 import { linksOf } from './cards.js';
 import { eventTransaction } from './event-writes.js';
@@ -21,34 +22,42 @@ const UNLINK_AT_ONCE = 16;
  * (each in its own transaction, several at once, while there is time; see `fanOut`), unless there
  * are more than `limit`: then nothing, and the stream consumer unlinks them
  * (lib/stream/cards-trigger.ts). Idempotent: an unlinked event has no link item left.
+ *
+ * With `check` (the target, as a write's `If-Match` was checked against it), the first of these
+ * transactions that writes the target (its counts) carries the checked version: until one has,
+ * events are unlinked one at a time. Returns the check when none did, for the caller's own write.
  */
-export async function unlinkEvents(targetPk: string, drop: (e: EventItem) => EventItem, now: Date, limit = Infinity): Promise<void> {
+export async function unlinkEvents(targetPk: string, drop: (e: EventItem) => EventItem, now: Date, limit = Infinity, check?: Checked): Promise<Checked | undefined> {
   const links = await linksOf<LinkItem>(targetPk, limit, '');
-  if (!links) return;
+  if (!links) return check;
   // The stream consumer may unlink after the record itself was deleted: its counts are gone with
   // it, so the events' transactions must not update (or require) it.
   const target = { pk: targetPk, sk: targetPk.startsWith('TERM#') ? 'TERM' : 'POST' };
   const gone = links.length > 0 && !(await getItem(target));
   const skip = gone ? new Set([targetPk]) : undefined;
+  let due = check;
   const unlink = (link: LinkItem) =>
     withRetry(async () => {
       const old = await getItem<EventItem>(keys.post(link.eventId));
       if (!old) return;
       const next = { ...drop(old), ...modifiedNow(now), version: old.version + 1 };
       const tx = eventTransaction(old, next, config().tableName, [], skip);
-      await transact(tx.items);
+      if (await writeChecked(tx.items, due, () => transact(tx.items))) due = undefined;
     });
-  await fanOut(links, UNLINK_AT_ONCE, unlink, `Events still linked to ${targetPk}`);
+  let started = 0;
+  while (due && !gone && started < links.length) await unlink(links[started++]!);
+  await fanOut(links.slice(started), UNLINK_AT_ONCE, unlink, `Events still linked to ${targetPk}`);
+  return due;
 }
 
 /** Unlinks a venue or organizer from all its events (their links, cards and counts). */
-export function unlinkPlace(kind: 'venue' | 'organizer', id: number, now: Date, limit = Infinity): Promise<void> {
+export function unlinkPlace(kind: 'venue' | 'organizer', id: number, now: Date, limit = Infinity, check?: Checked): Promise<Checked | undefined> {
   const field = kind === 'venue' ? 'venues' : 'organizers';
-  return unlinkEvents(keys.post(id).pk, (e) => ({ ...e, [field]: e[field].filter((x) => x !== id), cards: withoutCard(e.cards, id) }), now, limit);
+  return unlinkEvents(keys.post(id).pk, (e) => ({ ...e, [field]: e[field].filter((x) => x !== id), cards: withoutCard(e.cards, id) }), now, limit, check);
 }
 
 /** Unlinks a category or tag from its events (a few here; all of them in the stream consumer). */
-export function unlinkTerm(taxonomy: 'category' | 'tag', id: number, now: Date, limit = Infinity): Promise<void> {
+export function unlinkTerm(taxonomy: 'category' | 'tag', id: number, now: Date, limit = Infinity, check?: Checked): Promise<Checked | undefined> {
   const field = taxonomy === 'category' ? 'categories' : 'tags';
-  return unlinkEvents(keys.term(id).pk, (e) => ({ ...e, [field]: e[field].filter((x) => x !== id) }), now, limit);
+  return unlinkEvents(keys.term(id).pk, (e) => ({ ...e, [field]: e[field].filter((x) => x !== id) }), now, limit, check);
 }

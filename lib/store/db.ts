@@ -2,10 +2,9 @@
 // asks for its consumed capacity, which is tallied (lib/observe/capacity.ts) so that tests and benchmarks
 // can measure cost and each request can log what it consumed.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { recordConsumed, startRequest, type Consumed } from '#lib/observe/capacity.js';
 import { requestWork } from '#lib/runtime/scope.js';
-import { conditionWrite } from './precondition.js';
 
 export { capacity, type CapacityTally } from '#lib/observe/capacity.js';
 
@@ -38,23 +37,6 @@ function makeClient(): DynamoDBDocumentClient {
       }
     },
     { step: 'initialize', name: 'consumedCapacityTally' },
-  );
-  client.middlewareStack.add(
-    (next, context) => async (args) => {
-      const held = conditionWrite(String(context.commandName ?? ''), args.input as Record<string, unknown>);
-      if (!held) return next(args);
-      try {
-        const result = await next(args);
-        held.settle(true);
-        return result;
-      } catch (err) {
-        // Another condition of the write may have failed: only a new version is a failed If-Match.
-        const now = await client.send(new GetCommand({ TableName: held.tableName, Key: held.key, ConsistentRead: true }));
-        held.settle(false, now.Item?.version as number | undefined);
-        throw err;
-      }
-    },
-    { step: 'initialize', name: 'ifMatchCondition' },
   );
   return client;
 }

@@ -1,74 +1,73 @@
-// A write's `If-Match` (lib/http/conditional.ts), held for the request: the record the write names is
-// checked when it is read (`matchRecord`), and the first write of that record in the request is
-// made conditional on the version that was checked, so that a change made in between by another
-// request fails the write with 412 instead of being overwritten.
-import { parseTags, preconditionFailed, requireMatch } from '#lib/contract/revision.js';
-import { scopedValue } from '#lib/runtime/scope.js';
+// A write's `If-Match` (lib/http/conditional.ts), once the logic has checked it against the record
+// it read (`requireMatch`, lib/contract/revision.ts): the request's first write of that record
+// carries the version that was checked, so that a change made in between by another request fails
+// the write with 412 instead of being overwritten. Retries of that write carry it too: a retry
+// that reads the record again cannot take a newer version for the checked one.
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { parseTags, preconditionFailed } from '#lib/contract/revision.js';
+import { config } from '#lib/runtime/config.js';
+import { db } from './db.js';
+import type { Key } from './reads.js';
+import type { TransactItem } from './transactions.js';
 
-interface Expectation {
-  header: string;
-  /** The record read and checked, until its first write. */
-  pending?: { pk: string; sk: string; version: number };
+type Write = { ConditionExpression?: string; ExpressionAttributeNames?: Record<string, string>; ExpressionAttributeValues?: Record<string, unknown> };
+
+/** The record a write's `If-Match` was checked against, and the version its write must still find. */
+export interface Checked {
+  key: Key;
+  version: number;
 }
-
-const scope = scopedValue<Expectation>('if-match');
-
-/** Runs a write with the request's `If-Match` (none: nothing is checked). */
-export function withIfMatch<T>(header: string | undefined, fn: () => T): T {
-  return header === undefined ? fn() : scope.run({ header }, fn);
-}
-
-/** The record a write is about to change, as it was just read: 412 unless `If-Match` names it. */
-export function matchRecord(item: { pk: string; sk: string; id: number; version: number }): void {
-  const s = scope.get();
-  if (!s) return;
-  requireMatch(s.header, item);
-  if (!parseTags(s.header).any) s.pending = { pk: item.pk, sk: item.sk, version: item.version };
-}
-
-type Keyed = { TableName?: string; Key?: Record<string, unknown>; Item?: Record<string, unknown>; ConditionExpression?: string; ExpressionAttributeNames?: Record<string, string>; ExpressionAttributeValues?: Record<string, unknown> };
-
-/** Adds the version condition to a write of the pending record; its table when it did. */
-function condition(write: Keyed | undefined, pending: NonNullable<Expectation['pending']>): string | undefined {
-  const key = write?.Key ?? write?.Item;
-  if (!write || key?.pk !== pending.pk || key?.sk !== pending.sk) return undefined;
-  write.ConditionExpression = write.ConditionExpression ? `(${write.ConditionExpression}) AND #ifMatchVersion = :ifMatchVersion` : '#ifMatchVersion = :ifMatchVersion';
-  write.ExpressionAttributeNames = { ...write.ExpressionAttributeNames, '#ifMatchVersion': 'version' };
-  write.ExpressionAttributeValues = { ...write.ExpressionAttributeValues, ':ifMatchVersion': pending.version };
-  return write.TableName;
-}
-
-// The document client runs its commands as the client's own (UpdateCommand as UpdateItemCommand).
-const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand']);
 
 /**
- * For the document client's middleware (lib/store/db.ts): conditions the request's first write of the
- * checked record. Returns what to do once the write is sent: on success the condition is spent;
- * on failure `stillCurrent` tells whether the record kept its version (another condition failed,
- * and the write's own handling applies) or not (412).
+ * What the write of `record` must still find, once `requireMatch` held for it: nothing without
+ * `If-Match`, nor for `*` (any version: the record existed when it was read).
  */
-export function conditionWrite(
-  command: string,
-  input: Record<string, unknown>,
-): { tableName: string; key: { pk: string; sk: string }; version: number; settle(ok: boolean, current?: number): void } | undefined {
-  const s = scope.get();
-  const pending = s?.pending;
-  if (!s || !pending) return undefined;
-  let table: string | undefined;
-  if (WRITES.has(command)) table = condition(input as Keyed, pending);
-  else if (command === 'TransactWriteItemsCommand') {
-    for (const t of (input.TransactItems ?? []) as { Put?: Keyed; Update?: Keyed; Delete?: Keyed }[]) {
-      table = condition(t.Put, pending) ?? condition(t.Update, pending) ?? condition(t.Delete, pending) ?? table;
-    }
+export function checked(ifMatch: string | undefined, record: Key & { version: number }): Checked | undefined {
+  if (ifMatch === undefined || parseTags(ifMatch).any) return undefined;
+  return { key: { pk: record.pk, sk: record.sk }, version: record.version };
+}
+
+/** Adds to a write (an UpdateItem's input, or a transaction's Put, Update or Delete) the checked version. */
+export function requireVersion<W extends Write>(write: W, check: Checked | undefined): W {
+  if (!check) return write;
+  const w: Write = write;
+  w.ConditionExpression = w.ConditionExpression ? `(${w.ConditionExpression}) AND #ifMatchVersion = :ifMatchVersion` : '#ifMatchVersion = :ifMatchVersion';
+  w.ExpressionAttributeNames = { ...w.ExpressionAttributeNames, '#ifMatchVersion': 'version' };
+  w.ExpressionAttributeValues = { ...w.ExpressionAttributeValues, ':ifMatchVersion': check.version };
+  return write;
+}
+
+/**
+ * Runs the write that carries the checked version. When it fails, the record says why: with
+ * another version (or none) it was changed since it was checked, which is 412; with the checked
+ * one, another condition of the write failed, and the write's own error stands.
+ */
+export async function settleChecked<T>(check: Checked | undefined, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (!check) throw err;
+    const now = await db().send(new GetCommand({ TableName: config().tableName, Key: check.key, ConsistentRead: true }));
+    if (now.Item?.version !== check.version) throw preconditionFailed();
+    throw err;
   }
-  if (table === undefined) return undefined;
-  return {
-    tableName: table,
-    key: { pk: pending.pk, sk: pending.sk },
-    version: pending.version,
-    settle(ok, current) {
-      if (ok) s.pending = undefined;
-      else if (current !== pending.version) throw preconditionFailed();
-    },
-  };
+}
+
+/**
+ * Runs `write`, the transaction of `items`, with the checked record's write among them carrying
+ * the checked version (`settleChecked`). Whether one did: a transaction that does not write the
+ * checked record leaves its version to the request's next write of it.
+ */
+export async function writeChecked(items: TransactItem[], check: Checked | undefined, write: () => Promise<void>): Promise<boolean> {
+  const carrier = check && items.map((t) => t.Put ?? t.Update ?? t.Delete).find((w) => {
+    const key = w && ('Key' in w ? w.Key : w.Item);
+    return key?.pk === check.key.pk && key?.sk === check.key.sk;
+  });
+  if (!carrier) {
+    await write();
+    return false;
+  }
+  requireVersion(carrier, check);
+  await settleChecked(check, write);
+  return true;
 }

@@ -15,9 +15,15 @@ export const cardsTrigger: Trigger = {
   wants: (c) => isPlace(c) || ((c.kind === 'category' || c.kind === 'tag') && c.action === 'delete'),
   async apply(c) {
     const now = new Date();
-    if (c.kind === 'category' || c.kind === 'tag') return unlinkTerm(c.kind, c.id, now);
+    if (c.kind === 'category' || c.kind === 'tag') {
+      await unlinkTerm(c.kind, c.id, now);
+      return;
+    }
     if (!isPlace(c)) return;
-    if (gone(c)) return unlinkPlace(c.kind, c.id, now);
+    if (gone(c)) {
+      await unlinkPlace(c.kind, c.id, now);
+      return;
+    }
     const place = c.new as VenueItem | OrganizerItem | undefined;
     const before = c.old as VenueItem | OrganizerItem | undefined;
     // Only an edit of the record makes a new card (a new `rev`); event writes that only move its

@@ -167,6 +167,25 @@ describe('If-Match on writes', () => {
     expect((await read(`/events/${event.id}`)).body.status).not.toBe('trash');
   });
 
+  it('deletes a venue and a category linked to several events with a current tag', async () => {
+    // Trashing the venue is its first write; unlinking the category's events moves its counts first.
+    const venue = await createAsEditor(gw, '/venues', { venue: `Busy hall ${Date.now()}` });
+    const category = await createAsEditor(gw, '/categories', { name: `Busy ${Date.now()}` });
+    const events: any[] = [];
+    for (let i = 0; i < 4; i++) {
+      events.push(await createAsEditor(gw, '/events', { title: `Busy ${i}`, start_date: at(10), end_date: at(10, 11), status: 'publish', venue: venue.id, categories: [category.id] }));
+    }
+    for (const path of [`/venues/${venue.id}`, `/categories/${category.id}`]) {
+      const res = await gw.api('DELETE', path, { token: 'editor', headers: { 'if-match': tagOf(await read(path)) } });
+      expect(res.status, res.text).toBe(200);
+    }
+    for (const e of events) {
+      const now = await read(`/events/${e.id}`);
+      expect(now.body.venue).toEqual([]);
+      expect(now.body.categories).toEqual([]);
+    }
+  });
+
   it('changes nothing for writes without If-Match', async () => {
     const event = await createAsEditor(gw, '/events', { title: 'Unconditional', start_date: at(9), end_date: at(9, 11) });
     expect((await gw.api('POST', `/events/${event.id}`, { body: { title: 'One' }, token: 'editor' })).status).toBe(200);
