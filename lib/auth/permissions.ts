@@ -7,7 +7,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Principal, Role } from '#lib/contract/principal.js';
 import { forbidden } from '#lib/contract/errors.js';
-import type { RequestContext } from '#lib/contract/request.js';
+import type { RequestContext, RequestWith } from '#lib/contract/request.js';
 import { findUserId } from '#lib/store/users.js';
 import type { PostItem } from '#lib/store/items.js';
 
@@ -80,15 +80,15 @@ export function samePassword(given: unknown, stored: string): boolean {
 }
 
 /** Whether the caller sees a password-protected event in full: editors, its author, or the password. */
-export async function unlocked(ctx: RequestContext, event: Pick<PostItem, 'author'> & { password?: string }): Promise<boolean> {
+export async function unlocked(ctx: RequestWith<{ password?: string }>, event: Pick<PostItem, 'author'> & { password?: string }): Promise<boolean> {
   if (!event.password || isEditor(ctx.principal)) return true;
   if (ctx.principal?.role && event.author === (await callerId(ctx))) return true;
   return samePassword(ctx.params.password, event.password);
 }
 
 /** Only editors may name another user as the author. */
-export async function checkAuthor(ctx: RequestContext): Promise<void> {
-  const wanted = ctx.params.author as number | undefined;
+export async function checkAuthor(ctx: RequestWith<{ author?: number }>): Promise<void> {
+  const wanted = ctx.params.author;
   if (wanted === undefined || isEditor(ctx.principal)) return;
   if (wanted !== (await callerId(ctx))) throw forbidden(true);
 }

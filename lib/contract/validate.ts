@@ -1,6 +1,6 @@
 // WordPress-style validation of a request's arguments against an operation's argument table.
 import { invalidParams, missingParams } from './errors.js';
-import type { Args, HtmlFilters } from './params.js';
+import type { Args, HtmlFilters, Params } from './params.js';
 import type { Input } from './request.js';
 
 export interface ValidateOptions {
@@ -17,7 +17,7 @@ export interface ValidateOptions {
  * Text arguments that carry HTML are filtered as WordPress filters them on save, and then
  * checked again (a title of only `<script></script>` is empty once filtered).
  */
-export function validateArgs(args: Args, input: Input, { skip = [], unfilteredHtml = false, filters }: ValidateOptions = {}): Record<string, unknown> {
+export function validateArgs<A extends Args>(args: A, input: Input, { skip = [], unfilteredHtml = false, filters }: ValidateOptions = {}): Params<A> {
   const missing = Object.entries(args)
     .filter(([name, arg]) => arg.required && !skip.includes(name) && (input[name] === undefined || input[name] === null))
     .map(([name]) => name);
@@ -41,5 +41,6 @@ export function validateArgs(args: Args, input: Input, { skip = [], unfilteredHt
     else bad[name] = `${name} ${result.error.issues[0]?.message ?? 'is invalid.'}`;
   }
   if (Object.keys(bad).length) throw invalidParams(bad);
-  return out;
+  // Each value passed its argument's schema (or is its default): the table's types hold.
+  return out as Params<A>;
 }

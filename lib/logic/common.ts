@@ -2,7 +2,7 @@
 import { config, type Lang } from '#lib/runtime/config.js';
 import { nowUtc, parseDate, utcToWall, wallToUtc } from '#lib/domain/time/dates.js';
 import { invalidParam } from '#lib/contract/errors.js';
-import type { RequestContext } from '#lib/contract/request.js';
+import type { RequestContext, RequestWith } from '#lib/contract/request.js';
 import { batchGet, keyOf, queryAll } from '#lib/store/reads.js';
 import { userExists, userIdOf } from '#lib/store/users.js';
 import { keys, listKeys, slugIndexKey, termKeys } from '#lib/store/keys.js';
@@ -14,17 +14,17 @@ import { waitAll } from '#lib/runtime/settle.js';
 
 /** The publication date pair from `date` / `date_utc` (site zone), or `fallback`, or now. */
 export function publicationDates(
-  params: Record<string, unknown>,
+  params: { date?: string | number; date_utc?: string | number },
   now: Date,
   fallback?: { date: string; date_utc: string },
 ): { date: string; date_utc: string } {
   const zone = config().siteTimezone;
   if (params.date !== undefined) {
-    const date = parseDate(params.date as string, zone, now)!;
+    const date = parseDate(params.date, zone, now)!;
     return { date, date_utc: wallToUtc(date, zone) };
   }
   if (params.date_utc !== undefined) {
-    const date_utc = parseDate(params.date_utc as string, 'UTC', now)!;
+    const date_utc = parseDate(params.date_utc, 'UTC', now)!;
     return { date: utcToWall(date_utc, zone), date_utc };
   }
   if (fallback) return { date: fallback.date, date_utc: fallback.date_utc };
@@ -38,8 +38,8 @@ export function modifiedNow(now: Date) {
 }
 
 /** The author id of a write: the caller, or the `author` parameter when it names a known user. */
-export async function authorOf(ctx: RequestContext, current?: number): Promise<number> {
-  const wanted = ctx.params.author as number | undefined;
+export async function authorOf(ctx: RequestWith<{ author?: number }>, current?: number): Promise<number> {
+  const wanted = ctx.params.author;
   if (wanted !== undefined) {
     if (!(await userExists(wanted))) throw invalidParam('author', 'author is not an existing user id.');
     return wanted;

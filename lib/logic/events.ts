@@ -10,7 +10,14 @@ import { recordReply, type Reply } from '#lib/contract/reply.js';
 import { listItems } from '#lib/contract/params.js';
 import { canRead, checkAuthor, isEditor, requireRole, requireWrite, scaleStatus } from '#lib/auth/permissions.js';
 import { validateArgs } from '#lib/contract/validate.js';
-import { type RequestContext } from '#lib/contract/request.js';
+import type { ArgsOf } from '#lib/contract/operations.js';
+import type { Params } from '#lib/contract/params.js';
+import type { RequestContext } from '#lib/contract/request.js';
+
+type EventCreate = RequestContext<ArgsOf<'events.create'>>;
+type EventUpdate = RequestContext<ArgsOf<'events.update'>>;
+/** An event payload's fields as validated (all optional, as in an update), with the status the caller may set. */
+type EventFields = Omit<Params<ArgsOf<'events.update'>>, 'status'> & { status?: string };
 import { presentEvent } from '#lib/present/present.js';
 import { organizerWriteArgs, venueWriteArgs } from '#lib/contract/args/place.js';
 import { slugify } from '#lib/domain/slug.js';
@@ -30,7 +37,7 @@ import { eventSeconds } from '#lib/store/durations.js';
 import { cardsFor } from './cards.js';
 import { authorOf, loadLinked, modifiedNow, publicationDates } from './common.js';
 import { eventTransaction } from './event-writes.js';
-import { newPlace } from './places.js';
+import { newPlace, type PlaceFields } from './places.js';
 import { findPost } from './post-reads.js';
 import { newTermItem, termWrites } from './term-items.js';
 import { waitAll } from '#lib/runtime/settle.js';
@@ -75,7 +82,7 @@ interface Resolved {
  * right kind; inline objects create venues and organizers; term slugs and names resolve in the
  * request language, and unknown names create terms.
  */
-async function resolveLinks(ctx: RequestContext, author: number, attempt: number): Promise<Resolved> {
+async function resolveLinks(ctx: EventUpdate, author: number, attempt: number): Promise<Resolved> {
   const p = ctx.params;
   const lists = {
     venue: items(p.venue, 'venue'),
@@ -124,7 +131,7 @@ async function resolveLinks(ctx: RequestContext, author: number, attempt: number
         continue;
       }
       if (typeof v !== 'object' || v === null) throw invalidParam(field, `${field} must be ids or objects.`);
-      let params: Record<string, unknown>;
+      let params: PlaceFields;
       try {
         params = validateArgs(args, v as Record<string, unknown>, { unfilteredHtml: isEditor(ctx.principal), filters: HTML_FILTERS });
       } catch (err) {
@@ -180,13 +187,13 @@ async function resolveLinks(ctx: RequestContext, author: number, attempt: number
 }
 
 /** The event a payload describes, on top of `old` for updates. */
-function eventFrom(p: Record<string, unknown>, base: { id: number; lang: Lang; slug: string; author: number; now: Date; old?: EventItem }, links: Resolved): EventItem {
+function eventFrom(p: EventFields, base: { id: number; lang: Lang; slug: string; author: number; now: Date; old?: EventItem }, links: Resolved): EventItem {
   const old = base.old;
-  const timezone = p.timezone !== undefined ? String(p.timezone) : (old?.timezone ?? '');
+  const timezone = p.timezone ?? old?.timezone ?? '';
   const zone = timezone || config().siteTimezone;
-  let start = p.start_date !== undefined ? parseDate(p.start_date as string, zone, base.now)! : old!.start;
-  let end = p.end_date !== undefined ? parseDate(p.end_date as string, zone, base.now)! : old!.end;
-  const allDay = (p.all_day as boolean | undefined) ?? old?.allDay ?? false;
+  let start = p.start_date !== undefined ? parseDate(p.start_date, zone, base.now)! : old!.start;
+  let end = p.end_date !== undefined ? parseDate(p.end_date, zone, base.now)! : old!.end;
+  const allDay = p.all_day ?? old?.allDay ?? false;
   if (allDay) {
     start = startOfDay(start);
     end = endOfDay(end);
@@ -194,22 +201,22 @@ function eventFrom(p: Record<string, unknown>, base: { id: number; lang: Lang; s
   if (end < start) {
     throw invalidParams({ end_date: `end_date (${end}) must not be before start_date (${start}).` });
   }
-  const hidden = (p.hide_from_listings as boolean | undefined) ?? old?.hidden ?? false;
+  const hidden = p.hide_from_listings ?? old?.hidden ?? false;
   const event: EventItem = {
     ...keys.post(base.id),
     id: base.id,
     kind: 'event',
     lang: base.lang,
-    status: (p.status as string | undefined) ?? old?.status ?? 'publish',
+    status: p.status ?? old?.status ?? 'publish',
     slug: base.slug,
     author: base.author,
     ...publicationDates(p, base.now, old),
     ...modifiedNow(base.now),
-    title: (p.title as string | undefined) ?? old!.title,
-    description: (p.description as string | undefined) ?? old?.description ?? '',
-    excerpt: (p.excerpt as string | undefined) ?? old?.excerpt ?? '',
-    image: (p.image as string | undefined) ?? old?.image ?? '',
-    website: p.website !== undefined ? (p.website as string) : (old?.website ?? null),
+    title: p.title ?? old!.title,
+    description: p.description ?? old?.description ?? '',
+    excerpt: p.excerpt ?? old?.excerpt ?? '',
+    image: p.image ?? old?.image ?? '',
+    website: p.website ?? old?.website ?? null,
     version: (old?.version ?? 0) + 1,
     start,
     end,
@@ -218,10 +225,10 @@ function eventFrom(p: Record<string, unknown>, base: { id: number; lang: Lang; s
     timezone,
     allDay,
     cost: p.cost !== undefined ? parseCostInput(p.cost) : old?.cost,
-    showMap: (p.show_map as boolean | undefined) ?? old?.showMap ?? false,
-    showMapLink: (p.show_map_link as boolean | undefined) ?? old?.showMapLink ?? false,
-    sticky: (p.sticky as boolean | undefined) ?? old?.sticky ?? false,
-    featured: (p.featured as boolean | undefined) ?? old?.featured ?? false,
+    showMap: p.show_map ?? old?.showMap ?? false,
+    showMapLink: p.show_map_link ?? old?.showMapLink ?? false,
+    sticky: p.sticky ?? old?.sticky ?? false,
+    featured: p.featured ?? old?.featured ?? false,
     venues: links.venues ?? old?.venues ?? [],
     organizers: links.organizers ?? old?.organizers ?? [],
     categories: links.categories ?? old?.categories ?? [],
@@ -231,7 +238,7 @@ function eventFrom(p: Record<string, unknown>, base: { id: number; lang: Lang; s
   event.cards = cardsFor(event, links.places, old?.cards);
   if (hidden) event.hidden = true;
   if (!event.cost) delete event.cost;
-  const password = p.password !== undefined ? (p.password as string) : old?.password;
+  const password = p.password ?? old?.password;
   if (password) event.password = password;
   return event;
 }
@@ -256,21 +263,21 @@ async function respond(status: number, e: EventItem): Promise<Reply> {
   return recordReply(status, presentEvent(e, await loadLinked([e]), false), e);
 }
 
-export async function createEvent(ctx: RequestContext): Promise<Reply> {
+export async function createEvent(ctx: EventCreate): Promise<Reply> {
   requireRole(ctx.principal, 'contributor');
   await checkAuthor(ctx);
   const author = await authorOf(ctx);
-  const params = { ...ctx.params, status: scaleStatus(ctx.principal, ctx.params.status as string | undefined, undefined) };
+  const params = { ...ctx.params, status: scaleStatus(ctx.principal, ctx.params.status, undefined) };
   // One id for every attempt: an attempt that lost a race wrote nothing, so its id is still free.
   // Taken within the first attempt, so that a request that never starts one takes none.
   let allocated: Promise<number> | undefined;
   const event = await withRetry(async (attempt) => {
-    const title = ctx.params.title as string;
+    const title = ctx.params.title;
     // The links, the id and the slug are read at once. After a lost slug race the slug takes a
     // ticket from the wanted slug's counter (freeSlug).
     const [links, [id, slug]] = await waitAll([
       resolveLinks(ctx, author, attempt),
-      idAndSlug((allocated ??= nextId('post')), 'event', ctx.lang, slugify((ctx.params.slug as string | undefined) ?? title), attempt),
+      idAndSlug((allocated ??= nextId('post')), 'event', ctx.lang, slugify(ctx.params.slug ?? title), attempt),
     ]);
     const next = eventFrom(params, { id, lang: ctx.lang, slug, author, now: ctx.now }, links);
     await commit(undefined, next, links);
@@ -308,7 +315,7 @@ const RECORD_ONLY = {
  * gone or its status changed since the permission check (the general path then decides). With
  * `check`, the update also requires the version If-Match was checked at.
  */
-async function updateFields(ctx: RequestContext, found: EventItem, check: Checked | undefined): Promise<EventItem | undefined> {
+async function updateFields(ctx: EventUpdate, found: EventItem, check: Checked | undefined): Promise<EventItem | undefined> {
   // The values as the general path stores them (eventFrom), so both paths store the same.
   const computed = eventFrom({ ...ctx.params, status: found.status }, { id: found.id, lang: found.lang, slug: found.slug, author: found.author, now: ctx.now, old: found }, NO_LINKS) as unknown as Record<string, unknown>;
   const names: Record<string, string> = { '#kind': 'kind', '#status': 'status', '#version': 'version', '#iv': 'indexVersion', '#modified': 'modified', '#modified_utc': 'modified_utc' };
@@ -318,7 +325,8 @@ async function updateFields(ctx: RequestContext, found: EventItem, check: Checke
   // takes) the version that wrote it (lib/logic/event-writes.ts).
   const sets = ['#modified = :modified', '#modified_utc = :modified_utc', '#iv = if_not_exists(#iv, #version)', '#version = #version + :one'];
   const removes: string[] = [];
-  for (const [param, attribute] of Object.entries(RECORD_ONLY)) {
+  for (const param of Object.keys(RECORD_ONLY) as (keyof typeof RECORD_ONLY)[]) {
+    const attribute = RECORD_ONLY[param];
     if (ctx.params[param] === undefined) continue;
     names[`#${attribute}`] = attribute;
     const value = computed[attribute];
@@ -354,14 +362,14 @@ async function updateFields(ctx: RequestContext, found: EventItem, check: Checke
  */
 const PATCH_RETRY = { baseMs: 25, capMs: 1_000 };
 
-export async function updateEvent(ctx: RequestContext): Promise<Reply> {
+export async function updateEvent(ctx: EventUpdate): Promise<Reply> {
   requireRole(ctx.principal, 'contributor');
   const found = await findPost(ctx, 'event');
   const check = checked(ctx.ifMatch, found);
   await requireWrite(ctx, found);
   await checkAuthor(ctx);
   // On the by-slug route the path names the event; a `slug` in the body renames it.
-  let wantedSlug = ctx.params.slug as string | undefined;
+  let wantedSlug = ctx.params.slug;
   const rename = ctx.path.slug !== undefined ? ctx.op.args.slug?.inBody : undefined;
   if (rename && ctx.input.slug !== undefined) {
     const r = rename.schema.safeParse(ctx.input.slug);
@@ -369,7 +377,7 @@ export async function updateEvent(ctx: RequestContext): Promise<Reply> {
     wantedSlug = r.data as string;
   }
   const statusOf = (old: EventItem) =>
-    old.status === 'trash' && ctx.params.status === undefined ? 'trash' : scaleStatus(ctx.principal!, ctx.params.status as string | undefined, old.status);
+    old.status === 'trash' && ctx.params.status === undefined ? 'trash' : scaleStatus(ctx.principal!, ctx.params.status, old.status);
   const recordOnly =
     wantedSlug === undefined &&
     statusOf(found as EventItem) === found.status &&

@@ -4,7 +4,9 @@ import { collate, findDuplicate, titleItem } from './dedupe.js';
 import type { Lang } from '#lib/runtime/config.js';
 import { recordReply, type Reply } from '#lib/contract/reply.js';
 import { checkAuthor, requireRole, requireWrite, scaleStatus } from '#lib/auth/permissions.js';
-import type { RequestContext } from '#lib/contract/request.js';
+import type { ArgsOf } from '#lib/contract/operations.js';
+import type { Params } from '#lib/contract/params.js';
+import type { RequestContext, RequestWith } from '#lib/contract/request.js';
 import { presentOrganizer, presentVenue } from '#lib/present/present.js';
 import { slugify } from '#lib/domain/slug.js';
 import { foundInRace, put, putIfVersion, transact, type TransactItem } from '#lib/store/transactions.js';
@@ -21,12 +23,17 @@ import { findPost } from './post-reads.js';
 type PlaceKind = 'venue' | 'organizer';
 type Place = VenueItem | OrganizerItem;
 
-const str = (v: unknown, fallback = '') => (v === undefined ? fallback : String(v));
+const str = (v: string | undefined, fallback = '') => v ?? fallback;
+
+/** A venue or organizer payload's fields as validated (all optional, as in an update), with the status the caller may set. */
+export type PlaceFields = Omit<Params<ArgsOf<'venues.update'>> & Params<ArgsOf<'organizers.update'>>, 'status'> & { status?: string };
+type PlaceCreate = RequestContext<ArgsOf<'venues.create'>> | RequestContext<ArgsOf<'organizers.create'>>;
+type PlaceUpdate = RequestContext<ArgsOf<'venues.update'>> | RequestContext<ArgsOf<'organizers.update'>>;
 
 const VENUE_FIELDS = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince'] as const;
 
 /** The record a venue or organizer payload describes, on top of `old` for updates. */
-export function placeFrom(kind: PlaceKind, p: Record<string, unknown>, base: {
+export function placeFrom(kind: PlaceKind, p: PlaceFields, base: {
   id: number; lang: Lang; slug: string; author: number; now: Date; old?: Place;
 }): Place {
   const old = base.old;
@@ -44,7 +51,7 @@ export function placeFrom(kind: PlaceKind, p: Record<string, unknown>, base: {
     description: str(p.description, old?.description),
     excerpt: old?.excerpt ?? '',
     image: str(p.image, old?.image),
-    website: p.website === undefined ? (old?.website ?? '') : String(p.website),
+    website: p.website ?? old?.website ?? '',
     version: (old?.version ?? 0) + 1,
     rev: (old?.rev ?? 0) + 1,
   };
@@ -57,13 +64,13 @@ export function placeFrom(kind: PlaceKind, p: Record<string, unknown>, base: {
     ...common,
     kind,
     ...(Object.fromEntries(VENUE_FIELDS.map((f) => [f, str(p[f], v?.[f])])) as Pick<VenueItem, (typeof VENUE_FIELDS)[number]>),
-    showMap: p.show_map === undefined ? (v?.showMap ?? true) : (p.show_map as boolean),
-    showMapLink: p.show_map_link === undefined ? (v?.showMapLink ?? true) : (p.show_map_link as boolean),
+    showMap: p.show_map ?? v?.showMap ?? true,
+    showMapLink: p.show_map_link ?? v?.showMapLink ?? true,
   };
   const lat = p.geo_lat ?? v?.geoLat;
   const lng = p.geo_lng ?? v?.geoLng;
-  if (lat !== undefined) venue.geoLat = lat as number;
-  if (lng !== undefined) venue.geoLng = lng as number;
+  if (lat !== undefined) venue.geoLat = lat;
+  if (lng !== undefined) venue.geoLng = lng;
   return venue;
 }
 
@@ -74,8 +81,8 @@ export function placeFrom(kind: PlaceKind, p: Record<string, unknown>, base: {
  */
 export async function newPlace(
   kind: PlaceKind,
-  p: Record<string, unknown>,
-  ctx: RequestContext,
+  p: PlaceFields,
+  ctx: Pick<RequestWith<unknown>, 'lang' | 'now'>,
   author: number,
   attempt = 1,
 ): Promise<{ item: Place; writes: TransactItem[]; reused: boolean }> {
@@ -89,11 +96,11 @@ export async function newPlace(
 const present = (p: Place, single = false) =>
   p.kind === 'venue' ? presentVenue(p as VenueItem, single) : presentOrganizer(p as OrganizerItem, single);
 
-export async function createPlace(ctx: RequestContext, kind: PlaceKind): Promise<Reply> {
+export async function createPlace(ctx: PlaceCreate, kind: PlaceKind): Promise<Reply> {
   requireRole(ctx.principal, 'contributor');
   await checkAuthor(ctx);
   const author = await authorOf(ctx);
-  const params = { ...ctx.params, status: scaleStatus(ctx.principal, ctx.params.status as string | undefined, undefined) };
+  const params = { ...ctx.params, status: scaleStatus(ctx.principal, ctx.params.status, undefined) };
   const item = await withRetry(async (attempt) => {
     const { item, writes } = await newPlace(kind, params, ctx, author, attempt);
     await transact(writes);
@@ -102,7 +109,7 @@ export async function createPlace(ctx: RequestContext, kind: PlaceKind): Promise
   return recordReply(201, present(item), item);
 }
 
-export async function updatePlace(ctx: RequestContext, kind: PlaceKind): Promise<Reply> {
+export async function updatePlace(ctx: PlaceUpdate, kind: PlaceKind): Promise<Reply> {
   requireRole(ctx.principal, 'contributor');
   const found = await findPost(ctx, kind);
   const check = checked(ctx.ifMatch, found);
@@ -121,7 +128,7 @@ export async function updatePlace(ctx: RequestContext, kind: PlaceKind): Promise
       slug = await freeSlug(kind, old.lang, old.slug.replace(/__trashed$/, ''));
       writes.push(put({ ...keys.slugGuard(kind, old.lang, slug), id: old.id }));
     }
-    const status = old.status === 'trash' && ctx.params.status === undefined ? 'trash' : scaleStatus(ctx.principal!, ctx.params.status as string | undefined, old.status);
+    const status = old.status === 'trash' && ctx.params.status === undefined ? 'trash' : scaleStatus(ctx.principal!, ctx.params.status, old.status);
     const next = indexed(placeFrom(kind, { ...ctx.params, status }, { id: old.id, lang: old.lang, slug, author, now: ctx.now, old }));
     writes.unshift(putIfVersion(next, old.version));
     // A renamed record is found by its new title too (the old title's item is checked and skipped).
