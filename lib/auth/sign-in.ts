@@ -48,7 +48,7 @@ export async function identify(header: string | undefined, facts: RequestFacts, 
       throw signInErrors.incorrectPassword();
     case 'bearer': {
       const principal = await verifyBearer(c.token);
-      const refresh = () => refreshRole(principal.sub, principal.role ?? 'none', facts.now.getTime());
+      const refresh = () => refreshRole(principal.sub, principal.role ?? 'none', principal.issuedAt ?? 0, facts.now.getTime());
       if (aside) aside(refresh().catch((err: unknown) => logError(err, "Could not carry the token's role to the user's credential record")));
       else await refresh();
       return principal;

@@ -136,5 +136,6 @@ export async function verifyBearer(token: string): Promise<Principal> {
   if (!sub) throw unauthorized('The token has no subject.');
   const username = [claims.username, claims['cognito:username']].find((c): c is string => typeof c === 'string' && c !== '');
   const email = typeof claims.email === 'string' && claims.email !== '' ? claims.email : undefined;
-  return { sub, role: rolesFrom(claims, authSettings().groupsClaim), login: username ?? sub, ...(email ? { email } : {}), via: { scheme: 'bearer' } };
+  const issuedAt = typeof claims.iat === 'number' && Number.isFinite(claims.iat) ? claims.iat : undefined;
+  return { sub, role: rolesFrom(claims, authSettings().groupsClaim), login: username ?? sub, ...(email ? { email } : {}), ...(issuedAt !== undefined ? { issuedAt } : {}), via: { scheme: 'bearer' } };
 }

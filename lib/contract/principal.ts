@@ -11,6 +11,8 @@ export interface Principal {
   login?: string;
   /** The token's `email` claim, when it has one (Cognito id tokens). */
   email?: string;
+  /** A bearer token's `iat` (Unix seconds): an older token cannot raise its user's stored role. */
+  issuedAt?: number;
   /** How the caller signed in; for an application password, its uuid. */
   via?: { scheme: 'bearer' } | { scheme: 'basic'; appPassword: string };
 }

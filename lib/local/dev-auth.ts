@@ -57,6 +57,8 @@ export interface MintOptions {
   audience?: string;
   /** Overrides for tests of the bad-token cases. */
   expiresAt?: number;
+  /** The `iat` claim (Unix seconds); default: now. */
+  issuedAt?: number;
 }
 
 export async function mintToken(keys: DevKeys, opts: MintOptions = {}): Promise<string> {
@@ -67,7 +69,7 @@ export async function mintToken(keys: DevKeys, opts: MintOptions = {}): Promise<
     .setSubject(sub)
     .setIssuer(opts.issuer ?? LOCAL_ISSUER)
     .setAudience(opts.audience ?? LOCAL_AUDIENCE)
-    .setIssuedAt();
+    .setIssuedAt(opts.issuedAt);
   if (opts.expiresAt !== undefined) jwt.setExpirationTime(opts.expiresAt);
   else jwt.setExpirationTime(typeof opts.ttl === 'number' ? Math.floor(Date.now() / 1000) + opts.ttl : (opts.ttl ?? '1h'));
   return jwt.sign(key);

@@ -72,7 +72,7 @@ async function seedExamples(token: string, now: Date): Promise<void> {
   const { sub, uuid, name } = d.appPassword;
   const role = 'editor' as const;
   await createAppPassword(
-    { sub, login: sub, userId: await userIdOf(sub), role },
+    { sub, login: sub, userId: await userIdOf(sub), role, roleIssuedAt: 0 },
     { uuid, appId: '', name, created: Math.floor(now.getTime() / 1000), hash: hashPassword(await passwordKey(), generatePassword()), role },
   );
 }

@@ -10,9 +10,10 @@ import { formatPassword, generatePassword, hashPassword } from '#lib/auth/app-pa
 import { passwordKey } from '#lib/auth/app-password-key.js';
 import { json, type Reply } from '#lib/contract/reply.js';
 import { isEditor } from '#lib/auth/permissions.js';
+import type { ArgsOf } from '#lib/contract/operations.js';
 import type { RequestContext } from '#lib/contract/request.js';
 import { slugify } from '#lib/domain/slug.js';
-import { MAX_LOGIN_BYTES } from '#lib/auth/sign-in.js';
+import { lowerRole, MAX_LOGIN_BYTES } from '#lib/auth/sign-in.js';
 import { sanitizeTextField } from '#lib/wp/text.js';
 import { getItem } from '#lib/store/reads.js';
 import { findUserId, userIdOf } from '#lib/store/users.js';
@@ -23,6 +24,8 @@ import {
   deleteAppPassword,
   readCredentials,
   type AppPasswordItem,
+  type CredentialRecord,
+  type StoredRole,
 } from '#lib/store/credentials.js';
 
 const notLoggedIn = () => new ApiError(401, 'rest_not_logged_in', 'You are not currently logged in.');
@@ -118,7 +121,7 @@ export async function introspectAppPassword(ctx: RequestContext): Promise<Reply>
   return json(200, present(ctx, t, await findPassword(t, via.appPassword)));
 }
 
-export async function createAppPasswordFor(ctx: RequestContext): Promise<Reply> {
+export async function createAppPasswordFor(ctx: RequestContext<ArgsOf<'appPasswords.create'>>): Promise<Reply> {
   const t = await target(ctx, 'create', true);
   const p = ctx.principal!;
   const login = p.login ?? p.sub;
@@ -126,18 +129,25 @@ export async function createAppPasswordFor(ctx: RequestContext): Promise<Reply> 
   if (Buffer.byteLength(login) > MAX_LOGIN_BYTES || (p.email && Buffer.byteLength(p.email) > MAX_LOGIN_BYTES)) {
     throw new ApiError(400, 'rest_invalid_login', `A login or e-mail address longer than ${MAX_LOGIN_BYTES} bytes cannot sign in with an application password.`);
   }
-  const name = sanitizeTextField(String(ctx.params.name ?? ''));
+  const name = sanitizeTextField(ctx.params.name);
   if (name === '') throw new ApiError(400, 'application_password_empty_name', 'An application name is required to create an application password.');
+  // A token older than the one that set the user's stored role cannot raise it, nor make a
+  // password above it (lib/store/credentials.ts refreshRole).
+  const stored = await getItem<CredentialRecord>(keys.credentials(p.sub));
+  const tokenAt = p.issuedAt ?? 0;
+  const storedAt = stored?.roleIssuedAt ?? 0;
+  const role: StoredRole = stored && storedAt > tokenAt ? (lowerRole(p.role ?? 'none', stored.role) ?? 'none') : (p.role ?? 'none');
   const raw = generatePassword();
   const item = {
     uuid: randomUUID(),
-    appId: String(ctx.params.app_id ?? ''),
+    appId: ctx.params.app_id ?? '',
     name,
     created: Math.floor(ctx.now.getTime() / 1000),
     hash: hashPassword(await passwordKey(), raw),
-    role: p.role ?? ('none' as const),
+    role,
   };
-  await createAppPassword({ sub: p.sub, login, email: p.email, userId: t.userId, role: item.role }, item);
+  const recordRole = stored && storedAt > tokenAt ? { role: stored.role, issuedAt: storedAt } : { role, issuedAt: tokenAt };
+  await createAppPassword({ sub: p.sub, login, email: p.email, userId: t.userId, role: recordRole.role, roleIssuedAt: recordRole.issuedAt }, item);
   const body = present(ctx, t, item);
   // Shown once: only its hash is kept.
   const { _links, ...fields } = body;

@@ -22,8 +22,10 @@ export interface CredentialRecord {
   login: string;
   email?: string;
   userId: number;
-  /** The role of the user's latest bearer token seen by the API. */
+  /** The role of the user's newest bearer token seen by the API (by its `iat`). */
   role: StoredRole;
+  /** That token's `iat` (Unix seconds): a token issued before it cannot change `role`. */
+  roleIssuedAt?: number;
 }
 
 export interface AppPasswordItem {
@@ -78,14 +80,24 @@ export const duplicateName = () =>
  * whole write.
  */
 export async function createAppPassword(
-  who: { sub: string; login: string; email?: string; userId: number; role: StoredRole },
+  who: { sub: string; login: string; email?: string; userId: number; role: StoredRole; roleIssuedAt: number },
   item: Omit<AppPasswordItem, 'pk' | 'sk'>,
 ): Promise<void> {
-  const record: CredentialRecord = { ...keys.credentials(who.sub), sk: 'USER', sub: who.sub, login: who.login, userId: who.userId, role: who.role, ...(who.email ? { email: who.email } : {}) };
+  const record: CredentialRecord = {
+    ...keys.credentials(who.sub),
+    sk: 'USER',
+    sub: who.sub,
+    login: who.login,
+    userId: who.userId,
+    role: who.role,
+    roleIssuedAt: who.roleIssuedAt,
+    ...(who.email ? { email: who.email } : {}),
+  };
   const ownLogin = (login: string): TransactItem => put({ ...keys.login(login), sub: who.sub }, 'attribute_not_exists(pk) OR #s = :s', { ':s': who.sub });
   const items: TransactItem[] = [
     ownLogin(who.login),
-    put(record, null),
+    // A newer token's role, stored meanwhile, stands: the create is then a lost race, retried.
+    put(record, 'attribute_not_exists(pk) OR attribute_not_exists(roleIssuedAt) OR roleIssuedAt <= :i', { ':i': who.roleIssuedAt }),
     put({ ...keys.appPassword(who.sub, item.uuid), ...item }),
     put({ ...keys.appPasswordName(who.sub, item.name), uuid: item.uuid }),
   ];
@@ -147,37 +159,44 @@ export async function recordUse(sub: string, item: AppPasswordItem, nowS: number
 
 /** How long a container trusts that a user's stored role matches their token. */
 const CONFIRMED_MS = 60_000;
-/** Per subject, the role last confirmed and when. */
-const confirmed = new Map<string, { role: StoredRole; at: number }>();
+/** Per subject, the role last confirmed, the `iat` of the token that showed it, and when. */
+const confirmed = new Map<string, { role: StoredRole; issuedAt: number; at: number }>();
 
 /**
  * Carries the role of a user's bearer token to their credential record, so that a role taken
- * away also leaves the user's application passwords (their role is the lower of the two). A user
- * without passwords has no record and costs one small read (then nothing for a minute).
+ * away also leaves the user's application passwords (their role is the lower of the two). Only a
+ * token at least as new as the one that set the stored role may change it: roles go down with
+ * time, and a kept older token cannot raise its user back. A user without passwords has no
+ * record and costs one small read (then nothing for a minute).
  */
-export async function refreshRole(sub: string, role: StoredRole, nowMs = Date.now()): Promise<void> {
+export async function refreshRole(sub: string, role: StoredRole, issuedAt: number, nowMs = Date.now()): Promise<void> {
   const seen = confirmed.get(sub);
-  if (seen?.role === role && seen.at + CONFIRMED_MS > nowMs) return;
-  const out = await db().send(new GetCommand({ TableName: config().tableName, Key: keys.credentials(sub), ProjectionExpression: '#r', ExpressionAttributeNames: { '#r': 'role' } }));
-  const stored = out.Item?.role as StoredRole | undefined;
-  if (out.Item && stored !== role) {
+  if (seen?.role === role && seen.issuedAt >= issuedAt && seen.at + CONFIRMED_MS > nowMs) return;
+  const out = await db().send(
+    new GetCommand({ TableName: config().tableName, Key: keys.credentials(sub), ProjectionExpression: '#r, #i', ExpressionAttributeNames: { '#r': 'role', '#i': 'roleIssuedAt' } }),
+  );
+  const stored = out.Item as Pick<CredentialRecord, 'role' | 'roleIssuedAt'> | undefined;
+  const storedAt = stored?.roleIssuedAt ?? 0;
+  // An older token changes nothing; a newer one records its time even when its role is the same.
+  if (stored && issuedAt >= storedAt && (stored.role !== role || issuedAt > storedAt)) {
     try {
       await db().send(
         new UpdateCommand({
           TableName: config().tableName,
           Key: keys.credentials(sub),
-          UpdateExpression: 'SET #r = :r',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: { '#r': 'role' },
-          ExpressionAttributeValues: { ':r': role },
+          UpdateExpression: 'SET #r = :r, #i = :i',
+          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#i) OR #i <= :i)',
+          ExpressionAttributeNames: { '#r': 'role', '#i': 'roleIssuedAt' },
+          ExpressionAttributeValues: { ':r': role, ':i': issuedAt },
         }),
       );
     } catch (err) {
+      // A newer token got there first: its role stands.
       if (!(err instanceof ConditionalCheckFailedException)) throw err;
     }
   }
   if (confirmed.size > 10_000) confirmed.clear();
-  confirmed.set(sub, { role, at: nowMs });
+  confirmed.set(sub, { role, issuedAt: Math.max(issuedAt, storedAt), at: nowMs });
 }
 
 /** Forgets the confirmations above (tests that change a user's role within a minute). */

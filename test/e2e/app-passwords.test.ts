@@ -319,20 +319,46 @@ describe('whose role a password carries', () => {
 
   it('follows the user down when their token shows a lower role, and back up to the role the password was made with', async () => {
     const login = 'demoted';
-    const editor = await gw.token('editor', 'apppw-demoted', { user: login });
+    const now = Math.floor(Date.now() / 1000);
+    const editor = await gw.token('editor', 'apppw-demoted', { user: login, issuedAt: now - 20 });
     const made = await createPassword(editor, 'demotion');
     const auth = basic(login, made.body.password);
     expect((await meAs(auth)).roles).toEqual(['editor']);
     // The identity provider took the editor role away: the user's next token says contributor.
-    const contributor = await gw.token('contributor', 'apppw-demoted', { user: login });
+    const contributor = await gw.token('contributor', 'apppw-demoted', { user: login, issuedAt: now - 10 });
     expect((await gw.api('GET', '/events', { token: contributor })).status).toBe(200);
     expect((await meAs(auth)).roles).toEqual(['contributor']);
     const publish = await gw.api('POST', '/events', { headers: { authorization: auth }, body: { ...eventBody('Demoted'), status: 'publish' } });
     expect(publish.status).toBe(201);
     expect(publish.body.status).not.toBe('publish');
-    // Given back: the password again has the role it was made with, and never more.
-    expect((await gw.api('GET', '/events', { token: editor })).status).toBe(200);
+    // Given back, by a token issued after the demotion: the password again has the role it was made with, and never more.
+    const editorAgain = await gw.token('editor', 'apppw-demoted', { user: login, issuedAt: now });
+    expect((await gw.api('GET', '/events', { token: editorAgain })).status).toBe(200);
     expect((await meAs(auth)).roles).toEqual(['editor']);
+  });
+
+  it('lets no token issued before the newest one raise its user back, nor make a password above the newest role', async () => {
+    const login = 'kept-token';
+    const now = Math.floor(Date.now() / 1000);
+    const kept = await gw.token('editor', 'apppw-kept', { user: login, issuedAt: now - 30 });
+    const first = await createPassword(kept, 'before demotion');
+    const firstAuth = basic(login, first.body.password);
+    // Demoted: the newer token says author.
+    const demoted = await gw.token('author', 'apppw-kept', { user: login, issuedAt: now - 10 });
+    expect((await gw.api('GET', '/events', { token: demoted })).status).toBe(200);
+    expect((await meAs(firstAuth)).roles).toEqual(['author']);
+    // The editor token kept from before the demotion is seen again: the stored role stays author.
+    expect((await gw.api('GET', '/events', { token: kept })).status).toBe(200);
+    expect((await meAs(firstAuth)).roles).toEqual(['author']);
+    // The user's passwords are revoked; the kept token makes a new one: it is an author's.
+    const revoked = await wp('DELETE', '/users/me/application-passwords', { token: kept });
+    expect(revoked.status).toBe(200);
+    const second = await createPassword(kept, 'after demotion');
+    expect(second.status).toBe(201);
+    const secondAuth = basic(login, second.body.password);
+    expect((await meAs(secondAuth)).roles).toEqual(['author']);
+    const term = await gw.api('POST', '/categories', { headers: { authorization: secondAuth }, body: { name: 'Not for a demoted user' } });
+    expect(term.status).toBe(403);
   });
 
   it('never lifts a password above the role its user had when it was made', async () => {
