@@ -7,7 +7,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { nodejsBundling, REPO_ROOT } from './bundling.js';
+import { BUNDLE_TARGET, LAMBDA_RUNTIME, nodejsBundling, REPO_ROOT } from './bundling.js';
 import { iamAction, INDEX_ACTIONS, type ScopedGrant, type TableAction } from '#lib/contract/grants.js';
 
 export { REPO_ROOT } from './bundling.js';
@@ -71,7 +71,7 @@ export class ApiFunction extends Construct {
       projectRoot: REPO_ROOT,
       depsLockFilePath: path.join(REPO_ROOT, 'package-lock.json'),
       description: props.description.slice(0, 256),
-      runtime: lambda.Runtime.NODEJS_22_X,
+      runtime: LAMBDA_RUNTIME,
       architecture: lambda.Architecture.ARM_64,
       memorySize: 512,
       timeout: Duration.seconds(props.timeoutSeconds ?? 10),
@@ -89,8 +89,8 @@ export class ApiFunction extends Construct {
     Validations.of(this.function).acknowledge({
       id: 'AwsSolutions-L1',
       reason:
-        'The runtime is pinned to nodejs22.x on purpose (DESIGN: Node 22 target, esbuild target node22); ' +
-        'a runtime upgrade is a deliberate change with its own tests, not an automatic one.',
+        `The runtime is pinned to ${LAMBDA_RUNTIME.name} (infra/bundling.ts: esbuild target ${BUNDLE_TARGET}, and the bundle ` +
+        'test runs every bundle on that Node): when aws-cdk-lib knows a newer one, moving to it is a deliberate change with its own tests, not an automatic one.',
     });
   }
 

@@ -1,7 +1,9 @@
-// How every function is bundled: one place, read by the stack (NodejsFunction's bundling) and by
-// whatever needs to reproduce a bundle (the bundle-content test, the cold-start benchmark).
+// Which runtime runs every function and how it is bundled for it: one place, read by the stack
+// (NodejsFunction's runtime and bundling) and by whatever needs to reproduce a bundle (the bundle
+// test, the cold-start benchmark).
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 
 /** The repository root: handler module paths in `lib/contract/operations.ts` are relative to it. */
@@ -18,7 +20,19 @@ export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
 /** ESM bundles have no `require`; some bundled CommonJS dependencies still call it. */
 export const BUNDLE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
 
-export const BUNDLE_TARGET = 'node22';
+/** The Lambda runtime of every function; the bundles are built for its Node version. */
+export const LAMBDA_RUNTIME = lambda.Runtime.NODEJS_24_X;
+
+function nodeMajor(runtime: string): number {
+  const m = /^nodejs(\d+)\.x$/.exec(runtime);
+  if (!m) throw new Error(`Not a Node.js Lambda runtime: ${runtime}`);
+  return Number(m[1]);
+}
+
+/** The runtime's Node major version (`nodejs24.x` -> 24): the bundle test runs the bundles on it. */
+export const LAMBDA_NODE_MAJOR = nodeMajor(LAMBDA_RUNTIME.name);
+
+export const BUNDLE_TARGET = `node${LAMBDA_NODE_MAJOR}`;
 export const BUNDLE_MAIN_FIELDS = ['module', 'main'];
 
 export function nodejsBundling(): BundlingOptions {
