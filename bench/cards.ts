@@ -44,7 +44,10 @@ async function stale(venueId: number, rev: number): Promise<number> {
     ExpressionAttributeValues: { ':pk': keys.post(venueId).pk, ':p': keys.linkPrefix },
     ProjectionExpression: 'eventId',
   });
-  const events = await batchGet<EventItem>(links.map((l) => keys.post(l.eventId)), true);
+  const events = await batchGet<EventItem>(
+    links.map((l) => keys.post(l.eventId)),
+    true,
+  );
   let old = 0;
   for (const e of events.values()) if ((e.cards?.[String(venueId)]?.rev ?? 0) < rev) old++;
   return old + (links.length - events.size);
@@ -67,7 +70,10 @@ async function main(): Promise<number> {
       while (next < LINKED) {
         const i = next++;
         const day = new Date(Date.UTC(2031, 0, 1) + (i % 700) * 86_400_000).toISOString().slice(0, 10);
-        const res = await call('POST', 'en', '/events', { token, body: { title: `Bench concert ${i}`, start_date: `${day} 19:00:00`, end_date: `${day} 21:00:00`, venue: venueId } });
+        const res = await call('POST', 'en', '/events', {
+          token,
+          body: { title: `Bench concert ${i}`, start_date: `${day} 19:00:00`, end_date: `${day} 21:00:00`, venue: venueId },
+        });
         if (res.status !== 201) throw new Error(`event create -> ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
         progress.tick();
       }
@@ -95,7 +101,9 @@ async function main(): Promise<number> {
     }
     const convergedMs = performance.now() - started;
     if (poller.deadLetters.length) throw new Error(`${poller.deadLetters.length} stream records failed`);
-    console.log(`edit answered in ${requestMs.toFixed(0)} ms (${used.read} RCU, ${used.write} WCU; ${before} of ${LINKED} cards left to the consumer); every card new after ${(convergedMs / 1000).toFixed(1)} s`);
+    console.log(
+      `edit answered in ${requestMs.toFixed(0)} ms (${used.read} RCU, ${used.write} WCU; ${before} of ${LINKED} cards left to the consumer); every card new after ${(convergedMs / 1000).toFixed(1)} s`,
+    );
 
     const saved = {
       generatedAt: new Date().toISOString(),

@@ -4,7 +4,5 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 const endpoint = process.env.DYNAMODB_ENDPOINT || undefined;
-export const client = DynamoDBDocumentClient.from(
-  new DynamoDBClient({ endpoint, ...(endpoint ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}) }),
-);
+export const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint, ...(endpoint ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}) }));
 export const TableName = process.env.TABLE_NAME;

@@ -5,6 +5,17 @@ import { client, TableName } from './cold-client.js';
 
 export const handler = async () => {
   const record = await client.send(new GetCommand({ TableName, Key: { pk: 'COLD', sk: 'START' } }));
-  const terms = await client.send(new BatchGetCommand({ RequestItems: { [TableName!]: { Keys: [{ pk: 'COLD', sk: 'A' }, { pk: 'COLD', sk: 'B' }] } } }));
+  const terms = await client.send(
+    new BatchGetCommand({
+      RequestItems: {
+        [TableName!]: {
+          Keys: [
+            { pk: 'COLD', sk: 'A' },
+            { pk: 'COLD', sk: 'B' },
+          ],
+        },
+      },
+    }),
+  );
   return { statusCode: 200, body: JSON.stringify([record.Item ?? null, terms.Responses?.[TableName!] ?? []]) };
 };

@@ -167,7 +167,10 @@ async function main(): Promise<number> {
     const manifest = JSON.parse(readFileSync(join(fixtures, 'manifest.json'), 'utf8')) as { fixtures: { fixture: string; operation: string; status: number }[] };
     const editor = await mintToken(t.keys, { role: 'editor', sub: 'fixture-editor', ttl: '12h' });
     // The main fixture of each operation is measured; the others run for the state they leave.
-    const runs = [...manifest.fixtures.map((f) => ({ ...f, measured: f.fixture === `${f.operation}.json` })), { fixture: 'stream.consumer.json', operation: 'stream.consumer', status: null, measured: true }];
+    const runs = [
+      ...manifest.fixtures.map((f) => ({ ...f, measured: f.fixture === `${f.operation}.json` })),
+      { fixture: 'stream.consumer.json', operation: 'stream.consumer', status: null, measured: true },
+    ];
     const samples = new Map<string, Sample[]>();
     const base: Sample[] = [];
     for (let r = 0; r < ROUNDS; r++) {
@@ -176,7 +179,13 @@ async function main(): Promise<number> {
       await ensureTable(table);
       // As the stack runs them: no log level or metrics switch of this process's own, and the
       // runtime API's address Lambda sets (a process handed one invocation at a time: lib/runtime/scope.ts).
-      const env: NodeJS.ProcessEnv = { ...process.env, TABLE_NAME: table, AWS_REGION: 'us-east-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', AWS_LAMBDA_RUNTIME_API: '127.0.0.1:9001' };
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        TABLE_NAME: table,
+        AWS_REGION: 'us-east-1',
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        AWS_LAMBDA_RUNTIME_API: '127.0.0.1:9001',
+      };
       for (const k of ['LOG_LEVEL', 'POWERTOOLS_LOG_LEVEL', 'POWERTOOLS_METRICS_DISABLED', 'AWS_LAMBDA_MAX_CONCURRENCY']) delete env[k];
       for (const [i, f] of runs.entries()) {
         const bundle = bundles.get(f.operation);

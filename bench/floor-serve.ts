@@ -19,7 +19,10 @@ client.middlewareStack.remove('loggerMiddleware');
 type Command = new (input: object) => Parameters<typeof client.send>[0];
 /** The document client's command for a command name the SDK reports (`QueryCommand`, `BatchGetItemCommand`). */
 const commandOf = (name: string): Command => {
-  const doc = name.replace(/^BatchGetItem/, 'BatchGet').replace(/^GetItem/, 'Get').replace(/^PutItem/, 'Put');
+  const doc = name
+    .replace(/^BatchGetItem/, 'BatchGet')
+    .replace(/^GetItem/, 'Get')
+    .replace(/^PutItem/, 'Put');
   const found = (commands as Record<string, unknown>)[doc];
   if (typeof found !== 'function') throw new Error(`bench/floor-serve.ts has no command for ${name}`);
   return found as Command;

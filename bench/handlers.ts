@@ -114,10 +114,13 @@ async function samples(): Promise<Map<string, { path: string; query?: Record<str
 
 async function perOperation(list: Map<string, { path: string; query?: Record<string, string | number> }>): Promise<HandlersResults['operations']> {
   const stack = db().middlewareStack;
-  stack.add((next) => async (args) => {
-    await new Promise((r) => setTimeout(r, ROUND_TRIP_MS));
-    return next(args);
-  }, { step: 'initialize', name: 'benchRoundTrip' });
+  stack.add(
+    (next) => async (args) => {
+      await new Promise((r) => setTimeout(r, ROUND_TRIP_MS));
+      return next(args);
+    },
+    { step: 'initialize', name: 'benchRoundTrip' },
+  );
   const out: HandlersResults['operations'] = [];
   try {
     for (const [id, s] of list) {
@@ -133,7 +136,11 @@ async function perOperation(list: Map<string, { path: string; query?: Record<str
         cpu.push((used.user + used.system) / 1000);
         tallies.push(capacity.snapshot());
       }
-      const median = (k: 'requests' | 'stages' | 'read') => quantile(tallies.map((t) => t[k]), 0.5);
+      const median = (k: 'requests' | 'stages' | 'read') =>
+        quantile(
+          tallies.map((t) => t[k]),
+          0.5,
+        );
       const most = (k: 'requests' | 'stages' | 'read') => Math.max(...tallies.map((t) => t[k]));
       const [requests, stages, read] = [median('requests'), median('stages'), median('read')];
       out.push({
@@ -231,9 +238,11 @@ async function load(url: string, path: string, seconds: number): Promise<{ rps: 
       req.end();
     });
   const started = performance.now();
-  await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
-    while (performance.now() < until) await one();
-  }));
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (performance.now() < until) await one();
+    }),
+  );
   agent.destroy();
   return { rps: round(latencies.length / ((performance.now() - started) / 1000), 1), p50: round(quantile(latencies, 0.5), 1), errors, count: latencies.length + errors };
 }

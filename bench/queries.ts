@@ -181,7 +181,11 @@ async function measure(v: Variant, editorToken: string): Promise<Measured> {
 function table(head: string[], rows: (string | number)[][], right: boolean[]): string {
   const cells = [head, ...rows.map((r) => r.map(String))];
   const widths = head.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
-  const line = (r: string[]) => r.map((c, i) => (right[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => (right[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
 }
 
@@ -299,7 +303,7 @@ async function main(): Promise<number> {
       console.error(`\n${thousands(size)} events -> table ${tableName}`);
       const poller = await startStreamPoller({ tableName, endpoint, logWriter: () => {}, log: (line) => console.error(`[stream] ${line}`) });
       let stream: SizeResult['stream'];
-      let rows: Measured[] = [];
+      const rows: Measured[] = [];
       let seeded: SeedStats;
       try {
         const plan = planSeed(size, SEED, now);
@@ -353,7 +357,19 @@ async function main(): Promise<number> {
     console.log(
       table(
         ['variant', `shown ${s}`, `shown ${l}`, `req ${s}`, `req ${l}`, `RCU ${s}`, `RCU ${l}`, `ratio ${l}/${s}`, 'target', 'result', 'note'],
-        comparison.map((c) => [c.label, c.small.shown, c.large.shown, c.small.requests, c.large.requests, fmt(c.small.read), fmt(c.large.read), `${c.ratio.toFixed(2)}x`, c.target, c.verdict, c.note]),
+        comparison.map((c) => [
+          c.label,
+          c.small.shown,
+          c.large.shown,
+          c.small.requests,
+          c.large.requests,
+          fmt(c.small.read),
+          fmt(c.large.read),
+          `${c.ratio.toFixed(2)}x`,
+          c.target,
+          c.verdict,
+          c.note,
+        ]),
         [false, true, true, true, true, true, true, true, false, false, false],
       ),
     );
@@ -369,24 +385,26 @@ async function main(): Promise<number> {
   }
   const totalSeconds = (performance.now() - runStart) / 1000;
   if (results.some((r) => r.variants.some((v) => !v.stable))) console.log('\n* the repetitions did not all consume the same capacity as the measured request');
-  console.log(`\nTotal time ${totalSeconds.toFixed(1)} s.${failed.length ? ` FAIL: ${failed.map((f) => f.label).join(', ')}.` : comparison.length ? ' All targeted variants PASS.' : ''}`);
+  console.log(
+    `\nTotal time ${totalSeconds.toFixed(1)} s.${failed.length ? ` FAIL: ${failed.map((f) => f.label).join(', ')}.` : comparison.length ? ' All targeted variants PASS.' : ''}`,
+  );
 
   await mkdir(dirname(RESULTS), { recursive: true });
   const saved = {
-        generatedAt: new Date().toISOString(),
-        ...runContext(),
-        plannedAt: now.toISOString(),
-        seed: SEED,
-        concurrency: CONCURRENCY,
-        repetitions: REPS,
-        perPage: PER_PAGE,
-        lang: 'en',
-        endpoint: external ?? 'in-memory DynamoDB Local, one per size',
-        targetRatio: TARGET_RATIO,
-        totalSeconds: round(totalSeconds, 1),
-        sizes: results,
-        comparison,
-        pass: failed.length === 0,
+    generatedAt: new Date().toISOString(),
+    ...runContext(),
+    plannedAt: now.toISOString(),
+    seed: SEED,
+    concurrency: CONCURRENCY,
+    repetitions: REPS,
+    perPage: PER_PAGE,
+    lang: 'en',
+    endpoint: external ?? 'in-memory DynamoDB Local, one per size',
+    targetRatio: TARGET_RATIO,
+    totalSeconds: round(totalSeconds, 1),
+    sizes: results,
+    comparison,
+    pass: failed.length === 0,
   };
   await writeFile(RESULTS, `${JSON.stringify(saved, null, 2)}\n`);
   console.error(`Wrote ${RESULTS}`);

@@ -17,7 +17,13 @@ export function runContext() {
   }
   const cpu = cpus();
   return {
-    machine: { cpu: cpu[0]?.model ?? 'unknown', cores: cpu.length, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, platform: `${process.platform}-${process.arch}` },
+    machine: {
+      cpu: cpu[0]?.model ?? 'unknown',
+      cores: cpu.length,
+      memoryGiB: Math.round(totalmem() / 2 ** 30),
+      node: process.version,
+      platform: `${process.platform}-${process.arch}`,
+    },
     commit,
     dirty,
   };
@@ -116,7 +122,15 @@ export interface HandlersResults {
   roundTripMs: number;
   seconds: number;
   /** The median call's figures; `worst`, the largest of any call (one that read what a function holds for a few seconds). */
-  operations: { operation: string; request: string; requests: number; stages: number; readUnits: number; worst?: { requests: number; stages: number; readUnits: number }; cpuMs: { p50: number; p99: number } }[];
+  operations: {
+    operation: string;
+    request: string;
+    requests: number;
+    stages: number;
+    readUnits: number;
+    worst?: { requests: number; stages: number; readUnits: number };
+    cpuMs: { p50: number; p99: number };
+  }[];
   servers: {
     baselineCommit: string;
     connections: number;
@@ -156,7 +170,7 @@ export function renderHandlers(r: HandlersResults): string {
     '',
     `The local server against commit ${base}, ${s.connections} connections, ${s.seconds} s per measurement, medians of ${s.rounds} alternating rounds${floor ? ', and the floor: the same DynamoDB requests and answer with nothing else' : ''}:`,
     '',
-    `| request | ${base} req/s | req/s | ratio |${floor ? ' floor req/s | floor ÷ ' + base + ' |' : ''} ${base} p50 | p50 |`,
+    `| request | ${base} req/s | req/s | ratio |${floor ? ` floor req/s | floor ÷ ${base} |` : ''} ${base} p50 | p50 |`,
     `| --- | --- | --- | --- |${floor ? ' --- | --- |' : ''} --- | --- |`,
     ...s.requests.map(
       (q) =>

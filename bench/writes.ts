@@ -61,7 +61,12 @@ const RESULTS = resolve(HERE, 'results', 'writes.json');
 
 const WRITES = settings.count('BENCH_WRITES');
 /** Run only these scenarios (a, b, c, d; default all). */
-const ONLY = new Set(settings.text('BENCH_ONLY')!.split(',').map((s) => s.trim()));
+const ONLY = new Set(
+  settings
+    .text('BENCH_ONLY')!
+    .split(',')
+    .map((s) => s.trim()),
+);
 const IN_FLIGHT = settings.count('BENCH_IN_FLIGHT');
 const MIN_PATCH_SUCCESS = 0.9;
 const MAX_P50_RATIO = 2;
@@ -263,7 +268,9 @@ async function verifyCreates(s: Scenario, answers: Answer[], month: string): Pro
   const made = answers.filter((a) => a.status === 201).map((a) => ({ id: a.body.id as number, slug: a.body.slug as string }));
   s.distinctIds = new Set(made.map((m) => m.id)).size;
   s.distinctSlugs = new Set(made.map((m) => m.slug)).size;
-  s.checks.push(check('distinct ids and slugs', s.distinctIds === made.length && s.distinctSlugs === made.length, `${made.length} created, ${s.distinctIds} ids, ${s.distinctSlugs} slugs`));
+  s.checks.push(
+    check('distinct ids and slugs', s.distinctIds === made.length && s.distinctSlugs === made.length, `${made.length} created, ${s.distinctIds} ids, ${s.distinctSlugs} slugs`),
+  );
   const reads = await storm(made.length, IN_FLIGHT, async (i) => {
     const m = made[i]!;
     const [byId, bySlug] = await Promise.all([send('GET', `/events/${m.id}`, undefined, false), send('GET', `/events/by-slug/${m.slug}`, undefined, false)]);
@@ -378,7 +385,11 @@ function presented(e: any, field: string): unknown {
 function table(head: string[], rows: (string | number)[][]): string {
   const cells = [head, ...rows.map((r) => r.map(String))];
   const widths = head.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
-  const line = (r: string[]) => r.map((c, i) => (i === 0 || i === r.length - 1 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => (i === 0 || i === r.length - 1 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
 }
 
@@ -397,7 +408,9 @@ async function main(): Promise<number> {
   installTally();
   gateway = await startGateway({ quiet: true, host: '127.0.0.1', port: 0 });
   token = await mintToken(devKeys, { role: 'editor', sub: 'bench-writes-editor', ttl: '2h' });
-  console.error(`DynamoDB: ${endpoint}${dynamo ? ' (in-memory DynamoDB Local)' : ''}; table ${tableName}; gateway ${gateway.url}; ${WRITES} writes per scenario, ${IN_FLIGHT} in flight`);
+  console.error(
+    `DynamoDB: ${endpoint}${dynamo ? ' (in-memory DynamoDB Local)' : ''}; table ${tableName}; gateway ${gateway.url}; ${WRITES} writes per scenario, ${IN_FLIGHT} in flight`,
+  );
 
   const scenarios: Scenario[] = [];
   const checks: Check[] = [];
@@ -413,40 +426,53 @@ async function main(): Promise<number> {
     ]);
     // A burst like the measured ones, so that the first measured scenario does not pay for
     // DynamoDB Local's warm-up.
-    await storm(IN_FLIGHT * 2, IN_FLIGHT, (i) => expectOk('POST', '/events', { title: `Warm-up ${i}`, start_date: at(MONTHS.warm, 2 + (i % 27), 10), end_date: at(MONTHS.warm, 2 + (i % 27), 11) }));
+    await storm(IN_FLIGHT * 2, IN_FLIGHT, (i) =>
+      expectOk('POST', '/events', { title: `Warm-up ${i}`, start_date: at(MONTHS.warm, 2 + (i % 27), 10), end_date: at(MONTHS.warm, 2 + (i % 27), 11) }),
+    );
     const catA = (await expectOk('POST', '/categories', { name: 'Storm A' })).id as number;
     const catB = (await expectOk('POST', '/categories', { name: 'Storm B' })).id as number;
     await expectOk('GET', `/categories/${catA}`);
 
     // a. distinct titles
-    const distinct = !ONLY.has('a') ? undefined : await run('distinct', 'a. create, distinct titles', (i) =>
-      send('POST', '/events', { title: `Storm distinct ${i}`, start_date: at(MONTHS.distinct, 1 + (i % 28), 10), end_date: at(MONTHS.distinct, 1 + (i % 28), 11) }),
-    );
+    const distinct = !ONLY.has('a')
+      ? undefined
+      : await run('distinct', 'a. create, distinct titles', (i) =>
+          send('POST', '/events', { title: `Storm distinct ${i}`, start_date: at(MONTHS.distinct, 1 + (i % 28), 10), end_date: at(MONTHS.distinct, 1 + (i % 28), 11) }),
+        );
     if (distinct) {
       await verifyCreates(distinct.scenario, distinct.answers, MONTHS.distinct);
       scenarios.push(distinct.scenario);
     }
 
     // b. one title
-    const same = !ONLY.has('b') ? undefined : await run('same-title', 'b. create, one title', (i) =>
-      send('POST', '/events', { title: 'Storm same title', start_date: at(MONTHS.same, 1 + (i % 28), 10), end_date: at(MONTHS.same, 1 + (i % 28), 11) }),
-    );
+    const same = !ONLY.has('b')
+      ? undefined
+      : await run('same-title', 'b. create, one title', (i) =>
+          send('POST', '/events', { title: 'Storm same title', start_date: at(MONTHS.same, 1 + (i % 28), 10), end_date: at(MONTHS.same, 1 + (i % 28), 11) }),
+        );
     if (same) {
       await verifyCreates(same.scenario, same.answers, MONTHS.same);
-      const suffixes = same.answers
-        .filter((a) => a.status === 201)
-        .map((a) => (a.body.slug === 'storm-same-title' ? 1 : Number(/-(\d+)$/.exec(a.body.slug)?.[1] ?? NaN)));
+      const suffixes = same.answers.filter((a) => a.status === 201).map((a) => (a.body.slug === 'storm-same-title' ? 1 : Number(/-(\d+)$/.exec(a.body.slug)?.[1] ?? NaN)));
       const top = Math.max(...suffixes);
       same.scenario.notes.push(`slugs storm-same-title … storm-same-title-${top}: ${top - suffixes.length} numbers skipped`);
       scenarios.push(same.scenario);
     }
     if (distinct && same) {
       const ratio = same.scenario.latencyMs.p50 / distinct.scenario.latencyMs.p50;
-      checks.push(check(`same-title p50 <= ${MAX_P50_RATIO}x distinct-title p50`, ratio <= MAX_P50_RATIO, `${same.scenario.latencyMs.p50} ms / ${distinct.scenario.latencyMs.p50} ms = ${ratio.toFixed(2)}x`));
+      checks.push(
+        check(
+          `same-title p50 <= ${MAX_P50_RATIO}x distinct-title p50`,
+          ratio <= MAX_P50_RATIO,
+          `${same.scenario.latencyMs.p50} ms / ${distinct.scenario.latencyMs.p50} ms = ${ratio.toFixed(2)}x`,
+        ),
+      );
     }
 
     // c. one field, 200 values
-    if (ONLY.has('c')) scenarios.push(await patchStorm('patch-title', 'c. PATCH one event, title T-<n>', MONTHS.title, (i) => ({ field: 'title', body: { title: `T-${i}` }, shown: `T-${i}` }), [], {}));
+    if (ONLY.has('c'))
+      scenarios.push(
+        await patchStorm('patch-title', 'c. PATCH one event, title T-<n>', MONTHS.title, (i) => ({ field: 'title', body: { title: `T-${i}` }, shown: `T-${i}` }), [], {}),
+      );
 
     // d. eight fields, half of them indexed
     const fieldWrite = (i: number): FieldWrite => {
@@ -492,7 +518,9 @@ async function main(): Promise<number> {
       scenarios.map((s) => [
         s.label,
         s.successRate.toFixed(1),
-        Object.entries(s.statuses).map(([k, n]) => `${k}×${n}`).join(' '),
+        Object.entries(s.statuses)
+          .map(([k, n]) => `${k}×${n}`)
+          .join(' '),
         s.latencyMs.p50.toFixed(0),
         s.latencyMs.p99.toFixed(0),
         s.wallSeconds.toFixed(1),

@@ -233,8 +233,14 @@ export function pool(world: World): JVal[] {
     world.names.slice(0, 2),
     [],
     obj([['id', world.ids.venues?.[0] ?? 1]]),
-    obj([['venue', 'Inline Hall'], ['city', 'Springfield']]),
-    obj([['organizer', 'Inline Org'], ['email', 'inline@example.com']]),
+    obj([
+      ['venue', 'Inline Hall'],
+      ['city', 'Springfield'],
+    ]),
+    obj([
+      ['organizer', 'Inline Org'],
+      ['email', 'inline@example.com'],
+    ]),
     [obj([['id', world.ids.organizers?.[0] ?? 1]]), obj([['organizer', 'Inline Org 2']])],
   ];
 }
@@ -290,7 +296,27 @@ export const BREAKING_JSON: readonly JVal[] = [
   [obj([['id', 0.5]])],
 ];
 
-export const BREAKING_QUERY: readonly QVal[] = ['0.5', '1e-200', '1e309', '-1', '9007199254740993', '119304648', 'abc', '', 'maybe', '2', 'NaN', ['1', '2'], ['x'], obj([['a', '1']]), [obj([['a', '1']])], '1,0.5', ',,,', '0', '-0'];
+export const BREAKING_QUERY: readonly QVal[] = [
+  '0.5',
+  '1e-200',
+  '1e309',
+  '-1',
+  '9007199254740993',
+  '119304648',
+  'abc',
+  '',
+  'maybe',
+  '2',
+  'NaN',
+  ['1', '2'],
+  ['x'],
+  obj([['a', '1']]),
+  [obj([['a', '1']])],
+  '1,0.5',
+  ',,,',
+  '0',
+  '-0',
+];
 
 export const breakingJson = (): fc.Arbitrary<JVal> => once('breakingJson', () => fc.constantFrom(...BREAKING_JSON));
 export const breakingQuery = (): fc.Arbitrary<QVal> => once('breakingQuery', () => fc.constantFrom(...BREAKING_QUERY));
@@ -298,7 +324,30 @@ export const breakingQuery = (): fc.Arbitrary<QVal> => once('breakingQuery', () 
 // --- hostile strings and shapes --------------------------------------------------------------------
 
 const CONTROL = ['\u0000', '\u0001', '\u0007', '\u0008', '\u000b', '\u000c', '\u001b', '\u001f', '\u007f'];
-const ODD = ['\u0085', '\u00a0', '\u2028', '\u2029', '\u200b', '\u200d', '\u202e', '\ufeff', '\ufffd', '\uffff', 'é', 'e\u0301', 'ǅ', 'ß', 'İ', 'ﬁ', '𝔘', '😀', '👩‍👩‍👧', '\u{10ffff}', '١٢', '１'];
+const ODD = [
+  '\u0085',
+  '\u00a0',
+  '\u2028',
+  '\u2029',
+  '\u200b',
+  '\u200d',
+  '\u202e',
+  '\ufeff',
+  '\ufffd',
+  '\uffff',
+  'é',
+  'e\u0301',
+  'ǅ',
+  'ß',
+  'İ',
+  'ﬁ',
+  '𝔘',
+  '😀',
+  '👩‍👩‍👧',
+  '\u{10ffff}',
+  '١٢',
+  '１',
+];
 const SURROGATES = ['\ud800', '\udbff', '\udc00', '\udfff'];
 
 /**
@@ -322,19 +371,23 @@ function buildHostileString(long: boolean): fc.Arbitrary<string> {
     { weight: 1, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 16 }) },
     {
       weight: 1,
-      arbitrary: long ? fc.constantFrom('a'.repeat(1001), 'x'.repeat(65_536), 'é'.repeat(40_000), '\u0000'.repeat(300), 'a,'.repeat(3000)) : fc.constantFrom('a'.repeat(1001), 'é'.repeat(201), '\u0000'.repeat(50), 'a,'.repeat(500)),
+      arbitrary: long
+        ? fc.constantFrom('a'.repeat(1001), 'x'.repeat(65_536), 'é'.repeat(40_000), '\u0000'.repeat(300), 'a,'.repeat(3000))
+        : fc.constantFrom('a'.repeat(1001), 'é'.repeat(201), '\u0000'.repeat(50), 'a,'.repeat(500)),
     },
   );
 }
 
 /** Deeply nested lists and maps, and long lists. */
 export function deepJson(): fc.Arbitrary<JVal> {
-  return once('deepJson', () => fc.oneof(
-    // Written as text: building them as values would take the generator's stack.
-    fc.integer({ min: 50, max: 5000 }).map((depth) => new Raw(`${'['.repeat(depth)}1${']'.repeat(depth)}`)),
-    fc.integer({ min: 50, max: 5000 }).map((depth) => new Raw(`${'{"a":'.repeat(depth)}"x"${'}'.repeat(depth)}`)),
-    fc.integer({ min: 11, max: 5000 }).map((n) => Array.from({ length: n }, (_, i) => i + 1)),
-  ));
+  return once('deepJson', () =>
+    fc.oneof(
+      // Written as text: building them as values would take the generator's stack.
+      fc.integer({ min: 50, max: 5000 }).map((depth) => new Raw(`${'['.repeat(depth)}1${']'.repeat(depth)}`)),
+      fc.integer({ min: 50, max: 5000 }).map((depth) => new Raw(`${'{"a":'.repeat(depth)}"x"${'}'.repeat(depth)}`)),
+      fc.integer({ min: 11, max: 5000 }).map((n) => Array.from({ length: n }, (_, i) => i + 1)),
+    ),
+  );
 }
 
 /** A map with prototype keys, for JSON bodies. */
@@ -355,24 +408,26 @@ function buildProtoJson(): fc.Arbitrary<JVal> {
 
 /** Query values that go on the wire as they are: malformed escapes, raw bytes, encoded controls. */
 export function opaqueQuery(): fc.Arbitrary<QVal> {
-  return once('opaqueQuery', () => fc.oneof(
-    fc.constantFrom(
-      new Opaque('%', 'lone %'),
-      new Opaque('%zz', 'bad escape'),
-      new Opaque('%E0%A4', 'truncated UTF-8'),
-      new Opaque('%ED%A0%80', 'surrogate as UTF-8'),
-      new Opaque('%C0%AF', 'overlong UTF-8'),
-      new Opaque('%FF%FE', 'invalid UTF-8'),
-      new Opaque('%00', 'NUL'),
-      new Opaque('a%00b%01c%1F', 'controls'),
-      new Opaque('\u00ff\u00fe\u00e9', 'raw latin1 bytes'),
-      new Opaque('\u00c3\u00a9', 'raw UTF-8 bytes'),
-      new Opaque('%2e%2e%2f', 'dot dot slash'),
-      new Opaque('1%2C2', 'encoded comma'),
-      new Opaque('a+b', 'plus'),
+  return once('opaqueQuery', () =>
+    fc.oneof(
+      fc.constantFrom(
+        new Opaque('%', 'lone %'),
+        new Opaque('%zz', 'bad escape'),
+        new Opaque('%E0%A4', 'truncated UTF-8'),
+        new Opaque('%ED%A0%80', 'surrogate as UTF-8'),
+        new Opaque('%C0%AF', 'overlong UTF-8'),
+        new Opaque('%FF%FE', 'invalid UTF-8'),
+        new Opaque('%00', 'NUL'),
+        new Opaque('a%00b%01c%1F', 'controls'),
+        new Opaque('\u00ff\u00fe\u00e9', 'raw latin1 bytes'),
+        new Opaque('\u00c3\u00a9', 'raw UTF-8 bytes'),
+        new Opaque('%2e%2e%2f', 'dot dot slash'),
+        new Opaque('1%2C2', 'encoded comma'),
+        new Opaque('a+b', 'plus'),
+      ),
+      hostileString().map((s) => new Opaque(pct(s), 'hostile string')),
     ),
-    hostileString().map((s) => new Opaque(pct(s), 'hostile string')),
-  ));
+  );
 }
 
 /** Query pairs with prototype keys or broken key syntax; `proto` tells whether prototype keys are in. */
@@ -408,4 +463,22 @@ function buildHostileQueryPairs(argNames: string[]): fc.Arbitrary<{ pairs: strin
 
 /** Huge and tiny numbers, in JSON. */
 export const extremeNumbers = (): fc.Arbitrary<JVal> =>
-  once('extremeNumbers', () => fc.constantFrom<JVal>(new Raw('1e-200'), new Raw('1e309'), new Raw('-1e309'), new Raw('-0'), 0.5, 2 ** 31, 2 ** 31 - 1, new Raw('9007199254740993'), 2 ** 53 - 1, 119_304_648, -(2 ** 31), 1e21, new Raw('1E400'), new Raw('0.0000'), new Raw('5e-324')));
+  once('extremeNumbers', () =>
+    fc.constantFrom<JVal>(
+      new Raw('1e-200'),
+      new Raw('1e309'),
+      new Raw('-1e309'),
+      new Raw('-0'),
+      0.5,
+      2 ** 31,
+      2 ** 31 - 1,
+      new Raw('9007199254740993'),
+      2 ** 53 - 1,
+      119_304_648,
+      -(2 ** 31),
+      1e21,
+      new Raw('1E400'),
+      new Raw('0.0000'),
+      new Raw('5e-324'),
+    ),
+  );

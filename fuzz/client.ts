@@ -44,15 +44,12 @@ export function client(origin: string, sockets: number): Client {
       return new Promise((ok, fail) => {
         const headers: Record<string, string> = { ...req.headers };
         if (req.body) headers['content-length'] = String(req.body.length);
-        const r = httpRequest(
-          { host: url.hostname, port: url.port, method: req.method, path: req.target, headers, agent, timeout: 60_000 },
-          (res) => {
-            const chunks: Buffer[] = [];
-            res.on('data', (c: Buffer) => chunks.push(c));
-            res.on('end', () => ok({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - started }));
-            res.on('error', fail);
-          },
-        );
+        const r = httpRequest({ host: url.hostname, port: url.port, method: req.method, path: req.target, headers, agent, timeout: 60_000 }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => ok({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - started }));
+          res.on('error', fail);
+        });
         r.on('timeout', () => r.destroy(new Error('no answer within 60 s')));
         r.on('error', fail);
         r.end(req.body);
@@ -68,7 +65,7 @@ export const apiPath = (lang: string, api: Api = 'tec') => API_ROOTS[api](config
 function resolve(ref: RecordRef, world: LiveWorld, caller: Caller): string {
   // Half the uuids are the caller's own passwords (when it has any): the others' are refused.
   const own = ref.field === 'uuid' && ref.pick % 2 === 0 ? world.slugs[`${ref.kind}.${caller}`] : undefined;
-  const list = ref.field === 'id' ? world.ids[ref.kind] ?? [] : own?.length ? own : world.slugs[ref.kind] ?? [];
+  const list = ref.field === 'id' ? (world.ids[ref.kind] ?? []) : own?.length ? own : (world.slugs[ref.kind] ?? []);
   if (!list.length) return ref.field === 'id' ? '999998' : ref.field === 'uuid' ? '00000000-0000-4000-8000-000000000000' : 'no-such-record';
   const v = list[(own?.length ? ref.pick >> 1 : ref.pick) % list.length]!;
   return ref.field === 'id' ? String(v) : pct(String(v));

@@ -45,7 +45,7 @@ export class PrototypeGuard {
         }
       }
       for (const [key, was] of before) {
-        if (!Object.prototype.hasOwnProperty.call(proto, key)) {
+        if (!Object.hasOwn(proto, key)) {
           changes.push(`${name}.${String(key)} deleted`);
           Object.defineProperty(proto, key, was);
         }
@@ -97,7 +97,10 @@ export async function probe(api: Api, docText: string, tag: string): Promise<Pro
 
   const read = await api('GET', `/events/${id}`);
   observed.get = { status: read.status, shape: shape(read.body) };
-  expect(read.status === 200 && read.body.id === id && read.body.title === `Probe ${tag}` && read.body.status === 'publish', `GET /events/${id} answers ${read.status} ${read.text.slice(0, 200)}`);
+  expect(
+    read.status === 200 && read.body.id === id && read.body.title === `Probe ${tag}` && read.body.status === 'publish',
+    `GET /events/${id} answers ${read.status} ${read.text.slice(0, 200)}`,
+  );
 
   let list = await api('GET', '/events');
   for (let i = 0; i < 12 && list.status === 200 && list.body.total <= 9; i++) {
@@ -105,10 +108,18 @@ export async function probe(api: Api, docText: string, tag: string): Promise<Pro
     list = await api('GET', '/events');
   }
   const events = (list.body.events ?? []) as Json[];
-  observed.list = { status: list.status, keys: Object.keys(list.body), count: events.length, headers: [typeof list.headers['x-tec-total'], typeof list.headers['x-tec-totalpages']] };
+  observed.list = {
+    status: list.status,
+    keys: Object.keys(list.body),
+    count: events.length,
+    headers: [typeof list.headers['x-tec-total'], typeof list.headers['x-tec-totalpages']],
+  };
   expect(list.status === 200, `GET /events answers ${list.status}`);
   expect(list.body.total > 9 && events.length === 9, `GET /events shows ${events.length} of ${list.body.total}, not the default 9`);
-  expect(events.every((e) => e.status === 'publish'), 'an anonymous GET /events shows unpublished events');
+  expect(
+    events.every((e) => e.status === 'publish'),
+    'an anonymous GET /events shows unpublished events',
+  );
   expect(list.body.total_pages === Math.ceil(list.body.total / 9), `total_pages ${list.body.total_pages} for ${list.body.total} events`);
   expect(String(list.headers['x-tec-total']) === String(list.body.total), 'X-TEC-Total differs from total');
 

@@ -18,7 +18,10 @@ export class Raw {
 
 /** A query/form value written to the wire without encoding (already percent-encoded or raw bytes). */
 export class Opaque {
-  constructor(readonly wire: string, readonly label: string) {}
+  constructor(
+    readonly wire: string,
+    readonly label: string,
+  ) {}
 }
 
 export type JVal = null | boolean | number | string | Raw | JVal[] | { [key: string]: JVal };
@@ -124,7 +127,17 @@ export type Caller =
   | 'basic-wrong-password'
   | 'basic-long-login'
   | 'empty-bearer';
-export const BAD_CALLERS: readonly Caller[] = ['expired', 'wrong-audience', 'wrong-issuer', 'forged', 'garbage', 'basic', 'basic-wrong-password', 'basic-long-login', 'empty-bearer'];
+export const BAD_CALLERS: readonly Caller[] = [
+  'expired',
+  'wrong-audience',
+  'wrong-issuer',
+  'forged',
+  'garbage',
+  'basic',
+  'basic-wrong-password',
+  'basic-long-login',
+  'empty-bearer',
+];
 /** Callers the API takes as nobody. */
 export const ANONYMOUS_CALLERS: readonly Caller[] = ['anonymous', 'basic-no-password'];
 

@@ -127,8 +127,15 @@ export class Oracle {
     const b = body as Json | undefined;
     if (status >= 400 && parsed) {
       const ok =
-        b !== null && typeof b === 'object' && !Array.isArray(b) && typeof b.code === 'string' && b.code !== '' && typeof b.message === 'string' &&
-        b.data !== null && typeof b.data === 'object' && b.data.status === status;
+        b !== null &&
+        typeof b === 'object' &&
+        !Array.isArray(b) &&
+        typeof b.code === 'string' &&
+        b.code !== '' &&
+        typeof b.message === 'string' &&
+        b.data !== null &&
+        typeof b.data === 'object' &&
+        b.data.status === status;
       if (!ok) fail('envelope', `not {code, message, data: {status: ${status}}}`);
     }
 
@@ -155,7 +162,8 @@ export class Oracle {
           const number = typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : undefined;
           const check = schema ? this.headerValidator(schema) : undefined;
           if (typeof value !== 'string') fail('headers', `${name} is missing`);
-          else if (check && !check(schema!.type === 'integer' || schema!.type === 'number' ? (number ?? value) : value)) fail('headers', `${name}: ${JSON.stringify(value)} ${check.errors?.[0]?.message ?? 'does not match'}`);
+          else if (check && !check(schema!.type === 'integer' || schema!.type === 'number' ? (number ?? value) : value))
+            fail('headers', `${name}: ${JSON.stringify(value)} ${check.errors?.[0]?.message ?? 'does not match'}`);
         }
       }
     }

@@ -20,7 +20,10 @@ function formatGroup(g: FailureGroup, i: number): string {
   const out = [
     `  ${i + 1}. [${g.check}] ${g.key.split(' | ').slice(1).join(' | ')}  (${g.count}x)`,
     `     ${g.first.detail.slice(0, 400)}`,
-    `     in: ${ops.slice(0, 8).map(([op, n]) => `${op} (${n})`).join(', ')}${ops.length > 8 ? `, and ${ops.length - 8} more` : ''}`,
+    `     in: ${ops
+      .slice(0, 8)
+      .map(([op, n]) => `${op} (${n})`)
+      .join(', ')}${ops.length > 8 ? `, and ${ops.length - 8} more` : ''}`,
   ];
   const shrunk = g.minimized && g.minimized.sends > 0 && !g.minimized.response.startsWith('(did not') ? g.minimized : undefined;
   if (shrunk) {
@@ -37,16 +40,30 @@ export function formatSummary(s: FuzzSummary): string {
   const lines: string[] = [];
   const secs = s.ms / 1000;
   lines.push(`Fuzz run: seed ${s.seed}, ${s.sent} requests (+${s.extra} for seeding, probes and minimizing) in ${secs.toFixed(1)} s (${Math.round(s.sent / secs)}/s)`);
-  lines.push(`Statuses: ${Object.entries(s.perStatus).sort(([a], [b]) => Number(a) - Number(b)).map(([k, v]) => `${k}: ${v}`).join(', ')}`);
-  const never = Object.entries(s.successes).filter(([, n]) => n === 0).map(([op]) => op);
-  lines.push(`Operations with a success: ${Object.keys(s.successes).length - never.length}/${Object.keys(s.successes).length}${never.length ? ` (never: ${never.join(', ')})` : ''}`);
-  lines.push(`Slowest operations (mean ms): ${s.latency.slice(0, 6).map(([op, n, ms]) => `${op} ${ms} (${n}x)`).join(', ')}`);
+  lines.push(
+    `Statuses: ${Object.entries(s.perStatus)
+      .sort(([a], [b]) => Number(a) - Number(b))
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(', ')}`,
+  );
+  const never = Object.entries(s.successes)
+    .filter(([, n]) => n === 0)
+    .map(([op]) => op);
+  lines.push(
+    `Operations with a success: ${Object.keys(s.successes).length - never.length}/${Object.keys(s.successes).length}${never.length ? ` (never: ${never.join(', ')})` : ''}`,
+  );
+  lines.push(
+    `Slowest operations (mean ms): ${s.latency
+      .slice(0, 6)
+      .map(([op, n, ms]) => `${op} ${ms} (${n}x)`)
+      .join(', ')}`,
+  );
   if (s.serverErrors.count) lines.push(`Server error log: ${s.serverErrors.count} lines, e.g.\n${s.serverErrors.samples.map((l) => `    ${l}`).join('\n')}`);
   if (s.probeBefore.length) lines.push(`Probes failing BEFORE the run (fresh server):\n${s.probeBefore.map((p) => `  - ${p}`).join('\n')}`);
   if (s.probeAfter.length) lines.push(`Probes failing AFTER the run (a request changed another):\n${s.probeAfter.map((p) => `  - ${p}`).join('\n')}`);
   if (s.groups.length) {
     lines.push(`Failures: ${s.failures} in ${s.groups.length} groups`);
-    s.groups.forEach((g, i) => lines.push(formatGroup(g, i)));
+    for (const [i, g] of s.groups.entries()) lines.push(formatGroup(g, i));
   } else if (!s.probeAfter.length && !s.probeBefore.length) {
     lines.push('No failures.');
   }

@@ -175,7 +175,10 @@ function buildArgValue(p: ArgPlan, enc: Encoding, mood: Mood, faulty: boolean): 
   if (faulty) {
     return fc.oneof({ weight: 5, arbitrary: breakingTyped(p, enc) }, { weight: 4, arbitrary: hostile(p, enc) }, { weight: 1, arbitrary: breaking(p, enc) });
   }
-  const value = mood === 'mixed' ? fc.oneof({ weight: 5, arbitrary: plausible(p, enc) }, { weight: 3, arbitrary: breaking(p, enc) }, { weight: 3, arbitrary: hostile(p, enc) }) : plausible(p, enc);
+  const value =
+    mood === 'mixed'
+      ? fc.oneof({ weight: 5, arbitrary: plausible(p, enc) }, { weight: 3, arbitrary: breaking(p, enc) }, { weight: 3, arbitrary: hostile(p, enc) })
+      : plausible(p, enc);
   // Required arguments are nearly always there; each optional one now and then.
   const absent = p.required ? 1 : mood === 'mixed' ? 4 : 5;
   return fc.oneof({ weight: absent, arbitrary: fc.constant(undefined) }, { weight: p.required ? 14 : 1, arbitrary: value });
@@ -365,9 +368,26 @@ interface BodyPlan {
   label: string;
 }
 
-const JSON_TYPES = ['application/json', 'application/json; charset=utf-8', 'application/JSON', 'application/merge-patch+json', 'application/vnd.api+json', 'application/json;charset=ISO-8859-1'];
+const JSON_TYPES = [
+  'application/json',
+  'application/json; charset=utf-8',
+  'application/JSON',
+  'application/merge-patch+json',
+  'application/vnd.api+json',
+  'application/json;charset=ISO-8859-1',
+];
 const FORM_TYPES = ['application/x-www-form-urlencoded', 'application/x-www-form-urlencoded; charset=UTF-8'];
-const UNSUPPORTED = ['text/plain', 'text/html', 'application/xml', 'multipart/form-data; boundary=fuzz', 'application/octet-stream', 'image/png', 'application/jsonp', 'json', 'application/x-www-form-urlencoded-x'];
+const UNSUPPORTED = [
+  'text/plain',
+  'text/html',
+  'application/xml',
+  'multipart/form-data; boundary=fuzz',
+  'application/octet-stream',
+  'image/png',
+  'application/jsonp',
+  'json',
+  'application/x-www-form-urlencoded-x',
+];
 
 const plannedBody = (planned: Body): BodyPlan => ({
   body: planned,
@@ -391,14 +411,43 @@ function bodyMutation(planned: Body): fc.Arbitrary<BodyPlan> {
       label: `unsupported content type ${contentType}`,
     })),
     fc
-      .constantFrom('{"title":', "{'title':'x'}", '{"a":1,}', 'NaN', '{"a":NaN}', '{"a":undefined}', '\ufeff{"a":1}', '{"a":"\\x41"}', '{"a":"\\ud800', '{"a":1}{"b":2}', '<xml/>', 'title=x&status=draft', '{"a":01}', '{"a":.5}', '{"a":+1}', '\u0000')
+      .constantFrom(
+        '{"title":',
+        "{'title':'x'}",
+        '{"a":1,}',
+        'NaN',
+        '{"a":NaN}',
+        '{"a":undefined}',
+        '\ufeff{"a":1}',
+        '{"a":"\\x41"}',
+        '{"a":"\\ud800',
+        '{"a":1}{"b":2}',
+        '<xml/>',
+        'title=x&status=draft',
+        '{"a":01}',
+        '{"a":.5}',
+        '{"a":+1}',
+        '\u0000',
+      )
       .map((t) => ({ body: { kind: 'text' as const, text: t }, contentType: 'application/json', effect: 'reject' as const, label: `invalid JSON ${JSON.stringify(t)}` })),
     fc
       .constantFrom('[]', '[{"title":"x"}]', '"x"', '1', 'null', 'true', '1e309')
       .map((t) => ({ body: { kind: 'text' as const, text: t }, contentType: 'application/json', effect: 'reject' as const, label: `JSON that is no object ${t}` })),
-    fc.constantFrom('', '   ', '\n').map((t) => ({ body: t ? { kind: 'text' as const, text: t } : undefined, contentType: 'application/json', effect: 'drop' as const, label: 'blank body' })),
-    fc.constant<BodyPlan>({ body: { kind: 'repeat', head: '{"zz_pad":"', unit: 'a', times: 300_000, tail: '"}' }, contentType: 'application/json', effect: 'reject', label: 'body over 256 KiB' }),
-    fc.constant<BodyPlan>({ body: { kind: 'repeat', head: 'zz_pad=', unit: 'b', times: 270_000, tail: '' }, contentType: 'application/x-www-form-urlencoded', effect: 'reject', label: 'form over 256 KiB' }),
+    fc
+      .constantFrom('', '   ', '\n')
+      .map((t) => ({ body: t ? { kind: 'text' as const, text: t } : undefined, contentType: 'application/json', effect: 'drop' as const, label: 'blank body' })),
+    fc.constant<BodyPlan>({
+      body: { kind: 'repeat', head: '{"zz_pad":"', unit: 'a', times: 300_000, tail: '"}' },
+      contentType: 'application/json',
+      effect: 'reject',
+      label: 'body over 256 KiB',
+    }),
+    fc.constant<BodyPlan>({
+      body: { kind: 'repeat', head: 'zz_pad=', unit: 'b', times: 270_000, tail: '' },
+      contentType: 'application/x-www-form-urlencoded',
+      effect: 'reject',
+      label: 'form over 256 KiB',
+    }),
   ];
   if (enc === 'json') {
     // The same arguments with raw invalid UTF-8 in an extra string, or padded to just under the limit.
@@ -410,10 +459,16 @@ function bodyMutation(planned: Body): fc.Arbitrary<BodyPlan> {
         effect: 'intact' as const,
         label: `raw bytes ${bytes.map((b) => b.toString(16)).join(' ')} in a JSON string`,
       })),
-      fc.constant<BodyPlan>({ body: { kind: 'repeat', head: `${spliced}"zz_pad":"`, unit: 'c', times: 200_000, tail: '"}' }, contentType: 'application/json', effect: 'intact', label: 'body just under 256 KiB' }),
+      fc.constant<BodyPlan>({
+        body: { kind: 'repeat', head: `${spliced}"zz_pad":"`, unit: 'c', times: 200_000, tail: '"}' },
+        contentType: 'application/json',
+        effect: 'intact',
+        label: 'body just under 256 KiB',
+      }),
       fc.constant<BodyPlan>({ body: { kind: 'text', text }, contentType: undefined, effect: 'intact', label: 'JSON without a content type' }),
     );
-    if (nonEmpty) mutations.push(fc.constant<BodyPlan>({ body: { kind: 'text', text }, contentType: 'application/x-www-form-urlencoded', effect: 'drop', label: 'JSON sent as a form' }));
+    if (nonEmpty)
+      mutations.push(fc.constant<BodyPlan>({ body: { kind: 'text', text }, contentType: 'application/x-www-form-urlencoded', effect: 'drop', label: 'JSON sent as a form' }));
   } else if (nonEmpty) {
     mutations.push(fc.constant<BodyPlan>({ body: { kind: 'text', text }, contentType: 'application/json', effect: 'reject', label: 'form sent as JSON' }));
   }
@@ -445,7 +500,11 @@ function opRequest(plan: OpPlan, fixed?: Fixed): fc.Arbitrary<Omit<FuzzRequest, 
       fixed ? fc.constant(fixed.enc) : fc.constantFrom<Encoding>('json', 'json', 'json', 'json', 'form', 'form', 'query'),
       fixed
         ? fc.constant(fixed.mood)
-        : fc.oneof({ weight: 3, arbitrary: fc.constant<Mood>('clean') }, { weight: 5, arbitrary: fc.constant<Mood>('fault') }, { weight: 3, arbitrary: fc.constant<Mood>('mixed') }),
+        : fc.oneof(
+            { weight: 3, arbitrary: fc.constant<Mood>('clean') },
+            { weight: 5, arbitrary: fc.constant<Mood>('fault') },
+            { weight: 3, arbitrary: fc.constant<Mood>('mixed') },
+          ),
       fixed ? fc.constant(fixed.fault) : fc.nat(),
     )
     .chain(([method, bodyEnc, mood, pick]) => {
@@ -468,7 +527,16 @@ function opRequest(plan: OpPlan, fixed?: Fixed): fc.Arbitrary<Omit<FuzzRequest, 
         // Some arguments of a body request travel in the query instead (the two are merged).
         queryShare: fc.array(fc.nat({ max: 9 }), { minLength: plan.args.length, maxLength: plan.args.length }),
         extraQuery: clean ? fc.constant(undefined) : sometimes(4, hostileQueryPairs(plan.args.map((p) => p.name))),
-        extraJson: clean || enc !== 'json' ? fc.constant(undefined) : sometimes(6, fc.oneof(protoJson(), deepJson().map((d) => obj([['zz_deep', d]])))),
+        extraJson:
+          clean || enc !== 'json'
+            ? fc.constant(undefined)
+            : sometimes(
+                6,
+                fc.oneof(
+                  protoJson(),
+                  deepJson().map((d) => obj([['zz_deep', d]])),
+                ),
+              ),
         extraForm: clean || enc !== 'form' ? fc.constant(undefined) : sometimes(4, hostileQueryPairs(plan.args.map((p) => p.name))),
         getBody: sometimes(40, fc.constantFrom('{"title":"ignored"}', 'x=1', '\u0000')),
       });
@@ -520,11 +588,7 @@ function opRequest(plan: OpPlan, fixed?: Fixed): fc.Arbitrary<Omit<FuzzRequest, 
         planned = { kind: 'form', parts };
       }
       const bodyPlan =
-        !r.takesBody || !planned
-          ? fc.constant<BodyPlan>({ effect: 'intact', label: 'no body' })
-          : r.clean
-            ? fc.constant<BodyPlan>(plannedBody(planned))
-            : bodyMutation(planned);
+        !r.takesBody || !planned ? fc.constant<BodyPlan>({ effect: 'intact', label: 'no body' }) : r.clean ? fc.constant<BodyPlan>(plannedBody(planned)) : bodyMutation(planned);
       return bodyPlan.map((b) => {
         const reject: string[] = [];
         const more: string[] = [];
@@ -586,7 +650,15 @@ function opRequest(plan: OpPlan, fixed?: Fixed): fc.Arbitrary<Omit<FuzzRequest, 
 
 const RAW_BYTES = /[^\x21-\x7e]/;
 
-function base(r: { method: string; lang: string; caller: Caller; path: PathPart[] }, api: Api, query: Part[], headers: Record<string, string>, body: Body | undefined, exclusive: boolean, notes: string[]) {
+function base(
+  r: { method: string; lang: string; caller: Caller; path: PathPart[] },
+  api: Api,
+  query: Part[],
+  headers: Record<string, string>,
+  body: Body | undefined,
+  exclusive: boolean,
+  notes: string[],
+) {
   return { method: r.method, lang: r.lang, api, segments: r.path.map((p) => p.segment), query, caller: r.caller, headers, ...(body ? { body } : {}), exclusive, notes };
 }
 
@@ -601,16 +673,18 @@ const sampleSegments = (op: Operation) =>
 
 function noRouteRequest(): fc.Arbitrary<Omit<FuzzRequest, 'n'>> {
   const op = fc.constantFrom(...OPERATIONS);
-  const badLang = fc.record({
-    op,
-    lang: fc.constantFrom('xx', 'EN', 'en-US', 'de', '%00', 'en%2F', '..', '\u00ff'),
-  }).map(({ op, lang }) => ({
-    method: op.methods[0]!,
-    lang,
-    api: op.api,
-    segments: sampleSegments(op),
-    label: `language ${JSON.stringify(lang)} on ${op.id}`,
-  }));
+  const badLang = fc
+    .record({
+      op,
+      lang: fc.constantFrom('xx', 'EN', 'en-US', 'de', '%00', 'en%2F', '..', '\u00ff'),
+    })
+    .map(({ op, lang }) => ({
+      method: op.methods[0]!,
+      lang,
+      api: op.api,
+      segments: sampleSegments(op),
+      label: `language ${JSON.stringify(lang)} on ${op.id}`,
+    }));
   // A method no route of that path takes (as the routing matches it: `introspect` is also a `{uuid}`).
   const wrongMethod = fc
     .record({ op, method: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE') })

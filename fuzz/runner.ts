@@ -96,9 +96,15 @@ function groupKey(c: FailureCase): string {
     case 'accepted-invalid':
       return `${c.check} | ${normalize(c.detail.split(';')[0]!.trim())}`;
     case 'schema':
-      return `${c.check} | ${normalize(c.detail).replace(/^\/(events|venues|organizers|categories|tags)\[\]/, '$').replace(/^\/(events|venues|organizers|categories|tags)\[\]/, '$')}`;
+      return `${c.check} | ${normalize(c.detail)
+        .replace(/^\/(events|venues|organizers|categories|tags)\[\]/, '$')
+        .replace(/^\/(events|venues|organizers|categories|tags)\[\]/, '$')}`;
     case 'control-characters':
-      return `${c.check} | ${c.detail.split(' = ')[0]!.split(' has the key ')[0]!.replace(/\[\d+\]/g, '[]').replace(/^\$\.(events|venues|organizers|categories|tags)\[\]/, '$')}`;
+      return `${c.check} | ${c.detail
+        .split(' = ')[0]!
+        .split(' has the key ')[0]!
+        .replace(/\[\d+\]/g, '[]')
+        .replace(/^\$\.(events|venues|organizers|categories|tags)\[\]/, '$')}`;
     case 'prototype-pollution':
       return `${c.check} | ${c.detail.replace(/ = .*| changed.*| deleted.*/, '').split(',')[0]}`;
     default:
@@ -169,7 +175,9 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
 
     const before = await probe(counted, docRes.text, 'before');
     const generator = requestGenerator(world);
-    log(`seeded ${Object.values(world.ids).flat().length} records; sending ${opts.runs} requests (sweeps of ${generator.sweepSize}: every argument of every operation faulty once each), ${concurrency} at a time`);
+    log(
+      `seeded ${Object.values(world.ids).flat().length} records; sending ${opts.runs} requests (sweeps of ${generator.sweepSize}: every argument of every operation faulty once each), ${concurrency} at a time`,
+    );
 
     const record = (req: FuzzRequest, sent: Sent, res: Received | undefined, found: Failure[]) => {
       for (const f of found) {

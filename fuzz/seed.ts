@@ -64,9 +64,7 @@ export interface ApiOptions {
   api?: ApiRoot;
 }
 
-export interface Api {
-  (method: string, path: string, opts?: ApiOptions): Promise<{ status: number; body: Json; text: string; headers: Record<string, unknown> }>;
-}
+export type Api = (method: string, path: string, opts?: ApiOptions) => Promise<{ status: number; body: Json; text: string; headers: Record<string, unknown> }>;
 
 /** A small JSON client on top of the raw one, for seeding and probes. */
 export function jsonApi(http: Client, auth: Record<Caller, string | undefined>): Api {

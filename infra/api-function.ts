@@ -27,7 +27,11 @@ export function functionId(operationId: string): string {
 
 /** `functions/root/noRoute.ts` -> `root.noRoute`: the id of a handler module that is not an operation. */
 export function moduleId(handlerModule: string): string {
-  return handlerModule.replace(/^functions\//, '').replace(/\.[cm]?[jt]s$/, '').split('/').join('.');
+  return handlerModule
+    .replace(/^functions\//, '')
+    .replace(/\.[cm]?[jt]s$/, '')
+    .split('/')
+    .join('.');
 }
 
 export interface ApiFunctionProps {
@@ -128,7 +132,7 @@ export class ApiFunction extends Construct {
     Validations.of(this.role).acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${getAtt[0]}.${getAtt[1]}>/index/*]`,
       reason:
-        'Queries cover the table\'s indexes (`<table>/index/*`): the handlers query the GSIs ' +
+        "Queries cover the table's indexes (`<table>/index/*`): the handlers query the GSIs " +
         'of lib/store/table.ts (slug lookup and listings) and no other table is reachable through this ARN.',
     });
   }

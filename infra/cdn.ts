@@ -64,10 +64,7 @@ export class Cdn extends Construct {
     this.url = `https://${this.distribution.distributionDomainName}`;
 
     const acknowledge = (ruleId: string, reason: string) => Validations.of(this.distribution).acknowledge({ id: ruleId, reason });
-    acknowledge(
-      'AwsSolutions-CFR1',
-      'A public event calendar serves every country, as the API behind it does; the API needs no geographic restriction.',
-    );
+    acknowledge('AwsSolutions-CFR1', 'A public event calendar serves every country, as the API behind it does; the API needs no geographic restriction.');
     acknowledge(
       'AwsSolutions-CFR2',
       'The API stage throttles every route and the table has a read and write ceiling (README, Operating it); a WAF web ACL is an option with its own monthly cost, not a requirement of this stack.',

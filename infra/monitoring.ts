@@ -220,7 +220,9 @@ export class Monitoring extends NestedStack {
       const usingMetrics = Object.fromEntries(metrics.map((mt, i) => [`${prefix}${i}`, mt]));
       return new cloudwatch.MathExpression({
         // DynamoDB reports these only when they happen.
-        expression: Object.keys(usingMetrics).map((k) => `FILL(${k}, 0)`).join(' + '),
+        expression: Object.keys(usingMetrics)
+          .map((k) => `FILL(${k}, 0)`)
+          .join(' + '),
         usingMetrics,
         period: this.period,
         label,
@@ -235,9 +237,21 @@ export class Monitoring extends NestedStack {
         label: `${scope} ${label}/s`,
       });
     return {
-      readThrottles: sum('rt', 'read throttle events', scopes.map(([s, d]) => metric('ReadThrottleEvents', d, s))),
-      writeThrottles: sum('wt', 'write throttle events', scopes.map(([s, d]) => metric('WriteThrottleEvents', d, s))),
-      systemErrors: sum('se', 'system errors', TABLE_OPERATIONS.map((op) => metric('SystemErrors', { TableName: tableName, Operation: op }, op))),
+      readThrottles: sum(
+        'rt',
+        'read throttle events',
+        scopes.map(([s, d]) => metric('ReadThrottleEvents', d, s)),
+      ),
+      writeThrottles: sum(
+        'wt',
+        'write throttle events',
+        scopes.map(([s, d]) => metric('WriteThrottleEvents', d, s)),
+      ),
+      systemErrors: sum(
+        'se',
+        'system errors',
+        TABLE_OPERATIONS.map((op) => metric('SystemErrors', { TableName: tableName, Operation: op }, op)),
+      ),
       readUnits: scopes.map((s, i) => perSecond(`ru${i}`, 'ConsumedReadCapacityUnits', s, 'read units')),
       writeUnits: scopes.map((s, i) => perSecond(`wu${i}`, 'ConsumedWriteCapacityUnits', s, 'write units')),
     };
@@ -347,7 +361,12 @@ export class Monitoring extends NestedStack {
         period: this.period,
         label,
       });
-    const emfTotal = (prefix: string, metricName: string, label: string) => total(prefix, label, functions.map(([op]) => this.emf(op, metricName, 'Sum', op)));
+    const emfTotal = (prefix: string, metricName: string, label: string) =>
+      total(
+        prefix,
+        label,
+        functions.map(([op]) => this.emf(op, metricName, 'Sum', op)),
+      );
     const size = { width: 6, height: 6 };
     return [
       new cloudwatch.GraphWidget({
@@ -359,8 +378,16 @@ export class Monitoring extends NestedStack {
         ...size,
         title: 'All functions: Lambda errors, throttles',
         left: [
-          total('le', 'errors', functions.map(([op, fn]) => fn.function.metricErrors({ period: this.period, statistic: 'Sum', label: op }))),
-          total('lt', 'throttles', functions.map(([op, fn]) => fn.function.metricThrottles({ period: this.period, statistic: 'Sum', label: op }))),
+          total(
+            'le',
+            'errors',
+            functions.map(([op, fn]) => fn.function.metricErrors({ period: this.period, statistic: 'Sum', label: op })),
+          ),
+          total(
+            'lt',
+            'throttles',
+            functions.map(([op, fn]) => fn.function.metricThrottles({ period: this.period, statistic: 'Sum', label: op })),
+          ),
         ],
       }),
       new cloudwatch.GraphWidget({

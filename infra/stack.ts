@@ -26,7 +26,6 @@ const CDN_MAX_TTL_SECONDS = 300;
 
 export type EventCalendarStackProps = StackProps;
 
-
 export class EventCalendarStack extends Stack {
   readonly settings: StackSettings;
   readonly table: dynamodb.TableV2;
@@ -71,9 +70,7 @@ export class EventCalendarStack extends Stack {
       CACHE_MAX_AGE: String(settings.cacheMaxAge),
       CACHE_STALE_WHILE_REVALIDATE: String(settings.cacheStaleWhileRevalidate),
       APP_PASSWORD_SECRET_ARN: passwordKey.secretArn,
-      ...(auth
-        ? { COGNITO_USER_POOL_ID: auth.pool.userPoolId, COGNITO_CLIENT_ID: auth.client.userPoolClientId }
-        : authIssuerEnvironment(settings.authIssuer!)),
+      ...(auth ? { COGNITO_USER_POOL_ID: auth.pool.userPoolId, COGNITO_CLIENT_ID: auth.client.userPoolClientId } : authIssuerEnvironment(settings.authIssuer!)),
     };
 
     for (const op of OPERATIONS) {
@@ -171,19 +168,21 @@ export class EventCalendarStack extends Stack {
       timeToLiveAttribute: TTL_ATTRIBUTE,
       deletionProtection: !settings.dev,
       removalPolicy,
-      globalSecondaryIndexes: Object.values(INDEXES).map((index: IndexDefinition): dynamodb.GlobalSecondaryIndexPropsV2 => ({
-        indexName: index.indexName,
-        partitionKey: attribute(index.partitionKey),
-        ...(index.sortKey ? { sortKey: attribute(index.sortKey) } : {}),
-        // Lists and slug reads query the indexes; the table's maximum does not cover them.
-        maxReadRequestUnits: settings.maxReadRequestUnits,
-        maxWriteRequestUnits: settings.maxWriteRequestUnits,
-        ...(index.projection === 'ALL'
-          ? { projectionType: dynamodb.ProjectionType.ALL }
-          : index.projection === 'KEYS_ONLY'
-            ? { projectionType: dynamodb.ProjectionType.KEYS_ONLY }
-            : { projectionType: dynamodb.ProjectionType.INCLUDE, nonKeyAttributes: [...index.projection] }),
-      })),
+      globalSecondaryIndexes: Object.values(INDEXES).map(
+        (index: IndexDefinition): dynamodb.GlobalSecondaryIndexPropsV2 => ({
+          indexName: index.indexName,
+          partitionKey: attribute(index.partitionKey),
+          ...(index.sortKey ? { sortKey: attribute(index.sortKey) } : {}),
+          // Lists and slug reads query the indexes; the table's maximum does not cover them.
+          maxReadRequestUnits: settings.maxReadRequestUnits,
+          maxWriteRequestUnits: settings.maxWriteRequestUnits,
+          ...(index.projection === 'ALL'
+            ? { projectionType: dynamodb.ProjectionType.ALL }
+            : index.projection === 'KEYS_ONLY'
+              ? { projectionType: dynamodb.ProjectionType.KEYS_ONLY }
+              : { projectionType: dynamodb.ProjectionType.INCLUDE, nonKeyAttributes: [...index.projection] }),
+        }),
+      ),
     });
   }
 
@@ -254,9 +253,7 @@ export class EventCalendarStack extends Stack {
       // Threat protection (compromised credentials, adaptive authentication) needs the Plus plan,
       // which is billed per MAU: opt in with `-c threatProtection=true`.
       featurePlan: settings.threatProtection ? cognito.FeaturePlan.PLUS : cognito.FeaturePlan.ESSENTIALS,
-      ...(settings.threatProtection
-        ? { standardThreatProtectionMode: cognito.StandardThreatProtectionMode.FULL_FUNCTION }
-        : {}),
+      ...(settings.threatProtection ? { standardThreatProtectionMode: cognito.StandardThreatProtectionMode.FULL_FUNCTION } : {}),
       deletionProtection: !settings.dev,
       removalPolicy,
     });

@@ -36,7 +36,15 @@ try {
 
 const server = spawn(
   process.execPath,
-  [...process.execArgv, 'node_modules/tsx/dist/cli.mjs', 'watch', '--clear-screen=false', 'scripts/start.ts', ...(c.values.seed ? ['--seed'] : []), ...(c.values['log-json'] ? ['--log-json'] : [])],
+  [
+    ...process.execArgv,
+    'node_modules/tsx/dist/cli.mjs',
+    'watch',
+    '--clear-screen=false',
+    'scripts/start.ts',
+    ...(c.values.seed ? ['--seed'] : []),
+    ...(c.values['log-json'] ? ['--log-json'] : []),
+  ],
   { stdio: 'inherit', env: process.env },
 );
 

@@ -33,10 +33,7 @@ if (body) headers['content-type'] = 'application/json';
 if (values.role) headers.authorization = `Bearer {{token:${values.role}}}`;
 const url = path;
 const match = matchRoute(method, url.split('?')[0]!);
-const event = toApiGatewayEvent(
-  { method, url, headers, body, requestId: 'fixture-request', now: new Date('2026-11-22T10:00:00Z') },
-  match,
-);
+const event = toApiGatewayEvent({ method, url, headers, body, requestId: 'fixture-request', now: new Date('2026-11-22T10:00:00Z') }, match);
 const text = `${JSON.stringify(event, null, 2)}\n`;
 if (values.out) writeFileSync(values.out, text);
 else process.stdout.write(text);

@@ -111,7 +111,6 @@ try {
   process.env.SITE_URL ||= `http://${publicHost}:${port}`;
   resetConfig();
 
-
   if (process.env.DYNAMODB_ENDPOINT) {
     console.log(`DynamoDB: ${process.env.DYNAMODB_ENDPOINT} (DYNAMODB_ENDPOINT)`);
   } else {
@@ -126,9 +125,7 @@ try {
         void shutdown(1);
       }, 300),
     );
-    console.log(
-      `DynamoDB Local: ${dynamo.endpoint} (${values.memory ? 'in memory' : `data in ${DATA_DIR}/`}, ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
-    );
+    console.log(`DynamoDB Local: ${dynamo.endpoint} (${values.memory ? 'in memory' : `data in ${DATA_DIR}/`}, ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
   }
   const tableName = config().tableName;
   const created = await ensureTable(tableName);
@@ -164,7 +161,13 @@ try {
   console.log('Bearer token:       npm run token -- --role editor   (or author, contributor; --sub NAME)');
   console.log(`API reference:      ${origin}/docs`);
   // npm run invoke finds the running server's data through this file.
-  writeServerInfo({ pid: process.pid, endpoint: process.env.DYNAMODB_ENDPOINT!, table: tableName, url: origin, data: process.env.DYNAMODB_ENDPOINT === dynamo?.endpoint ? (values.memory ? 'in memory' : DATA_DIR) : 'DYNAMODB_ENDPOINT' });
+  writeServerInfo({
+    pid: process.pid,
+    endpoint: process.env.DYNAMODB_ENDPOINT!,
+    table: tableName,
+    url: origin,
+    data: process.env.DYNAMODB_ENDPOINT === dynamo?.endpoint ? (values.memory ? 'in memory' : DATA_DIR) : 'DYNAMODB_ENDPOINT',
+  });
   console.log('Press Ctrl-C to stop.\n');
 } catch (err) {
   if (err instanceof JavaMissingError) {

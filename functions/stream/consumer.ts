@@ -3,5 +3,4 @@
 import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { consume } from '#lib/stream/consume.js';
 
-export const handler = (event: DynamoDBStreamEvent, context: Context | undefined): Promise<DynamoDBBatchResponse> =>
-  consume(event, { functionRequestId: context?.awsRequestId });
+export const handler = (event: DynamoDBStreamEvent, context: Context | undefined): Promise<DynamoDBBatchResponse> => consume(event, { functionRequestId: context?.awsRequestId });

@@ -92,13 +92,3 @@ export async function checkAuthor(ctx: RequestWith<{ author?: number }>): Promis
   if (wanted === undefined || isEditor(ctx.principal)) return;
   if (wanted !== (await callerId(ctx))) throw forbidden(true);
 }
-
-/**
- * What a list may show the caller: statuses, and whether the unpublished ones are limited to the
- * caller's own records. Anonymous callers see `publish` only.
- */
-export interface Visibility {
-  statuses: string[];
-  ownOnly: boolean;
-  me?: number;
-}

@@ -11,8 +11,7 @@ import { readCredentials, recordUse, refreshRole, subOfLogin, type StoredRole } 
 import { waitAll } from '#lib/runtime/settle.js';
 
 export const signInErrors = {
-  invalidUsername: () =>
-    new ApiError(401, 'invalid_username', '<strong>Error:</strong> Unknown username. Check again or try your email address.'),
+  invalidUsername: () => new ApiError(401, 'invalid_username', '<strong>Error:</strong> Unknown username. Check again or try your email address.'),
   incorrectPassword: () => new ApiError(401, 'incorrect_password', 'The provided password is an invalid application password.'),
 };
 

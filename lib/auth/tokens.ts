@@ -74,10 +74,8 @@ function why(err: unknown): string {
   if (err instanceof JwtExpiredError) return 'The token has expired.';
   if (err instanceof JwtNotBeforeError) return 'The token is not valid yet.';
   if (err instanceof JwtInvalidIssuerError) return 'The token was issued by an issuer this API does not trust.';
-  if (err instanceof JwtInvalidAudienceError || err instanceof CognitoJwtInvalidClientIdError)
-    return 'The token was issued for another audience.';
-  if (err instanceof JwtInvalidSignatureError || err instanceof KidNotFoundInJwksError)
-    return 'The token signature is not valid.';
+  if (err instanceof JwtInvalidAudienceError || err instanceof CognitoJwtInvalidClientIdError) return 'The token was issued for another audience.';
+  if (err instanceof JwtInvalidSignatureError || err instanceof KidNotFoundInJwksError) return 'The token signature is not valid.';
   if (err instanceof JwtParseError) return 'The token is malformed.';
   return 'The token could not be verified.';
 }
@@ -106,7 +104,10 @@ export type Credentials =
 export function readCredentials(header: string | undefined): Credentials {
   const value = header?.trim() ?? '';
   if (value === '') return { scheme: 'none' };
-  const parts = value.split(',').map((p) => p.trim()).filter(Boolean);
+  const parts = value
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   if (parts.length > 1) return parts.some((p) => /^basic\b/i.test(p)) ? { scheme: 'several' } : { scheme: 'other' };
   const bearer = /^Bearer\s+(\S+)$/i.exec(value);
   if (bearer) return { scheme: 'bearer', token: bearer[1]! };
@@ -137,5 +138,12 @@ export async function verifyBearer(token: string): Promise<Principal> {
   const username = [claims.username, claims['cognito:username']].find((c): c is string => typeof c === 'string' && c !== '');
   const email = typeof claims.email === 'string' && claims.email !== '' ? claims.email : undefined;
   const issuedAt = typeof claims.iat === 'number' && Number.isFinite(claims.iat) ? claims.iat : undefined;
-  return { sub, role: rolesFrom(claims, authSettings().groupsClaim), login: username ?? sub, ...(email ? { email } : {}), ...(issuedAt !== undefined ? { issuedAt } : {}), via: { scheme: 'bearer' } };
+  return {
+    sub,
+    role: rolesFrom(claims, authSettings().groupsClaim),
+    login: username ?? sub,
+    ...(email ? { email } : {}),
+    ...(issuedAt !== undefined ? { issuedAt } : {}),
+    via: { scheme: 'bearer' },
+  };
 }

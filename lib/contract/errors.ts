@@ -22,8 +22,7 @@ export class ApiError extends Error {
   }
 }
 
-export const noRoute = () =>
-  new ApiError(404, 'rest_no_route', 'No route was found matching the URL and request method.');
+export const noRoute = () => new ApiError(404, 'rest_no_route', 'No route was found matching the URL and request method.');
 
 /** `params` maps each bad parameter to why it is bad; `details` carries nested error objects. */
 export const invalidParams = (params: Record<string, string>, details: Record<string, unknown> = {}) =>
@@ -35,17 +34,13 @@ export const invalidParams = (params: Record<string, string>, details: Record<st
 
 export const invalidParam = (name: string, why = 'Invalid parameter.') => invalidParams({ [name]: why });
 
-export const missingParams = (names: string[]) =>
-  new ApiError(400, 'rest_missing_callback_param', `Missing parameter(s): ${names.join(', ')}`, { params: names });
+export const missingParams = (names: string[]) => new ApiError(400, 'rest_missing_callback_param', `Missing parameter(s): ${names.join(', ')}`, { params: names });
 
-export const invalidJson = (why: string) =>
-  new ApiError(400, 'rest_invalid_json', 'Invalid JSON body passed.', { details: why });
+export const invalidJson = (why: string) => new ApiError(400, 'rest_invalid_json', 'Invalid JSON body passed.', { details: why });
 
-export const bodyTooLarge = (limit: number) =>
-  new ApiError(413, 'rest_payload_too_large', `The request body is larger than the ${limit} bytes this API accepts.`);
+export const bodyTooLarge = (limit: number) => new ApiError(413, 'rest_payload_too_large', `The request body is larger than the ${limit} bytes this API accepts.`);
 
-export const forbidden = (loggedIn: boolean, message = 'Sorry, you are not allowed to do that.') =>
-  new ApiError(loggedIn ? 403 : 401, 'rest_forbidden', message);
+export const forbidden = (loggedIn: boolean, message = 'Sorry, you are not allowed to do that.') => new ApiError(loggedIn ? 403 : 401, 'rest_forbidden', message);
 
 export const unauthorized = (message: string) => new ApiError(401, 'rest_forbidden', message);
 
@@ -54,14 +49,10 @@ export const tec = {
   eventNotFound: (id: number) => new ApiError(404, 'rest-event-not-found', `Event with ID ${id} does not exist.`),
   invalidEventId: () => new ApiError(400, 'rest-invalid-event-id', 'The specified ID is not a valid event.'),
   eventTrashed: () => new ApiError(403, 'event-no-longer-available', 'This event is no longer available'),
-  passwordProtected: () =>
-    new ApiError(403, 'event-password-protected', 'The requested event is not accessible without a password'),
-  notAccessible: (kind: 'event' | 'venue' | 'organizer') =>
-    new ApiError(403, `${kind}-not-accessible`, `The requested ${kind} is not accessible`),
-  inTrash: (kind: 'event' | 'venue' | 'organizer') =>
-    new ApiError(410, `${kind}-is-in-trash`, `The ${kind} is already trashed`),
-  archivePageNotFound: (kind: 'event' | 'venue' | 'organizer') =>
-    new ApiError(404, `${kind}-archive-page-not-found`, `The requested ${kind} archive page does not exist`),
+  passwordProtected: () => new ApiError(403, 'event-password-protected', 'The requested event is not accessible without a password'),
+  notAccessible: (kind: 'event' | 'venue' | 'organizer') => new ApiError(403, `${kind}-not-accessible`, `The requested ${kind} is not accessible`),
+  inTrash: (kind: 'event' | 'venue' | 'organizer') => new ApiError(410, `${kind}-is-in-trash`, `The ${kind} is already trashed`),
+  archivePageNotFound: (kind: 'event' | 'venue' | 'organizer') => new ApiError(404, `${kind}-archive-page-not-found`, `The requested ${kind} archive page does not exist`),
   invalidLinkedPost: () => new ApiError(400, 'invalid-linked-post-id', 'The provided linked post ID is not valid'),
   couldNotCreate: (kind: 'venue' | 'organizer', why: string) =>
     new ApiError(400, `could-not-create-${kind}`, `The ${kind} could not be created from the provided data`, {
@@ -72,13 +63,10 @@ export const tec = {
     new ApiError(
       400,
       'term_exists',
-      hierarchical
-        ? 'A term with the name provided already exists with this parent.'
-        : 'A term with the name provided already exists in this taxonomy.',
+      hierarchical ? 'A term with the name provided already exists with this parent.' : 'A term with the name provided already exists in this taxonomy.',
       { term_id: termId },
     ),
-  notHierarchical: () =>
-    new ApiError(400, 'rest_taxonomy_not_hierarchical', 'Cannot set parent term, taxonomy is not hierarchical.'),
+  notHierarchical: () => new ApiError(400, 'rest_taxonomy_not_hierarchical', 'Cannot set parent term, taxonomy is not hierarchical.'),
 };
 
 /** A write that lost a race (a slug or counter taken in between) and may be retried. */

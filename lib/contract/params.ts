@@ -103,8 +103,7 @@ export function num(opts: { min?: number; max?: number } = {}) {
     z.transform((value, ctx) => {
       const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
       if (!Number.isFinite(n)) return fail({ ...ctx, value }, 'is not of type number.');
-      if ((opts.min !== undefined && n < opts.min) || (opts.max !== undefined && n > opts.max))
-        return fail({ ...ctx, value }, `must be between ${opts.min} and ${opts.max}.`);
+      if ((opts.min !== undefined && n < opts.min) || (opts.max !== undefined && n > opts.max)) return fail({ ...ctx, value }, `must be between ${opts.min} and ${opts.max}.`);
       // Magnitudes below 1e-12 become 0 (and -0 becomes 0): DynamoDB stores none below 1e-130,
       // and for every quantity here (degrees, kilometres) 1e-12 is below any meaning.
       return Math.abs(n) < TINY ? 0 : n;
@@ -141,7 +140,11 @@ export function bool() {
 /** Splits a CSV string or takes an array; trims items and drops empty ones. */
 export function listItems(value: unknown): unknown[] | undefined {
   if (Array.isArray(value)) return value.filter((v) => !(typeof v === 'string' && v.trim() === ''));
-  if (typeof value === 'string') return value.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  if (typeof value === 'string')
+    return value
+      .split(',')
+      .map((v) => v.trim())
+      .filter((v) => v !== '');
   if (typeof value === 'number') return [value];
   return undefined;
 }
@@ -178,8 +181,7 @@ export function idOrSlugList() {
     z.unknown(),
     z.transform((value, ctx) => {
       const items = listItems(value);
-      if (!items || items.some((v) => typeof v !== 'string' && typeof v !== 'number'))
-        return fail({ ...ctx, value }, 'is not a list of ids or slugs.');
+      if (!items || items.some((v) => typeof v !== 'string' && typeof v !== 'number')) return fail({ ...ctx, value }, 'is not a list of ids or slugs.');
       return items.map((v) => (typeof v === 'number' || /^\d+$/.test(v as string) ? Number(v) : String(v)));
     }),
   );
@@ -209,9 +211,7 @@ export function oneOf<const T extends string>(values: readonly T[]) {
   return z.pipe(
     z.unknown(),
     z.transform((value, ctx) =>
-      typeof value === 'string' && (values as readonly string[]).includes(value)
-        ? (value as T)
-        : fail({ ...ctx, value }, `is not one of ${values.join(', ')}.`),
+      typeof value === 'string' && (values as readonly string[]).includes(value) ? (value as T) : fail({ ...ctx, value }, `is not one of ${values.join(', ')}.`),
     ),
   );
 }
@@ -225,9 +225,4 @@ export function checked<T>(check: (value: unknown) => string | undefined) {
       return why ? fail({ ...ctx, value }, why) : (value as T);
     }),
   );
-}
-
-/** Anything; the operation interprets it (TEC's untyped args, such as `cost`). */
-export function any() {
-  return z.unknown();
 }

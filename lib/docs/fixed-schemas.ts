@@ -114,7 +114,10 @@ export const errorSchema: Json = {
         status: { type: 'integer', description: 'The HTTP status' },
         params: {
           description: 'rest_invalid_param: why each parameter is invalid, by name; rest_missing_callback_param: the missing names',
-          anyOf: [{ type: 'object', additionalProperties: { type: 'string' } }, { type: 'array', items: { type: 'string' } }],
+          anyOf: [
+            { type: 'object', additionalProperties: { type: 'string' } },
+            { type: 'array', items: { type: 'string' } },
+          ],
         },
         details: { description: 'More about the error; [] when there is nothing more', type: ['object', 'array', 'string'] },
       },

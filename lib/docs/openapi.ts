@@ -45,11 +45,25 @@ export function openApiDocument(lang: Lang): Json {
   let doc = documents.get(cacheKey);
   if (!doc) {
     let tec = tecPathsByNamespace.get(ns);
-    if (!tec) tecPathsByNamespace.set(ns, (tec = buildPaths(OPERATIONS.filter((op) => op.api === 'tec'), ns)));
+    if (!tec)
+      tecPathsByNamespace.set(
+        ns,
+        (tec = buildPaths(
+          OPERATIONS.filter((op) => op.api === 'tec'),
+          ns,
+        )),
+      );
     let wp = wpPathsByServer.get(wpServer);
     if (!wp) {
       const servers = [{ url: wpServer, description: "WordPress's own routes (wp/v2), outside this API's namespace" }];
-      wpPathsByServer.set(wpServer, (wp = buildPaths(OPERATIONS.filter((op) => op.api === 'wp'), ns, servers)));
+      wpPathsByServer.set(
+        wpServer,
+        (wp = buildPaths(
+          OPERATIONS.filter((op) => op.api === 'wp'),
+          ns,
+          servers,
+        )),
+      );
     }
     doc = deepFreeze({
       openapi: '3.1.0',

@@ -32,7 +32,12 @@ export function httpHeaders(op: Operation): Json[] {
   const header = (name: string, description: string): Json => ({ name, in: 'header', required: false, description, schema: { type: 'string' } });
   if (!t.write) return [header('If-None-Match', 'An ETag of an earlier answer: 304 with no body while the answer is unchanged.')];
   if (op.idempotent) {
-    return [header('Idempotency-Key', 'Up to 255 visible ASCII characters: a repeat by the same caller with the same key and request within 24 hours answers as the first did and writes nothing.')];
+    return [
+      header(
+        'Idempotency-Key',
+        'Up to 255 visible ASCII characters: a repeat by the same caller with the same key and request within 24 hours answers as the first did and writes nothing.',
+      ),
+    ];
   }
   return t.pathVar ? [header('If-Match', 'The ETag of the record as last read: the write happens only if the record was not changed since (else 412, nothing written).')] : [];
 }

@@ -70,7 +70,7 @@ export const RECORDS: Record<string, RecordDoc> = {
       timezone_abbr: 'The abbreviation of the time zone at the start, e.g. EET',
       cost: 'The cost as text, e.g. "10 – 25€" or "Free"; "" when there is none',
       cost_details: 'The parts of the cost',
-      website: "The event's website URL; the event's page when it was never set, \"\" when it was cleared",
+      website: 'The event\'s website URL; the event\'s page when it was never set, "" when it was cleared',
       show_map: 'Whether to show a map of the venue',
       show_map_link: 'Whether to show a link to a map of the venue',
       hide_from_listings: 'Whether the event is hidden from calendar listings',
@@ -123,8 +123,7 @@ export const RECORDS: Record<string, RecordDoc> = {
     overrides: { status: statusSchema, image: ref('Image'), json_ld: jsonLd('Place'), lang: langSchema },
   },
   Organizer: {
-    description:
-      'An organizer, standalone or inside an event. Empty values are left out; the global IDs are always present. json_ld is only present on single reads.',
+    description: 'An organizer, standalone or inside an event. Empty values are left out; the global IDs are always present. json_ld is only present on single reads.',
     properties: {
       ...postFields('organizer'),
       organizer: 'The organizer name',
@@ -136,7 +135,7 @@ export const RECORDS: Record<string, RecordDoc> = {
     overrides: { status: statusSchema, image: ref('Image'), json_ld: jsonLd('Person'), lang: langSchema },
   },
   Term: {
-    description: 'A category or tag, as /categories and /tags show it (WordPress\'s term shape). Tags have no parent.',
+    description: "A category or tag, as /categories and /tags show it (WordPress's term shape). Tags have no parent.",
     properties: {
       ...termFields('term'),
       meta: 'Term meta; always empty',
@@ -186,9 +185,7 @@ export function recordSchema(name: string, examples: Json[]): { schema: Json; dr
   const inferred = inferSchema(examples);
   const props = (inferred.properties ?? {}) as Record<string, Json>;
   const overrides = doc.overrides ?? {};
-  const properties = Object.fromEntries(
-    Object.entries(props).map(([k, s]) => [k, { ...(overrides[k] ?? s), ...(doc.properties[k] ? { description: doc.properties[k] } : {}) }]),
-  );
+  const properties = Object.fromEntries(Object.entries(props).map(([k, s]) => [k, { ...(overrides[k] ?? s), ...(doc.properties[k] ? { description: doc.properties[k] } : {}) }]));
   const emitted = Object.keys(props);
   return {
     schema: { type: 'object', description: doc.description, properties, ...(inferred.required ? { required: inferred.required } : {}) },

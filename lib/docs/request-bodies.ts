@@ -7,7 +7,11 @@ import { bodyArgs } from './body-args.js';
 import { exampleBody } from './examples.js';
 
 /** The component name of an operation's input, e.g. `events.updateBySlug` -> `EventsUpdateBySlugInput`. */
-export const inputName = (op: Operation) => `${op.id.split('.').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('')}Input`;
+export const inputName = (op: Operation) =>
+  `${op.id
+    .split('.')
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('')}Input`;
 
 /** One schema and one request body per write operation, shared by its methods and by both media types. */
 export function inputComponents(): { schemas: Json; requestBodies: Json } {

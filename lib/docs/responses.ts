@@ -99,7 +99,8 @@ export function responses(op: Operation): Record<string, Json> {
 
   // Every record and page answer carries its tag (writes: the tag of the record they show).
   for (const status of [200, 201]) {
-    if (r && out[status] && !(t.write && op.methods.includes('DELETE'))) out[status] = { ...out[status], headers: { ...((out[status] as Json).headers as Json | undefined), ...VALIDATOR_HEADERS } };
+    if (r && out[status] && !(t.write && op.methods.includes('DELETE')))
+      out[status] = { ...out[status], headers: { ...((out[status] as Json).headers as Json | undefined), ...VALIDATOR_HEADERS } };
   }
   if (r && !t.write) out[304] = { description: 'The If-None-Match tag is the current one: no body', headers: VALIDATOR_HEADERS };
 
@@ -135,7 +136,12 @@ export function responses(op: Operation): Record<string, Json> {
     out[404] = fail(`The page is beyond the last one (${one}-archive-page-not-found)`);
   }
 
-  if (t.write) out[409] = op.idempotent ? fail('Another request changed the same records at the same time (rest_conflict), or the first request with this Idempotency-Key is still running (rest_idempotency_in_progress); nothing was written and the request may be retried') : shared('Conflict');
+  if (t.write)
+    out[409] = op.idempotent
+      ? fail(
+          'Another request changed the same records at the same time (rest_conflict), or the first request with this Idempotency-Key is still running (rest_idempotency_in_progress); nothing was written and the request may be retried',
+        )
+      : shared('Conflict');
   if (t.write && t.pathVar && r) out[412] = fail('If-Match names another revision of the record: it was changed since it was read; nothing was written (rest_precondition_failed)');
   if (op.idempotent) out[422] = fail('This Idempotency-Key was used for another request by the same caller within 24 hours (rest_idempotency_key_reused)');
   if (t.trashes) out[410] = fail(`The ${one} is already in the trash (${one}-is-in-trash)`);

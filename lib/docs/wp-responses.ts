@@ -38,7 +38,7 @@ const WP_DOCS: Record<string, WpDoc> = {
     refused: 'rest_cannot_list_application_passwords',
   },
   'appPasswords.create': {
-    description: "Makes a password for the caller only (\"me\" or their own id), with the caller's role; the answer shows the password this once.",
+    description: 'Makes a password for the caller only ("me" or their own id), with the caller\'s role; the answer shows the password this once.',
     ok: { status: 201, description: 'The password made, with the password itself', schema: 'AppPasswordCreated' },
     refused: 'rest_cannot_create_application_passwords',
     invalid: 'the name is empty once sanitized (application_password_empty_name)',

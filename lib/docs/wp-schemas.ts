@@ -15,7 +15,7 @@ const wpLinks = (...names: string[]): Json => ({ type: 'object', properties: Obj
 const appPasswordFields: Record<string, Json> = {
   uuid: { type: 'string', format: 'uuid', description: "The application password's unique identifier" },
   app_id: { type: 'string', description: 'The UUID the application gave to identify itself, or ""' },
-  name: { type: 'string', description: 'The name of the application password, unique among its user\'s' },
+  name: { type: 'string', description: "The name of the application password, unique among its user's" },
   created: { ...wpTime, description: 'When it was made, in GMT (YYYY-MM-DDTHH:MM:SS)' },
   last_used: { type: ['string', 'null'], pattern: wpTime.pattern, description: 'When it last signed a request in, in GMT; null when never (noted at most once a day per address)' },
   last_ip: { type: ['string', 'null'], description: 'The address of the last request it signed in; null when never' },

@@ -111,10 +111,7 @@ function costSlug(value: string): string {
  * TEC's presentation of a stored cost: `{ cost, cost_details }` (cost_details keys in TEC's order).
  * See the module tests for the exact strings.
  */
-export function presentCost(
-  stored: StoredCost | undefined,
-  defaults: { symbol?: string; position?: 'prefix' | 'postfix' } = {},
-): { cost: string; cost_details: CostDetails } {
+export function presentCost(stored: StoredCost | undefined, defaults: { symbol?: string; position?: 'prefix' | 'postfix' } = {}): { cost: string; cost_details: CostDetails } {
   const s = stored ?? EMPTY;
   const numbers: { text: string; value: number }[] = [];
   const slugs: string[] = [];
@@ -150,8 +147,7 @@ export function presentCost(
     } else {
       const symbol = s.symbol !== '' ? s.symbol : (defaults.symbol ?? '$');
       const position = s.position !== '' ? s.position : (defaults.position ?? 'prefix');
-      const format = (n: { text: string; value: number }) =>
-        n.value === 0 ? 'Free' : position === 'postfix' ? `${n.text}${symbol}` : `${symbol}${n.text}`;
+      const format = (n: { text: string; value: number }) => (n.value === 0 ? 'Free' : position === 'postfix' ? `${n.text}${symbol}` : `${symbol}${n.text}`);
       const min = numbers[0]!;
       const max = numbers[numbers.length - 1]!;
       cost = min.value === max.value ? format(min) : `${format(min)} \u2013 ${format(max)}`;

@@ -13,7 +13,10 @@ export const MAX_WORD_LENGTH = 64;
 
 /** The distinct words of a text, folded: lower case, without accents. */
 export function words(text: string): string[] {
-  const folded = stripTags(text).normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+  const folded = stripTags(text)
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
   const out = new Set<string>();
   for (const w of folded.split(/[^\p{L}\p{N}]+/u)) if (w) out.add(w.slice(0, MAX_WORD_LENGTH));
   return [...out];

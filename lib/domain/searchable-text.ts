@@ -1,7 +1,34 @@
 // The plain text an event is searched by: its HTML without tags, comments, scripts and styles.
 
-const SEARCH_BLOCK_TAGS = ['p', 'div', 'br', 'hr', 'li', 'ul', 'ol', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'table', 'tr',
-  'td', 'th', 'thead', 'tbody', 'figure', 'figcaption', 'section', 'article', 'header', 'footer'];
+const SEARCH_BLOCK_TAGS = [
+  'p',
+  'div',
+  'br',
+  'hr',
+  'li',
+  'ul',
+  'ol',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'blockquote',
+  'pre',
+  'table',
+  'tr',
+  'td',
+  'th',
+  'thead',
+  'tbody',
+  'figure',
+  'figcaption',
+  'section',
+  'article',
+  'header',
+  'footer',
+];
 
 const isJsWordChar = (ch: string | undefined) => ch !== undefined && /\w/.test(ch);
 
@@ -98,5 +125,7 @@ function dropTags(text: string): string {
  */
 export function stripTags(html: string): string {
   if (!html.includes('<')) return html.replace(/\s+/g, ' ').trim();
-  return dropTags(spaceOutRawElements(spaceOutComments(html))).replace(/\s+/g, ' ').trim();
+  return dropTags(spaceOutRawElements(spaceOutComments(html)))
+    .replace(/\s+/g, ' ')
+    .trim();
 }

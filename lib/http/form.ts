@@ -65,7 +65,10 @@ const isIndex = (key: string) => /^(0|[1-9]\d{0,8})$/.test(key);
  */
 export function parseForm(raw: string): Tree {
   const out: Tree = Object.create(null) as Tree;
-  const pairs = raw.split('&').filter((p) => p !== '').slice(0, MAX_PAIRS);
+  const pairs = raw
+    .split('&')
+    .filter((p) => p !== '')
+    .slice(0, MAX_PAIRS);
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
     const split = splitName(urlDecode(eq < 0 ? pair : pair.slice(0, eq)));
@@ -105,5 +108,8 @@ function lists(value: unknown): unknown {
   const keys = Object.keys(map);
   for (const k of keys) map[k] = lists(map[k]);
   if (keys.length === 0 || !keys.every(isIndex)) return map;
-  return keys.map(Number).sort((a, b) => a - b).map((k) => map[String(k)]);
+  return keys
+    .map(Number)
+    .sort((a, b) => a - b)
+    .map((k) => map[String(k)]);
 }

@@ -22,13 +22,11 @@ export const IDEMPOTENCY_SECONDS = 24 * 60 * 60;
 /** Visible ASCII, as most APIs that take the header accept (RFC draft-ietf-httpapi-idempotency-key-header). */
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 
-export const REPLAYED_HEADER = 'idempotent-replayed';
+const REPLAYED_HEADER = 'idempotent-replayed';
 
 const invalidKey = () => new ApiError(400, 'rest_invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 visible ASCII characters.');
-const keyReused = () =>
-  new ApiError(422, 'rest_idempotency_key_reused', 'This Idempotency-Key was already used for another request; send a new key for a new request.');
-const stillRunning = () =>
-  new ApiError(409, 'rest_idempotency_in_progress', 'A request with this Idempotency-Key is still running; wait for its answer or try again shortly.');
+const keyReused = () => new ApiError(422, 'rest_idempotency_key_reused', 'This Idempotency-Key was already used for another request; send a new key for a new request.');
+const stillRunning = () => new ApiError(409, 'rest_idempotency_in_progress', 'A request with this Idempotency-Key is still running; wait for its answer or try again shortly.');
 
 /** A failed answer: handed back to the caller, not kept (Powertools keeps only what returns). */
 class NotKept extends Error {

@@ -6,14 +6,14 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type { Principal } from '#lib/contract/principal.js';
 import { challengeFor, identify } from '#lib/auth/sign-in.js';
 import { config, isLang, type Lang } from '#lib/runtime/config.js';
-import { ApiError, ConflictError, forbidden, invalidParams, missingParams, noRoute } from '#lib/contract/errors.js';
+import { ApiError, ConflictError, forbidden, noRoute } from '#lib/contract/errors.js';
 import { beforeTimeout, withDeadline } from '#lib/runtime/deadline.js';
 import { encode, parseBody, parseFormLike } from './codec.js';
 import { header } from '#lib/runtime/headers.js';
-import { type Input } from '#lib/contract/request.js';
-import { type Reply } from '#lib/contract/reply.js';
+import type { Input } from '#lib/contract/request.js';
+import type { Reply } from '#lib/contract/reply.js';
 import { operation, type ArgsOf, type Operation, type OperationId } from '#lib/contract/operations.js';
-import { takesHtml, type Args, type HtmlFilters } from '#lib/contract/params.js';
+import { takesHtml, type HtmlFilters } from '#lib/contract/params.js';
 import { isEditor } from '#lib/auth/permissions.js';
 import { callerRole, logError } from '#lib/observe/log.js';
 import { observe } from '#lib/observe/invocation.js';

@@ -5,7 +5,7 @@
 // payload-2.0 events to the operations' handler modules with an editor token, at a fixed
 // concurrency, with a progress bar on stderr. Links refer to records by their index in the plan
 // and are resolved to the ids the API returned.
-import { config, type Lang } from '#lib/runtime/config.js';
+import type { Lang } from '#lib/runtime/config.js';
 
 export const BENCH_LANGS: readonly Lang[] = ['en', 'lt', 'ru'];
 /** Share of the records of each language. */
@@ -46,7 +46,6 @@ export function prng(seed: number) {
   };
   return { next, int, pick, chance, weighted, distinct };
 }
-export type Rng = ReturnType<typeof prng>;
 
 /** Zipf-like popularity: a few popular items, a long tail. */
 const zipf = (n: number, s = 0.8) => Array.from({ length: n }, (_, i) => 1 / (i + 1) ** s);
@@ -60,26 +59,231 @@ const CATEGORIES: Record<Lang, string[]> = {
 };
 
 const TAGS: Record<Lang, string[]> = {
-  en: ['Free entry', 'Outdoor', 'Indoor', 'Kids', 'Students', 'Seniors', 'Live music', 'DJ', 'Vegan', 'Accessible', 'In English', 'Online', 'Weekend', 'Evening', 'Beginners', 'Advanced', 'Charity', 'Premiere', 'Limited seats', 'Pet friendly'],
-  lt: ['Nemokamas įėjimas', 'Lauke', 'Viduje', 'Vaikams', 'Studentams', 'Senjorams', 'Gyva muzika', 'DJ', 'Veganiška', 'Pritaikyta neįgaliesiems', 'Anglų kalba', 'Internetu', 'Savaitgalį', 'Vakare', 'Pradedantiesiems', 'Pažengusiems', 'Labdara', 'Premjera', 'Ribotas vietų skaičius', 'Galima su gyvūnais'],
-  ru: ['Свободный вход', 'На открытом воздухе', 'В помещении', 'Для детей', 'Для студентов', 'Для пожилых', 'Живая музыка', 'Диджей', 'Веганское меню', 'Доступная среда', 'На английском', 'Онлайн', 'Выходные', 'Вечером', 'Для начинающих', 'Для продвинутых', 'Благотворительность', 'Премьера', 'Мест мало', 'Можно с животными'],
+  en: [
+    'Free entry',
+    'Outdoor',
+    'Indoor',
+    'Kids',
+    'Students',
+    'Seniors',
+    'Live music',
+    'DJ',
+    'Vegan',
+    'Accessible',
+    'In English',
+    'Online',
+    'Weekend',
+    'Evening',
+    'Beginners',
+    'Advanced',
+    'Charity',
+    'Premiere',
+    'Limited seats',
+    'Pet friendly',
+  ],
+  lt: [
+    'Nemokamas įėjimas',
+    'Lauke',
+    'Viduje',
+    'Vaikams',
+    'Studentams',
+    'Senjorams',
+    'Gyva muzika',
+    'DJ',
+    'Veganiška',
+    'Pritaikyta neįgaliesiems',
+    'Anglų kalba',
+    'Internetu',
+    'Savaitgalį',
+    'Vakare',
+    'Pradedantiesiems',
+    'Pažengusiems',
+    'Labdara',
+    'Premjera',
+    'Ribotas vietų skaičius',
+    'Galima su gyvūnais',
+  ],
+  ru: [
+    'Свободный вход',
+    'На открытом воздухе',
+    'В помещении',
+    'Для детей',
+    'Для студентов',
+    'Для пожилых',
+    'Живая музыка',
+    'Диджей',
+    'Веганское меню',
+    'Доступная среда',
+    'На английском',
+    'Онлайн',
+    'Выходные',
+    'Вечером',
+    'Для начинающих',
+    'Для продвинутых',
+    'Благотворительность',
+    'Премьера',
+    'Мест мало',
+    'Можно с животными',
+  ],
 };
 
 /** Title parts: `a b c` in en and lt, `b c a` in ru (so that the Russian reads naturally). */
 const TITLE: Record<Lang, [string[], string[], string[]]> = {
   en: [
-    ['Spring', 'Summer', 'Autumn', 'Winter', 'Midnight', 'Open-Air', 'Family', 'Grand', 'Little', 'Late-Night', 'Weekend', 'Evening', 'Morning', 'Neighbourhood', 'Riverside', 'Downtown', 'Acoustic', 'Classic', 'Modern', 'Community'],
-    ['Jazz', 'Folk', 'Poetry', 'Film', 'Photography', 'Theatre', 'Dance', 'Chess', 'Wine', 'Coffee', 'Design', 'Science', 'History', 'Cooking', 'Yoga', 'Running', 'Choir', 'Puppet', 'Book', 'Startup'],
+    [
+      'Spring',
+      'Summer',
+      'Autumn',
+      'Winter',
+      'Midnight',
+      'Open-Air',
+      'Family',
+      'Grand',
+      'Little',
+      'Late-Night',
+      'Weekend',
+      'Evening',
+      'Morning',
+      'Neighbourhood',
+      'Riverside',
+      'Downtown',
+      'Acoustic',
+      'Classic',
+      'Modern',
+      'Community',
+    ],
+    [
+      'Jazz',
+      'Folk',
+      'Poetry',
+      'Film',
+      'Photography',
+      'Theatre',
+      'Dance',
+      'Chess',
+      'Wine',
+      'Coffee',
+      'Design',
+      'Science',
+      'History',
+      'Cooking',
+      'Yoga',
+      'Running',
+      'Choir',
+      'Puppet',
+      'Book',
+      'Startup',
+    ],
     ['Concert', 'Festival', 'Workshop', 'Meetup', 'Night', 'Fair', 'Lecture', 'Tour', 'Screening', 'Club', 'Marathon', 'Market', 'Masterclass', 'Party', 'Exhibition'],
   ],
   lt: [
-    ['Pavasario', 'Vasaros', 'Rudens', 'Žiemos', 'Vidurnakčio', 'Šeimos', 'Didysis', 'Mažasis', 'Savaitgalio', 'Vakaro', 'Ryto', 'Kiemo', 'Pamario', 'Senamiesčio', 'Akustinis', 'Klasikinis', 'Modernus', 'Bendruomenės', 'Naktinis', 'Atviras'],
-    ['džiazo', 'folkloro', 'poezijos', 'kino', 'fotografijos', 'teatro', 'šokio', 'šachmatų', 'vyno', 'kavos', 'dizaino', 'mokslo', 'istorijos', 'kulinarijos', 'jogos', 'bėgimo', 'choro', 'lėlių', 'knygų', 'startuolių'],
-    ['koncertas', 'festivalis', 'seminaras', 'susitikimas', 'vakaras', 'mugė', 'paskaita', 'ekskursija', 'seansas', 'klubas', 'maratonas', 'turgus', 'meistriškumo klasė', 'vakarėlis', 'paroda'],
+    [
+      'Pavasario',
+      'Vasaros',
+      'Rudens',
+      'Žiemos',
+      'Vidurnakčio',
+      'Šeimos',
+      'Didysis',
+      'Mažasis',
+      'Savaitgalio',
+      'Vakaro',
+      'Ryto',
+      'Kiemo',
+      'Pamario',
+      'Senamiesčio',
+      'Akustinis',
+      'Klasikinis',
+      'Modernus',
+      'Bendruomenės',
+      'Naktinis',
+      'Atviras',
+    ],
+    [
+      'džiazo',
+      'folkloro',
+      'poezijos',
+      'kino',
+      'fotografijos',
+      'teatro',
+      'šokio',
+      'šachmatų',
+      'vyno',
+      'kavos',
+      'dizaino',
+      'mokslo',
+      'istorijos',
+      'kulinarijos',
+      'jogos',
+      'bėgimo',
+      'choro',
+      'lėlių',
+      'knygų',
+      'startuolių',
+    ],
+    [
+      'koncertas',
+      'festivalis',
+      'seminaras',
+      'susitikimas',
+      'vakaras',
+      'mugė',
+      'paskaita',
+      'ekskursija',
+      'seansas',
+      'klubas',
+      'maratonas',
+      'turgus',
+      'meistriškumo klasė',
+      'vakarėlis',
+      'paroda',
+    ],
   ],
   ru: [
-    ['на набережной', 'в старом городе', 'для всей семьи', 'под открытым небом', 'в выходные', 'по вечерам', 'у реки', 'в парке', 'в центре', 'на крыше', 'в библиотеке', 'в галерее', 'на площади', 'в саду', 'в клубе', 'в студии', 'онлайн', 'для детей', 'для начинающих', 'для профессионалов'],
-    ['джаза', 'фолка', 'поэзии', 'кино', 'фотографии', 'театра', 'танца', 'шахмат', 'вина', 'кофе', 'дизайна', 'науки', 'истории', 'кулинарии', 'йоги', 'бега', 'хора', 'кукол', 'книг', 'стартапов'],
+    [
+      'на набережной',
+      'в старом городе',
+      'для всей семьи',
+      'под открытым небом',
+      'в выходные',
+      'по вечерам',
+      'у реки',
+      'в парке',
+      'в центре',
+      'на крыше',
+      'в библиотеке',
+      'в галерее',
+      'на площади',
+      'в саду',
+      'в клубе',
+      'в студии',
+      'онлайн',
+      'для детей',
+      'для начинающих',
+      'для профессионалов',
+    ],
+    [
+      'джаза',
+      'фолка',
+      'поэзии',
+      'кино',
+      'фотографии',
+      'театра',
+      'танца',
+      'шахмат',
+      'вина',
+      'кофе',
+      'дизайна',
+      'науки',
+      'истории',
+      'кулинарии',
+      'йоги',
+      'бега',
+      'хора',
+      'кукол',
+      'книг',
+      'стартапов',
+    ],
     ['Концерт', 'Фестиваль', 'Семинар', 'Встреча', 'Вечер', 'Ярмарка', 'Лекция', 'Экскурсия', 'Показ', 'Клуб', 'Марафон', 'Рынок', 'Мастер-класс', 'Вечеринка', 'Выставка'],
   ],
 };
@@ -138,15 +342,78 @@ const CITIES: Record<Lang, { city: string; country: string; lat: number; lng: nu
 
 const VENUE_NAMES: Record<Lang, [string[], string[]]> = {
   en: [
-    ['Anchor', 'Lantern', 'Oak', 'Harbour', 'Crown', 'Willow', 'Granary', 'Foundry', 'Mill', 'Beacon', 'Orchard', 'Corn Exchange', 'Old Post Office', 'Riverside', 'Victoria', 'Albert', 'Phoenix', 'Globe', 'Union', 'Kingfisher'],
+    [
+      'Anchor',
+      'Lantern',
+      'Oak',
+      'Harbour',
+      'Crown',
+      'Willow',
+      'Granary',
+      'Foundry',
+      'Mill',
+      'Beacon',
+      'Orchard',
+      'Corn Exchange',
+      'Old Post Office',
+      'Riverside',
+      'Victoria',
+      'Albert',
+      'Phoenix',
+      'Globe',
+      'Union',
+      'Kingfisher',
+    ],
     ['Hall', 'Theatre', 'Club', 'Gallery', 'Arena', 'Library', 'Centre', 'Studio', 'Chapel', 'Yard'],
   ],
   lt: [
-    ['Ąžuolo', 'Žibinto', 'Uosto', 'Karūnos', 'Gluosnio', 'Malūno', 'Švyturio', 'Sodo', 'Senojo pašto', 'Upės', 'Gintaro', 'Aušros', 'Vilties', 'Pilies', 'Tilto', 'Rasos', 'Liepos', 'Saulės', 'Vėtrungės', 'Žuvėdros'],
+    [
+      'Ąžuolo',
+      'Žibinto',
+      'Uosto',
+      'Karūnos',
+      'Gluosnio',
+      'Malūno',
+      'Švyturio',
+      'Sodo',
+      'Senojo pašto',
+      'Upės',
+      'Gintaro',
+      'Aušros',
+      'Vilties',
+      'Pilies',
+      'Tilto',
+      'Rasos',
+      'Liepos',
+      'Saulės',
+      'Vėtrungės',
+      'Žuvėdros',
+    ],
     ['salė', 'teatras', 'klubas', 'galerija', 'arena', 'biblioteka', 'centras', 'studija', 'kiemas', 'erdvė'],
   ],
   ru: [
-    ['Якорь', 'Фонарь', 'Дуб', 'Гавань', 'Корона', 'Ива', 'Амбар', 'Мельница', 'Маяк', 'Сад', 'Старая почта', 'Набережная', 'Феникс', 'Глобус', 'Союз', 'Зимородок', 'Берёза', 'Рассвет', 'Пристань', 'Звезда'],
+    [
+      'Якорь',
+      'Фонарь',
+      'Дуб',
+      'Гавань',
+      'Корона',
+      'Ива',
+      'Амбар',
+      'Мельница',
+      'Маяк',
+      'Сад',
+      'Старая почта',
+      'Набережная',
+      'Феникс',
+      'Глобус',
+      'Союз',
+      'Зимородок',
+      'Берёза',
+      'Рассвет',
+      'Пристань',
+      'Звезда',
+    ],
     ['Зал', 'Театр', 'Клуб', 'Галерея', 'Арена', 'Библиотека', 'Центр', 'Студия', 'Двор', 'Пространство'],
   ],
 };
@@ -171,8 +438,16 @@ const COSTS = ['0', '5', '10', '12.50', '15', '20', '25', '35', '10 - 25', '15 -
 
 // --- the plan -------------------------------------------------------------------------------------
 
-export interface TermPlan { lang: Lang; taxonomy: 'category' | 'tag'; body: { name: string; description?: string } }
-export interface PlacePlan { lang: Lang; kind: 'venue' | 'organizer'; body: Record<string, unknown> }
+export interface TermPlan {
+  lang: Lang;
+  taxonomy: 'category' | 'tag';
+  body: { name: string; description?: string };
+}
+export interface PlacePlan {
+  lang: Lang;
+  kind: 'venue' | 'organizer';
+  body: Record<string, unknown>;
+}
 export interface EventPlan {
   lang: Lang;
   body: Record<string, unknown>;
@@ -308,7 +583,7 @@ export function planSeed(size: number, seed: number, now: Date): SeedPlan {
     const body: Record<string, unknown> = {
       title: cap(title),
       description: `<p>${cap(title)}. ${description}</p>`,
-      excerpt: description.split('.')[0] + '.',
+      excerpt: `${description.split('.')[0]}.`,
       start_date: start,
       end_date: end,
       status,
@@ -337,7 +612,7 @@ export function planSeed(size: number, seed: number, now: Date): SeedPlan {
 
 // --- sending ---------------------------------------------------------------------------------------
 
-export { invoke as call, type ApiResult, type CallOptions } from './invoke.js';
+export { invoke as call } from './invoke.js';
 import { invoke as call } from './invoke.js';
 
 /** Retryable answers: lost races the handler gave up on, throttling, transient errors. */
@@ -383,7 +658,11 @@ export class Progress {
   private lastDraw = 0;
   private lastDecile = -1;
   private readonly tty = !!process.stderr.isTTY;
-  constructor(private readonly total: number, private readonly label: string, private readonly width = 30) {}
+  constructor(
+    private readonly total: number,
+    private readonly label: string,
+    private readonly width = 30,
+  ) {}
   tick(n = 1): void {
     this.done += n;
     const now = performance.now();

@@ -37,7 +37,9 @@ export async function ensureDevKeys(dir = '.local'): Promise<DevKeys> {
  */
 export function localAuthEnv(keys: DevKeys): Record<string, string> {
   return {
-    APP_PASSWORD_KEY: createHash('sha256').update(`application passwords\u0000${String(keys.privateJwk.d)}`).digest('base64url'),
+    APP_PASSWORD_KEY: createHash('sha256')
+      .update(`application passwords\u0000${String(keys.privateJwk.d)}`)
+      .digest('base64url'),
     AUTH_ISSUER: LOCAL_ISSUER,
     AUTH_AUDIENCE: LOCAL_AUDIENCE,
     AUTH_JWKS_URI: 'http://127.0.0.1/.well-known/jwks.json',

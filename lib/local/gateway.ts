@@ -189,11 +189,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 
 function writeResult(res: ServerResponse, result: APIGatewayProxyStructuredResultV2, head: boolean, requestId: string): void {
   const body =
-    result.body === undefined || result.body === null
-      ? Buffer.alloc(0)
-      : result.isBase64Encoded
-        ? Buffer.from(result.body, 'base64')
-        : Buffer.from(String(result.body), 'utf8');
+    result.body === undefined || result.body === null ? Buffer.alloc(0) : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(String(result.body), 'utf8');
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(result.headers ?? {})) {
     if (value !== undefined) headers[name.toLowerCase()] = String(value);

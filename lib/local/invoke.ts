@@ -37,7 +37,7 @@ export async function invoke(method: string, lang: Lang, path: string, opts: Cal
   const quiet = terminalLogWriter({ format: logFormat(process.env, Boolean(process.stderr.isTTY)), quiet: true });
   const result = await withLogWriter(quiet, () => runLambda(handler, event, match.op));
   const text = result.body ?? '';
-  let parsed: unknown = undefined;
+  let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {
@@ -45,4 +45,3 @@ export async function invoke(method: string, lang: Lang, path: string, opts: Cal
   }
   return { status: result.statusCode ?? 200, body: parsed, headers: (result.headers ?? {}) as Record<string, unknown> };
 }
-

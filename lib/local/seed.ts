@@ -17,9 +17,18 @@ import { invoke } from './invoke.js';
 const MARKER = { pk: 'SEED#demo', sk: 'SEED' };
 
 const SERIES: Record<'en' | 'lt' | 'ru', [string, number][]> = {
-  en: [['Tuesday Jazz Night', 19], ['Saturday Morning Yoga', 9]],
-  lt: [['Trečiadienio kino vakaras', 18], ['Sekmadienio turgus', 10]],
-  ru: [['Четверговый лекторий', 19], ['Воскресная экскурсия', 11]],
+  en: [
+    ['Tuesday Jazz Night', 19],
+    ['Saturday Morning Yoga', 9],
+  ],
+  lt: [
+    ['Trečiadienio kino vakaras', 18],
+    ['Sekmadienio turgus', 10],
+  ],
+  ru: [
+    ['Четверговый лекторий', 19],
+    ['Воскресная экскурсия', 11],
+  ],
 };
 
 /** Weekly series (8 occurrences each, same title, venue and time), which look recurring in lists. */

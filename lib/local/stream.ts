@@ -19,6 +19,7 @@ import {
   DynamoDBStreamsClient,
   ExpiredIteratorException,
   GetRecordsCommand,
+  type GetRecordsCommandOutput,
   GetShardIteratorCommand,
   TrimmedDataAccessException,
   type _Record,
@@ -36,6 +37,8 @@ import { runWithGrants } from './grants.js';
 
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 
+// Lambda's own handler type: `void` is what a handler that returns nothing gives.
+// biome-ignore lint/suspicious/noConfusingVoidType: the shape of Lambda's stream handlers
 export type StreamHandler = (event: DynamoDBStreamEvent, context: Context) => Promise<DynamoDBBatchResponse | void> | DynamoDBBatchResponse | void;
 
 export interface StreamPollerOptions {
@@ -301,7 +304,7 @@ export async function startStreamPoller(opts: StreamPollerOptions = {}): Promise
         return false;
       }
     }
-    let out;
+    let out: GetRecordsCommandOutput;
     try {
       out = await streams.send(new GetRecordsCommand({ ShardIterator: shard.iterator, Limit: STREAM_BATCH_SIZE }));
     } catch (err) {

@@ -3,14 +3,7 @@
 // indexes need; upgradeStream turns on the change stream and TTL. Idempotent; a table that is
 // already current costs two DescribeTable, one DescribeTimeToLive and one Query.
 // It scans, which is fine for a one-off upgrade of local data and never happens in a request.
-import {
-  DescribeTableCommand,
-  DescribeTimeToLiveCommand,
-  UpdateTableCommand,
-  UpdateTimeToLiveCommand,
-  type DynamoDBClient,
-  type TableDescription,
-} from '@aws-sdk/client-dynamodb';
+import { DescribeTableCommand, DescribeTimeToLiveCommand, UpdateTableCommand, UpdateTimeToLiveCommand, type DynamoDBClient, type TableDescription } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, PutCommand, QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { indexedTerm } from '#lib/logic/common.js';
 import { keys } from '#lib/store/keys.js';
@@ -34,11 +27,13 @@ export async function upgradeTable(client: DynamoDBClient, tableName: string, wa
   for (const index of wanted.GlobalSecondaryIndexes ?? []) {
     if (have.has(index.IndexName)) continue;
     const names = new Set(index.KeySchema!.map((k) => k.AttributeName));
-    await client.send(new UpdateTableCommand({
-      TableName: tableName,
-      AttributeDefinitions: wanted.AttributeDefinitions!.filter((a) => names.has(a.AttributeName)),
-      GlobalSecondaryIndexUpdates: [{ Create: { IndexName: index.IndexName, KeySchema: index.KeySchema, Projection: index.Projection } }],
-    }));
+    await client.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        AttributeDefinitions: wanted.AttributeDefinitions!.filter((a) => names.has(a.AttributeName)),
+        GlobalSecondaryIndexUpdates: [{ Create: { IndexName: index.IndexName, KeySchema: index.KeySchema, Projection: index.Projection } }],
+      }),
+    );
     await waitForActive(client, tableName);
     indexes.push(index.IndexName!);
   }
@@ -95,12 +90,14 @@ async function moveTerms(doc: DynamoDBDocumentClient, tableName: string): Promis
   let moved = 0;
   let start: Record<string, unknown> | undefined;
   do {
-    const out = await doc.send(new ScanCommand({
-      TableName: tableName,
-      FilterExpression: 'begins_with(pk, :t) AND sk = :t',
-      ExpressionAttributeValues: { ':t': 'TERM' },
-      ExclusiveStartKey: start,
-    }));
+    const out = await doc.send(
+      new ScanCommand({
+        TableName: tableName,
+        FilterExpression: 'begins_with(pk, :t) AND sk = :t',
+        ExpressionAttributeValues: { ':t': 'TERM' },
+        ExclusiveStartKey: start,
+      }),
+    );
     for (const old of (out.Items ?? []) as TermItem[]) {
       const { gsi2pk: _a, gsi2sk: _b, ...rest } = old as TermItem & { gsi2pk?: string; gsi2sk?: string };
       const term = indexedTerm(rest);
@@ -111,12 +108,14 @@ async function moveTerms(doc: DynamoDBDocumentClient, tableName: string): Promis
     start = out.LastEvaluatedKey;
   } while (start);
   for (const [lang, n] of bytes) {
-    await doc.send(new UpdateCommand({
-      TableName: tableName,
-      Key: keys.langStats(lang as TermItem['lang']),
-      UpdateExpression: 'SET termBytes = :n',
-      ExpressionAttributeValues: { ':n': n },
-    }));
+    await doc.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.langStats(lang as TermItem['lang']),
+        UpdateExpression: 'SET termBytes = :n',
+        ExpressionAttributeValues: { ':n': n },
+      }),
+    );
   }
   return moved;
 }
@@ -125,16 +124,20 @@ async function moveTerms(doc: DynamoDBDocumentClient, tableName: string): Promis
 async function moveStats(doc: DynamoDBDocumentClient, tableName: string): Promise<void> {
   const old = await doc.send(new QueryCommand({ TableName: tableName, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': 'STATS#duration' } }));
   for (const item of old.Items ?? []) {
-    await doc.send(new UpdateCommand({
-      TableName: tableName,
-      Key: keys.langStats(item.sk),
-      UpdateExpression: 'SET #s = :s',
-      ConditionExpression: 'attribute_not_exists(#s) OR #s < :s',
-      ExpressionAttributeNames: { '#s': 'seconds' },
-      ExpressionAttributeValues: { ':s': item.seconds },
-    })).catch((err: Error) => {
-      if (err.name !== 'ConditionalCheckFailedException') throw err;
-    });
+    await doc
+      .send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: keys.langStats(item.sk),
+          UpdateExpression: 'SET #s = :s',
+          ConditionExpression: 'attribute_not_exists(#s) OR #s < :s',
+          ExpressionAttributeNames: { '#s': 'seconds' },
+          ExpressionAttributeValues: { ':s': item.seconds },
+        }),
+      )
+      .catch((err: Error) => {
+        if (err.name !== 'ConditionalCheckFailedException') throw err;
+      });
     await doc.send(new DeleteCommand({ TableName: tableName, Key: { pk: item.pk, sk: item.sk } }));
   }
 }

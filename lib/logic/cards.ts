@@ -115,9 +115,7 @@ async function setCard(eventId: number, field: 'venues' | 'organizers', card: Ca
     TableName: config().tableName,
     Key: keys.post(eventId),
     // Bumping `indexVersion` makes an event write that read the old card retry (event-writes.ts).
-    UpdateExpression: big
-      ? 'REMOVE #cards.#id SET #v = #v + :one, #iv = #v + :one'
-      : 'SET #cards.#id = :card, #v = #v + :one, #iv = #v + :one',
+    UpdateExpression: big ? 'REMOVE #cards.#id SET #v = #v + :one, #iv = #v + :one' : 'SET #cards.#id = :card, #v = #v + :one, #iv = #v + :one',
     // Events written before cards existed have no map: they keep reading the record instead.
     ConditionExpression: big
       ? 'attribute_exists(#cards.#id) AND contains(#field, :id)'

@@ -2,7 +2,7 @@
 import { config, type Lang } from '#lib/runtime/config.js';
 import { nowUtc, parseDate, utcToWall, wallToUtc } from '#lib/domain/time/dates.js';
 import { invalidParam } from '#lib/contract/errors.js';
-import type { RequestContext, RequestWith } from '#lib/contract/request.js';
+import type { RequestWith } from '#lib/contract/request.js';
 import { batchGet, keyOf, queryAll } from '#lib/store/reads.js';
 import { userExists, userIdOf } from '#lib/store/users.js';
 import { keys, listKeys, slugIndexKey, termKeys } from '#lib/store/keys.js';
@@ -111,7 +111,10 @@ export async function loadTerms(lang: Lang, ids: ReadonlySet<number>, how: TermR
       if (t) out.set(id, t);
     }
   }
-  keepFor(how.shared, [...wanted].map((id) => out.get(id)));
+  keepFor(
+    how.shared,
+    [...wanted].map((id) => out.get(id)),
+  );
   return out;
 }
 

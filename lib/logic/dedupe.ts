@@ -19,7 +19,11 @@ type PlaceKind = 'venue' | 'organizer';
 
 /** As MySQL's utf8mb4 collation compares: case and accents ignored, trailing spaces too. */
 export function collate(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase().replace(/ +$/, '');
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/ +$/, '');
 }
 
 const titleKey = (title: string) => createHash('sha256').update(collate(title)).digest('base64url');
@@ -39,7 +43,10 @@ export async function findDuplicate(kind: PlaceKind, lang: Lang, title: string, 
     Limit: 50,
   });
   if (!items.length) return undefined;
-  const records = await batchGet<Place>(items.map((i) => keys.post(i.id)), true);
+  const records = await batchGet<Place>(
+    items.map((i) => keys.post(i.id)),
+    true,
+  );
   const wanted = collate(title);
   return items
     .map((i) => records.get(keyOf(keys.post(i.id))))

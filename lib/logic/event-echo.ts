@@ -4,7 +4,10 @@ import type { EventListRequest, Window } from './event-window.js';
 /** The effective query, in TEC's order (reference §4.1.5), for rest_url and the page links. */
 export function echoQuery(ctx: EventListRequest, page: number, perPage: number, shown: string, w: Window | undefined, venue?: number[], organizer?: number[]): [string, string][] {
   const p = ctx.params;
-  const q: [string, string][] = [['page', String(page)], ['per_page', String(perPage)]];
+  const q: [string, string][] = [
+    ['page', String(page)],
+    ['per_page', String(perPage)],
+  ];
   const dates = w?.echo ?? [];
   q.push(...dates.filter(([k]) => k === 'start_date' || k === 'end_date'));
   if (p.search !== undefined) q.push(['search', p.search]);

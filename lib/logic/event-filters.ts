@@ -28,7 +28,10 @@ export function termCheck(ctx: EventListRequest, name: 'categories' | 'tags'): C
   const taxonomy = name === 'categories' ? 'category' : 'tag';
   const keyFor = (v: number | string) => (typeof v === 'number' ? keys.term(v) : keys.slugGuard(taxonomy, ctx.lang, v.toLowerCase()));
   // An answer for anyone may take ids and slugs from the kept terms (lib/logic/term-cache.ts).
-  const kept = termsFor(ctx.shared, values.filter((v): v is number => typeof v === 'number'));
+  const kept = termsFor(
+    ctx.shared,
+    values.filter((v): v is number => typeof v === 'number'),
+  );
   const ids = values.map((v) => (typeof v === 'number' ? v : ctx.shared ? keptTermId(taxonomy, ctx.lang, v.toLowerCase()) : undefined));
   return {
     keys: values.filter((v, i) => (typeof v === 'number' ? !kept.has(v) : ids[i] === undefined)).map(keyFor),

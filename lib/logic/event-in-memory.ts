@@ -44,7 +44,16 @@ export async function listIncluded(ctx: EventListRequest, statusList: string[], 
  * A search for several words: the events in every word's partition (with the other filters), read
  * as keys and intersected; then only the page's records. The cost follows the words' matches.
  */
-export async function listAllWords(ctx: EventListRequest, words: string[], statusList: string[], ownBy: number | undefined, f: Filters, w: Window | undefined, offset: number, perPage: number) {
+export async function listAllWords(
+  ctx: EventListRequest,
+  words: string[],
+  statusList: string[],
+  ownBy: number | undefined,
+  f: Filters,
+  w: Window | undefined,
+  offset: number,
+  perPage: number,
+) {
   let common: Map<number, string> | undefined;
   for (const word of words) {
     const { sources: src } = sources(ctx, statusList, { ...f, word }, w, ownBy);

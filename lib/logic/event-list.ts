@@ -104,5 +104,13 @@ async function listEventsWith(ctx: EventListRequest, side: SideWork): Promise<Re
   if (page > 1 && events.length === 0) throw tec.archivePageNotFound('event');
   const linked = await loadLinked(events, { termBytes: paged || !events.length ? undefined : (await stats()).termBytes, shared: ctx.shared }, known);
   const open = await waitAll(events.map((e) => unlocked(ctx, e)));
-  return envelope('events', events.map((e, i) => (open[i] ? presentEvent(e, linked) : redact(presentEvent(e, linked)))), `${apiBase(ctx.lang)}/events/`, echoQuery(ctx, page, perPage, shown, w, venue, organizer), page, n, perPage);
+  return envelope(
+    'events',
+    events.map((e, i) => (open[i] ? presentEvent(e, linked) : redact(presentEvent(e, linked)))),
+    `${apiBase(ctx.lang)}/events/`,
+    echoQuery(ctx, page, perPage, shown, w, venue, organizer),
+    page,
+    n,
+    perPage,
+  );
 }

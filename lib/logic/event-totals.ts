@@ -76,7 +76,15 @@ async function bucketTotal(partition: string, w: Window, legacy: () => Promise<n
 }
 
 /** The events of the buckets' partial first and last days that are outside the window. */
-async function partialDays(partition: string, w: Window, from: string, to: string, fromDay: string, toDay: string, startsBetween: (lo: string, hi: string) => boolean): Promise<number> {
+async function partialDays(
+  partition: string,
+  w: Window,
+  from: string,
+  to: string,
+  fromDay: string,
+  toDay: string,
+  startsBetween: (lo: string, hi: string) => boolean,
+): Promise<number> {
   const partial: Promise<number>[] = [];
   // A range whose bounds are equal holds no key (keys are `wall#id`), and a day the buckets show
   // empty holds none either: no request for them.
@@ -92,7 +100,14 @@ async function partialDays(partition: string, w: Window, from: string, to: strin
  * outside it. Undefined when the end bounds leave nothing at all. `startsBetween` says whether
  * the buckets count events starting in a range: a range they show empty is not read.
  */
-async function endCorrections(partition: string, w: Window, from: string, to: string, maxDuration: () => Promise<number>, startsBetween: (lo: string, hi: string) => boolean): Promise<number | undefined> {
+async function endCorrections(
+  partition: string,
+  w: Window,
+  from: string,
+  to: string,
+  maxDuration: () => Promise<number>,
+  startsBetween: (lo: string, hi: string) => boolean,
+): Promise<number | undefined> {
   // The events subtracted for each end bound must not overlap, or one is subtracted twice: of
   // two upper bounds only the tighter one counts, and bounds that leave no end time leave nothing.
   let { endAtMost, endBefore } = w;
@@ -108,8 +123,7 @@ async function endCorrections(partition: string, w: Window, from: string, to: st
     const lo = shiftUtc(bound, -(await (longest ??= maxDuration())));
     return lo > from ? lo : from;
   };
-  const over = (bound: string, expr: string) =>
-    since(bound).then((lo) => (startsBetween(lo, to) ? indexCount(partition, lo, to, { expr, values: { ':v': bound } }) : 0));
+  const over = (bound: string, expr: string) => since(bound).then((lo) => (startsBetween(lo, to) ? indexCount(partition, lo, to, { expr, values: { ':v': bound } }) : 0));
   if (endAtMost) ends.push(over(endAtMost, '#e > :v'));
   if (endBefore) ends.push(over(endBefore, '#e >= :v'));
   if (w.endAfter) {

@@ -76,7 +76,14 @@ export function windowOf(ctx: EventListRequest): Window | undefined {
     endAfter: utc(endsAfter),
     echo: [
       ...echo,
-      ...([['starts_before', startsBefore], ['starts_after', startsAfter], ['ends_before', endsBefore], ['ends_after', endsAfter]] as const)
+      ...(
+        [
+          ['starts_before', startsBefore],
+          ['starts_after', startsAfter],
+          ['ends_before', endsBefore],
+          ['ends_after', endsAfter],
+        ] as const
+      )
         .filter(([, v]) => v !== undefined)
         .map(([k, v]) => [k, v!] as [string, string]),
     ],

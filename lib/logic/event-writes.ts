@@ -125,11 +125,9 @@ function bucketUpdates(old: EventItem | undefined, next: EventItem | undefined, 
   return items;
 }
 
-const publishedTerms = (e: EventItem | undefined): Set<number> =>
-  new Set(e && e.status === 'publish' ? [...e.categories, ...e.tags] : []);
+const publishedTerms = (e: EventItem | undefined): Set<number> => new Set(e && e.status === 'publish' ? [...e.categories, ...e.tags] : []);
 
-const linkedPlaces = (e: EventItem | undefined): Set<number> =>
-  new Set(e && COUNTS_AS_LINKED.has(e.status) ? [...e.venues, ...e.organizers] : []);
+const linkedPlaces = (e: EventItem | undefined): Set<number> => new Set(e && COUNTS_AS_LINKED.has(e.status) ? [...e.venues, ...e.organizers] : []);
 
 /** Attributes a record write never sets from the record it computed (keys and counters). */
 const NOT_COPIED = new Set(['pk', 'sk', 'version', 'indexVersion']);
@@ -198,8 +196,7 @@ export interface EventTransaction {
   meaning: Map<number, () => Error>;
 }
 
-export const linkGone = (what: string) =>
-  new ApiError(400, 'invalid-linked-post-id', `The provided linked post ID is not valid: ${what} no longer exists.`);
+export const linkGone = (what: string) => new ApiError(400, 'invalid-linked-post-id', `The provided linked post ID is not valid: ${what} no longer exists.`);
 
 /**
  * `extra` holds records created in the same transaction (inline venues, organizers and terms);
@@ -244,7 +241,10 @@ export function eventTransaction(
   const wasCounted = publishedTerms(old);
   const isCounted = publishedTerms(next);
   const touchedTerms = new Set<number>();
-  for (const [set, other, delta] of [[isCounted, wasCounted, 1], [wasCounted, isCounted, -1]] as const) {
+  for (const [set, other, delta] of [
+    [isCounted, wasCounted, 1],
+    [wasCounted, isCounted, -1],
+  ] as const) {
     for (const id of set) {
       if (other.has(id) || created.has(keys.term(id).pk)) continue;
       touchedTerms.add(id);

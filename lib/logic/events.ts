@@ -113,7 +113,10 @@ async function resolveLinks(ctx: EventUpdate, author: number, attempt: number): 
   const found = await batchGet<Record<string, unknown>>(lookups, true);
   const out: Resolved = { places: new Map(), writes: [], created: new Set(), newTerms: [] };
 
-  for (const [field, kind, args] of [['venue', 'venue', venueWriteArgs], ['organizer', 'organizer', organizerWriteArgs]] as const) {
+  for (const [field, kind, args] of [
+    ['venue', 'venue', venueWriteArgs],
+    ['organizer', 'organizer', organizerWriteArgs],
+  ] as const) {
     const list = lists[field];
     if (!list) continue;
     const ids: number[] = [];
@@ -140,7 +143,9 @@ async function resolveLinks(ctx: EventUpdate, author: number, attempt: number): 
       // Two inline records of one name in one request are one (TEC's de-duplication).
       const title = collate(String(params[kind]));
       const description = params.description === undefined ? undefined : collate(String(params.description));
-      const same = [...out.places.values()].find((p) => p.kind === kind && out.created.has(p.pk) && collate(p.title) === title && (description === undefined || collate(p.description ?? '') === description));
+      const same = [...out.places.values()].find(
+        (p) => p.kind === kind && out.created.has(p.pk) && collate(p.title) === title && (description === undefined || collate(p.description ?? '') === description),
+      );
       if (same) {
         ids.push(same.id);
         continue;
@@ -249,14 +254,15 @@ function eventFrom(p: EventFields, base: { id: number; lang: Lang; slug: string;
  */
 async function commit(old: EventItem | undefined, next: EventItem, links: Resolved, check?: Checked): Promise<void> {
   const published = next.status === 'publish';
-  const extra = [
-    ...links.writes,
-    ...links.newTerms.flatMap((t) => termWrites({ ...t, count: published && [...next.categories, ...next.tags].includes(t.id) ? 1 : 0 })),
-  ];
+  const extra = [...links.writes, ...links.newTerms.flatMap((t) => termWrites({ ...t, count: published && [...next.categories, ...next.tags].includes(t.id) ? 1 : 0 }))];
   const bound = await durationBound(next.lang, eventSeconds(next));
   const tx = eventTransaction(old, next, config().tableName, extra, links.created, bound);
   await writeChecked(tx.items, check, () => transact(tx.items, (i) => tx.meaning.get(i)?.()));
-  if (links.newTerms.length) await addTermBytes(next.lang, links.newTerms.reduce((n, t) => n + itemBytes(t), 0));
+  if (links.newTerms.length)
+    await addTermBytes(
+      next.lang,
+      links.newTerms.reduce((n, t) => n + itemBytes(t), 0),
+    );
 }
 
 async function respond(status: number, e: EventItem): Promise<Reply> {
@@ -317,8 +323,19 @@ const RECORD_ONLY = {
  */
 async function updateFields(ctx: EventUpdate, found: EventItem, check: Checked | undefined): Promise<EventItem | undefined> {
   // The values as the general path stores them (eventFrom), so both paths store the same.
-  const computed = eventFrom({ ...ctx.params, status: found.status }, { id: found.id, lang: found.lang, slug: found.slug, author: found.author, now: ctx.now, old: found }, NO_LINKS) as unknown as Record<string, unknown>;
-  const names: Record<string, string> = { '#kind': 'kind', '#status': 'status', '#version': 'version', '#iv': 'indexVersion', '#modified': 'modified', '#modified_utc': 'modified_utc' };
+  const computed = eventFrom(
+    { ...ctx.params, status: found.status },
+    { id: found.id, lang: found.lang, slug: found.slug, author: found.author, now: ctx.now, old: found },
+    NO_LINKS,
+  ) as unknown as Record<string, unknown>;
+  const names: Record<string, string> = {
+    '#kind': 'kind',
+    '#status': 'status',
+    '#version': 'version',
+    '#iv': 'indexVersion',
+    '#modified': 'modified',
+    '#modified_utc': 'modified_utc',
+  };
   const modified = modifiedNow(ctx.now);
   const values: Record<string, unknown> = { ':event': 'event', ':status': found.status, ':one': 1, ':modified': modified.modified, ':modified_utc': modified.modified_utc };
   // The index state stays as it is: `indexVersion` keeps (or, on a record last written whole,
@@ -333,15 +350,18 @@ async function updateFields(ctx: EventUpdate, found: EventItem, check: Checked |
     if (value === undefined) removes.push(`#${attribute}`);
     else sets.push(`#${attribute} = :${attribute}`), (values[`:${attribute}`] = value);
   }
-  const update = requireVersion({
-    TableName: config().tableName,
-    Key: keys.post(found.id),
-    UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-    ConditionExpression: 'attribute_exists(pk) AND #kind = :event AND #status = :status',
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
-    ReturnValues: 'ALL_NEW' as const,
-  }, check);
+  const update = requireVersion(
+    {
+      TableName: config().tableName,
+      Key: keys.post(found.id),
+      UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+      ConditionExpression: 'attribute_exists(pk) AND #kind = :event AND #status = :status',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+      ReturnValues: 'ALL_NEW' as const,
+    },
+    check,
+  );
   return withRetry(async () => {
     try {
       const out = await settleChecked(check, () => db().send(new UpdateCommand(update)));
@@ -376,12 +396,8 @@ export async function updateEvent(ctx: EventUpdate): Promise<Reply> {
     if (!r.success) throw invalidParam('slug', `slug ${r.error.issues[0]?.message ?? 'is invalid.'}`);
     wantedSlug = r.data as string;
   }
-  const statusOf = (old: EventItem) =>
-    old.status === 'trash' && ctx.params.status === undefined ? 'trash' : scaleStatus(ctx.principal!, ctx.params.status, old.status);
-  const recordOnly =
-    wantedSlug === undefined &&
-    statusOf(found as EventItem) === found.status &&
-    Object.keys(ctx.params).every((k) => k in RECORD_ONLY || k === 'ml_language');
+  const statusOf = (old: EventItem) => (old.status === 'trash' && ctx.params.status === undefined ? 'trash' : scaleStatus(ctx.principal!, ctx.params.status, old.status));
+  const recordOnly = wantedSlug === undefined && statusOf(found as EventItem) === found.status && Object.keys(ctx.params).every((k) => k in RECORD_ONLY || k === 'ml_language');
   if (recordOnly) {
     const updated = await updateFields(ctx, found as EventItem, check);
     if (updated) return respond(200, updated);

@@ -63,22 +63,24 @@ const MAX_QUERY_LIMIT = 1000;
 export async function pageKeys(sources: Source[], offset: number, limit: number, descending: boolean): Promise<Hit[]> {
   const want = offset + limit;
   // The partitions are independent: they are read at the same time.
-  const read = await waitAll(sources.filter(nonEmpty).map(async (s): Promise<SourceItems> => {
-    const items: Record<string, string | number>[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await query<Record<string, string | number>>({
-        ...queryInput(s, descending),
-        // DynamoDB takes at most 2^31-1 here, and returns at most 1 MB a page anyway. Limit counts
-        // the items read before a filter drops some: a filtered partition asks for twice as many.
-        Limit: Math.min(Math.max(want - items.length, 1) * (s.filter ? 2 : 1), MAX_QUERY_LIMIT),
-        ExclusiveStartKey: start,
-      });
-      items.push(...out.items.slice(0, want - items.length));
-      start = out.last;
-    } while (start && items.length < want);
-    return { s, items };
-  }));
+  const read = await waitAll(
+    sources.filter(nonEmpty).map(async (s): Promise<SourceItems> => {
+      const items: Record<string, string | number>[] = [];
+      let start: Record<string, unknown> | undefined;
+      do {
+        const out = await query<Record<string, string | number>>({
+          ...queryInput(s, descending),
+          // DynamoDB takes at most 2^31-1 here, and returns at most 1 MB a page anyway. Limit counts
+          // the items read before a filter drops some: a filtered partition asks for twice as many.
+          Limit: Math.min(Math.max(want - items.length, 1) * (s.filter ? 2 : 1), MAX_QUERY_LIMIT),
+          ExclusiveStartKey: start,
+        });
+        items.push(...out.items.slice(0, want - items.length));
+        start = out.last;
+      } while (start && items.length < want);
+      return { s, items };
+    }),
+  );
   return mergeHits(read, descending).slice(offset, want);
 }
 
@@ -87,7 +89,9 @@ type SourceItems = { s: Source; items: Record<string, string | number>[] };
 
 /** The index items of several sources in one order, each record once (its first place). */
 function mergeHits(read: SourceItems[], descending: boolean): Hit[] {
-  const merged = read.flatMap(({ s, items }) => items.map((item) => ({ sort: String(item[(s.index ?? INDEXES.list).sortKey]), hit: { pk: String(item.pk), sk: String(item.sk), id: Number(item.id), item } })));
+  const merged = read.flatMap(({ s, items }) =>
+    items.map((item) => ({ sort: String(item[(s.index ?? INDEXES.list).sortKey]), hit: { pk: String(item.pk), sk: String(item.sk), id: Number(item.id), item } })),
+  );
   merged.sort((a, b) => (descending ? b.sort.localeCompare(a.sort) : a.sort.localeCompare(b.sort)));
   const seen = new Set<number>();
   return merged.filter((m) => !seen.has(m.hit.id) && !!seen.add(m.hit.id)).map((m) => m.hit);
@@ -113,8 +117,7 @@ export async function total(sources: Source[]): Promise<number> {
 }
 
 /** PHP's http_build_query encoding, which TEC's next/previous links use. */
-export const encodeQuery = (q: [string, string][]) =>
-  q.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v).replace(/%20/g, '+')}`).join('&');
+export const encodeQuery = (q: [string, string][]) => q.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v).replace(/%20/g, '+')}`).join('&');
 
 export function envelope(key: string, items: unknown[], collectionUrl: string, query: [string, string][], page: number, totalCount: number, perPage: number): Reply {
   const totalPages = Math.ceil(totalCount / perPage);
@@ -150,7 +153,10 @@ export async function statuses(ctx: RequestWith<{ status?: string }>): Promise<{
     if (raw !== undefined && raw.trim() !== 'publish') throw invalidParam('status', 'status may only be publish for this caller.');
     return { list: ['publish'], shown: 'publish' };
   }
-  const wanted = (raw ?? 'any').split(',').map((s) => s.trim()).filter(Boolean);
+  const wanted = (raw ?? 'any')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const allowed: readonly string[] = [...POST_STATUSES, 'any'];
   if (!wanted.length || wanted.some((s) => !allowed.includes(s))) throw invalidParam('status', 'status is not a registered post status.');
   const list = wanted.includes('any') ? [...POST_STATUSES] : [...new Set(wanted)];
@@ -218,13 +224,13 @@ export async function listPlaces(ctx: RequestContext<ArgsOf<'venues.list'>>, kin
   const { list, shown, ownBy } = await statuses(ctx);
   const hasEvents = p.has_events;
   const linkedFilter =
-    hasEvents === undefined
-      ? undefined
-      : { expr: hasEvents ? '#l > :zero' : 'attribute_not_exists(#l) OR #l = :zero', names: { '#l': 'linkedEvents' }, values: { ':zero': 0 } };
-  const sources: Source[] = list.map((status) =>
-    withFilters({ partition: listKeys.partition(kind, ctx.lang, status) }, linkedFilter, ownFilter(status, ownBy)),
-  );
-  const query: [string, string][] = [['page', String(page)], ['per_page', String(perPage)], ['status', shown]];
+    hasEvents === undefined ? undefined : { expr: hasEvents ? '#l > :zero' : 'attribute_not_exists(#l) OR #l = :zero', names: { '#l': 'linkedEvents' }, values: { ':zero': 0 } };
+  const sources: Source[] = list.map((status) => withFilters({ partition: listKeys.partition(kind, ctx.lang, status) }, linkedFilter, ownFilter(status, ownBy)));
+  const query: [string, string][] = [
+    ['page', String(page)],
+    ['per_page', String(perPage)],
+    ['status', shown],
+  ];
   let records: (VenueItem | OrganizerItem)[];
   let n: number;
   if (p.search !== undefined || p.event !== undefined || p.only_with_upcoming === true) {
@@ -246,7 +252,12 @@ export async function listPlaces(ctx: RequestContext<ArgsOf<'venues.list'>>, kin
     const search = p.search;
     if (search !== undefined) {
       const fields = ['title', 'description', 'excerpt', ...PLACE_SEARCH_FIELDS[kind]] as const;
-      candidates = candidates.filter((r) => matchesWords(search, fields.map((f) => (r as unknown as Record<string, string>)[f])));
+      candidates = candidates.filter((r) =>
+        matchesWords(
+          search,
+          fields.map((f) => (r as unknown as Record<string, string>)[f]),
+        ),
+      );
     }
     if (p.only_with_upcoming === true) {
       const now = nowUtc(ctx.now);

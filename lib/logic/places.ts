@@ -33,9 +33,18 @@ type PlaceUpdate = RequestContext<ArgsOf<'venues.update'>> | RequestContext<Args
 const VENUE_FIELDS = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince'] as const;
 
 /** The record a venue or organizer payload describes, on top of `old` for updates. */
-export function placeFrom(kind: PlaceKind, p: PlaceFields, base: {
-  id: number; lang: Lang; slug: string; author: number; now: Date; old?: Place;
-}): Place {
+export function placeFrom(
+  kind: PlaceKind,
+  p: PlaceFields,
+  base: {
+    id: number;
+    lang: Lang;
+    slug: string;
+    author: number;
+    now: Date;
+    old?: Place;
+  },
+): Place {
   const old = base.old;
   const common = {
     ...keys.post(base.id),
@@ -93,8 +102,7 @@ export async function newPlace(
   return { item, writes: [put(item), put({ ...keys.slugGuard(kind, ctx.lang, slug), id }), titleItem(item)], reused: false };
 }
 
-const present = (p: Place, single = false) =>
-  p.kind === 'venue' ? presentVenue(p as VenueItem, single) : presentOrganizer(p as OrganizerItem, single);
+const present = (p: Place, single = false) => (p.kind === 'venue' ? presentVenue(p as VenueItem, single) : presentOrganizer(p as OrganizerItem, single));
 
 export async function createPlace(ctx: PlaceCreate, kind: PlaceKind): Promise<Reply> {
   requireRole(ctx.principal, 'contributor');

@@ -7,8 +7,7 @@ import { OPERATIONS, type Operation } from '#lib/contract/operations.js';
 import type { RequestContext } from '#lib/contract/request.js';
 
 /** WordPress's route key: `{id}` becomes its regex, as `/tribe/events/v1/events/(?P<id>\d+)`. */
-const wpRoute = (ns: string, path: string) =>
-  `/${ns}/events/v1${path.replace('{id}', '(?P<id>\\d+)').replace('{slug}', '(?P<slug>[^/]+)')}`;
+const wpRoute = (ns: string, path: string) => `/${ns}/events/v1${path.replace('{id}', '(?P<id>\\d+)').replace('{slug}', '(?P<slug>[^/]+)')}`;
 
 /** An argument as WordPress lists it: its JSON-Schema keywords, then `required` (always a boolean, always last). */
 function argDoc(arg: ArgDoc) {

@@ -20,8 +20,7 @@ import { newTermItem, termWrites } from './term-items.js';
 import { REQUEST_FAN_OUT } from './cards.js';
 import { unlinkTerm } from './unlink.js';
 
-const duplicateSlug = (slug: string) =>
-  new ApiError(400, 'duplicate_term_slug', `The slug "${slug}" is already in use by another term.`);
+const duplicateSlug = (slug: string) => new ApiError(400, 'duplicate_term_slug', `The slug "${slug}" is already in use by another term.`);
 
 /** Checks `parent` for the taxonomy: tags have none; a category's parent must exist. */
 async function parentOf(ctx: RequestContext<{ parent?: ParentArg }>, taxonomy: Taxonomy, current: number, selfId?: number): Promise<number> {
@@ -34,7 +33,7 @@ async function parentOf(ctx: RequestContext<{ parent?: ParentArg }>, taxonomy: T
   if (parent === 0) return 0;
   if (parent === selfId) throw invalidParam('parent', 'parent cannot be the term itself.');
   const found = await getItem<TermItem>(keys.term(parent));
-  if (!found || found.taxonomy !== 'category') throw invalidParam('parent', 'parent is not an existing category id.');
+  if (found?.taxonomy !== 'category') throw invalidParam('parent', 'parent is not an existing category id.');
   return parent;
 }
 
@@ -129,11 +128,7 @@ export async function deleteTerm(ctx: RequestContext): Promise<Reply> {
   const due = await unlinkTerm(term.taxonomy, term.id, ctx.now, REQUEST_FAN_OUT, checked(ctx.ifMatch, term));
   // WordPress moves a deleted category's children up to its parent.
   if (term.taxonomy === 'category') await reparentChildren(term);
-  const deletes = [
-    del(keys.term(term.id)),
-    del(keys.slugGuard(term.taxonomy, term.lang, term.slug)),
-    del(keys.termName(term.taxonomy, term.lang, term.parent, term.name)),
-  ];
+  const deletes = [del(keys.term(term.id)), del(keys.slugGuard(term.taxonomy, term.lang, term.slug)), del(keys.termName(term.taxonomy, term.lang, term.parent, term.name))];
   await writeChecked(deletes, due, () => transact(deletes));
   await addTermBytes(term.lang, -itemBytes(term));
   return json(200, presentTerm(term));

@@ -92,7 +92,10 @@ function present(ctx: RequestContext, t: Target, item: Omit<AppPasswordItem, 'pk
 export async function listAppPasswords(ctx: RequestContext): Promise<Reply> {
   const t = await target(ctx, 'list');
   const { passwords } = await readCredentials(t.sub);
-  return json(200, passwords.map((item) => present(ctx, t, item)));
+  return json(
+    200,
+    passwords.map((item) => present(ctx, t, item)),
+  );
 }
 
 /** The form of the uuids this API makes; anything else names no password. */
@@ -114,7 +117,11 @@ export async function getAppPassword(ctx: RequestContext): Promise<Reply> {
 export async function introspectAppPassword(ctx: RequestContext): Promise<Reply> {
   const t = await target(ctx, 'read');
   if (!t.self) {
-    throw new ApiError(403, 'rest_cannot_introspect_app_password_for_non_authenticated_user', 'The authenticated application password can only be introspected for the current user.');
+    throw new ApiError(
+      403,
+      'rest_cannot_introspect_app_password_for_non_authenticated_user',
+      'The authenticated application password can only be introspected for the current user.',
+    );
   }
   const via = ctx.principal?.via;
   if (via?.scheme !== 'basic') throw new ApiError(404, 'rest_no_authenticated_app_password', 'Cannot introspect application password.');
@@ -168,7 +175,9 @@ export async function deleteAllAppPasswordsOf(ctx: RequestContext): Promise<Repl
 
 /** Gravatar's address of an e-mail (its SHA-256 form), with WordPress's defaults. */
 function avatar(email: string | undefined, size: number): string {
-  const hash = createHash('sha256').update((email ?? '').trim().toLowerCase()).digest('hex');
+  const hash = createHash('sha256')
+    .update((email ?? '').trim().toLowerCase())
+    .digest('hex');
   return `https://secure.gravatar.com/avatar/${hash}?s=${size}&d=mm&r=g`;
 }
 

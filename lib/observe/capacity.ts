@@ -61,7 +61,7 @@ export function startRequest(): { finish(): void } {
   });
   return {
     finish() {
-      tallies.forEach((t, i) => (t.finishedStage = Math.max(t.finishedStage, stages[i]!)));
+      for (const [i, t] of tallies.entries()) t.finishedStage = Math.max(t.finishedStage, stages[i]!);
     },
   };
 }

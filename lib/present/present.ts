@@ -182,20 +182,22 @@ function linkedHead(p: VenueShown | OrganizerShown, title: 'venue' | 'organizer'
 }
 
 export function presentVenue(v: VenueShown, single = false): Record<string, unknown> {
-  const body = dropEmpty(Object.assign(linkedHead(v, 'venue'), {
-    address: meta(v.address),
-    city: meta(v.city),
-    country: meta(v.country),
-    province: meta(v.province),
-    state: meta(v.state),
-    zip: meta(v.zip),
-    phone: meta(v.phone),
-    website: v.website ?? '',
-    stateprovince: meta(v.stateprovince),
-    geo_lat: v.geoLat,
-    geo_lng: v.geoLng,
-    json_ld: single ? venueJsonLd(v) : undefined,
-  }));
+  const body = dropEmpty(
+    Object.assign(linkedHead(v, 'venue'), {
+      address: meta(v.address),
+      city: meta(v.city),
+      country: meta(v.country),
+      province: meta(v.province),
+      state: meta(v.state),
+      zip: meta(v.zip),
+      phone: meta(v.phone),
+      website: v.website ?? '',
+      stateprovince: meta(v.stateprovince),
+      geo_lat: v.geoLat,
+      geo_lng: v.geoLng,
+      json_ld: single ? venueJsonLd(v) : undefined,
+    }),
+  );
   return Object.assign(body, {
     show_map: v.showMap,
     show_map_link: v.showMapLink,
@@ -206,12 +208,14 @@ export function presentVenue(v: VenueShown, single = false): Record<string, unkn
 }
 
 export function presentOrganizer(o: OrganizerShown, single = false): Record<string, unknown> {
-  const body = dropEmpty(Object.assign(linkedHead(o, 'organizer'), {
-    phone: meta(o.phone),
-    website: o.website ?? '',
-    email: meta(o.email),
-    json_ld: single ? organizerJsonLd(o) : undefined,
-  }));
+  const body = dropEmpty(
+    Object.assign(linkedHead(o, 'organizer'), {
+      phone: meta(o.phone),
+      website: o.website ?? '',
+      email: meta(o.email),
+      json_ld: single ? organizerJsonLd(o) : undefined,
+    }),
+  );
   return Object.assign(body, {
     global_id: globalId(o.id),
     global_id_lineage: [globalId(o.id)],
@@ -271,65 +275,96 @@ export function presentEvent(e: EventItem, linked: Linked, single = false): Reco
   const venues = e.venues.map((id) => linked.venues.get(id)).filter((v): v is VenueShown => v !== undefined);
   const organizers = e.organizers.map((id) => linked.organizers.get(id)).filter((o): o is OrganizerShown => o !== undefined);
   const terms = (ids: number[]) =>
-    ids.map((id) => linked.terms.get(id)).filter((t): t is TermItem => t !== undefined).map(presentNestedTerm);
+    ids
+      .map((id) => linked.terms.get(id))
+      .filter((t): t is TermItem => t !== undefined)
+      .map(presentNestedTerm);
   const { cost, cost_details } = presentCost(e.cost, { symbol: cfg.currencySymbol, position: cfg.currencyPosition });
   const gid = globalId(e.id);
   // The head's `id` lands where it already is: first.
-  return Object.assign({ id: e.id, global_id: gid, global_id_lineage: [gid] }, postHead(e), {
-    rest_url: `${apiBase(e.lang)}/events/${e.id}`,
-    title: renderTitle(e.title),
-    description: renderContent(e.description),
-    excerpt: renderExcerpt(e.excerpt),
-    slug: e.slug,
-    image: image(e.image),
-    all_day: e.allDay,
-    start_date: e.start,
-    start_date_details: dateDetails(e.start),
-    end_date: e.end,
-    end_date_details: dateDetails(e.end),
-    utc_start_date: e.utcStart,
-    utc_start_date_details: dateDetails(e.utcStart),
-    utc_end_date: e.utcEnd,
-    utc_end_date_details: dateDetails(e.utcEnd),
-    timezone: zone,
-    timezone_abbr: timezoneAbbr(zone, e.start),
-    cost,
-    cost_details,
-    // TEC shows the permalink when the website was never set, and '' when it was cleared; a set
-    // website comes through esc_html().
-    website: e.website === null || e.website === undefined ? postUrl(e) : escHtml(e.website),
-    show_map: e.showMap,
-    show_map_link: e.showMapLink,
-    hide_from_listings: e.hidden === true,
-    sticky: e.sticky,
-    featured: e.featured,
-    categories: terms(e.categories),
-    tags: terms(e.tags),
-    // One venue is an object, several a list, none an empty list (reference §3.1).
-    venue: venues.length === 1 ? presentVenue(venues[0]!, single) : venues.map((v) => presentVenue(v, single)),
-    organizer: organizers.map((o) => presentOrganizer(o, single)),
-    custom_fields: [],
-  }, single ? { json_ld: eventJsonLd(e, venues[0], organizers) } : {}, { lang: e.lang });
+  return Object.assign(
+    { id: e.id, global_id: gid, global_id_lineage: [gid] },
+    postHead(e),
+    {
+      rest_url: `${apiBase(e.lang)}/events/${e.id}`,
+      title: renderTitle(e.title),
+      description: renderContent(e.description),
+      excerpt: renderExcerpt(e.excerpt),
+      slug: e.slug,
+      image: image(e.image),
+      all_day: e.allDay,
+      start_date: e.start,
+      start_date_details: dateDetails(e.start),
+      end_date: e.end,
+      end_date_details: dateDetails(e.end),
+      utc_start_date: e.utcStart,
+      utc_start_date_details: dateDetails(e.utcStart),
+      utc_end_date: e.utcEnd,
+      utc_end_date_details: dateDetails(e.utcEnd),
+      timezone: zone,
+      timezone_abbr: timezoneAbbr(zone, e.start),
+      cost,
+      cost_details,
+      // TEC shows the permalink when the website was never set, and '' when it was cleared; a set
+      // website comes through esc_html().
+      website: e.website === null || e.website === undefined ? postUrl(e) : escHtml(e.website),
+      show_map: e.showMap,
+      show_map_link: e.showMapLink,
+      hide_from_listings: e.hidden === true,
+      sticky: e.sticky,
+      featured: e.featured,
+      categories: terms(e.categories),
+      tags: terms(e.tags),
+      // One venue is an object, several a list, none an empty list (reference §3.1).
+      venue: venues.length === 1 ? presentVenue(venues[0]!, single) : venues.map((v) => presentVenue(v, single)),
+      organizer: organizers.map((o) => presentOrganizer(o, single)),
+      custom_fields: [],
+    },
+    single ? { json_ld: eventJsonLd(e, venues[0], organizers) } : {},
+    { lang: e.lang },
+  );
 }
 
 // --- password protection -----------------------------------------------------------------------
 
 const REDACTED: Record<string, unknown> = {
-  description: '', excerpt: '', cost: '', website: '', virtual_url: '', virtual_video_source: '', email: '', phone: '',
-  stateprovince: '', zip: '', province: '', country: '', city: '', address: '',
+  description: '',
+  excerpt: '',
+  cost: '',
+  website: '',
+  virtual_url: '',
+  virtual_video_source: '',
+  email: '',
+  phone: '',
+  stateprovince: '',
+  zip: '',
+  province: '',
+  country: '',
+  city: '',
+  address: '',
   image: false,
-  all_day: null, show_map: null, show_map_link: null, hide_from_listings: null, sticky: null, featured: null, ticketed: null, is_virtual: null,
+  all_day: null,
+  show_map: null,
+  show_map_link: null,
+  hide_from_listings: null,
+  sticky: null,
+  featured: null,
+  ticketed: null,
+  is_virtual: null,
   cost_details: { currency_symbol: '', currency_position: '', currency_code: '', values: [] },
-  categories: [], tags: [], venue: [], organizer: [], custom_fields: [],
+  categories: [],
+  tags: [],
+  venue: [],
+  organizer: [],
+  custom_fields: [],
   attendance: { total_attendees: null, checked_in: null, not_checked_in: null },
-  geo_lat: 0, geo_lng: 0,
+  geo_lat: 0,
+  geo_lng: 0,
 };
 
 /** TEC's redaction of a password-protected record, at any depth (reference §3.12). */
 export function redact(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redact);
   if (!value || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k, k in REDACTED ? structuredClone(REDACTED[k]) : redact(v)]),
-  );
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k in REDACTED ? structuredClone(REDACTED[k]) : redact(v)]));
 }

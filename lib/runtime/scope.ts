@@ -132,7 +132,9 @@ export function requestScopes(oneAtATime: boolean): RequestScopes {
       if (storage || frames.length === 0) return work;
       const within = [...frames];
       for (const f of within) f.pending += 1;
-      const done = () => within.forEach((f) => (f.pending -= 1));
+      const done = () => {
+        for (const f of within) f.pending -= 1;
+      };
       work.then(done, done);
       return work;
     },

@@ -69,10 +69,8 @@ export async function readCredentials(sub: string): Promise<Credentials> {
   return out;
 }
 
-export const loginTaken = () =>
-  new ApiError(409, 'rest_login_taken', 'This login belongs to another user; sign in with a token of that user.');
-export const duplicateName = () =>
-  new ApiError(409, 'application_password_duplicate_name', 'Each application name should be unique.');
+export const loginTaken = () => new ApiError(409, 'rest_login_taken', 'This login belongs to another user; sign in with a token of that user.');
+export const duplicateName = () => new ApiError(409, 'application_password_duplicate_name', 'Each application name should be unique.');
 
 /**
  * Registers the user's login (and e-mail) and stores a new password, all or nothing. A login that
@@ -111,10 +109,7 @@ export async function deleteAppPassword(sub: string, uuid: string): Promise<AppP
   const found = await getItem<AppPasswordItem>(keys.appPassword(sub, uuid));
   if (!found) return undefined;
   try {
-    await transact([
-      { Delete: { ...del(keys.appPassword(sub, uuid)).Delete!, ConditionExpression: 'attribute_exists(pk)' } },
-      del(keys.appPasswordName(sub, found.name)),
-    ]);
+    await transact([{ Delete: { ...del(keys.appPassword(sub, uuid)).Delete!, ConditionExpression: 'attribute_exists(pk)' } }, del(keys.appPasswordName(sub, found.name))]);
   } catch (err) {
     // Revoked by another request in between: it is gone either way.
     if (err instanceof StaleItem) return undefined;

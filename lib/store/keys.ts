@@ -86,8 +86,7 @@ export const listKeys = {
     gsi2pk: `LIST#${kind}#${lang}#${status}`,
     gsi2sk: `${dateUtc}#${pad(id)}`,
   }),
-  partition: (kind: PostKind, lang: Lang, status?: string, dim?: string) =>
-    [`LIST#${kind}#${lang}`, status, dim].filter((x) => x !== undefined).join('#'),
+  partition: (kind: PostKind, lang: Lang, status?: string, dim?: string) => [`LIST#${kind}#${lang}`, status, dim].filter((x) => x !== undefined).join('#'),
 };
 
 /** Partition and sort values of the `terms` index: a language's terms by taxonomy, then name. */

@@ -59,10 +59,14 @@ export async function settleChecked<T>(check: Checked | undefined, write: () => 
  * checked record leaves its version to the request's next write of it.
  */
 export async function writeChecked(items: TransactItem[], check: Checked | undefined, write: () => Promise<void>): Promise<boolean> {
-  const carrier = check && items.map((t) => t.Put ?? t.Update ?? t.Delete).find((w) => {
-    const key = w && ('Key' in w ? w.Key : w.Item);
-    return key?.pk === check.key.pk && key?.sk === check.key.sk;
-  });
+  const carrier =
+    check &&
+    items
+      .map((t) => t.Put ?? t.Update ?? t.Delete)
+      .find((w) => {
+        const key = w && ('Key' in w ? w.Key : w.Item);
+        return key?.pk === check.key.pk && key?.sk === check.key.sk;
+      });
   if (!carrier) {
     await write();
     return false;

@@ -7,11 +7,6 @@ import { waitAll } from '#lib/runtime/settle.js';
 import { db } from './db.js';
 import { keys, type PostKind, type Taxonomy } from './keys.js';
 import { batchGet, keyOf, type Key } from './reads.js';
-import { put } from './transactions.js';
-
-/** The slug guard item of a record. */
-export const slugGuard = (kind: PostKind | Taxonomy, lang: Lang, slug: string, id: number) =>
-  put({ ...keys.slugGuard(kind, lang, slug), id });
 
 /** Candidates read per step of a slug search. */
 const SLUG_PAGE = 10;
@@ -46,27 +41,31 @@ async function slugTicket(counter: Key, floor: number, seen: number | undefined)
   // when the floor is above that.
   if (seen === undefined || floor > seen + 1) {
     try {
-      await db().send(new UpdateCommand({
-        TableName: config().tableName,
-        Key: counter,
-        UpdateExpression: 'SET #n = :f, #at = :now',
-        ConditionExpression: 'attribute_not_exists(#n) OR #n < :f',
-        ExpressionAttributeNames: { '#n': 'n', '#at': 'at' },
-        ExpressionAttributeValues: { ':f': floor, ':now': now },
-      }));
+      await db().send(
+        new UpdateCommand({
+          TableName: config().tableName,
+          Key: counter,
+          UpdateExpression: 'SET #n = :f, #at = :now',
+          ConditionExpression: 'attribute_not_exists(#n) OR #n < :f',
+          ExpressionAttributeNames: { '#n': 'n', '#at': 'at' },
+          ExpressionAttributeValues: { ':f': floor, ':now': now },
+        }),
+      );
       return floor;
     } catch (err) {
       if (!(err instanceof ConditionalCheckFailedException)) throw err;
     }
   }
-  const out = await db().send(new UpdateCommand({
-    TableName: config().tableName,
-    Key: counter,
-    UpdateExpression: 'ADD #n :one SET #at = :now',
-    ExpressionAttributeNames: { '#n': 'n', '#at': 'at' },
-    ExpressionAttributeValues: { ':one': 1, ':now': now },
-    ReturnValues: 'UPDATED_NEW',
-  }));
+  const out = await db().send(
+    new UpdateCommand({
+      TableName: config().tableName,
+      Key: counter,
+      UpdateExpression: 'ADD #n :one SET #at = :now',
+      ExpressionAttributeNames: { '#n': 'n', '#at': 'at' },
+      ExpressionAttributeValues: { ':one': 1, ':now': now },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
   return Number(out.Attributes!.n);
 }
 

@@ -39,15 +39,17 @@ export async function durationBound(lang: Lang, seconds: number): Promise<number
   if (known >= seconds) return known;
   const learn = (value: number) => knownMax.set(key, Math.max(knownMax.get(key) ?? -1, value));
   try {
-    await db().send(new UpdateCommand({
-      TableName: config().tableName,
-      Key: keys.langStats(lang),
-      UpdateExpression: 'SET #s = :s',
-      ConditionExpression: 'attribute_not_exists(#s) OR #s < :s',
-      ExpressionAttributeNames: { '#s': 'seconds' },
-      ExpressionAttributeValues: { ':s': seconds },
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-    }));
+    await db().send(
+      new UpdateCommand({
+        TableName: config().tableName,
+        Key: keys.langStats(lang),
+        UpdateExpression: 'SET #s = :s',
+        ConditionExpression: 'attribute_not_exists(#s) OR #s < :s',
+        ExpressionAttributeNames: { '#s': 'seconds' },
+        ExpressionAttributeValues: { ':s': seconds },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
     learn(seconds);
   } catch (err) {
     if (!(err instanceof ConditionalCheckFailedException)) throw err;
@@ -64,11 +66,13 @@ export async function durationBound(lang: Lang, seconds: number): Promise<number
  */
 export async function addTermBytes(lang: Lang, delta: number): Promise<void> {
   if (delta === 0) return;
-  await db().send(new UpdateCommand({
-    TableName: config().tableName,
-    Key: keys.langStats(lang),
-    UpdateExpression: 'ADD #b :d',
-    ExpressionAttributeNames: { '#b': 'termBytes' },
-    ExpressionAttributeValues: { ':d': delta },
-  }));
+  await db().send(
+    new UpdateCommand({
+      TableName: config().tableName,
+      Key: keys.langStats(lang),
+      UpdateExpression: 'ADD #b :d',
+      ExpressionAttributeNames: { '#b': 'termBytes' },
+      ExpressionAttributeValues: { ':d': delta },
+    }),
+  );
 }

@@ -67,14 +67,8 @@ export function createTableInput(tableName: string): CreateTableCommandInput {
     ],
     GlobalSecondaryIndexes: Object.values(INDEXES).map((index: IndexDefinition) => ({
       IndexName: index.indexName,
-      KeySchema: [
-        { AttributeName: index.partitionKey, KeyType: 'HASH' as const },
-        ...(index.sortKey ? [{ AttributeName: index.sortKey, KeyType: 'RANGE' as const }] : []),
-      ],
-      Projection:
-        typeof index.projection === 'string'
-          ? { ProjectionType: index.projection }
-          : { ProjectionType: 'INCLUDE' as const, NonKeyAttributes: [...index.projection] },
+      KeySchema: [{ AttributeName: index.partitionKey, KeyType: 'HASH' as const }, ...(index.sortKey ? [{ AttributeName: index.sortKey, KeyType: 'RANGE' as const }] : [])],
+      Projection: typeof index.projection === 'string' ? { ProjectionType: index.projection } : { ProjectionType: 'INCLUDE' as const, NonKeyAttributes: [...index.projection] },
     })),
     // CreateTable cannot turn TTL on: ensureTable (lib/local/dynamo.ts) does it right after.
     StreamSpecification: { StreamEnabled: true, StreamViewType: STREAM_VIEW_TYPE },

@@ -94,11 +94,7 @@ export async function transact(items: TransactItem[], onFailed?: (index: number,
   }
 }
 
-export const put = (
-  item: object,
-  condition: string | null = 'attribute_not_exists(pk)',
-  values?: Record<string, unknown>,
-): TransactItem => ({
+export const put = (item: object, condition: string | null = 'attribute_not_exists(pk)', values?: Record<string, unknown>): TransactItem => ({
   Put: {
     TableName: config().tableName,
     Item: item as Record<string, unknown>,
@@ -134,13 +130,7 @@ export const checkExists = (key: Key): TransactItem => ({
   ConditionCheck: { TableName: config().tableName, Key: key, ConditionExpression: 'attribute_exists(pk)' },
 });
 
-export const update = (
-  key: Key,
-  expression: string,
-  values: Record<string, unknown>,
-  names?: Record<string, string>,
-  condition?: string,
-): TransactItem => ({
+export const update = (key: Key, expression: string, values: Record<string, unknown>, names?: Record<string, string>, condition?: string): TransactItem => ({
   Update: {
     TableName: config().tableName,
     Key: key,

@@ -4,7 +4,7 @@
 // may be stopped and run again, and it may run while the consumer works. A one-off maintenance
 // task run from a machine (`npm run backfill:search`, or `npm start` when it turns the stream on),
 // never by a function: no function may Scan.
-import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#lib/runtime/config.js';
 import { db } from '#lib/store/db.js';
 import type { EventItem } from '#lib/store/items.js';
@@ -27,15 +27,17 @@ export async function backfillSearch({ target, segments = 4, width = 8, progress
   const segment = async (n: number) => {
     let start: Record<string, unknown> | undefined;
     do {
-      const page = await client.send(new ScanCommand({
-        TableName: table,
-        Segment: n,
-        TotalSegments: segments,
-        FilterExpression: '#sk = :post AND #kind = :event',
-        ExpressionAttributeNames: { '#sk': 'sk', '#kind': 'kind' },
-        ExpressionAttributeValues: { ':post': 'POST', ':event': 'event' },
-        ExclusiveStartKey: start,
-      }));
+      const page = await client.send(
+        new ScanCommand({
+          TableName: table,
+          Segment: n,
+          TotalSegments: segments,
+          FilterExpression: '#sk = :post AND #kind = :event',
+          ExpressionAttributeNames: { '#sk': 'sk', '#kind': 'kind' },
+          ExpressionAttributeValues: { ':post': 'POST', ':event': 'event' },
+          ExclusiveStartKey: start,
+        }),
+      );
       const events = (page.Items ?? []) as EventItem[];
       for (let i = 0; i < events.length; i += width) await Promise.all(events.slice(i, i + width).map((e) => reindex(undefined, e, { table, client })));
       counts.scanned += page.ScannedCount ?? 0;

@@ -27,8 +27,7 @@ export const KSES_ENTITIES: ReadonlySet<string> = new Set([...HTML4_ENTITY_NAMES
 
 /** valid_unicode(): the code points XML allows. */
 function isValidCodePoint(code: number): boolean {
-  return code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff)
-    || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
+  return code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
 }
 
 /** `0*[0-9]{1,max}` followed by `;` at `start`: the digits, or null. */
@@ -106,9 +105,7 @@ export function normalizeEntities(text: string): string {
 
 /** The replacement for the `&` before `start`, and where the text continues. */
 function normalizeOne(text: string, start: number): [string, number] {
-  const reference = text[start] === '#'
-    ? hexReference(text, start + 1) ?? decimalReference(text, start + 1)
-    : namedReference(text, start);
+  const reference = text[start] === '#' ? (hexReference(text, start + 1) ?? decimalReference(text, start + 1)) : namedReference(text, start);
   return reference ?? ['&amp;', start];
 }
 
@@ -190,7 +187,7 @@ function convertCharsKeeps(text: string, at: number): boolean {
 }
 
 function isEntityNameChar(ch: string | undefined): boolean {
-  return ch !== undefined && (((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z')) || (ch >= '1' && ch <= '4'));
+  return ch !== undefined && ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '1' && ch <= '4'));
 }
 
 /**
@@ -208,7 +205,7 @@ export function convertChars(text: string): string {
       continue;
     }
     // A match consumes the `&` and the character after it; the next search starts after both.
-    out += text.slice(copied, i) + '&#038;';
+    out += `${text.slice(copied, i)}&#038;`;
     copied = i + 1;
     i = text.indexOf('&', i + 2);
   }

@@ -59,7 +59,7 @@ export function shortcodeParseAtts(raw: string): Atts {
 }
 
 function att(atts: Atts, name: string, fallback: string): string {
-  if (!Object.prototype.hasOwnProperty.call(atts, name)) return fallback;
+  if (!Object.hasOwn(atts, name)) return fallback;
   return atts[name]!;
 }
 
@@ -110,7 +110,7 @@ function splitCaptionImage(content: string): [string, string] | null {
 /** img_caption_shortcode() with HTML5 captions. */
 const caption: Callback = (atts, rawContent, depth) => {
   let content = rawContent;
-  if (!Object.prototype.hasOwnProperty.call(atts, 'caption')) {
+  if (!Object.hasOwn(atts, 'caption')) {
     const parts = splitCaptionImage(content);
     if (parts !== null) {
       content = parts[0];

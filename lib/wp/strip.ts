@@ -237,7 +237,7 @@ export function sanitizeTextField(input: string): string {
     filtered = wpStripAllTags(filtered, false);
     filtered = replaceAll(filtered, '<\n', '&lt;\n');
   }
-  if (/[\r\n\t]|  /.test(filtered)) filtered = filtered.replace(/[\r\n\t ]+/g, ' ');
+  if (/[\r\n\t]| {2}/.test(filtered)) filtered = filtered.replace(/[\r\n\t ]+/g, ' ');
   filtered = phpTrim(filtered);
   if (/%[a-f0-9]{2}/i.test(filtered)) filtered = phpTrim(removeOctets(filtered).replace(/ +/g, ' '));
   return filtered;
@@ -248,7 +248,9 @@ export function sanitizeTextField(input: string): string {
  * joined by single spaces, and `more` when there were more words.
  */
 export function wpTrimWords(text: string, numWords: number, more: string): string {
-  const words = wpStripAllTags(text).split(/[\n\r\t ]+/).filter((w) => w !== '');
+  const words = wpStripAllTags(text)
+    .split(/[\n\r\t ]+/)
+    .filter((w) => w !== '');
   if (words.length > numWords) return words.slice(0, numWords).join(' ') + more;
   return words.join(' ');
 }

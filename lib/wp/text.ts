@@ -18,7 +18,7 @@ import { filterContentTags } from './media.js';
 import { phpTrim, replaceAll } from './php.js';
 import { doShortcode, runEmbedShortcode, SHORTCODE_NAMES } from './shortcodes.js';
 import { convertSmilies } from './smilies.js';
-import { sanitizeTextField, wpStripAllTags } from './strip.js';
+import { sanitizeTextField } from './strip.js';
 import { wptexturize } from './texturize.js';
 
 export { escHtml, escJs, escUrl, sanitizeTextField, wpautop, wptexturize };
@@ -138,6 +138,3 @@ const HTML_ESCAPES: Record<string, string> = {
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch]!);
 }
-
-/** wp_strip_all_tags(). */
-export { wpStripAllTags };

@@ -31,9 +31,7 @@ const STATIC_PAIRS: ReadonlyArray<readonly [string, string]> = [
   ['``', OPENING_QUOTE],
   ["''", CLOSING_QUOTE],
   [' (tm)', ' &#8482;'],
-  ...[
-    "'tain't", "'twere", "'twas", "'tis", "'twill", "'til", "'bout", "'nuff", "'round", "'cause", "'em",
-  ].map((word) => [word, word.replaceAll("'", APOS)] as const),
+  ...["'tain't", "'twere", "'twas", "'tis", "'twill", "'til", "'bout", "'nuff", "'round", "'cause", "'em"].map((word) => [word, word.replaceAll("'", APOS)] as const),
 ];
 
 // wp_spaces_regexp(): [\r\n\t ] | U+00A0 | &nbsp;   PCRE's \Z and $ (no /m): the end or before a final "\n".
@@ -184,7 +182,7 @@ function texturizeTimes(text: string): string {
       pos = x + 1;
       continue;
     }
-    out += text.slice(copied, x) + '&#215;' + text.slice(x + 1, end);
+    out += `${text.slice(copied, x)}&#215;${text.slice(x + 1, end)}`;
     copied = pos = end;
   }
   return copied === 0 ? text : out + text.slice(copied);

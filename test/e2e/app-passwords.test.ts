@@ -161,7 +161,11 @@ describe('application-password routes, in WordPress shapes', () => {
     const missing = await wp('POST', '/users/me/application-passwords', { token: admin.token, body: {} });
     expect(missing.status).toBe(400);
     expect(missing.body.code).toBe('rest_missing_callback_param');
-    for (const [method, route] of [['POST', '/users/me/application-passwords'], ['GET', '/users/me/application-passwords'], ['GET', '/users/me']] as const) {
+    for (const [method, route] of [
+      ['POST', '/users/me/application-passwords'],
+      ['GET', '/users/me/application-passwords'],
+      ['GET', '/users/me'],
+    ] as const) {
       const anon = await wp(method, route, method === 'POST' ? { body: { name: 'y' } } : {});
       expect(anon.status, `${method} ${route}`).toBe(401);
       expect(anon.body).toEqual({ code: 'rest_not_logged_in', message: 'You are not currently logged in.', data: { status: 401 } });
@@ -200,7 +204,10 @@ describe('application-password routes, in WordPress shapes', () => {
 describe('HTTP Basic answers every credential case as WordPress does (TEC corpus)', () => {
   const file = path.join(CORPUS, 'auth.jsonl');
   if (!existsSync(file)) throw new Error(`The TEC corpus is missing: ${file}`);
-  const rows = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as AuthRow);
+  const rows = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as AuthRow);
 
   /** The Authorization header lines each corpus case sent, for this service's users. */
   async function headersFor(c: string): Promise<string[] | 'skip'> {
@@ -264,8 +271,7 @@ describe('HTTP Basic answers every credential case as WordPress does (TEC corpus
     }
   }
 
-  const target = (row: AuthRow) =>
-    row.path.replace('/wp-json/tribe/events/v1/', `/en/${config().namespace}/events/v1/`).replace('/wp-json/wp/v2/', '/en/wp/v2/');
+  const target = (row: AuthRow) => row.path.replace('/wp-json/tribe/events/v1/', `/en/${config().namespace}/events/v1/`).replace('/wp-json/wp/v2/', '/en/wp/v2/');
 
   it('matches status, code and message (and the keys of successful answers) on every row', async () => {
     let checked = 0;
@@ -276,15 +282,20 @@ describe('HTTP Basic answers every credential case as WordPress does (TEC corpus
       const body = row.method === 'POST' ? JSON.stringify(eventBody(`Basic ${row.case}`)) : undefined;
       const res = await rawRequest(row.method, target(row), auth, body);
       expect(res.status, where).toBe(row.status);
-      if (row.code) expect({ code: res.body.code, message: res.body.message, data: res.body.data }, where).toEqual({ code: row.code, message: row.message, data: { status: row.status } });
+      if (row.code)
+        expect({ code: res.body.code, message: res.body.message, data: res.body.data }, where).toEqual({ code: row.code, message: row.message, data: { status: row.status } });
       // Records carry their language besides TEC's keys (DESIGN: one API per language).
-      else if (row.body_keys) expect(Object.keys(res.body).filter((k) => k !== 'lang'), where).toEqual(row.body_keys);
+      else if (row.body_keys)
+        expect(
+          Object.keys(res.body).filter((k) => k !== 'lang'),
+          where,
+        ).toEqual(row.body_keys);
       checked++;
     }
     expect(checked).toBe(rows.filter((r) => r.case !== 'bearer').length);
   });
 
-  it('keeps this service\'s rule for bearer tokens: an invalid one is a 401, not anonymous', async () => {
+  it("keeps this service's rule for bearer tokens: an invalid one is a 401, not anonymous", async () => {
     const res = await gw.api('GET', '/events', { headers: { authorization: 'Bearer xyz' } });
     expect(res.status).toBe(401);
     expect(res.body.code).toBe('rest_forbidden');

@@ -19,14 +19,20 @@ describe('CORS over HTTP', () => {
   });
 
   it('echoes the origin, with credentials, on answers and errors alike', async () => {
-    for (const [path, status] of [['/events', 200], ['/events/987654', 404], ['/nowhere', 404]] as const) {
+    for (const [path, status] of [
+      ['/events', 200],
+      ['/events/987654', 404],
+      ['/nowhere', 404],
+    ] as const) {
       const res = await gw.api('GET', path, { headers: { origin: SITE } });
       expect(res.status, path).toBe(status);
       expect(res.headers.get('access-control-allow-origin'), path).toBe(SITE);
       expect(res.headers.get('access-control-allow-credentials'), path).toBe('true');
       expect(res.headers.get('access-control-allow-methods'), path).toBe('OPTIONS, GET, POST, PUT, PATCH, DELETE');
       expect(res.headers.get('vary'), path).toBe('Authorization, Origin');
-      expect(res.headers.get('access-control-allow-headers'), path).toBe('Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type, If-Match, If-None-Match, Idempotency-Key');
+      expect(res.headers.get('access-control-allow-headers'), path).toBe(
+        'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type, If-Match, If-None-Match, Idempotency-Key',
+      );
       expect(res.headers.get('access-control-expose-headers'), path).toBe('X-WP-Total, X-WP-TotalPages, Link, X-TEC-Total, X-TEC-TotalPages, ETag');
     }
     // `null` (a sandboxed page or a file) is echoed too, as WordPress does.
@@ -74,23 +80,27 @@ describe('CORS from another origin in headless Chromium', () => {
     await new Promise((ok) => site?.close(ok));
   }, 60_000);
 
-  it('reads a list with its totals, and writes with a token after a preflight', async () => {
-    const page = await browser!.context.newPage();
-    await page.goto(siteUrl);
-    const token = await gw.token('editor');
-    const result = await page.evaluate(
-      async ({ base, token, start }) => {
-        const list = await fetch(`${base}/events`);
-        const created = await fetch(`${base}/events`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ title: 'From another site', start_date: start, end_date: start }),
-        });
-        return { listStatus: list.status, total: list.headers.get('x-tec-total'), status: created.status, title: ((await created.json()) as { title: string }).title };
-      },
-      { base: gw.base, token, start: at(4) },
-    );
-    expect(result).toEqual({ listStatus: 200, total: expect.stringMatching(/^\d+$/), status: 201, title: 'From another site' });
-    await page.close();
-  }, BROWSER_MS);
+  it(
+    'reads a list with its totals, and writes with a token after a preflight',
+    async () => {
+      const page = await browser!.context.newPage();
+      await page.goto(siteUrl);
+      const token = await gw.token('editor');
+      const result = await page.evaluate(
+        async ({ base, token, start }) => {
+          const list = await fetch(`${base}/events`);
+          const created = await fetch(`${base}/events`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ title: 'From another site', start_date: start, end_date: start }),
+          });
+          return { listStatus: list.status, total: list.headers.get('x-tec-total'), status: created.status, title: ((await created.json()) as { title: string }).title };
+        },
+        { base: gw.base, token, start: at(4) },
+      );
+      expect(result).toEqual({ listStatus: 200, total: expect.stringMatching(/^\d+$/), status: 201, title: 'From another site' });
+      await page.close();
+    },
+    BROWSER_MS,
+  );
 });

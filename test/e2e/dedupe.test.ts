@@ -52,7 +52,13 @@ describe('venue and organizer de-duplication', () => {
   it('applies to inline venues and organizers: an importer that runs three times gets one venue', async () => {
     const ids = new Set<number>();
     for (let run = 0; run < 3; run++) {
-      const event = await create('/events', { title: `Import ${run}`, start_date: at(3), end_date: at(3), venue: { venue: 'Imported Place' }, organizer: [{ organizer: 'Twin' }, { organizer: 'twin' }] });
+      const event = await create('/events', {
+        title: `Import ${run}`,
+        start_date: at(3),
+        end_date: at(3),
+        venue: { venue: 'Imported Place' },
+        organizer: [{ organizer: 'Twin' }, { organizer: 'twin' }],
+      });
       ids.add(event.venue.id);
       // Two inline organizers of one name in one request are one.
       expect(event.organizer).toHaveLength(1);

@@ -84,7 +84,12 @@ function exampleRequests(d: Json): ExampleRequest[] {
       }
       const body = o.requestBody ? deref(d, o.requestBody).content['application/json'].example : undefined;
       if (o.requestBody) expect(body, `${method} ${path}: example body`).toBeDefined();
-      out.push({ op: String(o.operationId).split('.').slice(0, 2).join('.'), method: method.toUpperCase(), url: `${server}${target}${query.size ? `?${query}` : ''}`, ...(body ? { body } : {}) });
+      out.push({
+        op: String(o.operationId).split('.').slice(0, 2).join('.'),
+        method: method.toUpperCase(),
+        url: `${server}${target}${query.size ? `?${query}` : ''}`,
+        ...(body ? { body } : {}),
+      });
     }
   }
   return out;
@@ -256,9 +261,7 @@ describe('the /docs page in headless Chromium', () => {
 
   /** The operation block of `method path` (Swagger UI puts the path in data-path). */
   function operation(page: Page, method: string, path: string): Locator {
-    return page
-      .locator(`.opblock.opblock-${method.toLowerCase()}`, { has: page.locator(`.opblock-summary-path[data-path="${path}"]`) })
-      .first();
+    return page.locator(`.opblock.opblock-${method.toLowerCase()}`, { has: page.locator(`.opblock-summary-path[data-path="${path}"]`) }).first();
   }
 
   /** Expands the operation, presses "Try it out" and "Execute"; returns the network response and the status shown. */

@@ -33,7 +33,6 @@ const defaultWindow = (): [string, string][] => [
   ['end_date', `${defaultEndDay()} 23:59:59`],
 ];
 
-
 const idsOf = (res: ApiResponse): number[] => (res.body?.events ?? []).map((e: { id: number }) => e.id);
 
 /** A 200 list page with exactly these ids in this order, and these totals in body and headers. */
@@ -175,13 +174,23 @@ describe('GET /events date parameters', () => {
   it('starts_after: start > 23:59:59 of that day; drops the default window (no end bound, no echoed dates)', async () => {
     const res = await h.list({ starts_after: day(10) });
     expectPage(res, [E.d11, E.multi, E.d20, E.lastDay, E.edge, E.far], 6);
-    expectRestQuery(gw, res, [['page', '1'], ['per_page', '9'], ['status', 'publish'], ['starts_after', `${day(10)} 23:59:59`]]);
+    expectRestQuery(gw, res, [
+      ['page', '1'],
+      ['per_page', '9'],
+      ['status', 'publish'],
+      ['starts_after', `${day(10)} 23:59:59`],
+    ]);
   });
 
   it('starts_before: start < 23:59:59 of that day; past events appear because the default window is dropped', async () => {
     const res = await h.list({ starts_before: day(-1) });
     expectPage(res, [E.old, E.pastLong, E.ongoing, E.yesterday], 4);
-    expectRestQuery(gw, res, [['page', '1'], ['per_page', '9'], ['status', 'publish'], ['starts_before', `${day(-1)} 23:59:59`]]);
+    expectRestQuery(gw, res, [
+      ['page', '1'],
+      ['per_page', '9'],
+      ['status', 'publish'],
+      ['starts_before', `${day(-1)} 23:59:59`],
+    ]);
     // Strict: exactly before the given instant (an event starting at that instant is out).
     const strict = await h.list({ starts_before: `${day(10)} 16:00:00`, strict_dates: 'true' });
     expectPage(strict, [E.old, E.pastLong, E.ongoing, E.yesterday], 4);
@@ -199,13 +208,23 @@ describe('GET /events date parameters', () => {
   it('ends_before: end < 23:59:59 of that day; the default window is dropped', async () => {
     const before = await h.list({ ends_before: day(1) });
     expectPage(before, [E.old, E.pastLong, E.yesterday], 3);
-    expectRestQuery(gw, before, [['page', '1'], ['per_page', '9'], ['status', 'publish'], ['ends_before', `${day(1)} 23:59:59`]]);
+    expectRestQuery(gw, before, [
+      ['page', '1'],
+      ['per_page', '9'],
+      ['status', 'publish'],
+      ['ends_before', `${day(1)} 23:59:59`],
+    ]);
   });
 
   it('ends_after: end > 23:59:59 of that day; the default window is dropped', async () => {
     const after = await h.list({ ends_after: day(14) });
     expectPage(after, [E.multi, E.d20, E.lastDay, E.edge, E.far], 5);
-    expectRestQuery(gw, after, [['page', '1'], ['per_page', '9'], ['status', 'publish'], ['ends_after', `${day(14)} 23:59:59`]]);
+    expectRestQuery(gw, after, [
+      ['page', '1'],
+      ['per_page', '9'],
+      ['status', 'publish'],
+      ['ends_after', `${day(14)} 23:59:59`],
+    ]);
   });
 
   it('starts_before + ends_after: the events going on now', async () => {
@@ -350,7 +369,7 @@ describe('GET /events filters', () => {
       expectInvalidParams(await h.list({ search: '' }), 'search');
     });
 
-    it('matches whole words without case and accents; a part of a word does not match (TEC\'s LIKE would)', async () => {
+    it("matches whole words without case and accents; a part of a word does not match (TEC's LIKE would)", async () => {
       // The index's one approximation of TEC's SQL LIKE: `azz` is inside `jazz`, but not a word of it.
       expectPage(await h.list({ search: 'azz' }), [], 0);
       expectPage(await h.list({ search: 'jaz' }), [], 0);
@@ -530,7 +549,12 @@ describe('GET /events filters', () => {
     it('lists exactly those events in start order, past ones too (the date window is ignored); CSV and array', async () => {
       const csv = await h.list({ include: `${E.e3},${E.past},${E.e1}` });
       expectPage(csv, [E.past, E.e1, E.e3], 3);
-      expectRestQuery(gw, csv, [['page', '1'], ['per_page', '9'], ['status', 'publish'], ['include', `${E.e3},${E.past},${E.e1}`]]);
+      expectRestQuery(gw, csv, [
+        ['page', '1'],
+        ['per_page', '9'],
+        ['status', 'publish'],
+        ['include', `${E.e3},${E.past},${E.e1}`],
+      ]);
       expectPage(await h.list({ include: [E.e3, E.past, E.e1] }), [E.past, E.e1, E.e3], 3);
       expectPage(await h.list({ include: [E.e7, 987654] }), [E.e7], 1);
     });
@@ -578,12 +602,7 @@ describe('GET /events filters', () => {
     it('geoloc_lat + geoloc_lng with geoloc_radius in km (default 25)', async () => {
       const near = await h.list({ geoloc_lat: VILNIUS.lat, geoloc_lng: VILNIUS.lng, geoloc_radius: 10 });
       expectPage(near, [E.e1, E.e4, E.e7], 3);
-      expectRestQuery(gw, near, [
-        ...base(),
-        ['geoloc_lat', String(VILNIUS.lat)],
-        ['geoloc_lng', String(VILNIUS.lng)],
-        ['geoloc_radius', '10'],
-      ]);
+      expectRestQuery(gw, near, [...base(), ['geoloc_lat', String(VILNIUS.lat)], ['geoloc_lng', String(VILNIUS.lng)], ['geoloc_radius', '10']]);
       expectPage(await h.list({ geoloc_lat: VILNIUS.lat, geoloc_lng: VILNIUS.lng, geoloc_radius: 150 }), [E.e1, E.e2, E.e4, E.e6, E.e7], 5);
       expectPage(await h.list({ geoloc_lat: KAUNAS.lat, geoloc_lng: KAUNAS.lng }), [E.e2, E.e6], 2);
       expectPage(await h.list({ geoloc_lat: 0, geoloc_lng: 0, geoloc_radius: 100 }), [], 0);

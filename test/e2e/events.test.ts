@@ -12,8 +12,7 @@ import { createAsEditor, expectInvalidParams, NO_ROUTE, PAGE_NOT_FOUND } from '.
 // Reference data and small helpers
 // ---------------------------------------------------------------------------------------------
 
-const sample = (name: string): Record<string, unknown> =>
-  JSON.parse(readFileSync(new URL(`../tec-samples/${name}`, import.meta.url), 'utf8'));
+const sample = (name: string): Record<string, unknown> => JSON.parse(readFileSync(new URL(`../tec-samples/${name}`, import.meta.url), 'utf8'));
 
 /** Key order of an event in create/update/delete/list responses (TEC) plus our `lang`. */
 const EVENT_KEYS = [...Object.keys(sample('seed/event1.json')), 'lang'];
@@ -466,7 +465,14 @@ describe('events API (single records)', () => {
     let event: any;
     beforeAll(async () => {
       const venue = await h.createVenue({ city: 'Springfield', address: '1 Loop Road' });
-      event = await h.createEvent({ title: 'Readable Event', venue: venue.id, cost: '25', excerpt: 'Evening concert', start_date: '2027-01-15 19:00', end_date: '2027-01-15 22:00' });
+      event = await h.createEvent({
+        title: 'Readable Event',
+        venue: venue.id,
+        cost: '25',
+        excerpt: 'Evening concert',
+        start_date: '2027-01-15 19:00',
+        end_date: '2027-01-15 22:00',
+      });
     });
 
     it('200 with the TEC single shape: json_ld after custom_fields, then lang', async () => {
@@ -632,7 +638,11 @@ describe('events API (single records)', () => {
         status: 'publish',
       });
       let previous = e;
-      for (const [method, title] of [['PATCH', 'Patched Title'], ['PUT', 'Put Title'], ['POST', 'Posted Title']] as const) {
+      for (const [method, title] of [
+        ['PATCH', 'Patched Title'],
+        ['PUT', 'Put Title'],
+        ['POST', 'Posted Title'],
+      ] as const) {
         const res = await gw.api(method, `/events/${e.id}`, { token: 'editor', body: { title } });
         expect(res.status, `${method}: ${res.text}`).toBe(200);
         expect(Object.keys(res.body)).toEqual(EVENT_KEYS);
@@ -913,9 +923,7 @@ describe('events API (single records)', () => {
       const res = await gw.api('DELETE', `/events/${e.id}`, { token: 'editor' });
       expect(res.status).toBe(200);
       expect(Object.keys(res.body)).toEqual(EVENT_KEYS);
-      expect(omit(res.body, ['status', 'modified', 'modified_utc', 'slug', 'url', 'website'])).toEqual(
-        omit(e, ['status', 'modified', 'modified_utc', 'slug', 'url', 'website']),
-      );
+      expect(omit(res.body, ['status', 'modified', 'modified_utc', 'slug', 'url', 'website'])).toEqual(omit(e, ['status', 'modified', 'modified_utc', 'slug', 'url', 'website']));
       expect(res.body.status).toBe('trash');
       const again = await gw.api('DELETE', `/events/${e.id}`, { token: 'editor' });
       expect(again.status).toBe(410);

@@ -49,7 +49,20 @@ describe('generated requests (fuzzing)', () => {
         const headers: Record<string, string> = { ...(authorization ? { authorization } : {}), ...(body ? { 'content-type': 'application/json' } : {}) };
         const target = `${apiPath('en', op.api)}${path}`;
         const res = await http.send({ method, target, headers, ...(body ? { body: Buffer.from(JSON.stringify(body)) } : {}) });
-        const req: FuzzRequest = { n: n++, op: opId, method, lang: 'en', api: op.api, segments: [], query: [], caller: 'editor' as Caller, headers, expect: { reject: [] }, exclusive: false, notes: [] };
+        const req: FuzzRequest = {
+          n: n++,
+          op: opId,
+          method,
+          lang: 'en',
+          api: op.api,
+          segments: [],
+          query: [],
+          caller: 'editor' as Caller,
+          headers,
+          expect: { reject: [] },
+          exclusive: false,
+          notes: [],
+        };
         expect(oracle.check(req, res), `${method} ${target} -> ${res.status} ${res.text.slice(0, 300)}`).toEqual([]);
         const parsed = JSON.parse(res.text);
         return { status: res.status, code: parsed?.code as string | undefined, body: parsed, headers: res.headers };

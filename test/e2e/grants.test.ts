@@ -56,7 +56,13 @@ describe('table grants enforced locally', () => {
     // An index query is allowed to a reader.
     const query = () =>
       db().send(
-        new QueryCommand({ TableName: table(), IndexName: INDEXES.bySlug.indexName, KeyConditionExpression: '#k = :k', ExpressionAttributeNames: { '#k': INDEXES.bySlug.partitionKey }, ExpressionAttributeValues: { ':k': 'none' } }),
+        new QueryCommand({
+          TableName: table(),
+          IndexName: INDEXES.bySlug.indexName,
+          KeyConditionExpression: '#k = :k',
+          ExpressionAttributeNames: { '#k': INDEXES.bySlug.partitionKey },
+          ExpressionAttributeValues: { ':k': 'none' },
+        }),
       );
     await expect(runWithGrants(reader, 'r', query)).resolves.toMatchObject({ Items: [] });
     // The root's operations and the fallback get no table access at all.

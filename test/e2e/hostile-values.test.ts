@@ -22,7 +22,7 @@ beforeAll(async () => {
 
 describe('a page far past the end', () => {
   const huge = 119304648;
-  it('is TEC\'s 404 for events, venues and organizers', async () => {
+  it("is TEC's 404 for events, venues and organizers", async () => {
     expectError(await gw.api('GET', '/events', { query: { page: huge } }), 404, 'event-archive-page-not-found');
     expectError(await gw.api('GET', '/venues', { query: { page: huge } }), 404, 'venue-archive-page-not-found');
     expectError(await gw.api('GET', '/organizers', { query: { page: huge, per_page: 50 } }), 404, 'organizer-archive-page-not-found');

@@ -21,7 +21,14 @@ describe('authors and contributors', () => {
       const token = await gw.token(role, `html-${role}`);
       const res = await gw.api('POST', '/events', {
         token,
-        body: { title: `<b>Bold</b> <div onclick="x">title</div><script>t()</script>`, description: HOSTILE, excerpt: HOSTILE, start_date: at(4), end_date: at(4), status: 'draft' },
+        body: {
+          title: `<b>Bold</b> <div onclick="x">title</div><script>t()</script>`,
+          description: HOSTILE,
+          excerpt: HOSTILE,
+          start_date: at(4),
+          end_date: at(4),
+          status: 'draft',
+        },
       });
       expect(res.status, res.text).toBe(201);
       expect(res.body.title).toBe('<b>Bold</b> titlet()');
@@ -43,7 +50,10 @@ describe('authors and contributors', () => {
 
   it('venues and organizers, alone and inline in an event, are filtered too', async () => {
     const token = await gw.token('author', 'html-places');
-    const venue = await gw.api('POST', '/venues', { token, body: { venue: '<em>Hall</em><script>x()</script>', address: '<b onmouseover="x()">Main</b> St', description: HOSTILE } });
+    const venue = await gw.api('POST', '/venues', {
+      token,
+      body: { venue: '<em>Hall</em><script>x()</script>', address: '<b onmouseover="x()">Main</b> St', description: HOSTILE },
+    });
     expect(venue.status, venue.text).toBe(201);
     expect(venue.body.venue).toBe('<em>Hall</em>x()');
     // kses on save keeps <b>; venue fields are shown through sanitize_text_field, which strips tags, as TEC does.
@@ -54,7 +64,13 @@ describe('authors and contributors', () => {
     expect(organizer.body.organizer).toBe('Org');
     const event = await gw.api('POST', '/events', {
       token,
-      body: { title: 'Inline', start_date: at(5), end_date: at(5), venue: { venue: 'Inline <script>v()</script>hall', description: HOSTILE }, organizer: [{ organizer: 'Inline org', description: HOSTILE }] },
+      body: {
+        title: 'Inline',
+        start_date: at(5),
+        end_date: at(5),
+        venue: { venue: 'Inline <script>v()</script>hall', description: HOSTILE },
+        organizer: [{ organizer: 'Inline org', description: HOSTILE }],
+      },
     });
     expect(event.status, event.text).toBe(201);
     expect(event.body.venue.venue).toBe('Inline v()hall');
@@ -79,7 +95,13 @@ describe('editors', () => {
   it('keep their HTML, as users with unfiltered_html do, inline records included', async () => {
     const res = await gw.api('POST', '/events', {
       token: 'editor',
-      body: { title: 'Editor <span class="x">title</span>', description: '<iframe src="https://video.example/1"></iframe><p onclick="track()">x</p>', start_date: at(7), end_date: at(7), venue: { venue: 'Ed hall', description: '<iframe src="https://map.example"></iframe>' } },
+      body: {
+        title: 'Editor <span class="x">title</span>',
+        description: '<iframe src="https://video.example/1"></iframe><p onclick="track()">x</p>',
+        start_date: at(7),
+        end_date: at(7),
+        venue: { venue: 'Ed hall', description: '<iframe src="https://map.example"></iframe>' },
+      },
     });
     expect(res.status, res.text).toBe(201);
     expect(res.body.title).toBe('Editor <span class="x">title</span>');
@@ -108,7 +130,10 @@ describe('term names', () => {
     expect(amp.body.name).toBe('Jazz &amp; Blues');
     expectInvalidParams(await gw.api('POST', '/categories', { token: 'editor', body: { name: '<img src="x.png">' } }), 'name');
     // Named inline in an event: the same rule, and the same term.
-    const event = await gw.api('POST', '/events', { token: 'editor', body: { title: 'Tagged', start_date: at(8), end_date: at(8), tags: ['line<br/>break'], categories: ['Jazz & Blues'] } });
+    const event = await gw.api('POST', '/events', {
+      token: 'editor',
+      body: { title: 'Tagged', start_date: at(8), end_date: at(8), tags: ['line<br/>break'], categories: ['Jazz & Blues'] },
+    });
     expect(event.status, event.text).toBe(201);
     expect(event.body.tags.map((t: { id: number }) => t.id)).toEqual([first.body.id]);
     expect(event.body.categories.map((c: { id: number }) => c.id)).toEqual([amp.body.id]);

@@ -27,7 +27,10 @@ describe('entity tags and 304 on reads', () => {
     const bySlug = await gw.api('GET', `/events/by-slug/${event.slug}`);
     expect(tagOf(bySlug)).toMatch(RECORD_TAG);
 
-    for (const [path, current] of [[`/events/${event.id}`, tag], [`/events/by-slug/${event.slug}`, tagOf(bySlug)]] as const) {
+    for (const [path, current] of [
+      [`/events/${event.id}`, tag],
+      [`/events/by-slug/${event.slug}`, tagOf(bySlug)],
+    ] as const) {
       const again = await gw.api('GET', path, { headers: { 'if-none-match': current } });
       expect(again.status, path).toBe(304);
       expect(again.text).toBe('');
@@ -69,7 +72,7 @@ describe('entity tags and 304 on reads', () => {
     expect(tagOf(editor)).toMatch(RECORD_TAG);
 
     // A request that sent credentials, even ones that identify nobody, is personal.
-    const badToken = await gw.api('GET', '/categories', { headers: { authorization: 'Basic ' + Buffer.from('nobody:wrong').toString('base64') } });
+    const badToken = await gw.api('GET', '/categories', { headers: { authorization: `Basic ${Buffer.from('nobody:wrong').toString('base64')}` } });
     expect(badToken.headers.get('cache-control')).toBe('private, no-store');
 
     // A post password is a credential too.
@@ -121,7 +124,11 @@ describe('If-Match on writes', () => {
     // A tag of another record or of a list names nothing this write may change.
     const other = await createAsEditor(gw, '/events', { title: 'Other', start_date: at(5), end_date: at(5, 11) });
     const otherTag = tagOf(await read(`/events/${other.id}`));
-    expectError(await gw.api('POST', `/events/${event.id}`, { body: { title: 'Wrong record' }, token: 'editor', headers: { 'if-match': otherTag } }), 412, 'rest_precondition_failed');
+    expectError(
+      await gw.api('POST', `/events/${event.id}`, { body: { title: 'Wrong record' }, token: 'editor', headers: { 'if-match': otherTag } }),
+      412,
+      'rest_precondition_failed',
+    );
     const listTag = tagOf(await gw.api('GET', '/events'));
     expectError(await gw.api('POST', `/events/${event.id}`, { body: { title: 'A list' }, token: 'editor', headers: { 'if-match': listTag } }), 412, 'rest_precondition_failed');
     expect((await read(`/events/${event.id}`)).body.title).toBe('Any');
@@ -173,7 +180,9 @@ describe('If-Match on writes', () => {
     const category = await createAsEditor(gw, '/categories', { name: `Busy ${Date.now()}` });
     const events: any[] = [];
     for (let i = 0; i < 4; i++) {
-      events.push(await createAsEditor(gw, '/events', { title: `Busy ${i}`, start_date: at(10), end_date: at(10, 11), status: 'publish', venue: venue.id, categories: [category.id] }));
+      events.push(
+        await createAsEditor(gw, '/events', { title: `Busy ${i}`, start_date: at(10), end_date: at(10, 11), status: 'publish', venue: venue.id, categories: [category.id] }),
+      );
     }
     for (const path of [`/venues/${venue.id}`, `/categories/${category.id}`]) {
       const res = await gw.api('DELETE', path, { token: 'editor', headers: { 'if-match': tagOf(await read(path)) } });

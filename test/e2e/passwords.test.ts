@@ -77,8 +77,7 @@ describe('password-protected events', () => {
   const EDITOR = `pw-editor-${RUN}`;
 
   const api = (method: string, path: string, opts: ApiOptions = {}) => gw.api(method, path, opts);
-  const as = async (role: Role, sub: string, method: string, path: string, opts: Omit<ApiOptions, 'token'> = {}) =>
-    api(method, path, { ...opts, token: await tokenOf(role, sub) });
+  const as = async (role: Role, sub: string, method: string, path: string, opts: Omit<ApiOptions, 'token'> = {}) => api(method, path, { ...opts, token: await tokenOf(role, sub) });
   const editor = (method: string, path: string, opts: Omit<ApiOptions, 'token'> = {}) => as('editor', EDITOR, method, path, opts);
   const owner = (method: string, path: string, opts: Omit<ApiOptions, 'token'> = {}) => as('author', OWNER, method, path, opts);
 
@@ -138,7 +137,12 @@ describe('password-protected events', () => {
 
   beforeAll(async () => {
     // Register the users up front.
-    for (const [role, sub] of [['author', OWNER], ['author', OTHER_AUTHOR], ['contributor', CONTRIBUTOR], ['editor', EDITOR]] as const) {
+    for (const [role, sub] of [
+      ['author', OWNER],
+      ['author', OTHER_AUTHOR],
+      ['contributor', CONTRIBUTOR],
+      ['editor', EDITOR],
+    ] as const) {
       const res = await as(role, sub, 'POST', '/organizers', { body: { organizer: `Registration ${sub}` } });
       expect(res.status, res.text).toBe(201);
     }

@@ -36,7 +36,6 @@ const FORBIDDEN_403 = { code: 'rest_forbidden', message: 'Sorry, you are not all
 // WordPress's one message for every role check.
 const AS_USER_MESSAGE = 'Sorry, you are not allowed to do that.';
 
-
 /** 'YYYY-MM-DD' of today (UTC, the site zone) plus `days`. */
 function day(days: number): string {
   const now = new Date();
@@ -113,9 +112,7 @@ function expected({ caller, kind, op, owner, state }: Cell): Expected {
   switch (op) {
     case 'get':
     case 'getBySlug':
-      return canRead
-        ? { status: 200 }
-        : { status: 403, code: `${SINGULAR[kind]}-not-accessible`, message: `The requested ${SINGULAR[kind]} is not accessible` };
+      return canRead ? { status: 200 } : { status: 403, code: `${SINGULAR[kind]}-not-accessible`, message: `The requested ${SINGULAR[kind]} is not accessible` };
     case 'list':
       return { status: 200, visible: canRead };
     case 'update':
@@ -155,8 +152,7 @@ describe('permissions', () => {
   const peerSub = (role: Role) => `peer-${role}-${RUN}`;
 
   const api = (method: string, path: string, opts: ApiOptions = {}) => gw.api(method, path, opts);
-  const as = async (role: Role, sub: string, method: string, path: string, opts: Omit<ApiOptions, 'token'> = {}) =>
-    api(method, path, { ...opts, token: await tokenOf(role, sub) });
+  const as = async (role: Role, sub: string, method: string, path: string, opts: Omit<ApiOptions, 'token'> = {}) => api(method, path, { ...opts, token: await tokenOf(role, sub) });
   const editor = (method: string, path: string, opts: Omit<ApiOptions, 'token'> = {}) => as('editor', `boss-${RUN}`, method, path, opts);
 
   /** Throws (with the response) unless the status is `status`: for fixtures built in parallel. */
@@ -183,7 +179,13 @@ describe('permissions', () => {
   beforeAll(async () => {
     noRoleToken = await mintToken(await ensureDevKeys('.local'), { sub: `nobody-${RUN}` });
     // Register every user (a user id is allocated the first time a subject writes).
-    const users: [Role, string][] = (['contributor', 'author', 'editor'] as Role[]).flatMap((r) => [[r, meSub(r)], [r, peerSub(r)]] as [Role, string][]);
+    const users: [Role, string][] = (['contributor', 'author', 'editor'] as Role[]).flatMap(
+      (r) =>
+        [
+          [r, meSub(r)],
+          [r, peerSub(r)],
+        ] as [Role, string][],
+    );
     users.push(['editor', `boss-${RUN}`]);
     for (const [role, sub] of users) {
       const o = must(await as(role, sub, 'POST', '/organizers', { body: { organizer: `Registration ${sub}` } }), 201, 'register');
@@ -198,10 +200,7 @@ describe('permissions', () => {
   describe('the matrix: role × operation × ownership × state', () => {
     const cells: Cell[] = [];
     for (const caller of CALLERS)
-      for (const kind of KINDS)
-        for (const op of OPS)
-          for (const owner of OWNERS)
-            for (const state of STATES) cells.push({ caller, kind, op, owner, state });
+      for (const kind of KINDS) for (const op of OPS) for (const owner of OWNERS) for (const state of STATES) cells.push({ caller, kind, op, owner, state });
 
     interface Outcome {
       error?: string;
@@ -234,16 +233,29 @@ describe('permissions', () => {
         const rename = { [NAME[kind]]: `Renamed ${tag}` };
         let res: ApiResponse;
         switch (op) {
-          case 'get': res = await send('GET', byId); break;
-          case 'getBySlug': res = await send('GET', bySlug); break;
-          case 'update': res = await send('POST', byId, { body: rename }); break;
-          case 'updateBySlug': res = await send('PUT', bySlug, { body: rename }); break;
-          case 'delete': res = await send('DELETE', byId); break;
-          case 'deleteBySlug': res = await send('DELETE', bySlug); break;
+          case 'get':
+            res = await send('GET', byId);
+            break;
+          case 'getBySlug':
+            res = await send('GET', bySlug);
+            break;
+          case 'update':
+            res = await send('POST', byId, { body: rename });
+            break;
+          case 'updateBySlug':
+            res = await send('PUT', bySlug, { body: rename });
+            break;
+          case 'delete':
+            res = await send('DELETE', byId);
+            break;
+          case 'deleteBySlug':
+            res = await send('DELETE', bySlug);
+            break;
           case 'list':
-            res = kind === 'events'
-              ? await send('GET', '/events', { query: { start_date: day(dayOffset), end_date: day(dayOffset), per_page: 50 } })
-              : await send('GET', `/${kind}`, { query: { search: tag, per_page: 50 } });
+            res =
+              kind === 'events'
+                ? await send('GET', '/events', { query: { start_date: day(dayOffset), end_date: day(dayOffset), per_page: 50 } })
+                : await send('GET', `/${kind}`, { query: { search: tag, per_page: 50 } });
             break;
         }
         let after: ApiResponse | undefined;
@@ -429,7 +441,12 @@ describe('permissions', () => {
 
       it(`${kind}: force=true is 403 on their own record`, async () => {
         const rec = await record(kind, 'author', meSub('author'), 'publish', `aforce${kind}${RUN}`, 37);
-        expectError(await as('author', meSub('author'), 'DELETE', `/${kind}/${rec.id}`, { query: { force: true } }), 403, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
+        expectError(
+          await as('author', meSub('author'), 'DELETE', `/${kind}/${rec.id}`, { query: { force: true } }),
+          403,
+          'rest_forbidden',
+          'Sorry, you are not allowed to do that.',
+        );
         expectError(await as('author', meSub('author'), 'DELETE', `/${kind}/by-slug/${rec.slug}`, { query: { force: true } }), 403, 'rest_forbidden');
         expect((await editor('GET', `/${kind}/${rec.id}`)).body.status).toBe('publish');
       });
@@ -738,7 +755,10 @@ describe('permissions', () => {
           for (const [who, token, names] of [views[0]!, views[2]!, views[4]!, views[6]!]) {
             const res = await api('GET', `/${kind}`, { lang: LANG, token: await token(), query });
             expect(res.status, `${who} ${JSON.stringify(query)}: ${res.text}`).toBe(200);
-            expect((res.body[kind] as Json[]).map((x) => x.id).sort((a, b) => a - b), `${who} ${JSON.stringify(query)}`).toEqual(idsOf(names));
+            expect(
+              (res.body[kind] as Json[]).map((x) => x.id).sort((a, b) => a - b),
+              `${who} ${JSON.stringify(query)}`,
+            ).toEqual(idsOf(names));
             expect(res.body.total, who).toBe(names.length);
           }
         }
@@ -807,38 +827,38 @@ describe('permissions', () => {
 
     let n = 0;
     for (const { kind, op, caller, label, status } of rows) {
-    it(`${label} → ${status}`, async () => {
-      const token =
-        caller === 'anonymous' ? undefined : caller === 'no role' ? noRoleToken : await tokenOf(caller, caller === 'editor' ? `boss-${RUN}` : meSub(caller));
-      const name = `Term ${kind} ${op} ${++n} ${RUN}`;
-      let term: Json | undefined;
-      let res: ApiResponse;
-      if (op === 'create') {
-        res = await api('POST', `/${kind}`, { token, body: { name } });
-      } else {
-        term = must(await editor('POST', `/${kind}`, { body: { name } }), 201, 'term');
-        res = op === 'update'
-          ? await api('PATCH', `/${kind}/${term.id}`, { token, body: { name: `${name} renamed`, description: 'Changed' } })
-          : await api('DELETE', `/${kind}/${term.id}`, { token });
-      }
-      expect(res.status, res.text).toBe(status);
-      if (status === 401) expect(res.body).toEqual(FORBIDDEN_401);
-      if (status === 403) expect(res.body).toEqual(FORBIDDEN_403);
-      if (status < 300) {
-        if (op === 'create') expect(res.body).toMatchObject({ name, count: 0 });
-        if (op === 'update') expect(res.body).toMatchObject({ id: term!.id, name: `${name} renamed` });
-        if (op === 'delete') expect(res.body).toMatchObject({ id: term!.id, name });
-        if (op === 'delete') expectError(await api('GET', `/${kind}/${term!.id}`), 400, 'rest_invalid_param');
-      } else if (term) {
-        // Refused: the term is as it was.
-        const back = await api('GET', `/${kind}/${term.id}`);
-        expect(back.status, back.text).toBe(200);
-        expect(back.body).toMatchObject({ name, description: '' });
-      } else {
-        const search = await api('GET', `/${kind}`, { query: { search: name, hide_empty: false } });
-        expect(search.body.total ?? search.body[kind]?.length).toBe(0);
-      }
-    });
+      it(`${label} → ${status}`, async () => {
+        const token = caller === 'anonymous' ? undefined : caller === 'no role' ? noRoleToken : await tokenOf(caller, caller === 'editor' ? `boss-${RUN}` : meSub(caller));
+        const name = `Term ${kind} ${op} ${++n} ${RUN}`;
+        let term: Json | undefined;
+        let res: ApiResponse;
+        if (op === 'create') {
+          res = await api('POST', `/${kind}`, { token, body: { name } });
+        } else {
+          term = must(await editor('POST', `/${kind}`, { body: { name } }), 201, 'term');
+          res =
+            op === 'update'
+              ? await api('PATCH', `/${kind}/${term.id}`, { token, body: { name: `${name} renamed`, description: 'Changed' } })
+              : await api('DELETE', `/${kind}/${term.id}`, { token });
+        }
+        expect(res.status, res.text).toBe(status);
+        if (status === 401) expect(res.body).toEqual(FORBIDDEN_401);
+        if (status === 403) expect(res.body).toEqual(FORBIDDEN_403);
+        if (status < 300) {
+          if (op === 'create') expect(res.body).toMatchObject({ name, count: 0 });
+          if (op === 'update') expect(res.body).toMatchObject({ id: term!.id, name: `${name} renamed` });
+          if (op === 'delete') expect(res.body).toMatchObject({ id: term!.id, name });
+          if (op === 'delete') expectError(await api('GET', `/${kind}/${term!.id}`), 400, 'rest_invalid_param');
+        } else if (term) {
+          // Refused: the term is as it was.
+          const back = await api('GET', `/${kind}/${term.id}`);
+          expect(back.status, back.text).toBe(200);
+          expect(back.body).toMatchObject({ name, description: '' });
+        } else {
+          const search = await api('GET', `/${kind}`, { query: { search: name, hide_empty: false } });
+          expect(search.body.total ?? search.body[kind]?.length).toBe(0);
+        }
+      });
     }
   });
 });

@@ -88,7 +88,6 @@ function client(gw: GatewayHarness) {
   return { api, create, createEvent };
 }
 
-
 const globalId = (id: number) => `127.0.0.1?id=${id}`;
 
 // ---------------------------------------------------------------------------------------------
@@ -530,7 +529,7 @@ describe('venues and organizers: create, read, update, delete', () => {
       [true, false, true, false],
       [false, true, false, true],
       ['true', 'false', true, false],
-    ] as const)('show_map=%j, show_map_link=%j -> %j, %j (DESIGN §2.10, not TEC\'s 400)', async (map, link, wantMap, wantLink) => {
+    ] as const)("show_map=%j, show_map_link=%j -> %j, %j (DESIGN §2.10, not TEC's 400)", async (map, link, wantMap, wantLink) => {
       const b = await create(VENUE, { venue: `Map ${String(map)} ${String(link)}`, show_map: map, show_map_link: link });
       expect(b.show_map).toBe(wantMap);
       expect(b.show_map_link).toBe(wantLink);
@@ -717,7 +716,13 @@ describe('venue and organizer lists', () => {
       });
 
       it('rejects bad paging parameters with 400', async () => {
-        const bad: [string, string | number][] = [['page', 0], ['page', 'abc'], ['per_page', 0], ['per_page', -3], ['per_page', 'x']];
+        const bad: [string, string | number][] = [
+          ['page', 0],
+          ['page', 'abc'],
+          ['per_page', 0],
+          ['per_page', -3],
+          ['per_page', 'x'],
+        ];
         for (const [param, value] of bad) {
           const res = await api('GET', `/${path}`, { query: { [param]: value } });
           expectInvalidParams(res, param);

@@ -44,7 +44,9 @@ describe('README', () => {
 
   it('a second npm start on the same port says so at once, before starting DynamoDB Local', async () => {
     const port = new URL(origin).port;
-    const second = await run('npm', ['start', '--', '--memory'], { env: { ...process.env, PORT: port, DYNAMODB_ENDPOINT: '' }, timeout: 60_000 }).catch((e: { stdout: string; stderr: string; code: number }) => e);
+    const second = await run('npm', ['start', '--', '--memory'], { env: { ...process.env, PORT: port, DYNAMODB_ENDPOINT: '' }, timeout: 60_000 }).catch(
+      (e: { stdout: string; stderr: string; code: number }) => e,
+    );
     expect('code' in second ? second.code : 0).toBe(1);
     expect(second.stderr).toContain(`127.0.0.1:${port} is already in use`);
     expect(second.stdout).not.toContain('DynamoDB Local:');
@@ -65,8 +67,15 @@ describe('README', () => {
     const statuses = [...stdout.matchAll(/^@@(\d{3})$/gm)].map((m) => Number(m[1]));
     const curls = script.match(/\bcurl -s/g)!.length;
     expect(statuses).toHaveLength(curls);
-    expect(statuses.filter((s) => s < 200 || s >= 300), stdout).toEqual([]);
-    for (const body of stdout.split(/^@@\d{3}$/m).map((b) => b.trim()).filter(Boolean)) expect(() => JSON.parse(body), body).not.toThrow();
+    expect(
+      statuses.filter((s) => s < 200 || s >= 300),
+      stdout,
+    ).toEqual([]);
+    for (const body of stdout
+      .split(/^@@\d{3}$/m)
+      .map((b) => b.trim())
+      .filter(Boolean))
+      expect(() => JSON.parse(body), body).not.toThrow();
     expect(stdout).toContain('"slug":"winter-concert"');
     expect(stdout).toContain('"slug":"zimniy-kontsert"');
   }, 150_000);

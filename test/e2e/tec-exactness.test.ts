@@ -55,8 +55,8 @@ describe('per_page default', () => {
   it('shows the site setting (9) in the namespace index and in /doc, as TEC does', async () => {
     const index = await gw.api('GET', '');
     expect(index.status).toBe(200);
-    const lists = Object.entries(index.body.routes as Record<string, { endpoints: { methods: string[]; args: Record<string, { default?: unknown }> }[] }>).filter(
-      ([route]) => /\/(events|venues|organizers|categories|tags)$/.test(route),
+    const lists = Object.entries(index.body.routes as Record<string, { endpoints: { methods: string[]; args: Record<string, { default?: unknown }> }[] }>).filter(([route]) =>
+      /\/(events|venues|organizers|categories|tags)$/.test(route),
     );
     expect(lists).toHaveLength(5);
     for (const [route, r] of lists) expect(r.endpoints[0]!.args.per_page?.default, route).toBe(9);

@@ -78,10 +78,7 @@ function client(gw: GatewayHarness) {
   return { api, createTerm, getTerm, createEvent };
 }
 
-
 const ids = (list: Json[]) => list.map((t) => t.id);
-
-
 
 describe('categories and tags: create, read, update, delete', () => {
   const gw = useGateway();
@@ -227,7 +224,7 @@ describe('categories and tags: create, read, update, delete', () => {
         expect(taken.body.data.term_id).toBe(made.id);
       });
 
-      it("a slug another term uses is 400 and changes nothing", async () => {
+      it('a slug another term uses is 400 and changes nothing', async () => {
         const a = await createTerm(k, { name: `Slug A ${path}` });
         const b = await createTerm(k, { name: `Slug B ${path}` });
         const res = await api('PATCH', `/${path}/${b.id}`, { body: { slug: a.slug }, token: 'editor' });
@@ -417,8 +414,6 @@ describe('categories and tags: create, read, update, delete', () => {
   });
 });
 
-
-
 describe('category and tag lists', () => {
   const gw = useGateway();
   const { api, createTerm, createEvent } = client(gw);
@@ -521,7 +516,12 @@ describe('category and tag lists', () => {
       });
 
       it('rejects bad paging and hide_empty values with 400', async () => {
-        const bad: [string, string | number][] = [['page', 0], ['per_page', 0], ['per_page', 'many'], ['hide_empty', 'maybe']];
+        const bad: [string, string | number][] = [
+          ['page', 0],
+          ['per_page', 0],
+          ['per_page', 'many'],
+          ['hide_empty', 'maybe'],
+        ];
         for (const [param, value] of bad) {
           expectInvalidParams(await api('GET', `/${path}`, { query: { [param]: value } }), param);
         }
@@ -529,8 +529,6 @@ describe('category and tag lists', () => {
     });
   }
 });
-
-
 
 describe('namespace root and /doc', () => {
   const gw = useGateway();

@@ -73,12 +73,24 @@ describe('bearer tokens', () => {
     ['a token signed by another key (same kid)', async () => `Bearer ${await forged(keys.publicJwk.kid)}`, MESSAGES.signature],
     ['a token issued by another issuer', async () => `Bearer ${await mintToken(keys, { role: 'editor', issuer: 'https://evil.example.com/' })}`, MESSAGES.issuer],
     ['a token issued for another audience', async () => `Bearer ${await mintToken(keys, { role: 'editor', audience: 'some-other-api' })}`, MESSAGES.audience],
-    ['a token that is not valid yet (nbf)', async () =>
-      `Bearer ${await signed({ 'cognito:groups': ['editor'] }, (j) => j.setSubject('early').setIssuer(LOCAL_ISSUER).setAudience(LOCAL_AUDIENCE).setNotBefore(Math.floor(Date.now() / 1000) + 3600).setExpirationTime('2h'))}`,
-      MESSAGES.notYet],
-    ['a token without a subject', async () =>
-      `Bearer ${await signed({ 'cognito:groups': ['editor'] }, (j) => j.setIssuer(LOCAL_ISSUER).setAudience(LOCAL_AUDIENCE).setExpirationTime('1h'))}`,
-      MESSAGES.noSubject],
+    [
+      'a token that is not valid yet (nbf)',
+      async () =>
+        `Bearer ${await signed({ 'cognito:groups': ['editor'] }, (j) =>
+          j
+            .setSubject('early')
+            .setIssuer(LOCAL_ISSUER)
+            .setAudience(LOCAL_AUDIENCE)
+            .setNotBefore(Math.floor(Date.now() / 1000) + 3600)
+            .setExpirationTime('2h'),
+        )}`,
+      MESSAGES.notYet,
+    ],
+    [
+      'a token without a subject',
+      async () => `Bearer ${await signed({ 'cognito:groups': ['editor'] }, (j) => j.setIssuer(LOCAL_ISSUER).setAudience(LOCAL_AUDIENCE).setExpirationTime('1h'))}`,
+      MESSAGES.noSubject,
+    ],
     ['a malformed token (one word)', async () => 'Bearer not-a-jwt', MESSAGES.malformed],
     ['a malformed token (three garbage parts)', async () => 'Bearer abc.def.ghi', MESSAGES.malformed],
     ['a malformed token (a truncated real one)', async () => `Bearer ${(await mintToken(keys, { role: 'editor' })).split('.').slice(0, 2).join('.')}`, MESSAGES.malformed],

@@ -98,7 +98,15 @@ describe('function bundles', () => {
     expect(reads.length).toBeGreaterThan(10);
     for (const op of reads) {
       const inputs = bundles.get(op.id)!;
-      for (const gone of ['lib/contract/html-filters.ts', 'lib/http/idempotency.ts', '@aws-lambda-powertools/idempotency', 'lib/logic/events.ts', 'lib/logic/event-writes.ts', 'lib/logic/places.ts', 'lib/logic/terms.ts']) {
+      for (const gone of [
+        'lib/contract/html-filters.ts',
+        'lib/http/idempotency.ts',
+        '@aws-lambda-powertools/idempotency',
+        'lib/logic/events.ts',
+        'lib/logic/event-writes.ts',
+        'lib/logic/places.ts',
+        'lib/logic/terms.ts',
+      ]) {
         expect(has(inputs, gone), `${op.id} carries ${gone}`).toBe(false);
       }
     }

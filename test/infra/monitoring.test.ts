@@ -89,7 +89,10 @@ function latencyAlarms(s: Monitored): Map<string, { alarm: Alarm; stat: ReturnTy
     const latency = stats.filter((m) => m.Metric.MetricName === METRICS.latency);
     if (latency.length === 0) continue;
     expect(stats, a.AlarmName).toHaveLength(1);
-    expect((a.Metrics ?? []).filter((m: { Expression?: string }) => m.Expression), a.AlarmName).toEqual([]);
+    expect(
+      (a.Metrics ?? []).filter((m: { Expression?: string }) => m.Expression),
+      a.AlarmName,
+    ).toEqual([]);
     out.set(String(operationOf(latency[0]!.Metric.Dimensions)), { alarm: a, stat: latency[0]! });
   }
   return out;
@@ -114,7 +117,7 @@ function tableAlarm(s: Monitored, metricName: string): Alarm {
   return found[0]!;
 }
 
-const tableLogicalId = (s: Monitored) => (ofType(s.resources, 'AWS::DynamoDB::GlobalTable')[0]![0]);
+const tableLogicalId = (s: Monitored) => ofType(s.resources, 'AWS::DynamoDB::GlobalTable')[0]![0];
 const topicId = (s: Monitored) => ofType(s.nestedResources, 'AWS::SNS::Topic').map(([id]) => id);
 
 describe('alarms per operation', () => {
@@ -133,7 +136,11 @@ describe('alarms per operation', () => {
         );
         expect(Object.keys(stats).sort(), op).toEqual([METRICS.requests, METRICS.serverErrors].sort());
         for (const m of Object.values(stats)) {
-          expect(m.MetricStat, op).toMatchObject({ Stat: 'Sum', Period: period, Metric: { Namespace: stackMetricNamespace(prod.stack.stackName), Dimensions: [{ Name: OPERATION_DIMENSION, Value: op }] } });
+          expect(m.MetricStat, op).toMatchObject({
+            Stat: 'Sum',
+            Period: period,
+            Metric: { Namespace: stackMetricNamespace(prod.stack.stackName), Dimensions: [{ Name: OPERATION_DIMENSION, Value: op }] },
+          });
         }
         // 5xx divided by requests, as a percentage.
         const expression = math[0]!.Expression!;
@@ -247,7 +254,10 @@ describe('stream consumer alarms', () => {
       expect(lambda).toMatchObject({ Stat: 'Sum', Metric: { MetricName: 'Errors' } });
       expect(parentRef(s, lambda.Metric.Dimensions[0]!.Value)).toBe(consumerId);
       const failed = stats.find((m) => m.Metric.MetricName === METRICS.streamFailures)!;
-      expect(failed).toMatchObject({ Stat: 'Sum', Metric: { Namespace: stackMetricNamespace(prod.stack.stackName), Dimensions: [{ Name: OPERATION_DIMENSION, Value: STREAM_CONSUMER.id }] } });
+      expect(failed).toMatchObject({
+        Stat: 'Sum',
+        Metric: { Namespace: stackMetricNamespace(prod.stack.stackName), Dimensions: [{ Name: OPERATION_DIMENSION, Value: STREAM_CONSUMER.id }] },
+      });
       const expression = (a.Metrics as { Expression?: string }[]).find((m) => m.Expression)!.Expression!;
       expect(expression).toMatch(/\+/);
       expect(a).toMatchObject({ Threshold: threshold, ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching' });
@@ -259,7 +269,10 @@ describe('stream consumer alarms', () => {
     const single = (a: Alarm) => {
       const stats = a.Metrics ? mathMetrics(a) : [{ Metric: { Namespace: a.Namespace, MetricName: a.MetricName, Dimensions: a.Dimensions }, Stat: a.Statistic, Period: a.Period }];
       expect(stats, a.AlarmName).toHaveLength(1);
-      expect((a.Metrics ?? []).filter((m: { Expression?: string }) => m.Expression), a.AlarmName).toEqual([]);
+      expect(
+        (a.Metrics ?? []).filter((m: { Expression?: string }) => m.Expression),
+        a.AlarmName,
+      ).toEqual([]);
       return stats[0]!;
     };
     const age = byName(prod, 'iterator-age');
@@ -293,9 +306,7 @@ describe('notification', () => {
     const [[, policy]] = ofType(prod.nestedResources, 'AWS::SNS::TopicPolicy') as [[string, Resource]];
     expect(policy.Properties.Topics).toEqual([{ Ref: topicId(prod)[0] }]);
     const statements = policy.Properties.PolicyDocument.Statement as Record<string, any>[];
-    expect(statements).toContainEqual(
-      expect.objectContaining({ Effect: 'Deny', Action: 'sns:Publish', Principal: '*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-    );
+    expect(statements).toContainEqual(expect.objectContaining({ Effect: 'Deny', Action: 'sns:Publish', Principal: '*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }));
     const allow = statements.filter((st) => st.Effect === 'Allow');
     expect(allow).toHaveLength(1);
     expect(allow[0]).toMatchObject({
@@ -377,10 +388,21 @@ describe('dashboard', () => {
       const { lines, graphs } = dashboard(s);
       const keys = [...new Set(lines.map((l) => keyOf(l.m)))];
       for (const metric of ['ReadThrottleEvents', 'WriteThrottleEvents', 'ConsumedReadCapacityUnits', 'ConsumedWriteCapacityUnits']) {
-        for (const index of INDEX_NAMES) expect(keys.some((k) => k.startsWith(`AWS/DynamoDB|${metric}|GlobalSecondaryIndexName=${index},`)), `${metric} ${index}`).toBe(true);
-        expect(keys.some((k) => /^AWS\/DynamoDB\|[A-Za-z]+\|TableName=@[^,|]+\|/.test(k) && k.includes(`|${metric}|`)), metric).toBe(true);
+        for (const index of INDEX_NAMES)
+          expect(
+            keys.some((k) => k.startsWith(`AWS/DynamoDB|${metric}|GlobalSecondaryIndexName=${index},`)),
+            `${metric} ${index}`,
+          ).toBe(true);
+        expect(
+          keys.some((k) => /^AWS\/DynamoDB\|[A-Za-z]+\|TableName=@[^,|]+\|/.test(k) && k.includes(`|${metric}|`)),
+          metric,
+        ).toBe(true);
       }
-      for (const op of TABLE_OPERATIONS) expect(keys.some((k) => k.startsWith(`AWS/DynamoDB|SystemErrors|Operation=${op},TableName=`)), op).toBe(true);
+      for (const op of TABLE_OPERATIONS)
+        expect(
+          keys.some((k) => k.startsWith(`AWS/DynamoDB|SystemErrors|Operation=${op},TableName=`)),
+          op,
+        ).toBe(true);
       const units = graphs.find((g) => g.properties.metrics.some((m: unknown[]) => m.includes('ConsumedReadCapacityUnits')))!;
       expect(units.properties.annotations.horizontal.map((a: { value: number }) => a.value).sort((a: number, b: number) => a - b)).toEqual([write, read]);
     }
@@ -488,7 +510,10 @@ describe('context', () => {
   it('refuses more datapoints than periods, and more than a day of periods', () => {
     expect(() => settings({ alarmEvaluationPeriods: '3', alarmDatapointsToAlarm: '4' })).toThrow(/alarmDatapointsToAlarm/);
     expect(() => settings({ alarmPeriodMinutes: '60', alarmEvaluationPeriods: '25', alarmDatapointsToAlarm: '1' })).toThrow(/one day/);
-    expect(settings({ alarmPeriodMinutes: '60', alarmEvaluationPeriods: '24', alarmDatapointsToAlarm: '24' }).monitoring).toMatchObject({ periodMinutes: 60, evaluationPeriods: 24 });
+    expect(settings({ alarmPeriodMinutes: '60', alarmEvaluationPeriods: '24', alarmDatapointsToAlarm: '24' }).monitoring).toMatchObject({
+      periodMinutes: 60,
+      evaluationPeriods: 24,
+    });
   });
 
   it('fails the synth on a bad value', () => {

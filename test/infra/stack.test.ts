@@ -134,8 +134,16 @@ describe('functions', () => {
   it('runs every function on nodejs24.x, arm64, 512 MB, 10 s (the consumer rewrites linked events, not the requests), with source maps', () => {
     const slow = new Set(OPERATIONS.filter((op) => op.fansOut).map((op) => op.id));
     expect([...slow].sort()).toEqual([
-      'categories.delete', 'organizers.delete', 'organizers.deleteBySlug', 'organizers.update', 'organizers.updateBySlug',
-      'tags.delete', 'venues.delete', 'venues.deleteBySlug', 'venues.update', 'venues.updateBySlug',
+      'categories.delete',
+      'organizers.delete',
+      'organizers.deleteBySlug',
+      'organizers.update',
+      'organizers.updateBySlug',
+      'tags.delete',
+      'venues.delete',
+      'venues.deleteBySlug',
+      'venues.update',
+      'venues.updateBySlug',
     ]);
     for (const [, [, fn]] of apiFunctions(prod.resources)) {
       expect(fn.Properties).toMatchObject({
@@ -233,7 +241,15 @@ describe('permissions', () => {
     // What the code never uses is never granted.
     for (const [, [, fn]] of fns) {
       const { actions } = roleActions(prod.resources, fn);
-      for (const never of ['dynamodb:Scan', 'dynamodb:DescribeTable', 'dynamodb:BatchWriteItem', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:DescribeStream', 'dynamodb:ListStreams'])
+      for (const never of [
+        'dynamodb:Scan',
+        'dynamodb:DescribeTable',
+        'dynamodb:BatchWriteItem',
+        'dynamodb:GetRecords',
+        'dynamodb:GetShardIterator',
+        'dynamodb:DescribeStream',
+        'dynamodb:ListStreams',
+      ])
         expect(actions).not.toContain(never);
     }
   });
@@ -242,7 +258,10 @@ describe('permissions', () => {
     const fns = apiFunctions(prod.resources);
     for (const op of OPERATIONS.filter((o) => o.access === 'read')) {
       const { actions } = roleActions(prod.resources, fns.get(op.id)![1]);
-      expect(WRITE_ACTIONS.filter((a) => actions.has(a)), op.id).toEqual([]);
+      expect(
+        WRITE_ACTIONS.filter((a) => actions.has(a)),
+        op.id,
+      ).toEqual([]);
     }
   });
 
@@ -263,7 +282,11 @@ describe('permissions', () => {
     }
     // Reads may update credential records, never anything else; the root's functions read sign-in data only.
     expect(operation('events.list').scopedGrants).toEqual([{ actions: ['UpdateItem'], keyPrefixes: ['CRED#'] }]);
-    expect(operation('root.index').scopedGrants.flatMap((g) => g.keyPrefixes).sort()).toEqual(['CRED#', 'LOGIN#', 'CRED#'].sort());
+    expect(
+      operation('root.index')
+        .scopedGrants.flatMap((g) => g.keyPrefixes)
+        .sort(),
+    ).toEqual(['CRED#', 'LOGIN#', 'CRED#'].sort());
   });
 
   it("keys the password hashes with a retained secret that every operation's function, and only those, may read", () => {
@@ -275,7 +298,10 @@ describe('permissions', () => {
       const fn = fns.get(op.id)![1];
       expect(fn.Properties.Environment.Variables.APP_PASSWORD_SECRET_ARN, op.id).toEqual({ Ref: secretId });
       const reads = roleStatements(prod.resources, fn).filter((st) => JSON.stringify(st.Resource) === JSON.stringify({ Ref: secretId }));
-      expect(reads.flatMap((st) => [st.Action].flat()), op.id).toContain('secretsmanager:GetSecretValue');
+      expect(
+        reads.flatMap((st) => [st.Action].flat()),
+        op.id,
+      ).toContain('secretsmanager:GetSecretValue');
     }
     const [, fallback] = fns.get(moduleId(FALLBACK_HANDLER))!;
     expect(roleActions(prod.resources, fallback).actions.has('secretsmanager:GetSecretValue')).toBe(false);
@@ -356,8 +382,18 @@ describe('routes', () => {
       const format = JSON.parse(stage.AccessLogSettings.Format) as Record<string, string>;
       expect(Object.keys(format).sort()).toEqual(
         [
-          'requestId', 'ip', 'requestTime', 'httpMethod', 'routeKey', 'status', 'protocol', 'responseLength', 'integrationError',
-          'integrationRequestId', 'integrationStatus', 'integrationLatency',
+          'requestId',
+          'ip',
+          'requestTime',
+          'httpMethod',
+          'routeKey',
+          'status',
+          'protocol',
+          'responseLength',
+          'integrationError',
+          'integrationRequestId',
+          'integrationStatus',
+          'integrationLatency',
         ].sort(),
       );
       expect(format.requestId).toBe('$context.requestId');
@@ -381,14 +417,8 @@ describe('table', () => {
     for (const a of p.AttributeDefinitions as { AttributeType: string }[]) expect(a.AttributeType).toBe('S');
     const expected = Object.values(INDEXES).map((i: IndexDefinition) => ({
       IndexName: i.indexName,
-      KeySchema: [
-        { AttributeName: i.partitionKey, KeyType: 'HASH' },
-        ...(i.sortKey ? [{ AttributeName: i.sortKey, KeyType: 'RANGE' }] : []),
-      ],
-      Projection:
-        typeof i.projection === 'string'
-          ? { ProjectionType: i.projection }
-          : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...i.projection] },
+      KeySchema: [{ AttributeName: i.partitionKey, KeyType: 'HASH' }, ...(i.sortKey ? [{ AttributeName: i.sortKey, KeyType: 'RANGE' }] : [])],
+      Projection: typeof i.projection === 'string' ? { ProjectionType: i.projection } : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...i.projection] },
       // The on-demand maximum (test/infra/monitoring.test.ts).
       WriteOnDemandThroughputSettings: { MaxWriteRequestUnits: prod.stack.settings.maxWriteRequestUnits },
     }));
@@ -482,7 +512,11 @@ describe('change stream', () => {
     const [, fn] = consumerOf(prod);
     const table = idOf(prod, 'AWS::DynamoDB::GlobalTable');
     const statements = roleStatements(prod.resources, fn);
-    const on = (resource: unknown) => statements.filter((st) => JSON.stringify(st.Resource) === JSON.stringify(resource)).flatMap((st) => [st.Action].flat()).sort();
+    const on = (resource: unknown) =>
+      statements
+        .filter((st) => JSON.stringify(st.Resource) === JSON.stringify(resource))
+        .flatMap((st) => [st.Action].flat())
+        .sort();
     expect(on({ 'Fn::GetAtt': [table, 'Arn'] })).toEqual(STREAM_CONSUMER.tableActions.map((a) => `dynamodb:${a}`).sort());
     expect(STREAM_CONSUMER.tableActions).toEqual(['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem']);
     expect(on({ 'Fn::GetAtt': [table, 'StreamArn'] })).toEqual(['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams']);

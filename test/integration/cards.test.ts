@@ -23,8 +23,7 @@ beforeAll(async () => {
   editorToken = await mintToken(await ensureDevKeys('.local'), { role: 'editor', sub: 'cards-editor' });
 });
 
-const call = (method: string, path: string, body?: unknown, query?: Record<string, string | number>) =>
-  invoke(method, 'en', path, { body, query, token: editorToken });
+const call = (method: string, path: string, body?: unknown, query?: Record<string, string | number>) => invoke(method, 'en', path, { body, query, token: editorToken });
 
 async function created(path: string, body: Record<string, unknown>): Promise<any> {
   const res = await call('POST', path, body);
@@ -38,8 +37,7 @@ const tomorrow = (hour: number) => {
   return d.toISOString().slice(0, 19).replace('T', ' ');
 };
 
-const event = (title: string, extra: Record<string, unknown> = {}) =>
-  created('/events', { title, start_date: tomorrow(10), end_date: tomorrow(12), ...extra });
+const event = (title: string, extra: Record<string, unknown> = {}) => created('/events', { title, start_date: tomorrow(10), end_date: tomorrow(12), ...extra });
 
 const stored = async (id: number) => (await getItem<EventItem>(keys.post(id)))!;
 
@@ -93,7 +91,11 @@ describe('venue and organizer cards', () => {
     const venue = await created('/venues', { venue: 'Short-lived Hall' });
     const organizers = [await created('/organizers', { organizer: 'Short-lived Org' }), await created('/organizers', { organizer: 'Deleted Org' })];
     const e = await event('Loses its links', { venue: venue.id, organizer: organizers.map((o) => o.id) });
-    expect(Object.keys((await stored(e.id)).cards!).map(Number).sort()).toEqual([venue.id, ...organizers.map((o) => o.id)].sort());
+    expect(
+      Object.keys((await stored(e.id)).cards!)
+        .map(Number)
+        .sort(),
+    ).toEqual([venue.id, ...organizers.map((o) => o.id)].sort());
     expect((await call('DELETE', `/venues/${venue.id}`)).status).toBe(200);
     expect((await call('DELETE', `/organizers/${organizers[0].id}`)).status).toBe(200);
     const gone = await call('DELETE', `/organizers/${organizers[1].id}`, undefined, { force: 'true' });
@@ -204,7 +206,7 @@ describe('venue and organizer cards', () => {
     expect((await call('GET', `/events/${e2.id}`)).body.venue.description).toContain('A long description.');
   });
 
-  it('ends with every card at the venue\'s last revision when edits and event writes race', async () => {
+  it("ends with every card at the venue's last revision when edits and event writes race", async () => {
     const venue = await created('/venues', { venue: 'Busy Hall r0' });
     const events: any[] = [];
     for (let i = 0; i < 8; i++) events.push(await event(`Busy ${i}`, i % 2 ? { venue: venue.id } : {}));
@@ -308,8 +310,7 @@ describe('many linked events: the request answers after its own write, the strea
   const stream = useStreamPoller();
   const MANY = REQUEST_FAN_OUT + 5;
 
-  const linkedTo = async (field: 'venues' | 'categories', id: number, ids: number[]) =>
-    (await Promise.all(ids.map(stored))).filter((e) => e[field].includes(id)).length;
+  const linkedTo = async (field: 'venues' | 'categories', id: number, ids: number[]) => (await Promise.all(ids.map(stored))).filter((e) => e[field].includes(id)).length;
 
   it('rewrites every card after an edit, and unlinks every event after a trash, a delete or a term delete', async () => {
     const venue = await created('/venues', { venue: 'Crowded Hall' });

@@ -3,26 +3,17 @@
 // (measured with the store's capacity tally), and writes that fail leaving nothing behind.
 import { invoke } from '#lib/local/invoke.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { config, resetConfig } from '#lib/runtime/config.js';
+import { resetConfig } from '#lib/runtime/config.js';
 import { capacity, type CapacityTally } from '#lib/store/db.js';
 import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
 import { getItem } from '#lib/store/reads.js';
 import { keys } from '#lib/store/keys.js';
 import { useFreshTable } from '../support/table.js';
 
-
-
 let editorToken: string;
 beforeAll(async () => {
   editorToken = await mintToken(await ensureDevKeys('.local'), { role: 'editor', sub: 'handlers-editor' });
 });
-
-interface Call {
-  body?: unknown;
-  query?: Record<string, string | number>;
-  /** Send the editor's bearer token (default: anonymous). */
-  editor?: boolean;
-}
 
 interface Result {
   status: number;

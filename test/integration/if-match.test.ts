@@ -39,7 +39,10 @@ const changeElsewhere = async (r: Row) => transact([rewrite(await read(r), 'else
 const written = (items: TransactItem[]) => writeChecked(items, undefined, () => transact(items));
 
 const rejectsWith412 = async (p: Promise<unknown>) => {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ApiError);
   expect((err as ApiError).status).toBe(412);
 };

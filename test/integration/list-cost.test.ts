@@ -6,12 +6,9 @@
 // records. Nothing here looks at time.
 import { invoke } from '#lib/local/invoke.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { config } from '#lib/runtime/config.js';
 import { capacity, type CapacityTally } from '#lib/store/db.js';
 import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
 import { useFreshTable } from '../support/table.js';
-
-
 
 interface Result {
   status: number;
@@ -90,20 +87,21 @@ describe('GET /events page cost does not grow with the table (DESIGN §4)', () =
           // Eight creates of one venue, organizer and terms at once: on a busy machine one may
           // still lose its race after the handler's retries (409, nothing written); a client
           // sends it again.
-          const send = () => call('POST', '/events', {
-            editor: true,
-            body: {
-              title: `Cost event ${k}`,
-              start_date: `${day(d)} ${hour}:00:00`,
-              end_date: `${day(d)} ${hour}:45:00`,
-              status: e.status,
-              venue,
-              organizer: [organizer],
-              ...(e.category ? { categories: [category] } : {}),
-              ...(e.tag ? { tags: [tag] } : {}),
-              featured: e.featured,
-            },
-          });
+          const send = () =>
+            call('POST', '/events', {
+              editor: true,
+              body: {
+                title: `Cost event ${k}`,
+                start_date: `${day(d)} ${hour}:00:00`,
+                end_date: `${day(d)} ${hour}:45:00`,
+                status: e.status,
+                venue,
+                organizer: [organizer],
+                ...(e.category ? { categories: [category] } : {}),
+                ...(e.tag ? { tags: [tag] } : {}),
+                featured: e.featured,
+              },
+            });
           let res = await send();
           for (let attempt = 1; res.status === 409 && attempt < 5; attempt++) {
             await new Promise((r) => setTimeout(r, 200 * attempt));
@@ -150,7 +148,10 @@ describe('GET /events page cost does not grow with the table (DESIGN §4)', () =
       out[v.name] = capacity.snapshot();
       expect(res.status, `${v.name}: ${JSON.stringify(res.body)}`).toBe(200);
       expect(res.body.total, v.name).toBe(expected.length);
-      expect(res.body.events.map((e: { id: number }) => e.id), v.name).toEqual(expected.slice(0, 5).map((e) => e.id));
+      expect(
+        res.body.events.map((e: { id: number }) => e.id),
+        v.name,
+      ).toEqual(expected.slice(0, 5).map((e) => e.id));
     }
     return out;
   }
@@ -176,7 +177,10 @@ describe('GET /events page cost does not grow with the table (DESIGN §4)', () =
       const s = small[v.name]!;
       const l = large[v.name]!;
       for (const cost of [s, l]) {
-        expect(Object.keys(cost.commands).filter((c) => c.startsWith('Scan')), v.name).toEqual([]);
+        expect(
+          Object.keys(cost.commands).filter((c) => c.startsWith('Scan')),
+          v.name,
+        ).toEqual([]);
         expect(cost.write, v.name).toBe(0);
       }
       // The same requests whatever the table's size, but for one end-date correction: it is read

@@ -35,7 +35,9 @@ async function list(query: Record<string, string>) {
 
 /** Every count bucket of the table, as an older version wrote them: without durations. */
 async function forgetDurations(): Promise<number> {
-  const { Items = [] } = await db().send(new ScanCommand({ TableName: config().tableName, FilterExpression: 'begins_with(pk, :c)', ExpressionAttributeValues: { ':c': 'COUNT#' } }));
+  const { Items = [] } = await db().send(
+    new ScanCommand({ TableName: config().tableName, FilterExpression: 'begins_with(pk, :c)', ExpressionAttributeValues: { ':c': 'COUNT#' } }),
+  );
   for (const b of Items) await db().send(new UpdateCommand({ TableName: config().tableName, Key: { pk: b.pk, sk: b.sk }, UpdateExpression: 'REMOVE ds' }));
   return Items.length;
 }

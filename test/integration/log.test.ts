@@ -31,8 +31,7 @@ function requestLine(c: Captured): Record<string, any> {
   return lines[0]!;
 }
 
-const call = (handler: typeof indexHandler, event = apiEvent('GET', ROOT), context = fakeContext()) =>
-  captureOutput(() => handler(event, context));
+const call = (handler: typeof indexHandler, event = apiEvent('GET', ROOT), context = fakeContext()) => captureOutput(() => handler(event, context));
 
 describe('the request log line', () => {
   it('is one JSON line with the operation, method, path, status, duration, ids, role and units', async () => {

@@ -44,7 +44,10 @@ describe('a process handed one request at a time', () => {
       await getOne();
       return json(200, { left: remainingMs() });
     });
-    for (const [name, ms] of [['first', 10_000], ['second', 4_000]] as const) {
+    for (const [name, ms] of [
+      ['first', 10_000],
+      ['second', 4_000],
+    ] as const) {
       const deadline = Date.now() + ms;
       const context = { ...fakeContext(), getRemainingTimeInMillis: () => deadline - Date.now() };
       const out = await captureOutput(() => op(apiEvent('GET', ROOT, { 'x-request-id': name }), context));
@@ -70,9 +73,7 @@ describe('a process handed one request at a time', () => {
       return json(200, { late: true });
     });
     const deadline = Date.now() + 300;
-    const first = await captureOutput(() =>
-      slow(apiEvent('GET', ROOT, { 'x-request-id': 'slow' }), { ...fakeContext(), getRemainingTimeInMillis: () => deadline - Date.now() }),
-    );
+    const first = await captureOutput(() => slow(apiEvent('GET', ROOT, { 'x-request-id': 'slow' }), { ...fakeContext(), getRemainingTimeInMillis: () => deadline - Date.now() }));
     expect(first.result.statusCode).toBe(500);
     expect(requestLine(first.json, 'slow').status).toBe(500);
 
@@ -111,9 +112,7 @@ describe('a process handed one request at a time', () => {
       await Promise.all([leftover, Promise.reject(freshHandle.invalidParam('per_page', 'is not valid'))]);
       return json(200, {});
     });
-    const first = await captureOutput(() =>
-      failing(apiEvent('GET', ROOT, { 'x-request-id': 'failed' }), { ...fakeContext(), getRemainingTimeInMillis: () => 3_000 }),
-    );
+    const first = await captureOutput(() => failing(apiEvent('GET', ROOT, { 'x-request-id': 'failed' }), { ...fakeContext(), getRemainingTimeInMillis: () => 3_000 }));
     expect(first.result.statusCode).toBe(400);
     expect(freshHandle.requestsIsolated()).toBe(false);
 
@@ -123,9 +122,7 @@ describe('a process handed one request at a time', () => {
       await freshHandle.getOne();
       return json(200, { leftover: mine, left: freshHandle.remainingMs() });
     });
-    const second = await captureOutput(() =>
-      next(apiEvent('GET', ROOT, { 'x-request-id': 'after' }), { ...fakeContext(), getRemainingTimeInMillis: () => 60_000 }),
-    );
+    const second = await captureOutput(() => next(apiEvent('GET', ROOT, { 'x-request-id': 'after' }), { ...fakeContext(), getRemainingTimeInMillis: () => 60_000 }));
     const body = JSON.parse(second.result.body!) as { leftover: number; left: number };
     expect(body.leftover).toBeLessThan(1_500);
     expect(body.left).toBeGreaterThan(50_000);
@@ -157,7 +154,10 @@ describe('a request that succeeds', () => {
     const start = new Date(Date.now() + 40 * 86_400_000);
     const day = (n: number) => new Date(start.getTime() + n * 86_400_000).toISOString().slice(0, 10);
     for (let i = 0; i < 3; i++) {
-      const event = { ...apiEvent('POST', `${ROOT}/events`, { authorization: `Bearer ${token}`, 'content-type': 'application/json' }), body: JSON.stringify({ title: `Span ${i}`, start_date: `${day(i)} 10:00:00`, end_date: `${day(i)} 11:00:00`, status: 'publish' }) };
+      const event = {
+        ...apiEvent('POST', `${ROOT}/events`, { authorization: `Bearer ${token}`, 'content-type': 'application/json' }),
+        body: JSON.stringify({ title: `Span ${i}`, start_date: `${day(i)} 10:00:00`, end_date: `${day(i)} 11:00:00`, status: 'publish' }),
+      };
       expect((await captureOutput(() => create(event, fakeContext()))).result.statusCode).toBe(201);
     }
     // Day buckets written before they carried durations: a total over them needs the longest one.

@@ -57,10 +57,13 @@ describe('round trips of a read', () => {
       });
     }
     // Added after the writes: every request from here on takes at least this long.
-    stack().add((next) => async (args) => {
-      await new Promise((r) => setTimeout(r, ROUND_TRIP_MS));
-      return next(args);
-    }, { step: 'initialize', name: 'addedRoundTrip' });
+    stack().add(
+      (next) => async (args) => {
+        await new Promise((r) => setTimeout(r, ROUND_TRIP_MS));
+        return next(args);
+      },
+      { step: 'initialize', name: 'addedRoundTrip' },
+    );
   });
   afterAll(() => {
     stack().remove('addedRoundTrip');
@@ -168,7 +171,10 @@ describe('round trips of a read', () => {
     // A slow refresh holds the answer back: Lambda may freeze the process once the answer is out.
     forgetConfirmedRoles();
     const started = performance.now();
-    await withCredentialReads(() => new Promise((r) => setTimeout(r, 4 * ROUND_TRIP_MS)), () => measure(`/events/${ids.event}`, {}, true));
+    await withCredentialReads(
+      () => new Promise((r) => setTimeout(r, 4 * ROUND_TRIP_MS)),
+      () => measure(`/events/${ids.event}`, {}, true),
+    );
     expect(performance.now() - started).toBeGreaterThanOrEqual(5 * ROUND_TRIP_MS);
   });
 

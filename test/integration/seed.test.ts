@@ -18,7 +18,10 @@ describe('seedDemo', () => {
     expect(await seedDemo(40)).toEqual({ seeded: true, events: 88 });
     for (const lang of ['en', 'lt', 'ru'] as const) {
       expect(await listed('venue', lang, 'publish'), lang).toBeGreaterThan(0);
-      expect((await termsOf(lang)).filter((t) => t.taxonomy === 'category'), lang).toHaveLength(12);
+      expect(
+        (await termsOf(lang)).filter((t) => t.taxonomy === 'category'),
+        lang,
+      ).toHaveLength(12);
     }
     const events = async () => {
       let n = 0;

@@ -151,10 +151,7 @@ describe('nextId', () => {
     const post = await nextId('post');
     expect(post).toBe(Math.max(...posts) + 1);
     // Concurrent calls on both sequences do not interleave.
-    const [terms, morePosts] = await Promise.all([
-      Promise.all(Array.from({ length: 10 }, () => nextId('term'))),
-      Promise.all(Array.from({ length: 10 }, () => nextId('post'))),
-    ]);
+    const [terms, morePosts] = await Promise.all([Promise.all(Array.from({ length: 10 }, () => nextId('term'))), Promise.all(Array.from({ length: 10 }, () => nextId('post')))]);
     expect([...terms].sort((a, b) => a - b)).toEqual(Array.from({ length: 10 }, (_, i) => term2 + 1 + i));
     expect([...morePosts].sort((a, b) => a - b)).toEqual(Array.from({ length: 10 }, (_, i) => post + 1 + i));
   });

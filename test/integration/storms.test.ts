@@ -35,8 +35,7 @@ beforeAll(async () => {
   expect((await call('PATCH', `/events/${warm.body.id}`, { featured: true })).status).toBe(200);
 });
 
-const call = (method: string, path: string, body?: unknown, auth = true): Promise<ApiResult> =>
-  invoke(method, 'en', path, { body, token: auth ? token : undefined });
+const call = (method: string, path: string, body?: unknown, auth = true): Promise<ApiResult> => invoke(method, 'en', path, { body, token: auth ? token : undefined });
 
 /**
  * A write through its handler module with the editor's token, as Lambda would run it with a
@@ -243,13 +242,15 @@ describe('retry loops that run out of time', () => {
     hook(async (command, input) => {
       if (command !== 'TransactWriteItemsCommand' || !input.TransactItems.some((t: Record<string, any>) => keyOfItem(t).pk === `POST#${id}`)) return;
       lost++;
-      await db().send(new UpdateCommand({
-        TableName: config().tableName,
-        Key: keys.post(id),
-        UpdateExpression: 'SET #iv = if_not_exists(#iv, #v) + :one',
-        ExpressionAttributeNames: { '#iv': 'indexVersion', '#v': 'version' },
-        ExpressionAttributeValues: { ':one': 1 },
-      }));
+      await db().send(
+        new UpdateCommand({
+          TableName: config().tableName,
+          Key: keys.post(id),
+          UpdateExpression: 'SET #iv = if_not_exists(#iv, #v) + :one',
+          ExpressionAttributeNames: { '#iv': 'indexVersion', '#v': 'version' },
+          ExpressionAttributeValues: { ':one': 1 },
+        }),
+      );
     });
     // The function's timeout leaves the request a second after the answer margin.
     const result = await write('PATCH', `/events/${id}`, { featured: true }, ANSWER_MARGIN_MS + 1_000);
@@ -267,10 +268,15 @@ describe('retry loops that run out of time', () => {
   it('fan-outs start no group they cannot finish, and say how many items they left', async () => {
     const done: number[] = [];
     const run = withDeadline(ANSWER_MARGIN_MS + 250, () =>
-      fanOut([1, 2, 3, 4, 5, 6, 7, 8], 2, async (n) => {
-        await new Promise((r) => setTimeout(r, 100));
-        done.push(n);
-      }, 'Slow items'),
+      fanOut(
+        [1, 2, 3, 4, 5, 6, 7, 8],
+        2,
+        async (n) => {
+          await new Promise((r) => setTimeout(r, 100));
+          done.push(n);
+        },
+        'Slow items',
+      ),
     );
     await expect(run).rejects.toThrow(/not started before the deadline/);
     expect(done.length).toBeGreaterThan(0);

@@ -91,7 +91,10 @@ describe('the change feed', () => {
     await ok('DELETE', `/events/${event.id}`);
     await ok('POST', `/events/${event.id}`, { status: 'publish' });
     await ok('DELETE', `/events/${event.id}`, undefined, { force: 'true' });
-    for (const [path, id] of [['/venues', venue.id], ['/organizers', organizer.id]] as const) {
+    for (const [path, id] of [
+      ['/venues', venue.id],
+      ['/organizers', organizer.id],
+    ] as const) {
       await ok('DELETE', `${path}/${id}`);
       await ok('POST', `${path}/${id}`, { status: 'publish' });
       // A forced delete of a published place trashes it first: two committed writes.
@@ -169,7 +172,10 @@ describe('the change feed', () => {
     expect(delivered.length).toBeGreaterThan(0);
 
     for (const { event } of delivered) {
-      const again = await withLogWriter((json) => stream.logs.push(JSON.parse(json)), () => consumer(event, fakeContext()));
+      const again = await withLogWriter(
+        (json) => stream.logs.push(JSON.parse(json)),
+        () => consumer(event, fakeContext()),
+      );
       expect(again).toEqual({ batchItemFailures: [] });
     }
     await stream.drain();
@@ -197,7 +203,11 @@ describe('the fixture batch', () => {
     const fixture = JSON.parse(readFileSync(new URL('../../events-fixtures/stream.consumer.json', import.meta.url), 'utf8')) as DynamoDBStreamEvent;
     const ids = new Set(fixture.Records.map((r) => r.eventID));
     const published = () => stream.bus.events.filter((e) => ids.has(e.detail.changeId)).map((e) => e['detail-type']);
-    const run = () => withLogWriter((json) => stream.logs.push(JSON.parse(json)), () => consumer(fixture, fakeContext()));
+    const run = () =>
+      withLogWriter(
+        (json) => stream.logs.push(JSON.parse(json)),
+        () => consumer(fixture, fakeContext()),
+      );
     expect(await run()).toEqual({ batchItemFailures: [] });
     // In order per record; different records are handled side by side.
     expect(published().filter((t) => t.startsWith('category.'))).toEqual(['category.created']);
@@ -338,13 +348,31 @@ describe('the local stream', () => {
       // An event written by an older version: no search entries.
       const doc = DynamoDBDocumentClient.from(client);
       const event = {
-        ...keys.post(901), id: 901, kind: 'event', lang: 'en', status: 'publish', title: 'Upgraded saxophone', description: '', excerpt: '', author: 1,
-        utcStart: '2031-05-01 10:00:00', utcEnd: '2031-05-01 11:00:00', venues: [], organizers: [], categories: [], tags: [], featured: false, parent: 0,
+        ...keys.post(901),
+        id: 901,
+        kind: 'event',
+        lang: 'en',
+        status: 'publish',
+        title: 'Upgraded saxophone',
+        description: '',
+        excerpt: '',
+        author: 1,
+        utcStart: '2031-05-01 10:00:00',
+        utcEnd: '2031-05-01 11:00:00',
+        venues: [],
+        organizers: [],
+        categories: [],
+        tags: [],
+        featured: false,
+        parent: 0,
       };
       await doc.send(new PutCommand({ TableName: name, Item: event }));
       expect(await ensureTable(name, await dynamoEndpoint())).toBe(false);
       // Turning the stream on indexed it for search, as the consumer indexes new events.
-      expect((await doc.send(new GetCommand({ TableName: name, Key: keys.word(901, 'saxophone') }))).Item).toMatchObject({ id: 901, gsi2pk: expect.stringContaining('word#saxophone') });
+      expect((await doc.send(new GetCommand({ TableName: name, Key: keys.word(901, 'saxophone') }))).Item).toMatchObject({
+        id: 901,
+        gsi2pk: expect.stringContaining('word#saxophone'),
+      });
       const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
       expect(Table!.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: STREAM_VIEW_TYPE });
       expect(Table!.LatestStreamArn).toBeTruthy();

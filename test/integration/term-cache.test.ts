@@ -108,7 +108,10 @@ describe('terms kept for anonymous answers', () => {
     expect(used.requests).toBeLessThanOrEqual(4);
     // A term id that names a tag is still refused from the kept terms.
     const tag = await invoke('POST', 'en', '/tags', { body: { name: 'Kept Tag' }, token: editorToken });
-    const tagged = await invoke('POST', 'en', '/events', { body: { title: 'Tagged', start_date: at(7), end_date: at(7).replace('10:', '11:'), status: 'publish', tags: [tag.body.id] }, token: editorToken });
+    const tagged = await invoke('POST', 'en', '/events', {
+      body: { title: 'Tagged', start_date: at(7), end_date: at(7).replace('10:', '11:'), status: 'publish', tags: [tag.body.id] },
+      token: editorToken,
+    });
     // Reading the event keeps its tag.
     await invoke('GET', 'en', `/events/${tagged.body.id}`, {});
     capacity.reset();

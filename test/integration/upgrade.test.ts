@@ -36,8 +36,19 @@ describe('upgrading a table from an older version', () => {
     await client.send(new CreateTableCommand(old));
     await waitForActive(client, name);
     const term = {
-      ...keys.term(7), id: 7, taxonomy: 'category', lang: 'en', name: 'Jazz', slug: 'jazz', description: '', parent: 0, count: 0, version: 1,
-      gsi1pk: 'category#en#jazz', gsi2pk: 'LIST#category#en', gsi2sk: 'jazz#0000000007',
+      ...keys.term(7),
+      id: 7,
+      taxonomy: 'category',
+      lang: 'en',
+      name: 'Jazz',
+      slug: 'jazz',
+      description: '',
+      parent: 0,
+      count: 0,
+      version: 1,
+      gsi1pk: 'category#en#jazz',
+      gsi2pk: 'LIST#category#en',
+      gsi2sk: 'jazz#0000000007',
     };
     await doc.send(new PutCommand({ TableName: name, Item: term }));
     await doc.send(new PutCommand({ TableName: name, Item: { pk: 'STATS#duration', sk: 'en', seconds: 7200 } }));

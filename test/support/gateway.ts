@@ -98,8 +98,7 @@ export function useGateway(opts: Pick<GatewayOptions, 'loadHandler' | 'maxBodyBy
     if (!gateway) throw new Error('useGateway(): the gateway starts in beforeAll; use it inside tests or hooks.');
     return gateway.url;
   };
-  const url = (path = '', lang: Lang = 'en') =>
-    /^https?:\/\//.test(path) ? path : `${origin()}/${lang}/${config().namespace}/events/v1${path}`;
+  const url = (path = '', lang: Lang = 'en') => (/^https?:\/\//.test(path) ? path : `${origin()}/${lang}/${config().namespace}/events/v1${path}`);
   const token = async (role: Role = 'editor', sub?: string, more: Omit<MintOptions, 'role' | 'sub'> = {}) =>
     mintToken(keys ?? (await ensureDevKeys('.local')), { ...more, role, sub });
 

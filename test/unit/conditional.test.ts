@@ -47,7 +47,13 @@ describe('If-None-Match', () => {
     expect(noneMatch('', tag)).toBe(false);
   });
   it('ignores what is not a tag', () => {
-    expect(parseTags('garbage, "ok", W/"weak"')).toEqual({ any: false, tags: [{ tag: '"ok"', weak: false }, { tag: '"weak"', weak: true }] });
+    expect(parseTags('garbage, "ok", W/"weak"')).toEqual({
+      any: false,
+      tags: [
+        { tag: '"ok"', weak: false },
+        { tag: '"weak"', weak: true },
+      ],
+    });
   });
 });
 

@@ -44,36 +44,84 @@ const FILLER = 'Filler';
 
 function eventOf(fields: { title?: string; description?: string; excerpt?: string }): EventItem {
   return {
-    ...post, pk: 'POST#1', id: 1, kind: 'event', website: null,
-    title: fields.title ?? FILLER, description: fields.description ?? FILLER, excerpt: fields.excerpt ?? '',
-    start: '2045-01-15 12:00:00', end: '2045-01-15 13:00:00', utcStart: '2045-01-15 12:00:00', utcEnd: '2045-01-15 13:00:00',
-    timezone: 'UTC', allDay: false, showMap: true, showMapLink: true, sticky: false, featured: false,
-    venues: [], organizers: [], categories: [], tags: [], parent: 0,
+    ...post,
+    pk: 'POST#1',
+    id: 1,
+    kind: 'event',
+    website: null,
+    title: fields.title ?? FILLER,
+    description: fields.description ?? FILLER,
+    excerpt: fields.excerpt ?? '',
+    start: '2045-01-15 12:00:00',
+    end: '2045-01-15 13:00:00',
+    utcStart: '2045-01-15 12:00:00',
+    utcEnd: '2045-01-15 13:00:00',
+    timezone: 'UTC',
+    allDay: false,
+    showMap: true,
+    showMapLink: true,
+    sticky: false,
+    featured: false,
+    venues: [],
+    organizers: [],
+    categories: [],
+    tags: [],
+    parent: 0,
   };
 }
 
 function venueOf(fields: Partial<Record<'venue' | 'address' | 'city' | 'description', string>>): VenueItem {
   return {
-    ...post, pk: 'POST#2', id: 2, kind: 'venue', website: null,
-    title: fields.venue ?? FILLER, description: fields.description ?? '', excerpt: '',
-    address: fields.address ?? '', city: fields.city ?? '', country: '', province: '', state: '', zip: '', phone: '', stateprovince: '',
-    showMap: true, showMapLink: true,
+    ...post,
+    pk: 'POST#2',
+    id: 2,
+    kind: 'venue',
+    website: null,
+    title: fields.venue ?? FILLER,
+    description: fields.description ?? '',
+    excerpt: '',
+    address: fields.address ?? '',
+    city: fields.city ?? '',
+    country: '',
+    province: '',
+    state: '',
+    zip: '',
+    phone: '',
+    stateprovince: '',
+    showMap: true,
+    showMapLink: true,
   };
 }
 
 function organizerOf(fields: Partial<Record<'organizer' | 'description' | 'email' | 'phone' | 'website', string>>): OrganizerItem {
   return {
-    ...post, pk: 'POST#3', id: 3, kind: 'organizer', website: fields.website ?? null,
-    title: fields.organizer ?? FILLER, description: fields.description ?? '', excerpt: '',
-    phone: fields.phone ?? '', email: fields.email ?? '',
+    ...post,
+    pk: 'POST#3',
+    id: 3,
+    kind: 'organizer',
+    website: fields.website ?? null,
+    title: fields.organizer ?? FILLER,
+    description: fields.description ?? '',
+    excerpt: '',
+    phone: fields.phone ?? '',
+    email: fields.email ?? '',
   };
 }
 
 function termOf(kind: 'category' | 'tag', fields: { name?: string; description?: string }): TermItem {
   // Term names and descriptions are filtered on save, for everyone (lib/contract/html-filters.ts).
   return {
-    pk: 'TERM#4', sk: 'TERM', id: 4, taxonomy: kind, lang: 'en', name: renderTermName(fields.name ?? FILLER), slug: 'x',
-    description: ksesTermDescription(fields.description ?? ''), parent: 0, count: 1, version: 1,
+    pk: 'TERM#4',
+    sk: 'TERM',
+    id: 4,
+    taxonomy: kind,
+    lang: 'en',
+    name: renderTermName(fields.name ?? FILLER),
+    slug: 'x',
+    description: ksesTermDescription(fields.description ?? ''),
+    parent: 0,
+    count: 1,
+    version: 1,
   };
 }
 
@@ -110,7 +158,12 @@ function present(row: Row, input: string): Values {
       const e = eventOf(fields);
       const linked = { venues: new Map(), organizers: new Map(), terms: new Map() };
       const single = presentEvent(e, linked, true);
-      return { create: at(single, field), get: at(single, field), list: at(presentEvent(e, linked, false), field), jsonld: row.jsonld_key ? at(single, row.jsonld_key) : undefined };
+      return {
+        create: at(single, field),
+        get: at(single, field),
+        list: at(presentEvent(e, linked, false), field),
+        jsonld: row.jsonld_key ? at(single, row.jsonld_key) : undefined,
+      };
     }
     case 'venue': {
       const v = venueOf(fields);
@@ -137,8 +190,7 @@ function tecValues(row: Row): Values {
   return out;
 }
 
-const isError = (v: unknown): v is { error: { status: number; code: string } } =>
-  v !== null && typeof v === 'object' && 'error' in v;
+const isError = (v: unknown): v is { error: { status: number; code: string } } => v !== null && typeof v === 'object' && 'error' in v;
 
 // --- the differences this service keeps on purpose -------------------------------------------
 
@@ -157,12 +209,17 @@ interface Difference {
  */
 function isAntispambotOf(scrambled: unknown, plain: unknown): boolean {
   if (typeof scrambled !== 'string' || typeof plain !== 'string') return false;
-  interface Byte { value: number; char: string; first: boolean; charEnd: number }
+  interface Byte {
+    value: number;
+    char: string;
+    first: boolean;
+    charEnd: number;
+  }
   const bytes: Byte[] = [];
   for (const char of plain) {
     const encoded = Buffer.from(char, 'utf8');
     const charEnd = bytes.length + encoded.length;
-    encoded.forEach((value, k) => bytes.push({ value, char, first: k === 0, charEnd }));
+    for (const [k, value] of encoded.entries()) bytes.push({ value, char, first: k === 0, charEnd });
   }
   // reachable[j]: positions in `scrambled` after showing the first j bytes.
   let reachable = new Set<number>([0]);
@@ -214,9 +271,7 @@ const OVERWRITTEN_FIELDS = new Set(['address', 'city', 'email', 'phone']);
 
 const DIFFERENCES: Difference[] = [
   {
-    reason:
-      'TEC strips backslashes from post fields and venue/organizer meta (`back\\slash` -> `backslash`), losing data; ' +
-      'this service keeps them (README: "Do not copy")',
+    reason: 'TEC strips backslashes from post fields and venue/organizer meta (`back\\slash` -> `backslash`), losing data; ' + 'this service keeps them (README: "Do not copy")',
     applies: (row) => POST_KINDS.has(row.kind) && row.input.includes('\\'),
     tecIsTheDefect: (row, key, tec) => tecShows(row, key, present(row, stripslashes(row.input))[key], tec),
   },
@@ -251,7 +306,10 @@ describe('TEC text corpus', () => {
     process.env.API_NAMESPACE = 'tribe';
     resetConfig();
     if (!existsSync(CORPUS)) throw new Error(`The TEC corpus is missing: ${CORPUS}`);
-    rows = readFileSync(CORPUS, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Row);
+    rows = readFileSync(CORPUS, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as Row);
     rowsById = new Map();
     for (const r of rows) {
       const k = `${r.kind}/${r.id}/${r.field}`;
@@ -303,9 +361,7 @@ describe('TEC text corpus', () => {
           continue;
         }
         ok = false;
-        failures.push(
-          `${row.kind}.${row.field} [${row.variant}] ${key} ${JSON.stringify(row.input)}: ours ${JSON.stringify(ours[key])}, TEC ${JSON.stringify(tec[key])}`,
-        );
+        failures.push(`${row.kind}.${row.field} [${row.variant}] ${key} ${JSON.stringify(row.input)}: ours ${JSON.stringify(ours[key])}, TEC ${JSON.stringify(tec[key])}`);
       }
       if (ok && documented) tally.documented++;
       else if (ok) tally.identical++;

@@ -85,9 +85,7 @@ describe('presentCost', () => {
       cost: '$25',
       cost_details: { currency_symbol: '', currency_code: '', currency_position: '', values: ['25'] },
     });
-    expect(JSON.stringify(out.cost_details)).toBe(
-      '{"currency_symbol":"","currency_code":"","currency_position":"","values":["25"]}',
-    );
+    expect(JSON.stringify(out.cost_details)).toBe('{"currency_symbol":"","currency_code":"","currency_position":"","values":["25"]}');
   });
 
   it('formats ranges with an en dash (array or range string)', () => {

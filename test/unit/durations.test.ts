@@ -17,7 +17,15 @@ describe('bucket duration classes', () => {
 
   it('buckets are bounded by their longest class; a bucket that counts events without classes has no bound', () => {
     const counts = (b: Record<string, unknown>) => Number(b.d01 ?? 0) > 0;
-    expect(bucketsBound([{ ds: new Set([3, 10]), d01: 1 }, { ds: new Set([7]), d01: 2 }], counts)).toBe(1024);
+    expect(
+      bucketsBound(
+        [
+          { ds: new Set([3, 10]), d01: 1 },
+          { ds: new Set([7]), d01: 2 },
+        ],
+        counts,
+      ),
+    ).toBe(1024);
     expect(bucketsBound([{ ds: [4], d01: 1 }], counts)).toBe(16);
     // Empty buckets (their events moved away) bound nothing and need nothing.
     expect(bucketsBound([{ d01: 0 }], counts)).toBe(0);

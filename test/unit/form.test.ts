@@ -77,7 +77,11 @@ describe('parseForm', () => {
     fc.assert(
       fc.property(fc.dictionary(name, value, { maxKeys: 5 }), (input) => {
         const pairs = Object.entries(input).flatMap(([n, v]) =>
-          typeof v === 'string' ? [`${enc(n)}=${enc(v)}`] : Array.isArray(v) ? v.map((x) => `${enc(n)}[]=${enc(x)}`) : Object.entries(v).map(([k, x]) => `${enc(n)}[${enc(k)}]=${enc(x)}`),
+          typeof v === 'string'
+            ? [`${enc(n)}=${enc(v)}`]
+            : Array.isArray(v)
+              ? v.map((x) => `${enc(n)}[]=${enc(x)}`)
+              : Object.entries(v).map(([k, x]) => `${enc(n)}[${enc(k)}]=${enc(x)}`),
         );
         expect(plain(parseForm(pairs.join('&')))).toEqual(plain(input));
       }),

@@ -62,5 +62,4 @@ describe('the import graph', () => {
       expect(carried, entry).toEqual([]);
     }
   });
-
 });

@@ -242,7 +242,15 @@ describe('toApiGatewayEvent', () => {
 
 describe('helpers', () => {
   it('isTextContentType', () => {
-    for (const t of ['application/json', 'application/json; charset=UTF-8', 'application/ld+json', 'application/x-www-form-urlencoded', 'text/plain', 'TEXT/CSV', 'application/xml']) {
+    for (const t of [
+      'application/json',
+      'application/json; charset=UTF-8',
+      'application/ld+json',
+      'application/x-www-form-urlencoded',
+      'text/plain',
+      'TEXT/CSV',
+      'application/xml',
+    ]) {
       expect(isTextContentType(t), t).toBe(true);
     }
     for (const t of [undefined, '', 'multipart/form-data; boundary=x', 'application/octet-stream', 'image/png']) {

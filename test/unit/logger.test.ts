@@ -39,7 +39,11 @@ describe('JsonLogger', () => {
       log.warn({ message: 'w' });
       log.error({ message: 'e' });
     });
-    const levels = (text: string) => text.trim().split('\n').map((l) => JSON.parse(l).level);
+    const levels = (text: string) =>
+      text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).level);
     expect(levels(out.stdout)).toEqual(['DEBUG', 'INFO']);
     expect(levels(out.stderr)).toEqual(['WARN', 'ERROR']);
   });
@@ -47,7 +51,9 @@ describe('JsonLogger', () => {
   it('writes errors with name, location, message, stack and cause, wherever they are', async () => {
     const inner = new TypeError('inner');
     const err = new Error('outer', { cause: inner });
-    const out = await captureOutput(async () => new JsonLogger('svc', quiet).error({ message: 'failed', error: err, deep: { list: [new RangeError('r')] }, plain: { cause: 'x' } }));
+    const out = await captureOutput(async () =>
+      new JsonLogger('svc', quiet).error({ message: 'failed', error: err, deep: { list: [new RangeError('r')] }, plain: { cause: 'x' } }),
+    );
     const line = JSON.parse(out.stderr);
     expect(line.error).toMatchObject({ name: 'Error', message: 'outer', stack: err.stack, cause: { name: 'TypeError', message: 'inner', stack: inner.stack } });
     expect(line.error.location).toMatch(/logger\.test\.ts:\d+$/);
@@ -67,7 +73,12 @@ describe('JsonLogger', () => {
     (a as { cause?: unknown }).cause = b;
     const out = await captureOutput(async () => new JsonLogger('svc', quiet).error({ message: 'failed', error: sdk, loop: a }));
     const line = JSON.parse(out.stderr);
-    expect(line.error).toMatchObject({ name: 'TransactionCanceledException', $fault: 'client', $metadata: { requestId: 'R1' }, CancellationReasons: [{ Code: 'ConditionalCheckFailed' }] });
+    expect(line.error).toMatchObject({
+      name: 'TransactionCanceledException',
+      $fault: 'client',
+      $metadata: { requestId: 'R1' },
+      CancellationReasons: [{ Code: 'ConditionalCheckFailed' }],
+    });
     expect(line.loop).toMatchObject({ message: 'a', cause: { message: 'b', cause: '[Circular]' } });
   });
 
@@ -82,7 +93,10 @@ describe('JsonLogger', () => {
       log.info({ message: 'empty', path: '', role: null, id: undefined, zero: 0, no: false });
       log.info({ message: 'hostile', hostile });
     });
-    const [empty, broken] = out.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const [empty, broken] = out.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(Object.keys(empty)).toEqual(['level', 'message', 'timestamp', 'service', 'zero', 'no']);
     expect(broken).toMatchObject({ level: 'INFO', message: 'hostile', service: 'svc' });
     expect(broken.log_error).toContain('no');
@@ -100,7 +114,12 @@ describe('JsonLogger', () => {
   it('hands the line to the writer of the scope instead', async () => {
     const got: [string, string][] = [];
     const log = new JsonLogger('svc', quiet);
-    const out = await captureOutput(async () => withLogWriter((json, level) => got.push([json, level]), () => log.warn({ message: 'w' })));
+    const out = await captureOutput(async () =>
+      withLogWriter(
+        (json, level) => got.push([json, level]),
+        () => log.warn({ message: 'w' }),
+      ),
+    );
     expect(out.stdout + out.stderr).toBe('');
     expect(got).toHaveLength(1);
     expect(got[0]![1]).toBe('WARN');
@@ -129,7 +148,7 @@ describe('the log level', () => {
     expect(out.json.map((l) => l.message)).toEqual(['w']);
   });
 
-  it('is never below Lambda\'s own log-level control', () => {
+  it("is never below Lambda's own log-level control", () => {
     expect(logThreshold({ LOG_LEVEL: 'DEBUG', AWS_LAMBDA_LOG_LEVEL: 'WARN' })).toBe(logThreshold({ LOG_LEVEL: 'WARN' }));
     expect(logThreshold({ AWS_LAMBDA_LOG_LEVEL: 'FATAL' })).toBeGreaterThan(logThreshold({ LOG_LEVEL: 'ERROR' }));
     expect(logThreshold({ LOG_LEVEL: 'ERROR', AWS_LAMBDA_LOG_LEVEL: 'DEBUG' })).toBe(logThreshold({ LOG_LEVEL: 'ERROR' }));

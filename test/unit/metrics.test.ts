@@ -76,14 +76,16 @@ describe('request metrics', () => {
   it('are off when POWERTOOLS_METRICS_DISABLED says so, or POWERTOOLS_DEV without it, as Powertools reads them', async () => {
     const blobs = async (env: Record<string, string | undefined>) => {
       const saved = { POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED, POWERTOOLS_DEV: process.env.POWERTOOLS_DEV };
-      for (const [k, v] of Object.entries(env)) if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
+      for (const [k, v] of Object.entries(env))
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
       try {
         const out = await captureOutput(() => indexHandler(apiEvent('GET', ROOT), fakeContext()));
         return out.json.filter((l) => l._aws).length;
       } finally {
-        for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
-        else process.env[k] = v;
+        for (const [k, v] of Object.entries(saved))
+          if (v === undefined) delete process.env[k];
+          else process.env[k] = v;
       }
     };
     expect(await blobs({ POWERTOOLS_METRICS_DISABLED: 'true', POWERTOOLS_DEV: undefined })).toBe(0);
@@ -93,7 +95,7 @@ describe('request metrics', () => {
     expect(await blobs({ POWERTOOLS_METRICS_DISABLED: undefined, POWERTOOLS_DEV: undefined })).toBe(1);
   });
 
-  it('use the stack\'s namespace, and each blob is one line', async () => {
+  it("use the stack's namespace, and each blob is one line", async () => {
     process.env.POWERTOOLS_METRICS_NAMESPACE = 'EventCalendar/Test';
     try {
       const out = await captureOutput(() => indexHandler(apiEvent('GET', ROOT), fakeContext()));

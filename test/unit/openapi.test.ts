@@ -88,7 +88,7 @@ function check(value: unknown, schema: Json, root: Json, at = '$'): string[] {
   }
   if (Array.isArray(value)) {
     if (schema.maxItems !== undefined && value.length > schema.maxItems) errors.push(`${at}: more than ${schema.maxItems} items`);
-    if (schema.items) value.forEach((v, i) => errors.push(...check(v, schema.items, root, `${at}[${i}]`)));
+    if (schema.items) for (const [i, v] of value.entries()) errors.push(...check(v, schema.items, root, `${at}[${i}]`));
   } else if (value && typeof value === 'object') {
     const props: Json = schema.properties ?? {};
     for (const name of schema.required ?? []) if (!(name in (value as Json))) errors.push(`${at}: lacks ${name}`);
@@ -136,7 +136,7 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
     expect((await doc('lt')).servers[0].url).toBe(`${SITE}/lt/tribe/events/v1/`);
   });
 
-  it("matches TEC's sample 15 in its top-level keys and info", async (t) => {
+  it("matches TEC's sample 15 in its top-level keys and info", async (_t) => {
     const sample = tecSample('15-doc.json');
     const d = await doc();
     expect(Object.keys(d)).toEqual(Object.keys(sample));
@@ -167,7 +167,11 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
     expect(d.paths['/events/{id}'].put.operationId).toBe('events.update.put');
     expect(d.paths['/events/{id}'].patch.operationId).toBe('events.update.patch');
     // Nothing is documented that the table does not have.
-    const documented = Object.values<Json>(d.paths).flatMap((item) => Object.entries<Json>(item).filter(([k]) => k !== 'servers').map(([, o]) => o.operationId));
+    const documented = Object.values<Json>(d.paths).flatMap((item) =>
+      Object.entries<Json>(item)
+        .filter(([k]) => k !== 'servers')
+        .map(([, o]) => o.operationId),
+    );
     expect(documented.sort()).toEqual([...ids].sort());
   });
 
@@ -198,7 +202,10 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
               expect(s.properties[name].description).toBe(arg.description);
               expect((s.required ?? []).includes(name), `${where} required`).toBe(arg.required === true);
             }
-            expect(params.some((p) => p.name === name), where).toBe(false);
+            expect(
+              params.some((p) => p.name === name),
+              where,
+            ).toBe(false);
             schema = deref(d, requestBody!.content['application/json'].schema).properties[name];
           } else {
             const p = params.find((x) => x.name === name);
@@ -214,9 +221,7 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
         // Every parameter is an argument, a path variable or one of the HTTP headers the operation honours.
         const headers = params.filter((p) => p.in === 'header').map((p) => p.name);
         const resource = op.api === 'tec' && !op.id.startsWith('root.');
-        expect(headers, op.id).toEqual(
-          !resource ? [] : op.access === 'read' ? ['If-None-Match'] : op.idempotent ? ['Idempotency-Key'] : inPath.length ? ['If-Match'] : [],
-        );
+        expect(headers, op.id).toEqual(!resource ? [] : op.access === 'read' ? ['If-None-Match'] : op.idempotent ? ['Idempotency-Key'] : inPath.length ? ['If-Match'] : []);
         for (const p of params.filter((x) => x.in !== 'header')) expect(inPath.includes(p.name) || p.name in op.args, `${op.id} ${p.name}`).toBe(true);
       }
     }
@@ -231,7 +236,13 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
     const item = d.paths['/events/{id}'];
     expect(item.put.requestBody).toEqual(item.post.requestBody);
     expect(item.patch.requestBody).toEqual(item.post.requestBody);
-    expect(d.paths['/events/{id}'].delete.parameters.map((p: Json) => [p.name, p.in])).toEqual([['id', 'path'], ['force', 'query'], ['password', 'query'], ['ml_language', 'query'], ['If-Match', 'header']]);
+    expect(d.paths['/events/{id}'].delete.parameters.map((p: Json) => [p.name, p.in])).toEqual([
+      ['id', 'path'],
+      ['force', 'query'],
+      ['password', 'query'],
+      ['ml_language', 'query'],
+      ['If-Match', 'header'],
+    ]);
     // A by-slug event update takes a new `slug` in its body (a rename) besides the one in its path.
     const bySlug = d.paths['/events/by-slug/{slug}'].post;
     expect(bySlug.parameters.find((p: Json) => p.name === 'slug')).toMatchObject({ in: 'path', required: true });
@@ -326,7 +337,16 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
     expect(deref(d, d.paths['/venues/{id}'].get.responses[404]).description).toContain('rest_no_route');
     expect(deref(d, d.paths['/events/{id}'].delete.responses[410]).description).toContain('event-is-in-trash');
 
-    const success: Record<string, string> = { list: 'List', create: 'item', get: 'item', getBySlug: 'item', update: 'item', updateBySlug: 'item', delete: 'item', deleteBySlug: 'item' };
+    const success: Record<string, string> = {
+      list: 'List',
+      create: 'item',
+      get: 'item',
+      getBySlug: 'item',
+      update: 'item',
+      updateBySlug: 'item',
+      delete: 'item',
+      deleteBySlug: 'item',
+    };
     const item: Record<string, string> = { events: 'Event', venues: 'Venue', organizers: 'Organizer', categories: 'Term', tags: 'Term' };
     const list: Record<string, string> = { events: 'EventList', venues: 'VenueList', organizers: 'OrganizerList', categories: 'CategoryList', tags: 'TagList' };
     for (const op of TEC_OPERATIONS) {
@@ -348,7 +368,8 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
         expect(responses[ok].content['application/json'].schema, op.id).toEqual({ $ref: `#/components/schemas/${want}` });
         if (name === 'list') {
           expect(Object.keys(responses[200].headers)).toEqual(['X-TEC-Total', 'X-TEC-TotalPages', 'ETag', 'Cache-Control']);
-          for (const h of Object.values<Json>(responses[200].headers).slice(0, 2)) expect(d.components.headers[h.$ref.split('/').at(-1)].schema).toEqual({ type: 'integer', minimum: 0 });
+          for (const h of Object.values<Json>(responses[200].headers).slice(0, 2))
+            expect(d.components.headers[h.$ref.split('/').at(-1)].schema).toEqual({ type: 'integer', minimum: 0 });
         }
       }
     }
@@ -358,8 +379,27 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
     const { schemas } = (await doc()).components;
     expect(Object.keys(schemas)).toEqual(
       expect.arrayContaining([
-        'Event', 'Venue', 'Organizer', 'Term', 'EventTerm', 'Image', 'DateDetails', 'CostDetails', 'EventList', 'VenueList', 'OrganizerList', 'CategoryList', 'TagList', 'NamespaceIndex', 'Error',
-        'User', 'AppPassword', 'AppPasswordCreated', 'AppPasswordList', 'AppPasswordDeleted', 'AppPasswordsDeleted',
+        'Event',
+        'Venue',
+        'Organizer',
+        'Term',
+        'EventTerm',
+        'Image',
+        'DateDetails',
+        'CostDetails',
+        'EventList',
+        'VenueList',
+        'OrganizerList',
+        'CategoryList',
+        'TagList',
+        'NamespaceIndex',
+        'Error',
+        'User',
+        'AppPassword',
+        'AppPasswordCreated',
+        'AppPasswordList',
+        'AppPasswordDeleted',
+        'AppPasswordsDeleted',
       ]),
     );
     expect(schemas.Error.required).toEqual(['code', 'message', 'data']);
@@ -373,9 +413,39 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
     const { schemas } = (await doc()).components;
     const stamp = '2027-02-01 09:00:00';
     const event: EventItem = {
-      pk: 'POST#9', sk: 'POST', id: 9, kind: 'event', lang: 'en', status: 'draft', slug: 'e', author: 2, date: stamp, date_utc: stamp, modified: stamp, modified_utc: stamp,
-      title: 'E', description: '', excerpt: '', image: '', website: null, version: 1, start: stamp, end: stamp, utcStart: stamp, utcEnd: stamp, timezone: '',
-      allDay: false, showMap: true, showMapLink: true, sticky: false, featured: false, venues: [], organizers: [], categories: [], tags: [], parent: 0,
+      pk: 'POST#9',
+      sk: 'POST',
+      id: 9,
+      kind: 'event',
+      lang: 'en',
+      status: 'draft',
+      slug: 'e',
+      author: 2,
+      date: stamp,
+      date_utc: stamp,
+      modified: stamp,
+      modified_utc: stamp,
+      title: 'E',
+      description: '',
+      excerpt: '',
+      image: '',
+      website: null,
+      version: 1,
+      start: stamp,
+      end: stamp,
+      utcStart: stamp,
+      utcEnd: stamp,
+      timezone: '',
+      allDay: false,
+      showMap: true,
+      showMapLink: true,
+      sticky: false,
+      featured: false,
+      venues: [],
+      organizers: [],
+      categories: [],
+      tags: [],
+      parent: 0,
     };
     const presented = presentEvent(event, { venues: new Map(), organizers: new Map(), terms: new Map() });
     expect(Object.keys(schemas.Event.properties).sort()).toEqual([...Object.keys(presented), 'json_ld'].sort());
@@ -537,7 +607,11 @@ describe("WordPress's own routes in the document", () => {
   it('describe their path variables, query parameters and the create body', async () => {
     const d = await doc();
     const get = d.paths['/users/{user}/application-passwords/{uuid}'].get;
-    expect(get.parameters.map((p: Json) => [p.name, p.in, p.required])).toEqual([['user', 'path', true], ['uuid', 'path', true], ['context', 'query', false]]);
+    expect(get.parameters.map((p: Json) => [p.name, p.in, p.required])).toEqual([
+      ['user', 'path', true],
+      ['uuid', 'path', true],
+      ['context', 'query', false],
+    ]);
     expect(get.parameters[0].schema).toEqual({ type: 'string', pattern: '^(?:me|[0-9]+)$' });
     for (const ok of ['me', '0', '12']) expect(new RegExp(get.parameters[0].schema.pattern).test(ok), ok).toBe(true);
     for (const bad of ['ME', '-1', '1.5', 'me2', '']) expect(new RegExp(get.parameters[0].schema.pattern).test(bad), bad).toBe(false);
@@ -591,8 +665,24 @@ describe("WordPress's own routes in the document", () => {
       _links: { self: [{ href: `${base}/users/4` }], collection: [{ href: `${base}/users` }] },
     };
     const edit = {
-      id: 4, username: 'alice', name: 'alice', first_name: '', last_name: '', email: 'alice@example.org', url: '', description: '', link: view.link, locale: 'en_US',
-      nickname: 'alice', slug: 'alice', roles: ['editor'], capabilities: { editor: true }, extra_capabilities: { editor: true }, avatar_urls: view.avatar_urls, meta: [], _links: view._links,
+      id: 4,
+      username: 'alice',
+      name: 'alice',
+      first_name: '',
+      last_name: '',
+      email: 'alice@example.org',
+      url: '',
+      description: '',
+      link: view.link,
+      locale: 'en_US',
+      nickname: 'alice',
+      slug: 'alice',
+      roles: ['editor'],
+      capabilities: { editor: true },
+      extra_capabilities: { editor: true },
+      avatar_urls: view.avatar_urls,
+      meta: [],
+      _links: view._links,
     };
     expect(check(view, schemas.User, d)).toEqual([]);
     expect(check(edit, schemas.User, d)).toEqual([]);
@@ -677,7 +767,7 @@ describe('the namespace index', () => {
     expect(routes['/tribe/events/v1'].endpoints[0].args.namespace.default).toBe('tribe/events/v1');
   });
 
-  it("matches TEC's sample 16 key by key, apart from our extra arguments", async (t) => {
+  it("matches TEC's sample 16 key by key, apart from our extra arguments", async (_t) => {
     const sample = tecSample('16-namespace-index.json');
     const ours = await index();
     expect(Object.keys(ours)).toEqual(Object.keys(sample));
@@ -699,7 +789,10 @@ describe('the namespace index', () => {
         for (const [name, arg] of Object.entries<Json>(Array.isArray(te.args) ? {} : te.args)) {
           const a = me.args[name];
           expect(a, `${route} ${te.methods} ${name}`).toBeDefined();
-          expect(Object.keys(a).every((k) => keywords.has(k)), `${route} ${name}`).toBe(true);
+          expect(
+            Object.keys(a).every((k) => keywords.has(k)),
+            `${route} ${name}`,
+          ).toBe(true);
           expect(Object.keys(a).at(-1)).toBe('required');
           expect(typeof a.required).toBe(typeof arg.required);
         }

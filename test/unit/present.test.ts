@@ -7,43 +7,125 @@ import { renderTermName } from '#lib/contract/html-filters.js';
 import { presentEvent, presentNestedTerm, presentOrganizer, presentTerm, presentVenue } from '#lib/present/present.js';
 import type { EventItem, OrganizerItem, TermItem, VenueItem } from '#lib/store/items.js';
 
-const sample = (name: string) =>
-  JSON.parse(readFileSync(new URL(`../tec-samples/${name}`, import.meta.url), 'utf8'));
+const sample = (name: string) => JSON.parse(readFileSync(new URL(`../tec-samples/${name}`, import.meta.url), 'utf8'));
 
 const stamp = { date: '2026-11-22 02:55:45', date_utc: '2026-11-22 02:55:45', modified: '2026-11-22 02:55:45', modified_utc: '2026-11-22 02:55:45' };
 
 const venue: VenueItem = {
-  pk: 'POST#5', sk: 'POST', id: 5, kind: 'venue', lang: 'en', status: 'publish', slug: 'anchor-hall', author: 1, ...stamp,
-  title: 'Anchor Hall', description: 'Main hall', excerpt: '', image: '', website: 'http://example.com/hall', version: 1,
-  address: '1 Loop Road', city: 'Springfield', country: 'United States', province: '', state: 'IL', zip: '62701',
-  phone: '+1 555 0100', stateprovince: 'IL', showMap: true, showMapLink: true,
+  pk: 'POST#5',
+  sk: 'POST',
+  id: 5,
+  kind: 'venue',
+  lang: 'en',
+  status: 'publish',
+  slug: 'anchor-hall',
+  author: 1,
+  ...stamp,
+  title: 'Anchor Hall',
+  description: 'Main hall',
+  excerpt: '',
+  image: '',
+  website: 'http://example.com/hall',
+  version: 1,
+  address: '1 Loop Road',
+  city: 'Springfield',
+  country: 'United States',
+  province: '',
+  state: 'IL',
+  zip: '62701',
+  phone: '+1 555 0100',
+  stateprovince: 'IL',
+  showMap: true,
+  showMapLink: true,
 };
 const organizer: OrganizerItem = {
-  pk: 'POST#6', sk: 'POST', id: 6, kind: 'organizer', lang: 'en', status: 'publish', slug: 'anchor-org', author: 1, ...stamp,
-  title: 'Anchor Org', description: 'Organizes things', excerpt: '', image: '', website: 'http://example.com/org', version: 1,
-  phone: '+1 555 0199', email: 'org@example.com',
+  pk: 'POST#6',
+  sk: 'POST',
+  id: 6,
+  kind: 'organizer',
+  lang: 'en',
+  status: 'publish',
+  slug: 'anchor-org',
+  author: 1,
+  ...stamp,
+  title: 'Anchor Org',
+  description: 'Organizes things',
+  excerpt: '',
+  image: '',
+  website: 'http://example.com/org',
+  version: 1,
+  phone: '+1 555 0199',
+  email: 'org@example.com',
 };
 const term = (id: number, taxonomy: 'category' | 'tag', name: string, slug: string, description: string, count: number): TermItem => ({
-  pk: `TERM#${id}`, sk: 'TERM', id, taxonomy, lang: 'en', name, slug, description, parent: 0, count, version: 1,
+  pk: `TERM#${id}`,
+  sk: 'TERM',
+  id,
+  taxonomy,
+  lang: 'en',
+  name,
+  slug,
+  description,
+  parent: 0,
+  count,
+  version: 1,
 });
 const concerts = term(2, 'category', 'Concerts', 'concerts', 'Live music', 2);
 const outdoor = term(4, 'tag', 'outdoor', 'outdoor', 'Outside', 2);
 const event: EventItem = {
-  pk: 'POST#7', sk: 'POST', id: 7, kind: 'event', lang: 'en', status: 'publish', slug: 'winter-concert', author: 1,
-  date: '2026-11-22 02:55:46', date_utc: '2026-11-22 02:55:46', modified: '2026-11-22 02:55:46', modified_utc: '2026-11-22 02:55:46',
-  title: 'Winter Concert', description: 'An evening concert.', excerpt: 'Evening concert', image: '', website: 'http://example.com/e1', version: 1,
-  start: '2027-01-15 19:00:00', end: '2027-01-15 22:00:00', utcStart: '2027-01-15 19:00:00', utcEnd: '2027-01-15 22:00:00',
-  timezone: 'UTC', allDay: false, cost: { values: ['25'], symbol: '', position: '', code: '' },
-  showMap: false, showMapLink: false, sticky: false, featured: false,
-  venues: [5], organizers: [6], categories: [2], tags: [4], parent: 0,
+  pk: 'POST#7',
+  sk: 'POST',
+  id: 7,
+  kind: 'event',
+  lang: 'en',
+  status: 'publish',
+  slug: 'winter-concert',
+  author: 1,
+  date: '2026-11-22 02:55:46',
+  date_utc: '2026-11-22 02:55:46',
+  modified: '2026-11-22 02:55:46',
+  modified_utc: '2026-11-22 02:55:46',
+  title: 'Winter Concert',
+  description: 'An evening concert.',
+  excerpt: 'Evening concert',
+  image: '',
+  website: 'http://example.com/e1',
+  version: 1,
+  start: '2027-01-15 19:00:00',
+  end: '2027-01-15 22:00:00',
+  utcStart: '2027-01-15 19:00:00',
+  utcEnd: '2027-01-15 22:00:00',
+  timezone: 'UTC',
+  allDay: false,
+  cost: { values: ['25'], symbol: '', position: '', code: '' },
+  showMap: false,
+  showMapLink: false,
+  sticky: false,
+  featured: false,
+  venues: [5],
+  organizers: [6],
+  categories: [2],
+  tags: [4],
+  parent: 0,
 };
-const linked = { venues: new Map([[5, venue]]), organizers: new Map([[6, organizer]]), terms: new Map([[2, concerts], [4, outdoor]]) };
+const linked = {
+  venues: new Map([[5, venue]]),
+  organizers: new Map([[6, organizer]]),
+  terms: new Map([
+    [2, concerts],
+    [4, outdoor],
+  ]),
+};
 
 /** Drops our `lang` addition at every depth, and json_ld (compared on its own below). */
 function withoutAdditions(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutAdditions);
   if (value && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'lang' && k !== 'json_ld').map(([k, v]) => [k, withoutAdditions(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([k]) => k !== 'lang' && k !== 'json_ld')
+        .map(([k, v]) => [k, withoutAdditions(v)]),
+    );
   return value;
 }
 
@@ -138,7 +220,13 @@ describe('presenters against TEC samples', () => {
 
   it('shows several venues as a list and none as an empty list', () => {
     const second = { ...venue, id: 9, pk: 'POST#9' };
-    const both = { ...linked, venues: new Map([[5, venue], [9, second]]) };
+    const both = {
+      ...linked,
+      venues: new Map([
+        [5, venue],
+        [9, second],
+      ]),
+    };
     expect(Array.isArray(presentEvent({ ...event, venues: [5, 9] }, both).venue)).toBe(true);
     expect(presentEvent({ ...event, venues: [] }, linked).venue).toEqual([]);
   });

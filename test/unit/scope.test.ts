@@ -38,7 +38,7 @@ describe('scopedValue', () => {
     expect(v.get()).toBeUndefined();
   });
 
-  it('keeps the caller\'s other values in a nested run, and restores the outer value after it', () => {
+  it("keeps the caller's other values in a nested run, and restores the outer value after it", () => {
     const a = scopedValue<number>('a');
     const b = scopedValue<number>('b');
     const trail: (number | undefined)[][] = [];
@@ -62,7 +62,7 @@ describe('scopedValue', () => {
     await expectApart(scopedValue<string>('request'), (fn) => fn());
   });
 
-  it('is the only AsyncLocalStorage of the functions\' code (each one adds to every promise)', () => {
+  it("is the only AsyncLocalStorage of the functions' code (each one adds to every promise)", () => {
     const files = readdirSync(join(ROOT, 'lib'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
     const owners = files.filter((f) => /new AsyncLocalStorage\b/.test(readFileSync(join(ROOT, 'lib', f), 'utf8')));
     expect(owners).toEqual(['runtime/scope.ts']);
@@ -70,7 +70,7 @@ describe('scopedValue', () => {
 });
 
 describe('requestScopes, in a process handed one request at a time', () => {
-  it('holds a request\'s values without an AsyncLocalStorage, nested runs restored, nothing left for the next request', async () => {
+  it("holds a request's values without an AsyncLocalStorage, nested runs restored, nothing left for the next request", async () => {
     const scopes = requestScopes(true);
     const a = scopes.value<number>('a');
     const b = scopes.value<string>('b');
@@ -121,7 +121,7 @@ describe('requestScopes, in a process handed one request at a time', () => {
     expect(scopes.isolated()).toBe(false);
   });
 
-  it('starts a request from its caller\'s values', async () => {
+  it("starts a request from its caller's values", async () => {
     const scopes = requestScopes(true);
     const writer = scopes.value<string>('writer');
     expect(await writer.run('harness', () => scopes.request(async () => writer.get()))).toBe('harness');
@@ -222,7 +222,7 @@ describe('requestScopes, in a process handed one request at a time', () => {
     expect(scopes.isolated()).toBe(true);
   });
 
-  it('in a process that runs requests at once, a request starts from its caller\'s values', async () => {
+  it("in a process that runs requests at once, a request starts from its caller's values", async () => {
     const scopes = requestScopes(false);
     const writer = scopes.value<string>('writer');
     expect(await writer.run('gateway', () => scopes.request(async () => writer.get()))).toBe('gateway');

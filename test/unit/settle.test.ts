@@ -34,7 +34,7 @@ describe('withSideWork', () => {
     expect(asideDone).toBe(true);
   });
 
-  it('gives the main line\'s answer', async () => {
+  it("gives the main line's answer", async () => {
     expect(await withSideWork(async (side) => (await side.start(sleep(1).then(() => 3))) + 1)).toBe(4);
   });
 });

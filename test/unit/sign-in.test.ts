@@ -83,7 +83,7 @@ describe('application passwords', () => {
 });
 
 describe('the role a password signs in with', () => {
-  it('is the lower of the role it was made with and its user\'s current role', () => {
+  it("is the lower of the role it was made with and its user's current role", () => {
     expect(lowerRole('editor', 'contributor')).toBe('contributor');
     expect(lowerRole('author', 'editor')).toBe('author');
     expect(lowerRole('editor', 'editor')).toBe('editor');

@@ -74,7 +74,12 @@ describe('consume', () => {
     // Records of one item one after the other, in stream order.
     expect(t.seen.indexOf('b1')).toBeLessThan(t.seen.indexOf('b2'));
     if (t.seen.includes('a2')) expect(t.seen.indexOf('a1')).toBeLessThan(t.seen.indexOf('a2'));
-    expect(json.filter((l) => l.message === 'stream trigger failed').map((l) => l.error.message).sort()).toContain('failed b2');
+    expect(
+      json
+        .filter((l) => l.message === 'stream trigger failed')
+        .map((l) => l.error.message)
+        .sort(),
+    ).toContain('failed b2');
     expect(json.find((l) => l.message === 'stream batch')).toMatchObject({ failed_sequence: records[2]!.dynamodb!.SequenceNumber, processed: 2 });
   });
 
@@ -82,7 +87,13 @@ describe('consume', () => {
     const calls: string[] = [];
     const ok: Trigger = { id: 'ok', wants: () => true, apply: async () => void calls.push('ok') };
     const picky: Trigger = { id: 'picky', wants: () => false, apply: async () => void calls.push('picky') };
-    const broken: Trigger = { id: 'broken', wants: () => true, apply: async () => { throw new Error('broken'); } };
+    const broken: Trigger = {
+      id: 'broken',
+      wants: () => true,
+      apply: async () => {
+        throw new Error('broken');
+      },
+    };
     const r = rec('POST#9');
     const { result } = await quiet(() => consume(batch(r), { triggers: [broken, ok, picky] }));
     expect(calls).toEqual(['ok']);
@@ -107,7 +118,9 @@ describe('consume', () => {
     it('publishes records, failures and lag per batch in EMF, under the operation stream.consumer', async () => {
       process.env.POWERTOOLS_METRICS_DISABLED = 'false';
       const r = rec('POST#5');
-      const { json } = await quiet(() => consume(batch(rec('POST#4'), r), { triggers: [recorder((c) => c.id === 5)], now: () => (r.dynamodb!.ApproximateCreationDateTime! + 3) * 1000 }));
+      const { json } = await quiet(() =>
+        consume(batch(rec('POST#4'), r), { triggers: [recorder((c) => c.id === 5)], now: () => (r.dynamodb!.ApproximateCreationDateTime! + 3) * 1000 }),
+      );
       const emf = json.find((l) => l._aws)!;
       expect(emf._aws.CloudWatchMetrics[0]).toMatchObject({ Dimensions: [['operation']] });
       expect(emf._aws.CloudWatchMetrics[0].Metrics.map((m: { Name: string }) => m.Name).sort()).toEqual([METRICS.streamFailures, METRICS.streamLag, METRICS.streamRecords].sort());
@@ -136,7 +149,12 @@ describe('feed messages', () => {
       detailType: 'venue.trashed',
       detail: { kind: 'venue', id: 5, lang: 'lt', action: 'trash', revision: 4, at: '2026-01-01T00:00:00.000Z', changeId: 'abc' },
     });
-    for (const [action, past] of [['create', 'created'], ['update', 'updated'], ['restore', 'restored'], ['delete', 'deleted']] as const) {
+    for (const [action, past] of [
+      ['create', 'created'],
+      ['update', 'updated'],
+      ['restore', 'restored'],
+      ['delete', 'deleted'],
+    ] as const) {
       expect(feedMessage({ ...change, kind: 'tag', action }).detailType).toBe(`tag.${past}`);
     }
   });

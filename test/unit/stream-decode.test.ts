@@ -95,7 +95,10 @@ describe('decode', () => {
       [{ pk: 'COUNT#LIST#event#en', sk: '2026-01' }, { n: 1 }],
       [{ pk: 'FEED#abc', sk: 'FEED' }, { state: 'claimed' }],
       // A record's sort key outside a record's partition.
-      [{ pk: 'OTHER#1', sk: 'POST' }, { kind: 'event', id: 1, lang: 'en', version: 1 }],
+      [
+        { pk: 'OTHER#1', sk: 'POST' },
+        { kind: 'event', id: 1, lang: 'en', version: 1 },
+      ],
     ];
     for (const [key, item] of items) {
       for (const r of [record('INSERT', key, undefined, item), record('MODIFY', key, item, item), record('REMOVE', key, item)]) {

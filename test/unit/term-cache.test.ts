@@ -15,7 +15,12 @@ describe('kept terms', () => {
     process.env.TERM_CACHE_SECONDS = '5';
     resetConfig();
     keepTerms([term(1, 3), term(2)], 1_000_000);
-    expect(keptTerms([1, 2, 3], 1_004_999)).toEqual(new Map([[1, term(1, 3)], [2, term(2)]]));
+    expect(keptTerms([1, 2, 3], 1_004_999)).toEqual(
+      new Map([
+        [1, term(1, 3)],
+        [2, term(2)],
+      ]),
+    );
     expect(keptTerms([1], 1_005_000).size).toBe(0);
     // A fresher read replaces the kept one.
     keepTerms([term(2, 9)], 1_004_000);
@@ -59,7 +64,10 @@ describe('kept terms', () => {
     process.env.TERM_CACHE_SECONDS = '60';
     resetConfig();
     const now = 3_000_000;
-    keepTerms(Array.from({ length: MAX_KEPT_TERMS + 10 }, (_, i) => term(100_000 + i)), now);
+    keepTerms(
+      Array.from({ length: MAX_KEPT_TERMS + 10 }, (_, i) => term(100_000 + i)),
+      now,
+    );
     expect(keptTerms([100_000, 100_009], now).size).toBe(0);
     expect(keptTerms([100_010, 100_000 + MAX_KEPT_TERMS + 9], now).size).toBe(2);
   });

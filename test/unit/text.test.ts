@@ -2,14 +2,7 @@
 // TEC corpus test (corpus-text.test.ts) checks the same functions against 4,000 live answers.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { resetConfig } from '#lib/runtime/config.js';
-import {
-  escapeHtml,
-  jsonLdDescription,
-  jsonLdName,
-  renderContent,
-  renderExcerpt,
-  renderTitle,
-} from '#lib/wp/text.js';
+import { escapeHtml, jsonLdDescription, jsonLdName, renderContent, renderExcerpt, renderTitle } from '#lib/wp/text.js';
 import { stripTags } from '#lib/domain/searchable-text.js';
 import { renderTermName } from '#lib/contract/html-filters.js';
 import { shortcodeUnautop, wpautop, wpHtmlSplit } from '#lib/wp/autop.js';
@@ -42,7 +35,7 @@ describe('wptexturize', () => {
     ['Wait...', 'Wait&#8230;'],
     ['Brand (tm)', 'Brand &#8482;'],
     ['(tm)', '(tm)'],
-    ['``quoted\'\'', '&#8220;quoted&#8221;'],
+    ["``quoted''", '&#8220;quoted&#8221;'],
     ['"quoted"', '&#8220;quoted&#8221;'],
     ["'quoted'", '&#8216;quoted&#8217;'],
     ["test's", 'test&#8217;s'],
@@ -54,7 +47,7 @@ describe('wptexturize', () => {
     ["('twas)", '(&#8217;twas)'],
     ['12" ruler', '12&#8243; ruler'],
     ["6' tall", '6&#8242; tall'],
-    ['it\'s 5\' and 9" tall', 'it&#8217;s 5&#8242; and 9&#8243; tall'],
+    ["it's 5' and 9\" tall", 'it&#8217;s 5&#8242; and 9&#8243; tall'],
     ['word:"colon"', 'word:&#8221;colon&#8221;'],
     ['"42" and \'0.42\'', '&#8220;42&#8221; and &#8216;0.42&#8217;'],
     ['3x4', '3&#215;4'],
@@ -67,7 +60,7 @@ describe('wptexturize', () => {
     ['&#;', '&#038;#;'],
     ['stop.\u00a0"A quote"', 'stop.\u00a0&#8220;A quote&#8221;'],
     ['&nbsp;"Testing"', '&nbsp;&#8220;Testing&#8221;'],
-    ['Contraction: \u03a0\'s', 'Contraction: \u03a0&#8217;s'],
+    ["Contraction: \u03a0's", 'Contraction: \u03a0&#8217;s'],
   ])('%j -> %j', (input, expected) => {
     expect(tex(input)).toBe(expected);
   });
@@ -93,9 +86,7 @@ describe('wptexturize', () => {
   });
 
   it('leaves registered shortcode tags alone, and texturizes text around them', () => {
-    expect(tex('[caption id="c1" width="300"]<img src="x.png"> Cap "q"[/caption]')).toBe(
-      '[caption id="c1" width="300"]<img src="x.png"> Cap &#8220;q&#8221;[/caption]',
-    );
+    expect(tex('[caption id="c1" width="300"]<img src="x.png"> Cap "q"[/caption]')).toBe('[caption id="c1" width="300"]<img src="x.png"> Cap &#8220;q&#8221;[/caption]');
     expect(tex('[unknown a="b"]')).toBe('[unknown a=&#8221;b&#8221;]');
     expect(tex('[ ... ]')).toBe('[ &#8230; ]');
   });
@@ -198,9 +189,7 @@ describe('shortcodes', () => {
   });
 
   it('links an [embed] URL (no oEmbed provider here)', () => {
-    expect(runEmbedShortcode('[embed]https://example.com/?a=1&amp;b=2[/embed]')).toBe(
-      '<a href="https://example.com/?a=1&#038;b=2">https://example.com/?a=1&amp;b=2</a>',
-    );
+    expect(runEmbedShortcode('[embed]https://example.com/?a=1&amp;b=2[/embed]')).toBe('<a href="https://example.com/?a=1&#038;b=2">https://example.com/?a=1&amp;b=2</a>');
     expect(runEmbedShortcode('[embed src="https://example.com/"]')).toBe('<a href="https://example.com/">https://example.com/</a>');
     expect(runEmbedShortcode('[embed]')).toBe('');
   });
@@ -358,9 +347,57 @@ describe('robustness', () => {
     ['sanitize_text_field', sanitizeTextField],
     ['esc_url', escUrl],
   ];
-  const pieces = ['<', '>', '[', ']', '/', '"', "'", '-', '.', 'x', '1', '0', '&', '#', ';', ' ', '\n', '\r', '\t', '\u00a0', ':', ')', '8',
-    'p', 'div', 'caption', 'gallery', 'embed', 'img src="a" width="1" height="2"', '!--', '-->', 'pre', 'br', '\ud800', '\udc00', '\u0000',
-    '%2', '<!-- wp:p {"a":1} -->', 'Wordpress', '&nbsp;', '=', '\\', 'script', 'li', 'blockquote', 'option', '...', 'ё', '\u{1F389}'];
+  const pieces = [
+    '<',
+    '>',
+    '[',
+    ']',
+    '/',
+    '"',
+    "'",
+    '-',
+    '.',
+    'x',
+    '1',
+    '0',
+    '&',
+    '#',
+    ';',
+    ' ',
+    '\n',
+    '\r',
+    '\t',
+    '\u00a0',
+    ':',
+    ')',
+    '8',
+    'p',
+    'div',
+    'caption',
+    'gallery',
+    'embed',
+    'img src="a" width="1" height="2"',
+    '!--',
+    '-->',
+    'pre',
+    'br',
+    '\ud800',
+    '\udc00',
+    '\u0000',
+    '%2',
+    '<!-- wp:p {"a":1} -->',
+    'Wordpress',
+    '&nbsp;',
+    '=',
+    '\\',
+    'script',
+    'li',
+    'blockquote',
+    'option',
+    '...',
+    'ё',
+    '\u{1F389}',
+  ];
 
   it('never throws and always answers a string', () => {
     let seed = 7;
@@ -378,16 +415,16 @@ describe('robustness', () => {
   it('renders large hostile input, with output that grows linearly', { timeout: 120_000 }, () => {
     const MB = 1 << 18; // a quarter megabyte: quadratic work would take minutes
     const hostile = [
-      ' '.repeat(MB) + 'x\n',
+      `${' '.repeat(MB)}x\n`,
       '<'.repeat(MB),
       '<div '.repeat(MB / 5),
       '<p><li'.repeat(MB / 6),
       '[caption <'.repeat(MB / 10),
-      '1x1 ' + '1.'.repeat(MB / 2),
+      `1x1 ${'1.'.repeat(MB / 2)}`,
       '"'.repeat(MB),
       '&#1'.repeat(MB / 3),
       '<!--'.repeat(MB / 4),
-      '<script>'.repeat(MB / 8) + '\n',
+      `${'<script>'.repeat(MB / 8)}\n`,
       '%'.repeat(MB / 2) + '20'.repeat(MB / 2),
       '\ud800'.repeat(MB),
     ];

@@ -4,7 +4,6 @@ import { parseDate, isValidTimezone } from '#lib/domain/time/dates.js';
 import { bool, checked, int, oneOf, str, type Arg, type Args } from '#lib/contract/params.js';
 
 export const POST_STATUSES = ['publish', 'future', 'draft', 'pending', 'private'] as const;
-export type PostStatus = (typeof POST_STATUSES)[number] | 'trash';
 
 export const mlLanguage = {
   schema: oneOf(LANGUAGES),
@@ -29,36 +28,32 @@ export const pathSlug = {
   description: 'Slug of the record',
 } satisfies Arg;
 
-export const pagingArgs = (noun: string) => ({
-  page: { schema: int({ min: 1 }), type: 'integer', default: 1, description: 'The archive page to return' },
-  per_page: {
-    schema: int({ min: 1 }),
-    type: 'integer',
-    description: `The number of ${noun} to return on each page`,
-    // The site's setting (POSTS_PER_PAGE), read whenever it is shown or applied.
-    get default() {
-      return config().postsPerPage;
+export const pagingArgs = (noun: string) =>
+  ({
+    page: { schema: int({ min: 1 }), type: 'integer', default: 1, description: 'The archive page to return' },
+    per_page: {
+      schema: int({ min: 1 }),
+      type: 'integer',
+      description: `The number of ${noun} to return on each page`,
+      // The site's setting (POSTS_PER_PAGE), read whenever it is shown or applied.
+      get default() {
+        return config().postsPerPage;
+      },
     },
-  },
-}) satisfies Args;
+  }) satisfies Args;
 
 /** A date input in any form of DESIGN §2.9; the operation parses it again in the right zone. */
-export const dateArg = <R extends boolean = false>(description: string, required?: R) => ({
-  schema: checked<string | number>((v) =>
-    (typeof v === 'string' || typeof v === 'number') && parseDate(v, 'UTC') !== undefined
-      ? undefined
-      : 'is not a supported date.',
-  ),
-  // No `format: date-time`: the accepted forms are wider (DESIGN §2.9), and strict clients would refuse them.
-  type: 'string',
-  required: (required ?? false) as R,
-  description,
-}) satisfies Arg;
+export const dateArg = <R extends boolean = false>(description: string, required?: R) =>
+  ({
+    schema: checked<string | number>((v) => ((typeof v === 'string' || typeof v === 'number') && parseDate(v, 'UTC') !== undefined ? undefined : 'is not a supported date.')),
+    // No `format: date-time`: the accepted forms are wider (DESIGN §2.9), and strict clients would refuse them.
+    type: 'string',
+    required: (required ?? false) as R,
+    description,
+  }) satisfies Arg;
 
 export const timezoneArg = {
-  schema: checked<string>((v) =>
-    typeof v === 'string' && (v === '' || isValidTimezone(v)) ? undefined : 'is not a valid time zone.',
-  ),
+  schema: checked<string>((v) => (typeof v === 'string' && (v === '' || isValidTimezone(v)) ? undefined : 'is not a valid time zone.')),
   type: 'string',
   description: 'Time zone of the event wall times: an IANA name or UTC±N; empty for the site zone',
 } satisfies Arg;
@@ -90,7 +85,5 @@ export const postArgs = {
 /** Makes every argument optional and drops defaults (update payloads: omitted fields keep their value). */
 export type Optional<T extends Args> = { [K in keyof T]: Omit<T[K], 'default' | 'required'> & { required: false } };
 export function optional<T extends Args>(args: T): Optional<T> {
-  return Object.fromEntries(
-    Object.entries(args).map(([k, { default: _default, ...a }]) => [k, { ...a, required: false }]),
-  ) as Optional<T>;
+  return Object.fromEntries(Object.entries(args).map(([k, { default: _default, ...a }]) => [k, { ...a, required: false }])) as Optional<T>;
 }

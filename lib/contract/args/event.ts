@@ -6,17 +6,14 @@ import { dateArg, forceArg, mlLanguage, optional, pagingArgs, pathId, pathSlug, 
 /** A JSON number names a record only as a positive integer: 0.5, -0 or 1e309 name nothing. */
 const isIdNumber = (v: unknown): boolean => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
 
-const isLinkValue = (v: unknown): boolean =>
-  isIdNumber(v) ||
-  (typeof v === 'string' && /^\d*$/.test(v.trim())) ||
-  (typeof v === 'object' && v !== null && !Array.isArray(v));
+const isLinkValue = (v: unknown): boolean => isIdNumber(v) || (typeof v === 'string' && /^\d*$/.test(v.trim())) || (typeof v === 'object' && v !== null && !Array.isArray(v));
 
 /** A venue or organizer link: an id, `{id}`, an inline object, a list of those, or empty to clear. */
 const linkArg = (description: string) => ({
   schema: checked((v) => {
     if (v === null || v === '' || v === 0) return undefined;
     const items = Array.isArray(v) ? v : typeof v === 'string' ? listItems(v) : [v];
-    return items && items.every(isLinkValue) ? undefined : 'must be ids or objects.';
+    return items?.every(isLinkValue) ? undefined : 'must be ids or objects.';
   }),
   type: 'array' as const,
   items: 'integer' as const,
@@ -29,9 +26,7 @@ const termsArg = (description: string) => ({
     if (v === null || v === '' || v === 0) return undefined;
     const items = listItems(v);
     // A name is a string and a number is an id; a number that is no id is not a name either.
-    return items && items.every((i) => isIdNumber(i) || typeof i === 'string')
-      ? undefined
-      : 'must be a list of term ids, slugs or names.';
+    return items?.every((i) => isIdNumber(i) || typeof i === 'string') ? undefined : 'must be a list of term ids, slugs or names.';
   }),
   type: 'array' as const,
   items: 'integer' as const,

@@ -5,13 +5,14 @@ import { forceArg, mlLanguage, optional, pagingArgs, pathId, pathSlug, postArgs 
 /** A one-line text field: filtered like a title for users without unfiltered_html. */
 const text = (description: string, max = 1000) => ({ schema: str({ max }), type: 'string', description, html: { filter: 'title' } }) satisfies Arg;
 
-const commonPostWrite = (noun: string) => ({
-  ...postArgs,
-  description: { schema: str(), type: 'string', description: `The ${noun} description`, html: { filter: 'post' } },
-  website: { schema: urlOrEmpty(), type: 'string', description: `The ${noun} website URL` },
-  image: { schema: urlOrEmpty(), type: 'string', description: 'URL of the featured image' },
-  ml_language: mlLanguage,
-}) satisfies Args;
+const commonPostWrite = (noun: string) =>
+  ({
+    ...postArgs,
+    description: { schema: str(), type: 'string', description: `The ${noun} description`, html: { filter: 'post' } },
+    website: { schema: urlOrEmpty(), type: 'string', description: `The ${noun} website URL` },
+    image: { schema: urlOrEmpty(), type: 'string', description: 'URL of the featured image' },
+    ml_language: mlLanguage,
+  }) satisfies Args;
 
 export const venueWriteArgs = {
   venue: { schema: str({ nonEmpty: true, notZero: true, max: 1000 }), type: 'string', required: true, description: 'The venue name', html: { filter: 'title' } },
@@ -35,9 +36,7 @@ export const organizerWriteArgs = {
   ...commonPostWrite('organizer'),
   phone: text('The organizer phone number', 80),
   email: {
-    schema: checked<string>((v) =>
-      typeof v === 'string' && (v === '' || /^[^\s@]+@[^\s@]+$/.test(v.trim())) ? undefined : 'is not a valid e-mail address.',
-    ),
+    schema: checked<string>((v) => (typeof v === 'string' && (v === '' || /^[^\s@]+@[^\s@]+$/.test(v.trim())) ? undefined : 'is not a valid e-mail address.')),
     type: 'string',
     format: 'email',
     description: 'The organizer e-mail address',
@@ -45,26 +44,28 @@ export const organizerWriteArgs = {
   },
 } satisfies Args;
 
-const listArgs = (noun: string) => ({
-  ...pagingArgs(noun),
-  search: { schema: str({ nonEmpty: true, max: 200 }), type: 'string', description: `Limit results to ${noun} containing the string in their fields` },
-  event: { schema: int({ min: 1 }), type: 'integer', description: `Limit results to ${noun} linked to this event` },
-  has_events: { schema: bool(), description: `Limit results to ${noun} that have events` },
-  only_with_upcoming: { schema: bool(), default: false, description: `Limit results to ${noun} that have upcoming events` },
-  status: { schema: statusList(), type: 'string', description: `The ${noun} post status, or several as a list or comma-separated` },
-  ml_language: mlLanguage,
-}) satisfies Args;
+const listArgs = (noun: string) =>
+  ({
+    ...pagingArgs(noun),
+    search: { schema: str({ nonEmpty: true, max: 200 }), type: 'string', description: `Limit results to ${noun} containing the string in their fields` },
+    event: { schema: int({ min: 1 }), type: 'integer', description: `Limit results to ${noun} linked to this event` },
+    has_events: { schema: bool(), description: `Limit results to ${noun} that have events` },
+    only_with_upcoming: { schema: bool(), default: false, description: `Limit results to ${noun} that have upcoming events` },
+    status: { schema: statusList(), type: 'string', description: `The ${noun} post status, or several as a list or comma-separated` },
+    ml_language: mlLanguage,
+  }) satisfies Args;
 
-const itemArgs = <W extends Args>(writeArgs: W, noun: string) => ({
-  list: listArgs(noun),
-  create: writeArgs,
-  get: { id: pathId, ml_language: mlLanguage },
-  getBySlug: { slug: pathSlug, ml_language: mlLanguage },
-  update: { id: pathId, ...optional(writeArgs) },
-  updateBySlug: { slug: pathSlug, ...optional(writeArgs) },
-  delete: { id: pathId, force: forceArg, ml_language: mlLanguage },
-  deleteBySlug: { slug: pathSlug, force: forceArg, ml_language: mlLanguage },
-}) satisfies Record<string, Args>;
+const itemArgs = <W extends Args>(writeArgs: W, noun: string) =>
+  ({
+    list: listArgs(noun),
+    create: writeArgs,
+    get: { id: pathId, ml_language: mlLanguage },
+    getBySlug: { slug: pathSlug, ml_language: mlLanguage },
+    update: { id: pathId, ...optional(writeArgs) },
+    updateBySlug: { slug: pathSlug, ...optional(writeArgs) },
+    delete: { id: pathId, force: forceArg, ml_language: mlLanguage },
+    deleteBySlug: { slug: pathSlug, force: forceArg, ml_language: mlLanguage },
+  }) satisfies Record<string, Args>;
 
 export const venueArgs = itemArgs(venueWriteArgs, 'venues');
 export const organizerArgs = itemArgs(organizerWriteArgs, 'organizers');

@@ -1,13 +1,14 @@
 // The arguments of WordPress's own user routes: `users/me` and the application passwords.
 import { oneOf, str, checked, type Arg, type Args } from '#lib/contract/params.js';
 
-const context = (values: readonly ('view' | 'embed' | 'edit')[], dflt: string) => ({
-  schema: oneOf(values),
-  type: 'string',
-  enum: values,
-  default: dflt,
-  description: 'Scope under which the request is made; determines fields present in response.',
-}) satisfies Arg;
+const context = (values: readonly ('view' | 'embed' | 'edit')[], dflt: string) =>
+  ({
+    schema: oneOf(values),
+    type: 'string',
+    enum: values,
+    default: dflt,
+    description: 'Scope under which the request is made; determines fields present in response.',
+  }) satisfies Arg;
 
 const pathUser = {
   schema: str(),
@@ -22,7 +23,7 @@ const pathUuid = {
   type: 'string',
   required: true,
   path: true,
-  description: 'The application password\'s unique identifier',
+  description: "The application password's unique identifier",
 } satisfies Arg;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -46,7 +47,7 @@ export const appPasswordArgs = {
       schema: checked<string>((v) => (typeof v === 'string' && (v === '' || UUID.test(v)) ? undefined : 'is not a valid UUID.')),
       type: 'string',
       format: 'uuid',
-      description: "A UUID provided by the application to uniquely identify it. It is recommended to use an UUID v5 with the URL or DNS namespace.",
+      description: 'A UUID provided by the application to uniquely identify it. It is recommended to use an UUID v5 with the URL or DNS namespace.',
     },
   },
   delete: { user: pathUser, uuid: pathUuid },

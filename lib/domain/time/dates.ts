@@ -56,10 +56,7 @@ const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
 function formatNaive(naive: number): Wall {
   if (!inRange(naive)) throw new RangeError('Date out of range');
   const d = new Date(naive);
-  return (
-    `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ` +
-    `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`
-  );
+  return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ` + `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
 }
 
 const WALL_RE = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
@@ -255,9 +252,7 @@ function parseNaive(input: string | number, zone: Zone, now: Date): number | und
     const n = Number(m[1]);
     const unit = m[2]!;
     // Wall-clock arithmetic (like PHP's strtotime): '+1 day' keeps the time of day across DST.
-    const moved = unit.startsWith('month')
-      ? addMonthsNaive(current, n)
-      : current + n * (unit.startsWith('week') ? 7 : 1) * MS_DAY;
+    const moved = unit.startsWith('month') ? addMonthsNaive(current, n) : current + n * (unit.startsWith('week') ? 7 : 1) * MS_DAY;
     if (m[3] === undefined) return moved;
     const time = parseTime(m[3]);
     return time === undefined ? undefined : dayStart(moved) + time;

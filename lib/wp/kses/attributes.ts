@@ -7,12 +7,7 @@ import { badProtocol } from './protocols.js';
 import { isEmptyString, isPcreEnd } from './scan.js';
 
 /** wp_kses_attr: keep only the allowed attributes, rebuilt, with a `/` kept as ` /`. */
-export function rebuildAttributes(
-  element: string,
-  attrList: string,
-  allowed: ReadonlyMap<string, AttrRule>,
-  ctx: Ctx,
-): string {
+export function rebuildAttributes(element: string, attrList: string, allowed: ReadonlyMap<string, AttrRule>, ctx: Ctx): string {
   const slash = hasClosingSlash(attrList) ? ' /' : '';
   if (allowed.size === 0) return `<${element}${slash}>`;
   const required = new Set(requiredAttributes(allowed));
@@ -135,8 +130,7 @@ function readAttributeValue(attr: string, i: number): { value: string; quote: st
     const close = attr.indexOf(quote, i + 1);
     if (close === -1) return null;
     const after = close + 1;
-    const fits = isPcreSpace(attr[after]) || isPcreEnd(attr, after)
-      || (attr[after] === '/' && isPcreEnd(attr, after + 1));
+    const fits = isPcreSpace(attr[after]) || isPcreEnd(attr, after) || (attr[after] === '/' && isPcreEnd(attr, after + 1));
     if (!fits) return null;
     let next = i;
     if (isPcreSpace(attr[after])) next = skipPcreSpace(attr, after);

@@ -77,7 +77,13 @@ interface BlockToken {
 
 /** WP_Block_Parser: a best-effort parse that never fails. */
 function parseBlocks(doc: string): ParsedBlock[] {
-  interface Frame { block: ParsedBlock; tokenStart: number; tokenLength: number; prevOffset: number; leading: number | null }
+  interface Frame {
+    block: ParsedBlock;
+    tokenStart: number;
+    tokenLength: number;
+    prevOffset: number;
+    leading: number | null;
+  }
   const output: ParsedBlock[] = [];
   const stack: Frame[] = [];
   const tokens = blockTokenizer(doc);
@@ -215,12 +221,7 @@ function filterBlockTree(root: ParsedBlock, ctx: Ctx, filterText: (text: string)
  * filter_block_kses_value: strings (and string keys) through kses without the block filter;
  * a changed key moves to the end. core/template-part's `tagName` must be an allowed element.
  */
-function filterBlockValue(
-  value: PhpValue | undefined,
-  ctx: Ctx,
-  templatePart: boolean,
-  filterText: (text: string) => string,
-): PhpValue | undefined {
+function filterBlockValue(value: PhpValue | undefined, ctx: Ctx, templatePart: boolean, filterText: (text: string) => string): PhpValue | undefined {
   if (typeof value === 'string') return filterText(value);
   if (!(value instanceof PhpArray)) return value;
   // PHP's foreach walks a copy: later writes do not change the values still to be visited.
@@ -241,7 +242,12 @@ function filterTemplatePartTag(value: PhpValue | undefined, key: PhpKey, ctx: Ct
 
 /** serialize_block, iteratively; throws OutputTooLarge past `budget` characters. */
 function serializeBlock(root: ParsedBlock, budget: number): string {
-  interface Frame { block: ParsedBlock; chunk: number; child: number; content: string }
+  interface Frame {
+    block: ParsedBlock;
+    chunk: number;
+    child: number;
+    content: string;
+  }
   const stack: Frame[] = [{ block: root, chunk: 0, child: 0, content: '' }];
   for (;;) {
     const frame = stack[stack.length - 1]!;
@@ -279,10 +285,5 @@ function delimitedBlock(block: ParsedBlock, content: string): string {
 function serializeBlockAttributes(attrs: PhpArray): string {
   const json = phpJsonEncode(attrs, 0);
   if (json === null) return '';
-  return json
-    .replaceAll('--', '\\u002d\\u002d')
-    .replaceAll('<', '\\u003c')
-    .replaceAll('>', '\\u003e')
-    .replaceAll('&', '\\u0026')
-    .replaceAll('\\"', '\\u0022');
+  return json.replaceAll('--', '\\u002d\\u002d').replaceAll('<', '\\u003c').replaceAll('>', '\\u003e').replaceAll('&', '\\u0026').replaceAll('\\"', '\\u0022');
 }

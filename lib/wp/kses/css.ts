@@ -6,7 +6,8 @@ import { badProtocol } from './protocols.js';
 import { Builder, ForwardFinder, isEmptyString } from './scan.js';
 
 /** safecss_filter_attr()'s allowed properties (`--*` custom properties are handled apart). */
-const SAFE_CSS_PROPERTIES = new Set(`background background-color background-image
+const SAFE_CSS_PROPERTIES = new Set(
+  `background background-color background-image
   background-position background-repeat background-size background-attachment
   background-blend-mode border border-radius border-width border-color border-style border-right
   border-right-color border-right-style border-right-width border-bottom border-bottom-color
@@ -26,10 +27,10 @@ const SAFE_CSS_PROPERTIES = new Set(`background background-color background-imag
   justify-content justify-items justify-self align-content align-items align-self clear cursor
   direction float list-style-type object-fit object-position opacity overflow vertical-align
   writing-mode position top right bottom left z-index box-shadow aspect-ratio
-  container-type`.split(/\s+/));
+  container-type`.split(/\s+/),
+);
 
-const CSS_URL_PROPERTIES = new Set(['background', 'background-image', 'cursor', 'filter',
-  'list-style', 'list-style-image']);
+const CSS_URL_PROPERTIES = new Set(['background', 'background-image', 'cursor', 'filter', 'list-style', 'list-style-image']);
 const CSS_GRADIENT_PROPERTIES = new Set(['background', 'background-image']);
 const CSS_FUNCTIONS = ['var', 'calc', 'min', 'max', 'minmax', 'clamp', 'repeat'];
 /** url() count × declaration length beyond which a declaration is refused (see isSafeDeclaration). */
@@ -159,7 +160,7 @@ function removeCssFunctions(text: string): string {
   let copied = 0;
   while (i < text.length) {
     const name = isWordChar(text[i - 1]) ? undefined : CSS_FUNCTIONS.find((fn) => text.startsWith(`${fn}(`, i));
-    const close = name === undefined ? -1 : closing.get(i + name.length) ?? -1;
+    const close = name === undefined ? -1 : (closing.get(i + name.length) ?? -1);
     if (close === -1) {
       i++;
       continue;

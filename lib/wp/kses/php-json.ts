@@ -107,7 +107,11 @@ class PhpJsonParser {
       return ch === '{' ? this.object(depth + 1) : this.array(depth + 1);
     }
     if (ch === '"') return this.string();
-    for (const [word, result] of [['true', true], ['false', false], ['null', null]] as const) {
+    for (const [word, result] of [
+      ['true', true],
+      ['false', false],
+      ['null', null],
+    ] as const) {
       if (this.text.startsWith(word, this.i)) {
         this.i += word.length;
         return result;
@@ -249,7 +253,13 @@ function phpJsonString(text: string): string {
 }
 
 const JSON_SHORT_ESCAPES: Record<string, string> = {
-  '"': '\\"', '\\': '\\\\', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t',
+  '"': '\\"',
+  '\\': '\\\\',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
 };
 
 /** A double as PHP prints it with serialize_precision -1 (shortest digits, `1.0e+25` style). */

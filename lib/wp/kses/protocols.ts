@@ -7,8 +7,28 @@ import { isEmptyString, rewriteAfter } from './scan.js';
 
 /** wp_allowed_protocols(). Not in it: javascript, vbscript, data, file, … */
 const ALLOWED_PROTOCOLS = new Set([
-  'http', 'https', 'ftp', 'ftps', 'mailto', 'news', 'irc', 'irc6', 'ircs', 'gopher', 'nntp',
-  'feed', 'telnet', 'mms', 'rtsp', 'sms', 'svn', 'tel', 'fax', 'xmpp', 'webcal', 'urn',
+  'http',
+  'https',
+  'ftp',
+  'ftps',
+  'mailto',
+  'news',
+  'irc',
+  'irc6',
+  'ircs',
+  'gopher',
+  'nntp',
+  'feed',
+  'telnet',
+  'mms',
+  'rtsp',
+  'sms',
+  'svn',
+  'tel',
+  'fax',
+  'xmpp',
+  'webcal',
+  'urn',
 ]);
 
 /** wp_kses_bad_protocol: strip disallowed URL schemes, however they are spelled. */

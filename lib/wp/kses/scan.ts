@@ -75,11 +75,7 @@ export class ForwardFinder {
  * Calls `rewrite` at every occurrence of `prefix` (left to right, not overlapping). It returns
  * [replacement, index after the match] or null to leave the text alone.
  */
-export function rewriteAfter(
-  text: string,
-  prefix: string,
-  rewrite: (text: string, after: number) => [string, number] | null,
-): string {
+export function rewriteAfter(text: string, prefix: string, rewrite: (text: string, after: number) => [string, number] | null): string {
   const out = new Builder();
   let changed = false;
   let copied = 0;

@@ -67,11 +67,7 @@ export function split(text: string, ctx: Ctx, blocks: boolean, nested: (text: st
  * `<!--…-->` (`.` stops at newlines; an unclosed one runs to the end), `</` + non-letter … `>`,
  * `<!` … `>`, and finally `<` … `>` or to the end.
  */
-function tokenEnd(
-  text: string,
-  start: number,
-  finders: { gt: ForwardFinder; newline: ForwardFinder; commentEnd: ForwardFinder },
-): number {
+function tokenEnd(text: string, start: number, finders: { gt: ForwardFinder; newline: ForwardFinder; commentEnd: ForwardFinder }): number {
   const length = text.length;
   if (text.startsWith('<!--', start)) {
     const close = finders.commentEnd.next(start + 4);
