@@ -1,4 +1,4 @@
-// Values held for one request (its deadline, log context and log writer, capacity tally, `If-Match`,
+// Values held for one request (its deadline, log context and log writer, capacity tally,
 // and locally its table grants), which must not leak into another request.
 //
 // Where requests run at once in one process (the local gateway, tests, Lambda Managed Instances)

@@ -88,7 +88,7 @@ describe('requestScopes, in a process handed one request at a time', () => {
       [1, 'x'],
       [1, undefined],
     ]);
-    // A request that sets nothing sees nothing of the one before (as `If-Match` is set only when sent).
+    // A request that sets nothing sees nothing of the one before.
     expect(await scopes.request(async () => [a.get(), b.get()])).toEqual([undefined, undefined]);
     expect(a.get()).toBeUndefined();
     expect(scopes.isolated()).toBe(false);
