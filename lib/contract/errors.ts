@@ -71,3 +71,24 @@ export const tec = {
 
 /** A write that lost a race (a slug or counter taken in between) and may be retried. */
 export class ConflictError extends Error {}
+
+/**
+ * A write was sent and its answer did not come back in time (or the request failed after a write
+ * landed): it may or may not be stored. Never retried within the request; the client is told so
+ * (503 `rest_outcome_unknown`, lib/http/pipeline.ts) and how to find out.
+ */
+export class OutcomeUnknown extends Error {}
+
+/** Seconds a client waits before asking again after an unknown outcome. */
+export const OUTCOME_RETRY_AFTER_S = 2;
+
+/** The answer to an unknown outcome, worded for a create (retried with its key) or an update (re-read first). */
+export const outcomeUnknown = (create: boolean) =>
+  new ApiError(
+    503,
+    'rest_outcome_unknown',
+    create
+      ? 'The server could not tell in time whether the record was created. Send the same request again with the same Idempotency-Key: it answers with the record if it was created, and creates it once if not.'
+      : 'The server could not tell in time whether the change was saved. Read the record again, and if the change is still wanted send it with If-Match set to the ETag just read.',
+    { retry_after: OUTCOME_RETRY_AFTER_S },
+  );

@@ -2,7 +2,9 @@
 // Powertools' Idempotency utility in the table itself. A repeat by the same caller with the same
 // key and request within a day gets the first answer (status, headers, body) and writes nothing;
 // the same key with another request is 422; a repeat while the first still runs is 409. Only a
-// success is kept: a failed create may be sent again with its key and runs again.
+// success is kept: a failed create may be sent again with its key and runs again. A create whose
+// outcome was unknown (503) runs again too, and finds the record its first try stored, if it did:
+// every try of a key takes the same id (lib/store/create-ids.ts).
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { IdempotencyAlreadyInProgressError, IdempotencyConfig, IdempotencyValidationError, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
@@ -13,12 +15,10 @@ import { ApiError } from '#lib/contract/errors.js';
 import { header } from '#lib/runtime/headers.js';
 import type { Operation } from '#lib/contract/operations.js';
 import { TTL_ATTRIBUTE } from '#lib/store/table.js';
+import { asTryOf, IDEMPOTENCY_PARTITION, IDEMPOTENCY_SECONDS } from '#lib/store/create-ids.js';
 
 export type Result = APIGatewayProxyStructuredResultV2;
 
-/** The partition of the records: they are few and short-lived (one per create retried within a day). */
-export const IDEMPOTENCY_PARTITION = 'IDEMPOTENCY';
-export const IDEMPOTENCY_SECONDS = 24 * 60 * 60;
 /** Visible ASCII, as most APIs that take the header accept (RFC draft-ietf-httpapi-idempotency-key-header). */
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 
@@ -100,7 +100,8 @@ export async function idempotent(op: Operation, caller: string | undefined, even
   };
   const once = makeIdempotent(
     async (_payload: Payload): Promise<Result> => {
-      const result = await run();
+      // Every try of the key creates the same record (lib/store/create-ids.ts).
+      const result = await asTryOf(JSON.stringify([op.id, caller, key]), run);
       if ((result.statusCode ?? 200) >= 300) throw new NotKept(result);
       return result;
     },

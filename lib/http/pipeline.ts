@@ -6,7 +6,8 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type { Principal } from '#lib/contract/principal.js';
 import { challengeFor, identify } from '#lib/auth/sign-in.js';
 import { config, isLang, type Lang } from '#lib/runtime/config.js';
-import { ApiError, ConflictError, forbidden, noRoute } from '#lib/contract/errors.js';
+import { ApiError, ConflictError, forbidden, noRoute, OUTCOME_RETRY_AFTER_S, OutcomeUnknown, outcomeUnknown } from '#lib/contract/errors.js';
+import { loggingWrites, WriteLog } from '#lib/store/transactions.js';
 import { beforeTimeout, withDeadline } from '#lib/runtime/deadline.js';
 import { encode, parseBody, parseFormLike } from './codec.js';
 import { header } from '#lib/runtime/headers.js';
@@ -106,8 +107,18 @@ const routeRequest =
     };
   };
 
-/** Any failure as WordPress answers it: an ApiError as it says, a lost race as 409, the rest as a logged 500. */
-function wpError(err: unknown, event: Event): Result {
+/**
+ * Any failure as WordPress answers it: an ApiError as it says, a lost race as 409, the rest as a
+ * logged 500; each of them means that nothing was written. A failure after a write of the
+ * operation landed, or while one may still land, is a 503 that says the outcome is unknown and
+ * how to learn it (`create`: the operation is a create, retried with its Idempotency-Key).
+ */
+function wpError(err: unknown, event: Event, writes?: WriteLog, create = false): Result {
+  if (err instanceof OutcomeUnknown || writes?.mayHaveWritten) {
+    if (!(err instanceof OutcomeUnknown)) logError(err);
+    const unknown = outcomeUnknown(create);
+    return encode({ status: 503, body: unknown.body() }, { 'retry-after': String(OUTCOME_RETRY_AFTER_S) }, event);
+  }
   if (err instanceof ApiError) {
     // TEC's message stays; the header tells a client which credentials the API takes.
     const challenge: Record<string, string> = err.status === 401 ? { 'www-authenticate': challengeFor(header(event, 'authorization')) } : {};
@@ -170,11 +181,14 @@ export function handle<Id extends OperationId>(opId: Id, logic: Logic<ArgsOf<Id>
     });
   };
   const run = async (event: Event, context: ContextWithRequest): Promise<Result> => {
+    // A write operation logs its writes, so that a failure after one says that it may be stored.
+    const writes = op.access === 'write' ? new WriteLog() : undefined;
     try {
       await route(event, context);
-      return await beforeTimeout(context.getRemainingTimeInMillis(), operate(event, context));
+      const work = writes ? loggingWrites(writes, () => operate(event, context)) : operate(event, context);
+      return await beforeTimeout(context.getRemainingTimeInMillis(), work);
     } catch (err) {
-      return wpError(err, event);
+      return wpError(err, event, writes, op.idempotent);
     }
   };
   return (event: Event, context: ContextWithRequest): Promise<Result> => {

@@ -3,7 +3,7 @@
 import { config, type Lang } from '#lib/runtime/config.js';
 import { parseCostInput } from '#lib/domain/cost.js';
 import { endOfDay, parseDate, startOfDay, wallToUtc } from '#lib/domain/time/dates.js';
-import { ApiError, ConflictError, invalidParam, invalidParams, tec } from '#lib/contract/errors.js';
+import { ApiError, ConflictError, invalidParam, invalidParams, OutcomeUnknown, tec } from '#lib/contract/errors.js';
 import { HTML_FILTERS, renderTermName } from '#lib/contract/html-filters.js';
 import { collate } from './dedupe.js';
 import { recordReply, type Reply } from '#lib/contract/reply.js';
@@ -25,9 +25,11 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db } from '#lib/store/db.js';
 import { batchGet, getItem, keyOf } from '#lib/store/reads.js';
-import { foundInRace, SlugTaken, transact, type TransactItem } from '#lib/store/transactions.js';
+import { abortAfter, foundInRace, logWrite, outcomeOpen, SlugTaken, transact, type TransactItem } from '#lib/store/transactions.js';
+import { remainingMs } from '#lib/runtime/deadline.js';
 import { withRetry } from '#lib/store/retry.js';
 import { nextId } from '#lib/store/ids.js';
+import { createId, type CreateId } from '#lib/store/create-ids.js';
 import { freeSlug, idAndSlug } from '#lib/store/slugs.js';
 import { keys, type Taxonomy } from '#lib/store/keys.js';
 import type { AnyPost, EventItem, OrganizerItem, TermItem, VenueItem } from '#lib/store/items.js';
@@ -276,15 +278,26 @@ export async function createEvent(ctx: EventCreate): Promise<Reply> {
   const params = { ...ctx.params, status: scaleStatus(ctx.principal, ctx.params.status, undefined) };
   // One id for every attempt: an attempt that lost a race wrote nothing, so its id is still free.
   // Taken within the first attempt, so that a request that never starts one takes none.
-  let allocated: Promise<number> | undefined;
+  // A retry of a create with its Idempotency-Key takes the id of the first try (createId), and
+  // answers with its event when that try landed after all.
+  let allocated: Promise<CreateId> | undefined;
   const event = await withRetry(async (attempt) => {
     const title = ctx.params.title;
+    const taking = (allocated ??= createId(() => nextId('post')));
     // The links, the id and the slug are read at once. After a lost slug race the slug takes a
     // ticket from the wanted slug's counter (freeSlug).
-    const [links, [id, slug]] = await waitAll([
+    const [links, [id, slug], stored] = await waitAll([
       resolveLinks(ctx, author, attempt),
-      idAndSlug((allocated ??= nextId('post')), 'event', ctx.lang, slugify(ctx.params.slug ?? title), attempt),
+      idAndSlug(
+        taking.then((c) => c.id),
+        'event',
+        ctx.lang,
+        slugify(ctx.params.slug ?? title),
+        attempt,
+      ),
+      taking.then((c) => (c.retried ? getItem<EventItem>(keys.post(c.id)) : undefined)),
     ]);
+    if (stored?.kind === 'event') return stored;
     const next = eventFrom(params, { id, lang: ctx.lang, slug, author, now: ctx.now }, links);
     await commit(undefined, next, links);
     return next;
@@ -364,10 +377,14 @@ async function updateFields(ctx: EventUpdate, found: EventItem, check: Checked |
   );
   return withRetry(async () => {
     try {
-      const out = await settleChecked(check, () => db().send(new UpdateCommand(update)));
+      // Given up at the deadline: an UpdateItem has no token to send it again with, so an update
+      // whose answer did not come is an unknown outcome.
+      const send = () => logWrite(() => db().send(new UpdateCommand(update), { abortSignal: abortAfter(remainingMs()) }));
+      const out = await settleChecked(check, send);
       return out.Attributes as EventItem;
     } catch (err) {
       if (err instanceof ConditionalCheckFailedException) return undefined;
+      if (outcomeOpen(err)) throw new OutcomeUnknown('The update was sent and its outcome did not come back in time', { cause: err });
       // A transaction holding the event (DynamoDB refuses the update rather than queue it).
       if ((err as { name?: string }).name === 'TransactionConflictException') throw new ConflictError('Transaction conflict on the event');
       throw err;

@@ -12,6 +12,7 @@ import { slugify } from '#lib/domain/slug.js';
 import { foundInRace, put, putIfVersion, transact, type TransactItem } from '#lib/store/transactions.js';
 import { withRetry } from '#lib/store/retry.js';
 import { nextId } from '#lib/store/ids.js';
+import { createId } from '#lib/store/create-ids.js';
 import { freeSlug, idAndSlug } from '#lib/store/slugs.js';
 import { keys } from '#lib/store/keys.js';
 import type { OrganizerItem, VenueItem } from '#lib/store/items.js';
@@ -94,10 +95,11 @@ export async function newPlace(
   ctx: Pick<RequestWith<unknown>, 'lang' | 'now'>,
   author: number,
   attempt = 1,
+  takeId = () => nextId('post'),
 ): Promise<{ item: Place; writes: TransactItem[]; reused: boolean }> {
   const duplicate = await findDuplicate(kind, ctx.lang, str(p[kind]), p.description === undefined ? undefined : str(p.description));
   if (duplicate) return { item: duplicate, writes: [], reused: true };
-  const [id, slug] = await idAndSlug(nextId('post'), kind, ctx.lang, slugify(str(p[kind])), attempt);
+  const [id, slug] = await idAndSlug(takeId(), kind, ctx.lang, slugify(str(p[kind])), attempt);
   const item = indexed(placeFrom(kind, p, { id, lang: ctx.lang, slug, author, now: ctx.now }));
   return { item, writes: [put(item), put({ ...keys.slugGuard(kind, ctx.lang, slug), id }), titleItem(item)], reused: false };
 }
@@ -109,8 +111,13 @@ export async function createPlace(ctx: PlaceCreate, kind: PlaceKind): Promise<Re
   await checkAuthor(ctx);
   const author = await authorOf(ctx);
   const params = { ...ctx.params, status: scaleStatus(ctx.principal, ctx.params.status, undefined) };
+  // A retry with the create's Idempotency-Key takes the first try's id (lib/store/create-ids.ts),
+  // so that a first try that lands late and the retry cannot both be stored; one that landed
+  // before is found as a duplicate and answered with.
+  let allocated: Promise<number> | undefined;
+  const takeId = () => (allocated ??= createId(() => nextId('post')).then((c) => c.id));
   const item = await withRetry(async (attempt) => {
-    const { item, writes } = await newPlace(kind, params, ctx, author, attempt);
+    const { item, writes } = await newPlace(kind, params, ctx, author, attempt, takeId);
     await transact(writes);
     return item;
   });

@@ -24,6 +24,18 @@ export function remainingMs(): number {
 /** How long before the function's timeout an operation still running is given up. */
 const TIMEOUT_MARGIN_MS = 5;
 
+/** Time kept for encoding and sending the answer once a write's outcome is settled. */
+const SETTLE_RESERVE_MS = 250;
+
+/**
+ * Milliseconds left for settling the outcome of a write already sent (resending it with its token,
+ * reading it back): the answer margin too, less what answering takes, but never past the point
+ * where `beforeTimeout` gives the operation up. Infinity outside a request.
+ */
+export function settleMs(): number {
+  return remainingMs() + ANSWER_MARGIN_MS - TIMEOUT_MARGIN_MS - SETTLE_RESERVE_MS;
+}
+
 class FunctionTimeoutError extends Error {
   override name = 'TimeoutError';
 }

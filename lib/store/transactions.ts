@@ -1,9 +1,12 @@
 // All-or-nothing writes: the items of a transaction (put, conditional put, update, delete, check)
 // and the transaction itself, with the conflicts it reports.
+import { randomUUID } from 'node:crypto';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { config } from '#lib/runtime/config.js';
-import { ConflictError } from '#lib/contract/errors.js';
+import { remainingMs, settleMs } from '#lib/runtime/deadline.js';
+import { scopedValue } from '#lib/runtime/scope.js';
+import { ConflictError, OutcomeUnknown } from '#lib/contract/errors.js';
 import { db } from './db.js';
 import type { Key } from './reads.js';
 import { backoff, Durations, sleep } from './retry.js';
@@ -54,6 +57,90 @@ const transactTimes = new Durations(50, 10, TRANSACT_TIMES_MAX_AGE_MS);
 /** Resends of a transaction that only met another transaction on one of its items. */
 const CONFLICT_RESENDS = 4;
 
+/** An operation's writes so far: whether one landed, and how many are out or ended without a known outcome. */
+export class WriteLog {
+  landed = false;
+  unsettled = 0;
+  /**
+   * Whether a write landed, or may have: an error answer then cannot say that nothing was
+   * written (lib/http/pipeline.ts answers that the outcome is unknown).
+   */
+  get mayHaveWritten(): boolean {
+    return this.landed || this.unsettled > 0;
+  }
+}
+const writeLog = scopedValue<WriteLog | undefined>('writes');
+
+/** Runs `fn`, an operation, with `log` keeping the log of its writes. */
+export const loggingWrites = <T>(log: WriteLog, fn: () => Promise<T>): Promise<T> => writeLog.run(log, fn);
+
+/**
+ * Runs `fn`, bookkeeping of the caller rather than the operation's change (registering a new
+ * user's id): its writes are not the operation's, and an error answer may still say that nothing
+ * of it was written.
+ */
+export const bookkeeping = <T>(fn: () => Promise<T>): Promise<T> => writeLog.run(undefined, fn);
+
+/** Network errors after which the request may have reached DynamoDB and been carried out. */
+const CUT_OFF = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED']);
+
+/**
+ * Whether a failed write may still have been carried out: no answer came (the deadline's abort, a
+ * connection cut), DynamoDB failed on its side (5xx), or the transaction of the same token is
+ * still running. Any other failure is DynamoDB's answer that nothing was written.
+ */
+export function outcomeOpen(err: unknown): boolean {
+  const e = err as { name?: string; code?: string; $fault?: string };
+  if (err instanceof OutcomeUnknown) return true;
+  if (e.name === 'AbortError' || e.name === 'TransactionInProgressException') return true;
+  return e.$fault === 'server' || CUT_OFF.has(e.code ?? '');
+}
+
+/** Runs one write request of the operation, logged: unsettled while it is out, and for good if its outcome stays open. */
+export async function logWrite<T>(write: () => Promise<T>): Promise<T> {
+  const log = writeLog.get();
+  if (log) log.unsettled++;
+  let settled = true;
+  try {
+    const out = await write();
+    if (log) log.landed = true;
+    return out;
+  } catch (err) {
+    settled = !outcomeOpen(err);
+    throw err;
+  } finally {
+    if (log && settled) log.unsettled--;
+  }
+}
+
+/** An abort signal for the time left, none outside a request. */
+export const abortAfter = (ms: number): AbortSignal | undefined => (Number.isFinite(ms) ? AbortSignal.timeout(Math.max(1, ms)) : undefined);
+
+/**
+ * Sends a transaction with its ClientRequestToken, given up at the request's deadline. When no
+ * answer says what became of it, the same transaction with the same token is sent again while
+ * the answer margin allows (DynamoDB carries a token's transaction out once in ten minutes, and
+ * answers a repeat of one it carried out with success): its answer is then the transaction's. If
+ * none comes in time, the outcome is unknown (OutcomeUnknown).
+ */
+async function sendOnce(items: TransactItem[]): Promise<void> {
+  const input = { TransactItems: items, ClientRequestToken: randomUUID() };
+  let open: unknown;
+  for (let n = 0; ; n++) {
+    const window = open === undefined ? remainingMs() : settleMs();
+    if (window <= 0) throw new OutcomeUnknown('The transaction was sent and its outcome did not come back in time', { cause: open });
+    try {
+      await db().send(new TransactWriteCommand(input), { abortSignal: abortAfter(window) });
+      return;
+    } catch (err) {
+      if (!outcomeOpen(err)) throw err;
+      open = err;
+      // The first send may still be running at DynamoDB (TransactionInProgressException).
+      await sleep(Math.max(0, Math.min(backoff(n + 1, 20, 200), settleMs() - 50)));
+    }
+  }
+}
+
 const isSlugGuard = (item: TransactItem | undefined) => String((item?.Put?.Item as { pk?: unknown } | undefined)?.pk ?? '').startsWith('SLUG#');
 
 /**
@@ -64,14 +151,15 @@ const isSlugGuard = (item: TransactItem | undefined) => String((item?.Put?.Item 
  * queueing them) wrote nothing, and its items are still right (their conditions are checked
  * again), so it is sent again a few times after short jittered waits. It is never sent when the
  * request's deadline would pass before it can answer: a write that the client is told failed must
- * not land afterwards.
+ * not land afterwards; one sent whose answer does not come back in time is sent again with its
+ * token until one does, and otherwise is an OutcomeUnknown.
  */
 export async function transact(items: TransactItem[], onFailed?: (index: number, current?: Record<string, unknown>) => Error | undefined): Promise<void> {
   if (items.length === 0) return;
   if (items.length > 100) throw new Error(`A transaction holds at most 100 items, got ${items.length}`);
   for (let resend = 0; ; resend++) {
     try {
-      await transactTimes.time('commit the write', () => db().send(new TransactWriteCommand({ TransactItems: items })));
+      await transactTimes.time('commit the write', () => logWrite(() => sendOnce(items)));
       return;
     } catch (err) {
       if (!(err instanceof TransactionCanceledException)) throw err;

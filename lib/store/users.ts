@@ -2,7 +2,7 @@
 import { keys } from './keys.js';
 import { getItem } from './reads.js';
 import { nextId } from './ids.js';
-import { put, transact } from './transactions.js';
+import { bookkeeping, put, transact } from './transactions.js';
 import { withRetry } from './retry.js';
 
 /**
@@ -20,7 +20,7 @@ export async function userIdOf(sub: string): Promise<number> {
     if (existing !== undefined) return existing;
     const id = await nextId('user');
     // If another request registers this subject first, the retry reads its id.
-    await transact([put({ ...keys.userBySub(sub), userId: id }), put({ ...keys.userById(id), sub })]);
+    await bookkeeping(() => transact([put({ ...keys.userBySub(sub), userId: id }), put({ ...keys.userById(id), sub })]));
     return id;
   });
 }

@@ -1,0 +1,47 @@
+// The id of a create sent with an Idempotency-Key (lib/http/idempotency.ts): every try of one key
+// takes the id the first try took. A try whose outcome was unknown and that landed is then found
+// by the next try, which answers with it; and a try that lands late and a new one cannot both be
+// stored, as both write the same record (on the condition that it does not exist yet).
+import { createHash } from 'node:crypto';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '#lib/runtime/config.js';
+import { scopedValue } from '#lib/runtime/scope.js';
+import { db } from './db.js';
+import { TTL_ATTRIBUTE } from './table.js';
+
+/** The partition of the records of retried creates: few and short-lived. */
+export const IDEMPOTENCY_PARTITION = 'IDEMPOTENCY';
+/** How long a key is remembered. */
+export const IDEMPOTENCY_SECONDS = 24 * 60 * 60;
+
+const createKey = scopedValue<string>('create key');
+
+/** Runs `fn`, a create, as the try of `key` (the operation, the caller and the header's value). */
+export const asTryOf = <T>(key: string, fn: () => Promise<T>): Promise<T> => createKey.run(key, fn);
+
+export interface CreateId {
+  id: number;
+  /** An earlier try of the same key took the id: its record may be stored already. */
+  retried: boolean;
+}
+
+/** The create's id: the one an earlier try of its key took, else one from `take`, kept for later tries. */
+export async function createId(take: () => Promise<number>): Promise<CreateId> {
+  const key = createKey.get();
+  if (key === undefined) return { id: await take(), retried: false };
+  const item = { pk: IDEMPOTENCY_PARTITION, sk: `id#${createHash('sha256').update(key).digest('hex')}` };
+  const TableName = config().tableName;
+  const kept = await db().send(new GetCommand({ TableName, Key: item, ConsistentRead: true }));
+  if (kept.Item) return { id: Number(kept.Item.id), retried: true };
+  const id = await take();
+  try {
+    const expires = Math.floor(Date.now() / 1000) + IDEMPOTENCY_SECONDS;
+    await db().send(new PutCommand({ TableName, Item: { ...item, id, [TTL_ATTRIBUTE]: expires }, ConditionExpression: 'attribute_not_exists(pk)' }));
+    return { id, retried: false };
+  } catch (err) {
+    // Another try of the key kept its id first (Powertools lets one run at a time; this is the rest).
+    if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    return createId(take);
+  }
+}
