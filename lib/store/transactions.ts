@@ -116,19 +116,22 @@ export async function logWrite<T>(write: () => Promise<T>): Promise<T> {
 /** An abort signal for the time left, none outside a request. */
 export const abortAfter = (ms: number): AbortSignal | undefined => (Number.isFinite(ms) ? AbortSignal.timeout(Math.max(1, ms)) : undefined);
 
+/** Resends of a transaction whose outcome is open, at most (outside a request, time does not end them). */
+const SETTLE_RESENDS = 5;
+
 /**
  * Sends a transaction with its ClientRequestToken, given up at the request's deadline. When no
  * answer says what became of it, the same transaction with the same token is sent again while
  * the answer margin allows (DynamoDB carries a token's transaction out once in ten minutes, and
  * answers a repeat of one it carried out with success): its answer is then the transaction's. If
- * none comes in time, the outcome is unknown (OutcomeUnknown).
+ * none comes in time (or in a few resends), the outcome is unknown (OutcomeUnknown).
  */
 async function sendOnce(items: TransactItem[]): Promise<void> {
   const input = { TransactItems: items, ClientRequestToken: randomUUID() };
   let open: unknown;
   for (let n = 0; ; n++) {
     const window = open === undefined ? remainingMs() : settleMs();
-    if (window <= 0) throw new OutcomeUnknown('The transaction was sent and its outcome did not come back in time', { cause: open });
+    if (window <= 0 || n > SETTLE_RESENDS) throw new OutcomeUnknown('The transaction was sent and its outcome did not come back in time', { cause: open });
     try {
       await db().send(new TransactWriteCommand(input), { abortSignal: abortAfter(window) });
       return;
