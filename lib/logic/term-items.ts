@@ -9,8 +9,17 @@ import type { TermItem } from '#lib/store/items.js';
 import { indexedTerm } from './common.js';
 
 /** A new term record (its guards are written by `termWrites`). */
-export async function newTermItem(taxonomy: Taxonomy, lang: Lang, name: string, description: string, parent: number, slug?: string, attempt = 1): Promise<TermItem> {
-  const [id, free] = await idAndSlug(nextId('term'), taxonomy, lang, slugify(slug ?? name), attempt);
+export async function newTermItem(
+  taxonomy: Taxonomy,
+  lang: Lang,
+  name: string,
+  description: string,
+  parent: number,
+  slug?: string,
+  attempt = 1,
+  takeId = () => nextId('term'),
+): Promise<TermItem> {
+  const [id, free] = await idAndSlug(takeId(), taxonomy, lang, slugify(slug ?? name), attempt);
   return indexedTerm({ ...keys.term(id), id, taxonomy, lang, name: name.trim(), slug: free, description, parent, count: 0, version: 1 });
 }
 

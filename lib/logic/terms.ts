@@ -10,6 +10,8 @@ import { slugify } from '#lib/domain/slug.js';
 import { getItem } from '#lib/store/reads.js';
 import { del, put, putIfVersion, transact, type TransactItem } from '#lib/store/transactions.js';
 import { withRetry } from '#lib/store/retry.js';
+import { nextId } from '#lib/store/ids.js';
+import { createId, earlierId } from '#lib/store/create-ids.js';
 import { keys, type Taxonomy } from '#lib/store/keys.js';
 import type { TermItem } from '#lib/store/items.js';
 import { checked, writeChecked } from '#lib/store/precondition.js';
@@ -59,6 +61,13 @@ export async function createTerm(ctx: RequestContext<TermCreate>): Promise<Reply
   const taxonomy = taxonomyOf(ctx);
   const parent = await parentOf(ctx, taxonomy, 0);
   const name = ctx.params.name.trim();
+  // A retry with the create's Idempotency-Key answers with the term its first try stored; a
+  // first try that lands late and the retry write the same record (lib/store/create-ids.ts).
+  const earlier = await earlierId();
+  const stored = earlier === undefined ? undefined : await getItem<TermItem>(keys.term(earlier));
+  if (stored) return recordReply(201, presentTerm(stored), stored);
+  let allocated: Promise<number> | undefined;
+  const takeId = () => (allocated ??= createId(() => nextId('term')).then((c) => c.id));
   const existing = await getItem<{ id: number }>(keys.termName(taxonomy, ctx.lang, parent, name));
   if (existing) throw tec.termExists(existing.id, taxonomy === 'category');
   const wantedSlug = ctx.params.slug;
@@ -67,7 +76,7 @@ export async function createTerm(ctx: RequestContext<TermCreate>): Promise<Reply
     if (taken) throw duplicateSlug(slugify(wantedSlug));
   }
   const term = await withRetry(async (attempt) => {
-    const t = await newTermItem(taxonomy, ctx.lang as Lang, name, ctx.params.description ?? '', parent, wantedSlug, attempt);
+    const t = await newTermItem(taxonomy, ctx.lang as Lang, name, ctx.params.description ?? '', parent, wantedSlug, attempt, takeId);
     const writes = termWrites(t);
     const meaning = guardError(writes, t);
     // A slug derived from the name that another term took meanwhile is a lost race (retried with a

@@ -26,14 +26,24 @@ export interface CreateId {
   retried: boolean;
 }
 
+const keptItem = (key: string) => ({ pk: IDEMPOTENCY_PARTITION, sk: `id#${createHash('sha256').update(key).digest('hex')}` });
+
+/** The id an earlier try of this create's key took, if one did (none without a key). */
+export async function earlierId(): Promise<number | undefined> {
+  const key = createKey.get();
+  if (key === undefined) return undefined;
+  const kept = await db().send(new GetCommand({ TableName: config().tableName, Key: keptItem(key), ConsistentRead: true }));
+  return kept.Item ? Number(kept.Item.id) : undefined;
+}
+
 /** The create's id: the one an earlier try of its key took, else one from `take`, kept for later tries. */
 export async function createId(take: () => Promise<number>): Promise<CreateId> {
   const key = createKey.get();
   if (key === undefined) return { id: await take(), retried: false };
-  const item = { pk: IDEMPOTENCY_PARTITION, sk: `id#${createHash('sha256').update(key).digest('hex')}` };
+  const item = keptItem(key);
   const TableName = config().tableName;
-  const kept = await db().send(new GetCommand({ TableName, Key: item, ConsistentRead: true }));
-  if (kept.Item) return { id: Number(kept.Item.id), retried: true };
+  const kept = await earlierId();
+  if (kept !== undefined) return { id: kept, retried: true };
   const id = await take();
   try {
     const expires = Math.floor(Date.now() / 1000) + IDEMPOTENCY_SECONDS;

@@ -18,6 +18,7 @@ import { lambdaContext, loadHandler } from '#lib/local/gateway.js';
 import { withLogWriter } from '#lib/observe/logger.js';
 import { terminalLogWriter } from '#lib/local/terminal-log.js';
 import { getItem } from '#lib/store/reads.js';
+import { TRANSACT_TIMES_MAX_AGE_MS } from '#lib/store/transactions.js';
 import { keys } from '#lib/store/keys.js';
 import { indexAttributes } from '#lib/logic/event-writes.js';
 import type { EventItem, LinkItem } from '#lib/store/items.js';
@@ -278,5 +279,38 @@ describe('an update held at each of its stages', () => {
     const winner = [...ok, ...unknown].find((i) => record.title === `C-${i}`);
     expect(winner, `${record.title}: 200 ${ok} 503 ${unknown}`).toBeDefined();
     expect(record.featured).toBe(winner! % 2 === 0);
-  }, 60_000);
+  }, 120_000);
+});
+
+describe('a create whose every send of its transaction lands late', () => {
+  it('answers 503, and its retry with the same key answers with the one record, for every kind', async () => {
+    for (const [path, body] of [
+      ['/events', { title: 'Late event', start_date: at(9, 10), end_date: at(9, 11) }],
+      ['/venues', { venue: 'Late hall' }],
+      ['/organizers', { organizer: 'Late organizer' }],
+      ['/tags', { name: 'late tag' }],
+      ['/categories', { name: 'Late category' }],
+    ] as const) {
+      const headers = { 'idempotency-key': `late-${path}` };
+      // The slow transaction before is forgotten first: else the next one is not even sent (409).
+      await sleep(TRANSACT_TIMES_MAX_AGE_MS);
+      proxy.seen = [];
+      proxy.late = [];
+      proxy.hold = { when: (stage) => stage.startsWith('TransactWriteItems#'), how: 'request' };
+      const first = await send('POST', path, body, headers, TIMEOUT_MS);
+      proxy.hold = undefined;
+      await Promise.all(proxy.late);
+      expect(first.status, `${path}: ${JSON.stringify(first.body)}`).toBe(503);
+      expectUnknown(first);
+      const retry = await send('POST', path, body, headers);
+      expect(retry.status, `${path}: ${JSON.stringify(retry.body)}`).toBe(201);
+      const again = await send('POST', path, body, headers);
+      expect(again.body.id).toBe(retry.body.id);
+      const name = Object.values(body)[0];
+      const record = path === '/tags' || path === '/categories' ? keys.term(retry.body.id) : keys.post(retry.body.id);
+      expect((await getItem<Record<string, unknown>>(record))?.[record.sk === 'TERM' ? 'name' : 'title']).toBe(name);
+      const same = [...(await tableItems()).values()].filter((i) => (i.sk === 'POST' || i.sk === 'TERM') && (i.title ?? i.name) === name);
+      expect(same.length, path).toBe(1);
+    }
+  }, 120_000);
 });
