@@ -55,8 +55,10 @@ export function requestTime(d: Date): string {
   return `${pad(d.getUTCDate())}/${MONTHS[d.getUTCMonth()]}/${d.getUTCFullYear()}:${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} +0000`;
 }
 
+// Header names are the client's: one named `__proto__` or `constructor` is an ordinary header to
+// API Gateway, so they are collected in objects without a prototype.
 function pairs(raw: string[]): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
+  const out: Record<string, string[]> = Object.create(null);
   for (let i = 0; i + 1 < raw.length; i += 2) (out[raw[i]!.toLowerCase()] ??= []).push(raw[i + 1]!);
   return out;
 }
@@ -69,7 +71,7 @@ export function toApiGatewayEvent(req: LocalRequest, match: RouteMatch): APIGate
   const rawQueryString = q === -1 ? '' : req.url.slice(q + 1).replace(/#.*$/, '');
   const rawPath = safeDecode(rawTarget.replace(/#.*$/, ''));
 
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = Object.create(null);
   let cookieHeader: string[] = [];
   for (const [name, value] of Object.entries(req.rawHeaders ? pairs(req.rawHeaders) : req.headers)) {
     if (value === undefined) continue;

@@ -3,6 +3,7 @@
 // depth, are dropped. Each hostile request is followed by ordinary requests of other callers that
 // must behave exactly as on a fresh server. This file has its own process (vitest forks), so a
 // polluted Object.prototype could not leak into other test files.
+import { request } from 'node:http';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseFormLike } from '#lib/http/codec.js';
 import { useGateway } from '../support/gateway.js';
@@ -112,6 +113,50 @@ describe('keys that name the prototype chain', () => {
     expect(res.status, JSON.stringify(created)).toBe(201);
     expect(created.status).toBe('publish');
     expect(await ordinaryBehaviour()).toEqual(baseline);
+  });
+});
+
+/** One request with raw header lines (fetch refuses some names), answered as status and body. */
+function rawRequest(url: string, method: string, headers: [string, string][], body?: string): Promise<{ status: number; body: any }> {
+  return new Promise((ok, fail) => {
+    // Headers given as a list are sent as they are, so Host is named too.
+    const req = request(url, { method, headers: [['host', new URL(url).host], ...headers].flat() }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => ok({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null') }));
+    });
+    req.on('error', fail);
+    req.end(body);
+  });
+}
+
+describe('request headers that name the prototype chain', () => {
+  const hostile: [string, string][] = [
+    ['__proto__', 'x'],
+    ['constructor', 'y'],
+    ['prototype', 'z'],
+  ];
+  afterEach(() => expect(prototypeKeys()).toEqual(PRISTINE));
+
+  it('are ordinary headers on reads, as API Gateway passes them', async () => {
+    for (const path of ['/events', '/venues', '/organizers', '/categories', '/tags']) {
+      const res = await rawRequest(gw.url(path), 'GET', hostile);
+      expect(res.status, `${path}: ${JSON.stringify(res.body)}`).toBe(200);
+    }
+    const docs = await rawRequest(gw.url('/doc'), 'GET', hostile);
+    expect(docs.status).toBe(200);
+    const missing = await rawRequest(gw.url('/events/999999'), 'GET', hostile);
+    expect(missing.status).toBe(404);
+  });
+
+  it('are ordinary headers on writes', async () => {
+    const token = await gw.token('editor');
+    const headers: [string, string][] = [...hostile, ['authorization', `Bearer ${token}`], ['content-type', 'application/json']];
+    const created = await rawRequest(gw.url('/events'), 'POST', headers, JSON.stringify(event('Header proto')));
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.status).toBe('publish');
+    const updated = await rawRequest(gw.url(`/events/${created.body.id}`), 'POST', headers, JSON.stringify({ title: 'Header proto 2' }));
+    expect(updated.status, JSON.stringify(updated.body)).toBe(200);
   });
 });
 
