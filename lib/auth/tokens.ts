@@ -123,6 +123,9 @@ export function readCredentials(header: string | undefined): Credentials {
   return { scheme: 'basic', login: decoded.slice(0, colon), password };
 }
 
+/** `email_verified` is a boolean in Cognito's id tokens; some issuers send the string `"true"`. */
+const isVerified = (claim: unknown) => claim === true || claim === 'true';
+
 /** Verifies a bearer token: any failure is a 401, never silently anonymous. */
 export async function verifyBearer(token: string): Promise<Principal> {
   const v = verifier();
@@ -136,7 +139,12 @@ export async function verifyBearer(token: string): Promise<Principal> {
   const sub = typeof claims.sub === 'string' ? claims.sub : undefined;
   if (!sub) throw unauthorized('The token has no subject.');
   const username = [claims.username, claims['cognito:username']].find((c): c is string => typeof c === 'string' && c !== '');
-  const email = typeof claims.email === 'string' && claims.email !== '' ? claims.email : undefined;
+  // The e-mail address becomes a login of HTTP Basic (lib/store/credentials.ts), so only one the
+  // issuer says it verified counts: anyone may put any address in a user pool's `email` attribute.
+  // Cognito's id tokens carry `email_verified` with every `email`; a token with `email` and no
+  // `email_verified` comes from an issuer that does not vouch for the address, so it is ignored.
+  // (Cognito's access tokens have neither claim: their callers sign in with their username.)
+  const email = typeof claims.email === 'string' && claims.email !== '' && isVerified(claims.email_verified) ? claims.email : undefined;
   const issuedAt = typeof claims.iat === 'number' && Number.isFinite(claims.iat) ? claims.iat : undefined;
   return {
     sub,

@@ -53,6 +53,8 @@ export interface MintOptions {
   /** The `username` claim (the login of HTTP Basic); default: the subject. */
   user?: string;
   email?: string;
+  /** The `email_verified` claim sent with `email`, as Cognito's id tokens do (default true); null leaves it out. */
+  emailVerified?: boolean | null;
   /** Lifetime, e.g. '1h', '30m', or seconds. */
   ttl?: string | number;
   issuer?: string;
@@ -66,7 +68,9 @@ export interface MintOptions {
 export async function mintToken(keys: DevKeys, opts: MintOptions = {}): Promise<string> {
   const key = await importJWK(keys.privateJwk, 'RS256');
   const sub = opts.sub ?? `local-${opts.role ?? 'user'}`;
-  const jwt = new SignJWT({ 'cognito:groups': opts.role ? [opts.role] : [], username: opts.user ?? sub, ...(opts.email ? { email: opts.email } : {}) })
+  const verified = opts.emailVerified === undefined ? true : opts.emailVerified;
+  const email = opts.email ? { email: opts.email, ...(verified === null ? {} : { email_verified: verified }) } : {};
+  const jwt = new SignJWT({ 'cognito:groups': opts.role ? [opts.role] : [], username: opts.user ?? sub, ...email })
     .setProtectedHeader({ alg: 'RS256', kid: keys.privateJwk.kid })
     .setSubject(sub)
     .setIssuer(opts.issuer ?? LOCAL_ISSUER)

@@ -427,3 +427,27 @@ describe('whose role a password carries', () => {
     expect((await wp('GET', '/users/me/application-passwords', { token: impostor })).body).toEqual([]);
   });
 });
+
+describe('an e-mail address as a login', () => {
+  const events = (login: string, password: string) => gw.api('GET', '/events', { headers: { authorization: basic(login, password) } });
+
+  it('is only one the token says is verified: an unverified or unvouched address stays free for its owner', async () => {
+    const email = 'unverified@example.org';
+    for (const [sub, emailVerified] of [
+      ['apppw-unverified', false],
+      ['apppw-unvouched', null],
+    ] as const) {
+      const token = await gw.token('author', sub, { user: sub, email, emailVerified });
+      const { body } = await createPassword(token, 'x');
+      expect((await events(sub, body.password)).status).toBe(200);
+      const byEmail = await events(email, body.password);
+      expect(byEmail.status, JSON.stringify(byEmail.body)).toBe(401);
+      // The address is no login of this user, so /users/me does not show it either.
+      expect((await wp('GET', '/users/me', { token, query: { context: 'edit' } })).body.email).toBe('');
+    }
+    // The owner who verified it signs in with it.
+    const owner = await gw.token('author', 'apppw-owner', { user: 'apppw-owner', email });
+    const { body } = await createPassword(owner, 'x');
+    expect((await events(email, body.password)).status).toBe(200);
+  });
+});
