@@ -12,7 +12,8 @@ import { wpResponses } from './wp-responses.js';
 // table, never from a per-operation list:
 // - every operation: its success (201 for a POST to a collection, else 200), 400 (its arguments),
 //   401 (writes: no or a bad token; reads: a bad token) and 500;
-// - writes: 403 (the caller's role or rights) and 409 (a lost race);
+// - writes: 403 (the caller's role or rights), 409 (a lost race) and 503 (a write whose outcome
+//   could not be learned in time);
 // - a path variable ({id}, {slug}): 404, from the route itself for an id that is not a positive
 //   integer or a slug with a "/" (rest_no_route), and for events also for an unknown id;
 // - records with a post status (their schema has `status`): reads by id or slug 403 (trashed,
@@ -150,5 +151,6 @@ export function responses(op: Operation): Record<string, Json> {
     out[415] = shared('UnsupportedMediaType');
   }
   out[500] = shared('InternalError');
+  if (t.write) out[503] = shared('OutcomeUnknown');
   return out;
 }

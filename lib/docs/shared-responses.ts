@@ -18,6 +18,12 @@ export const SHARED_RESPONSES = {
   PayloadTooLarge: fail('The request body is larger than the limit (rest_payload_too_large)'),
   UnsupportedMediaType: fail('The request body is neither JSON nor a form (rest_unsupported_media_type)'),
   InternalError: fail('The server could not complete the request (rest_internal_error)'),
+  OutcomeUnknown: {
+    ...fail(
+      'A write of this request was sent, but whether it was stored could not be learned before the time ran out (rest_outcome_unknown): a create is sent again with the same Idempotency-Key, an update after reading the record again, with If-Match',
+    ),
+    headers: { 'Retry-After': { description: 'Seconds to wait before asking again', schema: { type: 'integer' } } },
+  },
 } satisfies Record<string, Json>;
 export const shared = (name: keyof typeof SHARED_RESPONSES): Json => ({ $ref: `#/components/responses/${name}` });
 export const VALIDATOR_HEADERS: Json = {

@@ -10,7 +10,7 @@ import { fail, ok, shared } from './shared-responses.js';
 // arguments), 401 (anonymous callers are refused by the operation itself, with WordPress's words;
 // bad credentials by the sign-in) and 500; a `{user}` in the path 403 (another user's passwords
 // without the editor role) and 404 (no such user, or no route for a `{user}` that is neither "me"
-// nor digits); writes 409; methods with a body (POST, DELETE) 413 and 415.
+// nor digits); writes 409 and 503; methods with a body (POST, DELETE) 413 and 415.
 
 interface WpDoc {
   description: string;
@@ -104,5 +104,7 @@ export function wpResponses(op: Operation): Record<string, Json> {
     out[415] = shared('UnsupportedMediaType');
   }
   out[500] = shared('InternalError');
+  // Reading the caller may register them, which is not the operation's own write: no 503 for GET.
+  if (op.access === 'write' && !op.methods.includes('GET')) out[503] = shared('OutcomeUnknown');
   return out;
 }
