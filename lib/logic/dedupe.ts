@@ -2,17 +2,20 @@
 // a create reuses a record of the same kind and language whose title matches, ignoring case,
 // accents and trailing spaces (MySQL's collation), and, only when the request sends a
 // description, whose description matches too. Any author's record in any status but the trash
-// counts. Unlike TEC, the match is returned as it is (its fields are not overwritten).
+// counts, as long as the caller may read it: a match is returned and linked, so another user's
+// draft would leak (and be tied to the caller's events); the caller then gets a record of its own.
+// Unlike TEC, the match is returned as it is (its fields are not overwritten).
 //
 // Candidates are found without a scan: every create and rename writes a small item under a key of
 // the title (`PTITLE#<kind>#<lang>#<hash>`), and a consistent Query of that partition lists them.
 // Items left by a rename or a delete are harmless: each candidate record is read and checked.
 import { createHash } from 'node:crypto';
-import type { Lang } from '#lib/runtime/config.js';
+import type { RequestContext } from '#lib/contract/request.js';
 import { batchGet, keyOf, query } from '#lib/store/reads.js';
 import { put, type TransactItem } from '#lib/store/transactions.js';
 import { keys } from '#lib/store/keys.js';
 import type { OrganizerItem, VenueItem } from '#lib/store/items.js';
+import { canRead } from '#lib/auth/permissions.js';
 
 type Place = VenueItem | OrganizerItem;
 type PlaceKind = 'venue' | 'organizer';
@@ -33,8 +36,9 @@ export function titleItem(place: Pick<Place, 'kind' | 'lang' | 'title' | 'id'>):
   return put({ ...keys.placeTitle(place.kind, place.lang, titleKey(place.title), place.id), id: place.id }, null);
 }
 
-/** The record a create of `kind` with this title (and description, when sent) would duplicate. */
-export async function findDuplicate(kind: PlaceKind, lang: Lang, title: string, description: string | undefined): Promise<Place | undefined> {
+/** The record, readable by the caller, that a create of `kind` with this title (and description, when sent) would duplicate. */
+export async function findDuplicate(ctx: RequestContext, kind: PlaceKind, title: string, description: string | undefined): Promise<Place | undefined> {
+  const lang = ctx.lang;
   const partition = keys.placeTitle(kind, lang, titleKey(title), 0).pk;
   const { items } = await query<{ id: number }>({
     KeyConditionExpression: 'pk = :pk',
@@ -48,9 +52,11 @@ export async function findDuplicate(kind: PlaceKind, lang: Lang, title: string, 
     true,
   );
   const wanted = collate(title);
-  return items
+  const matches = items
     .map((i) => records.get(keyOf(keys.post(i.id))))
     .filter((r): r is Place => !!r && r.kind === kind && r.lang === lang && r.status !== 'trash' && collate(r.title) === wanted)
     .filter((r) => description === undefined || collate(r.description ?? '') === collate(description))
-    .sort((a, b) => a.id - b.id)[0];
+    .sort((a, b) => a.id - b.id);
+  for (const match of matches) if (await canRead(ctx, match)) return match;
+  return undefined;
 }

@@ -6,7 +6,7 @@ import { recordReply, type Reply } from '#lib/contract/reply.js';
 import { checkAuthor, requireRole, requireWrite, scaleStatus } from '#lib/auth/permissions.js';
 import type { ArgsOf } from '#lib/contract/operations.js';
 import type { Params } from '#lib/contract/params.js';
-import type { RequestContext, RequestWith } from '#lib/contract/request.js';
+import type { RequestContext } from '#lib/contract/request.js';
 import { presentOrganizer, presentVenue } from '#lib/present/present.js';
 import { slugify } from '#lib/domain/slug.js';
 import { foundInRace, put, putIfVersion, transact, type TransactItem } from '#lib/store/transactions.js';
@@ -92,12 +92,12 @@ export function placeFrom(
 export async function newPlace(
   kind: PlaceKind,
   p: PlaceFields,
-  ctx: Pick<RequestWith<unknown>, 'lang' | 'now'>,
+  ctx: RequestContext,
   author: number,
   attempt = 1,
   takeId = () => nextId('post'),
 ): Promise<{ item: Place; writes: TransactItem[]; reused: boolean }> {
-  const duplicate = await findDuplicate(kind, ctx.lang, str(p[kind]), p.description === undefined ? undefined : str(p.description));
+  const duplicate = await findDuplicate(ctx, kind, str(p[kind]), p.description === undefined ? undefined : str(p.description));
   if (duplicate) return { item: duplicate, writes: [], reused: true };
   const [id, slug] = await idAndSlug(takeId(), kind, ctx.lang, slugify(str(p[kind])), attempt);
   const item = indexed(placeFrom(kind, p, { id, lang: ctx.lang, slug, author, now: ctx.now }));

@@ -1,7 +1,8 @@
 // Venues and organizers are de-duplicated as the live TEC does it (test/corpus/tec/README.md): a create
 // reuses a record whose title matches (case, accents and trailing spaces ignored) and, only when
 // the request sends a description, whose description matches too; any author's, any status but
-// trash; 201 either way; within the request's language. The match is not overwritten.
+// trash, as long as the caller may read it; 201 either way; within the request's language. The
+// match is not overwritten.
 import { describe, expect, it } from 'vitest';
 import { useGateway } from '../support/gateway.js';
 
@@ -35,11 +36,38 @@ describe('venue and organizer de-duplication', () => {
   it('matches any author and status but the trash, and only in the same language', async () => {
     const draft = await create('/venues', { venue: 'Editors Draft Hall', status: 'draft' });
     const contributor = await gw.token('contributor', 'dedupe-contributor');
-    expect((await create('/venues', { venue: 'Editors Draft Hall' }, contributor)).id).toBe(draft.id);
+    const published = await create('/venues', { venue: 'Editors Public Hall' });
+    expect((await create('/venues', { venue: 'Editors Public Hall' }, contributor)).id).toBe(published.id);
+    const own = await create('/venues', { venue: 'Contributors Draft Hall' }, contributor);
+    expect(own.status).toBe('draft');
+    expect((await create('/venues', { venue: 'Contributors Draft Hall' }, contributor)).id).toBe(own.id);
+    expect((await create('/venues', { venue: 'Contributors Draft Hall' })).id).toBe(own.id);
+    expect((await create('/venues', { venue: 'Editors Draft Hall' })).id).toBe(draft.id);
     expect((await create('/venues', { venue: 'Editors Draft Hall' }, 'editor', 'lt')).id).not.toBe(draft.id);
     const trashed = await create('/venues', { venue: 'Trashed Hall' });
     await gw.api('DELETE', `/venues/${trashed.id}`, { token: 'editor' });
     expect((await create('/venues', { venue: 'Trashed Hall' })).id).not.toBe(trashed.id);
+  });
+
+  it("never matches a record the caller may not read: another user's draft stays theirs", async () => {
+    const owner = await gw.token('contributor', 'dedupe-owner');
+    const other = await gw.token('contributor', 'dedupe-other');
+    const draft = await create('/venues', { venue: 'Secret Hall', city: 'Hidden' }, owner);
+    const organizer = await create('/organizers', { organizer: 'Secret Org' }, owner);
+    expect(draft.status).toBe('draft');
+    const mine = await create('/venues', { venue: 'Secret Hall' }, other);
+    expect(mine.id).not.toBe(draft.id);
+    expect(mine.city).not.toBe('Hidden');
+    const event = await create(
+      '/events',
+      { title: 'Secret', start_date: at(3), end_date: at(3), venue: { venue: 'secret hall' }, organizer: [{ organizer: 'Secret Org' }] },
+      other,
+    );
+    expect(event.venue.id).not.toBe(draft.id);
+    expect(event.organizer.map((o: { id: number }) => o.id)).not.toContain(organizer.id);
+    // Editors may read the draft, so they reuse it.
+    expect((await create('/venues', { venue: 'Secret Hall' })).id).toBe(draft.id);
+    expect((await create('/organizers', { organizer: 'Secret Org' })).id).toBe(organizer.id);
   });
 
   it('finds a renamed record by its new title, not its old one', async () => {
