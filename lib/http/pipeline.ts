@@ -31,8 +31,6 @@ type Result = APIGatewayProxyStructuredResultV2;
  */
 type ContextWithRequest = Context & { request?: RequestContext; aside?: Promise<void> };
 
-const PATH_NAMES = ['id', 'slug', 'user', 'uuid'] as const;
-
 function pathCaptures(event: Event, op: Operation): { lang: Lang } & RequestContext['path'] {
   const p = event.pathParameters ?? {};
   // API Gateway matches `{lang}` and `{id}` against any segment; TEC's routes are narrower.
@@ -65,9 +63,12 @@ function pathCaptures(event: Event, op: Operation): { lang: Lang } & RequestCont
 }
 
 /** Checks and decodes the request, and identifies the caller: `context.request`, or a thrown ApiError. */
-const routeRequest =
-  (op: Operation, filters: HtmlFilters | undefined) =>
-  async (event: Event, context: ContextWithRequest): Promise<void> => {
+const routeRequest = (op: Operation, filters: HtmlFilters | undefined) => {
+  // The arguments the path carries (`path: true` in the argument table, as `Params` types them).
+  const skip = Object.entries(op.args)
+    .filter(([, arg]) => arg.path)
+    .map(([name]) => name);
+  return async (event: Event, context: ContextWithRequest): Promise<void> => {
     const method = event.requestContext?.http?.method ?? 'GET';
     const captures = pathCaptures(event, op);
     // Writes authenticate before anything about their input is looked at (DESIGN §2.4), so that
@@ -85,7 +86,7 @@ const routeRequest =
     // let a request aim its permission check at one record and its write at another).
     const input: Input = Object.assign(Object.create(null) as Input, query, body);
     const params = validateArgs(op.args, input, {
-      skip: PATH_NAMES.filter((n) => op.path.includes(`{${n}}`)),
+      skip,
       unfilteredHtml: isEditor(principal),
       filters,
     });
@@ -106,6 +107,7 @@ const routeRequest =
       now: facts.now,
     };
   };
+};
 
 /**
  * Any failure as WordPress answers it: an ApiError as it says, a lost race as 409, the rest as a

@@ -19,6 +19,7 @@ type EventUpdate = RequestContext<ArgsOf<'events.update'>>;
 /** An event payload's fields as validated (all optional, as in an update), with the status the caller may set. */
 type EventFields = Omit<Params<ArgsOf<'events.update'>>, 'status'> & { status?: string };
 import { presentEvent } from '#lib/present/present.js';
+import { eventArgs } from '#lib/contract/args/event.js';
 import { organizerWriteArgs, venueWriteArgs } from '#lib/contract/args/place.js';
 import { slugify } from '#lib/domain/slug.js';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -407,11 +408,11 @@ export async function updateEvent(ctx: EventUpdate): Promise<Reply> {
   await checkAuthor(ctx);
   // On the by-slug route the path names the event; a `slug` in the body renames it.
   let wantedSlug = ctx.params.slug;
-  const rename = ctx.path.slug !== undefined ? ctx.op.args.slug?.inBody : undefined;
+  const rename = ctx.path.slug !== undefined ? eventArgs.updateBySlug.slug.inBody : undefined;
   if (rename && ctx.input.slug !== undefined) {
     const r = rename.schema.safeParse(ctx.input.slug);
     if (!r.success) throw invalidParam('slug', `slug ${r.error.issues[0]?.message ?? 'is invalid.'}`);
-    wantedSlug = r.data as string;
+    wantedSlug = r.data;
   }
   const statusOf = (old: EventItem) => (old.status === 'trash' && ctx.params.status === undefined ? 'trash' : scaleStatus(ctx.principal!, ctx.params.status, old.status));
   const recordOnly = wantedSlug === undefined && statusOf(found as EventItem) === found.status && Object.keys(ctx.params).every((k) => k in RECORD_ONLY || k === 'ml_language');

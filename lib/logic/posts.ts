@@ -4,7 +4,7 @@ import { config } from '#lib/runtime/config.js';
 import { forbidden, tec } from '#lib/contract/errors.js';
 import { json, type Reply } from '#lib/contract/reply.js';
 import { isEditor, requireRole, requireWrite } from '#lib/auth/permissions.js';
-import type { RequestContext } from '#lib/contract/request.js';
+import type { RequestContext, RequestWith } from '#lib/contract/request.js';
 import { getItem } from '#lib/store/reads.js';
 import { del, putIfVersion, transact } from '#lib/store/transactions.js';
 import { withRetry } from '#lib/store/retry.js';
@@ -18,9 +18,9 @@ import { findPost, presentPost } from './post-reads.js';
 import { unlinkPlace } from './unlink.js';
 
 /** DELETE: trash (200, then 410 on a second try) or, with `force`, delete permanently. */
-export async function deletePost(ctx: RequestContext, kind: PostKind): Promise<Reply> {
+export async function deletePost(ctx: RequestWith<{ force: boolean; password?: string }>, kind: PostKind): Promise<Reply> {
   requireRole(ctx.principal, 'contributor');
-  const force = ctx.params.force === true;
+  const force = ctx.params.force;
   if (force && !isEditor(ctx.principal)) throw forbidden(true);
   const post = await findPost(ctx, kind);
   const check = checked(ctx.ifMatch, post);

@@ -1,5 +1,4 @@
 // Categories and tags (reference §3.11, §5.4, §6.3): WordPress's terms controller semantics.
-import type { Lang } from '#lib/runtime/config.js';
 import { ApiError, invalidParam, tec } from '#lib/contract/errors.js';
 import { json, recordReply, type Reply } from '#lib/contract/reply.js';
 import { requireEditor } from '#lib/auth/permissions.js';
@@ -76,7 +75,7 @@ export async function createTerm(ctx: RequestContext<TermCreate>): Promise<Reply
     if (taken) throw duplicateSlug(slugify(wantedSlug));
   }
   const term = await withRetry(async (attempt) => {
-    const t = await newTermItem(taxonomy, ctx.lang as Lang, name, ctx.params.description ?? '', parent, wantedSlug, attempt, takeId);
+    const t = await newTermItem(taxonomy, ctx.lang, name, ctx.params.description ?? '', parent, wantedSlug, attempt, takeId);
     const writes = termWrites(t);
     const meaning = guardError(writes, t);
     // A slug derived from the name that another term took meanwhile is a lost race (retried with a

@@ -94,7 +94,7 @@ export async function createAppPassword(
   const ownLogin = (login: string): TransactItem => put({ ...keys.login(login), sub: who.sub }, 'attribute_not_exists(pk) OR #s = :s', { ':s': who.sub });
   const items: TransactItem[] = [
     ownLogin(who.login),
-    // A newer token's role, stored meanwhile, stands: the create is then a lost race, retried.
+    // A newer token's role, stored meanwhile, stands: the create is then a lost race (409, which the client may retry).
     put(record, 'attribute_not_exists(pk) OR attribute_not_exists(roleIssuedAt) OR roleIssuedAt <= :i', { ':i': who.roleIssuedAt }),
     put({ ...keys.appPassword(who.sub, item.uuid), ...item }),
     put({ ...keys.appPasswordName(who.sub, item.name), uuid: item.uuid }),

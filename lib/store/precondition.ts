@@ -3,7 +3,9 @@
 // carries the version that was checked, so that a change made in between by another request fails
 // the write with 412 instead of being overwritten. Retries of that write carry it too: a retry
 // that reads the record again cannot take a newer version for the checked one.
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { ApiError, ConflictError } from '#lib/contract/errors.js';
 import { parseTags, preconditionFailed } from '#lib/contract/revision.js';
 import { config } from '#lib/runtime/config.js';
 import { db } from './db.js';
@@ -37,16 +39,21 @@ export function requireVersion<W extends Write>(write: W, check: Checked | undef
   return write;
 }
 
+/** A write refused by one of its conditions (the checked version among them), as the store reports it. */
+const conditionFailed = (err: unknown) => err instanceof ConflictError || err instanceof ConditionalCheckFailedException || err instanceof ApiError;
+
 /**
- * Runs the write that carries the checked version. When it fails, the record says why: with
- * another version (or none) it was changed since it was checked, which is 412; with the checked
- * one, another condition of the write failed, and the write's own error stands.
+ * Runs the write that carries the checked version. When one of its conditions fails, the record
+ * says which: with another version (or none) it was changed since it was checked, which is 412;
+ * with the checked one, another condition of the write failed, and the write's own error stands.
+ * Any other failure (an outcome not known in time, an error of the service) stands as it is: the
+ * write may even have moved the version itself.
  */
 export async function settleChecked<T>(check: Checked | undefined, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (err) {
-    if (!check) throw err;
+    if (!check || !conditionFailed(err)) throw err;
     const now = await db().send(new GetCommand({ TableName: config().tableName, Key: check.key, ConsistentRead: true }));
     if (now.Item?.version !== check.version) throw preconditionFailed();
     throw err;
