@@ -4,6 +4,7 @@ import { apiBase, config, type Lang } from '#lib/runtime/config.js';
 import { presentCost } from '#lib/domain/cost.js';
 import { dateDetails, isoWithOffset, timezoneAbbr } from '#lib/domain/time/dates.js';
 import type { CardOmitted, EventItem, OrganizerItem, PostItem, TermItem, VenueItem } from '#lib/store/items.js';
+import { wellTyped } from './well-typed.js';
 import { escHtml, escUrl, jsonLdDescription, jsonLdName, renderContent, renderExcerpt, renderTitle, sanitizeTextField } from '#lib/wp/text.js';
 
 /** A venue or organizer as presenters need it: a record or an event's card of it. */
@@ -181,7 +182,8 @@ function linkedHead(p: VenueShown | OrganizerShown, title: 'venue' | 'organizer'
   });
 }
 
-export function presentVenue(v: VenueShown, single = false): Record<string, unknown> {
+export function presentVenue(given: VenueShown, single = false): Record<string, unknown> {
+  const v = wellTyped(given);
   const body = dropEmpty(
     Object.assign(linkedHead(v, 'venue'), {
       address: meta(v.address),
@@ -207,7 +209,8 @@ export function presentVenue(v: VenueShown, single = false): Record<string, unkn
   });
 }
 
-export function presentOrganizer(o: OrganizerShown, single = false): Record<string, unknown> {
+export function presentOrganizer(given: OrganizerShown, single = false): Record<string, unknown> {
+  const o = wellTyped(given);
   const body = dropEmpty(
     Object.assign(linkedHead(o, 'organizer'), {
       phone: meta(o.phone),
@@ -233,7 +236,8 @@ function termUrls(t: TermItem) {
 }
 
 /** A term inside an event: WordPress's raw term object with `id` moved last and `urls` added. */
-export function presentNestedTerm(t: TermItem): Record<string, unknown> {
+export function presentNestedTerm(given: TermItem): Record<string, unknown> {
+  const t = wellTyped(given);
   return {
     // Stored as WordPress stores it (renderTermName on save): shown as it is.
     name: t.name,
@@ -252,7 +256,8 @@ export function presentNestedTerm(t: TermItem): Record<string, unknown> {
 }
 
 /** A standalone term (`/categories`, `/tags`), as WordPress's terms controller shapes it. */
-export function presentTerm(t: TermItem): Record<string, unknown> {
+export function presentTerm(given: TermItem): Record<string, unknown> {
+  const t = wellTyped(given);
   const head = {
     id: t.id,
     count: t.count,
@@ -269,7 +274,8 @@ export function presentTerm(t: TermItem): Record<string, unknown> {
   });
 }
 
-export function presentEvent(e: EventItem, linked: Linked, single = false): Record<string, unknown> {
+export function presentEvent(given: EventItem, linked: Linked, single = false): Record<string, unknown> {
+  const e = wellTyped(given);
   const zone = tz(e);
   const cfg = config();
   const venues = e.venues.map((id) => linked.venues.get(id)).filter((v): v is VenueShown => v !== undefined);
