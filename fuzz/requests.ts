@@ -539,6 +539,8 @@ function opRequest(plan: OpPlan, fixed?: Fixed): fc.Arbitrary<Omit<FuzzRequest, 
               ),
         extraForm: clean || enc !== 'form' ? fc.constant(undefined) : sometimes(4, hostileQueryPairs(plan.args.map((p) => p.name))),
         getBody: sometimes(40, fc.constantFrom('{"title":"ignored"}', 'x=1', '\u0000')),
+        // A request header named after the prototype chain is an ordinary header (API Gateway passes it on).
+        protoHeader: clean ? fc.constant(undefined) : sometimes(10, fc.constantFrom('__proto__', 'constructor', 'prototype')),
       });
     })
     .chain((r) => {
@@ -618,6 +620,11 @@ function opRequest(plan: OpPlan, fixed?: Fixed): fc.Arbitrary<Omit<FuzzRequest, 
         }
         const headers: Record<string, string> = {};
         if (body && contentType) headers['content-type'] = contentType;
+        if (r.protoHeader) {
+          // Defined, not assigned: assigning `__proto__` would set the object's prototype instead.
+          Object.defineProperty(headers, r.protoHeader, { value: 'fuzz', enumerable: true, writable: true, configurable: true });
+          more.push(`a header named ${r.protoHeader}`);
+        }
         // Writes check credentials before anything else but the route; reads validate first.
         // Under TEC's namespace an anonymous write is refused there too; WordPress's routes refuse
         // anonymous callers themselves, after the arguments. (A path id too large for a record may
