@@ -16,10 +16,12 @@ const SLUG_HOT_MS = 5_000;
 const SLUG_SEARCH_LIMIT = 1_000;
 
 interface SlugCounter {
-  /** The highest candidate number handed out (1 is the bare slug, 2 is `-2`, …). */
+  /** The highest candidate number handed out (1 is the bare slug, 2 is `-2`, …), or the last one claimed. */
   n?: number;
   /** When the last ticket was handed out (ms since the epoch). */
   at?: number;
+  /** When the last first free candidate was claimed. */
+  c?: number;
 }
 
 /** Reads guards in parallel BatchGets of up to 100 keys. */
@@ -30,43 +32,56 @@ async function readGuards(list: Key[]): Promise<Map<string, { id: number }>> {
   return new Map(found.flatMap((m) => [...m]));
 }
 
-/**
- * A ticket from the wanted slug's counter: a candidate number no other ticket holder gets, at
- * least `floor` (the first candidate the caller saw free). The counter only grows: it is set to
- * `floor` while it is below it, else incremented; either way the value is new.
- */
-async function slugTicket(counter: Key, floor: number, seen: number | undefined): Promise<number> {
-  const now = Date.now();
-  // An increment gives at least `seen + 1` (the counter only grows): setting is only worth a try
-  // when the floor is above that.
-  if (seen === undefined || floor > seen + 1) {
-    try {
-      await db().send(
-        new UpdateCommand({
-          TableName: config().tableName,
-          Key: counter,
-          UpdateExpression: 'SET #n = :f, #at = :now',
-          ConditionExpression: 'attribute_not_exists(#n) OR #n < :f',
-          ExpressionAttributeNames: { '#n': 'n', '#at': 'at' },
-          ExpressionAttributeValues: { ':f': floor, ':now': now },
-        }),
-      );
-      return floor;
-    } catch (err) {
-      if (!(err instanceof ConditionalCheckFailedException)) throw err;
-    }
-  }
-  const out = await db().send(
+/** An update of a counter's attributes `names` (each `#<name>` in the expressions). */
+const counterUpdate = (counter: Key, names: (keyof SlugCounter)[], expression: string, values: Record<string, unknown>, condition?: string) =>
+  db().send(
     new UpdateCommand({
       TableName: config().tableName,
       Key: counter,
-      UpdateExpression: 'ADD #n :one SET #at = :now',
-      ExpressionAttributeNames: { '#n': 'n', '#at': 'at' },
-      ExpressionAttributeValues: { ':one': 1, ':now': now },
+      UpdateExpression: expression,
+      ...(condition ? { ConditionExpression: condition } : {}),
+      ExpressionAttributeNames: Object.fromEntries(names.map((a) => [`#${a}`, a])),
+      ExpressionAttributeValues: { ...values, ':now': Date.now() },
       ReturnValues: 'UPDATED_NEW',
     }),
   );
+
+/** Runs a conditional counter update: false when its condition failed. */
+async function ifHeld(update: Promise<unknown>): Promise<boolean> {
+  try {
+    await update;
+    return true;
+  } catch (err) {
+    if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    return false;
+  }
+}
+
+/**
+ * A ticket from the wanted slug's counter: a candidate number no other ticket holder gets, at
+ * least `floor` (the first candidate the caller saw free). The counter is set to `floor` while it
+ * is below it, else incremented; either way the value is new.
+ */
+async function slugTicket(counter: Key, floor: number, seen: number | undefined): Promise<number> {
+  // An increment gives at least `seen + 1`: setting is only worth a try when the floor is above that.
+  if (
+    (seen === undefined || floor > seen + 1) &&
+    (await ifHeld(counterUpdate(counter, ['n', 'at'], 'SET #n = :f, #at = :now', { ':f': floor }, 'attribute_not_exists(#n) OR #n < :f')))
+  )
+    return floor;
+  const out = await counterUpdate(counter, ['n', 'at'], 'ADD #n :one SET #at = :now', { ':one': 1 });
   return Number(out.Attributes!.n);
+}
+
+/**
+ * Claims candidate `n`, the first free one, through the counter, on the condition that nobody
+ * claimed one or took a ticket since the counter was read as `seen`: of writers that read at once,
+ * one claims and the others take tickets (above `n`) instead of all trying the same candidate.
+ */
+function claim(counter: Key, n: number, seen: SlugCounter | undefined): Promise<boolean> {
+  const unchanged = (a: 'c' | 'at') => (seen?.[a] === undefined ? `attribute_not_exists(#${a})` : `#${a} = :${a}`);
+  const values = { ':n': n, ...(seen?.c === undefined ? {} : { ':c': seen.c }), ...(seen?.at === undefined ? {} : { ':at': seen.at }) };
+  return ifHeld(counterUpdate(counter, ['n', 'c', 'at'], 'SET #n = :n, #c = :now', values, `${unchanged('c')} AND ${unchanged('at')}`));
 }
 
 /**
@@ -74,14 +89,16 @@ async function slugTicket(counter: Key, floor: number, seen: number | undefined)
  * that writes the slug's guard settles any race; this only chooses well which candidate to try.
  *
  * - Without contention it is WordPress's answer: the first free of `wanted`, `wanted-2`,
- *   `wanted-3`… (ten guards per read, then ever larger parallel reads).
- * - After a lost race (`attempt` > 1), or while other writers of the same wanted slug are taking
- *   tickets (one was handed out in the last few seconds), each writer takes a ticket from the
- *   wanted slug's counter (one atomic update) and tries that candidate: contenders spread over
- *   distinct candidates at once instead of all colliding again on the next free one, and the
- *   first ticket is the first free candidate. A ticket's candidate may still be taken (a slug
- *   someone chose, or one written without a ticket); from the third attempt on, the ticket is
- *   taken above the first free candidate found past the counter.
+ *   `wanted-3`… (ten guards per read, then ever larger parallel reads), claimed through the
+ *   wanted slug's counter (one conditional update, outside the transaction). Of writers that read
+ *   at the same time, the one whose claim lands first tries it.
+ * - The others, writers that lost a race (`attempt` > 1), and writers that come while others of
+ *   the same wanted slug are taking tickets (one was handed out in the last few seconds) take a
+ *   ticket from the counter (one atomic update) and try that candidate: a burst of writers spreads
+ *   over distinct candidates in its first attempt instead of all colliding on the first free one,
+ *   and the first ticket is the first free candidate after the claimed one. A ticket's candidate
+ *   may still be taken (a slug someone chose, or one written without a ticket); from the third
+ *   attempt on, the ticket is taken above the first free candidate found past the counter.
  */
 export async function freeSlug(kind: PostKind | Taxonomy, lang: Lang, wanted: string, ownerId?: number, attempt = 1): Promise<string> {
   const counterKey = keys.slugCounter(kind, lang, wanted);
@@ -104,18 +121,18 @@ export async function freeSlug(kind: PostKind | Taxonomy, lang: Lang, wanted: st
   const hot = counter?.at !== undefined && Date.now() - Number(counter.at) < SLUG_HOT_MS;
 
   if (attempt <= 1 && !hot) {
-    if (open) return open.slug;
+    let found = open;
     // Past the first page: read up to the counter's candidates in one step, then ever more.
     let from = SLUG_PAGE + 1;
     let size = Math.max(SLUG_PAGE * 2, (seen ?? 0) + SLUG_PAGE - from + 1);
-    while (from <= SLUG_SEARCH_LIMIT) {
+    while (!found && from <= SLUG_SEARCH_LIMIT) {
       size = Math.min(size, SLUG_SEARCH_LIMIT - from + 1);
       const list = slugCandidates(wanted, size, from);
-      const found = firstOpen(list, await readGuards(list.map(guardKey)), from);
-      if (found) return found.slug;
+      found = firstOpen(list, await readGuards(list.map(guardKey)), from);
       from += size;
       size *= 2;
     }
+    if (found && (await claim(counterKey, found.n, counter))) return found.slug;
   }
 
   let floor = open?.n ?? Math.max(SLUG_PAGE, seen ?? 0) + 1;
