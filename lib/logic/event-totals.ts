@@ -1,6 +1,6 @@
 // The total of a list of events: from the per-month count buckets (lib/logic/event-writes.ts), plus
 // corrections that read at most the events of the window's edge days; else from count queries.
-import { bucketOf } from '#lib/store/keys.js';
+import { bucketMonth, bucketOf, bucketRange } from '#lib/store/keys.js';
 import { queryAll } from '#lib/store/reads.js';
 import type { LangStats } from '#lib/store/stats.js';
 import { bucketsBound } from '#lib/store/durations.js';
@@ -37,12 +37,14 @@ async function bucketTotal(partition: string, w: Window, legacy: () => Promise<n
   const from = w.from || '0000-01-01 00:00:00';
   const to = w.to === HIGH ? '9999-12-31 23:59:59' : w.to;
   if (from > to) return 0;
-  const first = bucketOf(partition, from);
-  const last = bucketOf(partition, to);
+  const { key } = bucketOf(partition, from);
+  const range = bucketRange(from, to);
+  const [firstMonth, lastMonth] = [bucketMonth(from), bucketMonth(to)];
   const [fromDay, toDay] = [from.slice(0, 10), to.slice(0, 10)];
+  // Every month's bucket and its shards (their counts add up).
   const buckets = await queryAll<Record<string, unknown>>({
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :a AND :b',
-    ExpressionAttributeValues: { ':pk': first.key.pk, ':a': first.key.sk, ':b': last.key.sk },
+    ExpressionAttributeValues: { ':pk': key.pk, ':a': range.from, ':b': range.to },
   });
   // A day holds a counter, or (in the search index's buckets) the set of its events' ids.
   const dayCount = (v: unknown) => (v instanceof Set ? v.size : Number(v));
@@ -51,12 +53,13 @@ async function bucketTotal(partition: string, w: Window, legacy: () => Promise<n
   const counting = new Set<Record<string, unknown>>();
   let n = 0;
   for (const b of buckets) {
-    const whole = b.sk !== first.key.sk && b.sk !== last.key.sk;
+    const month = bucketMonth(String(b.sk));
+    const whole = month !== firstMonth && month !== lastMonth;
     for (const [k, v] of Object.entries(b)) {
       if (!DAY.test(k)) continue;
-      const day = `${b.sk}-${k.slice(1)}`;
+      const day = `${month}-${k.slice(1)}`;
       const count = dayCount(v);
-      days.set(day, count);
+      days.set(day, (days.get(day) ?? 0) + count);
       if (count > 0) counting.add(b);
       if ((whole && b.n === undefined) || (!whole && day >= fromDay && day <= toDay)) n += count;
     }

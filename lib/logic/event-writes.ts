@@ -4,7 +4,8 @@
 // - its link items, one in the partition of each venue, organizer and term, which also index
 //   the event by start date for the list filters of that venue, organizer or term;
 // - its featured index item (the featured / not-featured lists);
-// - the count buckets of every list it appears in (exact totals without reading the matches);
+// - the count buckets of every list it appears in (exact totals without reading the matches),
+//   in a shard of each month's bucket once writes meet on it;
 // - the published-event counts of its terms and the linked-event counts of its venues and
 //   organizers (has_events).
 import { ApiError, ConflictError } from '#lib/contract/errors.js';
@@ -73,18 +74,29 @@ function countedIn(e: EventItem | undefined): string[] {
   return [listKeys.partition('event', e.lang, e.status), ...dimensions(e).map((d) => listKeys.partition('event', e.lang, e.status, d.dim))];
 }
 
+/** The most shards a month's count bucket is spread over (lib/store/keys.ts, bucketOf). */
+export const MAX_BUCKET_SHARDS = 64;
+
 /**
- * One update per bucket item: `n` and the per-day counters move by the deltas. With `bound` (at
- * least the event's duration, in seconds), every bucket `next` is counted in that this write
- * changes, or all of them when the event is new or its duration changed, adds the bound's class
- * to its durations (lib/store/durations.ts).
+ * How many shards an attempt's count updates spread over: none on the first attempt, so that a
+ * calendar without contention keeps one item per month (a window's total reads them all), then
+ * ever more: DynamoDB refuses a transaction while another one holds one of its items
+ * (TransactionConflict), and every write of a month's events would otherwise queue on its buckets.
  */
-function bucketUpdates(old: EventItem | undefined, next: EventItem | undefined, bound?: number): TransactItem[] {
+export const bucketSpread = (attempt: number): number => (attempt <= 1 ? 1 : Math.min(MAX_BUCKET_SHARDS, 2 ** (attempt + 1)));
+
+/**
+ * One update per bucket item: `n` and the per-day counters move by the deltas, in shard `shard` of
+ * each month. With `bound` (at least the event's duration, in seconds), every bucket `next` is
+ * counted in that this write changes, or all of them when the event is new or its duration
+ * changed, adds the bound's class to its durations (lib/store/durations.ts).
+ */
+function bucketUpdates(old: EventItem | undefined, next: EventItem | undefined, bound: number | undefined, shard: number): TransactItem[] {
   const deltas = new Map<string, { key: { pk: string; sk: string }; days: Map<string, number>; longest: boolean }>();
   const add = (e: EventItem | undefined, delta: number) => {
     if (!e) return;
     for (const partition of countedIn(e)) {
-      const { key, day } = bucketOf(partition, e.utcStart);
+      const { key, day } = bucketOf(partition, e.utcStart, shard);
       const id = `${key.pk}|${key.sk}`;
       const entry = deltas.get(id) ?? { key, days: new Map(), longest: false };
       entry.days.set(day, (entry.days.get(day) ?? 0) + delta);
@@ -201,7 +213,8 @@ export const linkGone = (what: string) => new ApiError(400, 'invalid-linked-post
 /**
  * `extra` holds records created in the same transaction (inline venues, organizers and terms);
  * `created` names their partition keys, which need no existence check, and new records carry
- * their starting counts themselves (one transaction may not touch an item twice).
+ * their starting counts themselves (one transaction may not touch an item twice). The count
+ * updates go to one shard, chosen at random among `spread` (see `bucketSpread`).
  */
 export function eventTransaction(
   old: EventItem | undefined,
@@ -210,6 +223,7 @@ export function eventTransaction(
   extra: TransactItem[] = [],
   created: Set<string> = new Set(),
   bound?: number,
+  spread = 1,
 ): EventTransaction {
   const items: TransactItem[] = [];
   const meaning = new Map<number, () => Error>();
@@ -235,7 +249,7 @@ export function eventTransaction(
   }
   for (const [id, item] of before) if (!after.has(id)) items.push(del({ pk: item.pk, sk: item.sk }));
 
-  items.push(...bucketUpdates(old, next, bound));
+  items.push(...bucketUpdates(old, next, bound, Math.floor(Math.random() * spread)));
 
   // Term counts. Bumping `version` makes a concurrent whole-record term update retry.
   const wasCounted = publishedTerms(old);

@@ -39,7 +39,7 @@ import { addTermBytes, durationBound, itemBytes } from '#lib/store/stats.js';
 import { eventSeconds } from '#lib/store/durations.js';
 import { cardsFor } from './cards.js';
 import { authorOf, loadLinked, modifiedNow, publicationDates } from './common.js';
-import { eventTransaction } from './event-writes.js';
+import { bucketSpread, eventTransaction } from './event-writes.js';
 import { newPlace, type PlaceFields } from './places.js';
 import { findPost } from './post-reads.js';
 import { newTermItem, termWrites } from './term-items.js';
@@ -253,13 +253,13 @@ function eventFrom(p: EventFields, base: { id: number; lang: Lang; slug: string;
 
 /**
  * Writes the event and everything created with it in one transaction; an update's carries the
- * version `check` names (If-Match), on every attempt.
+ * version `check` names (If-Match), on every attempt. Retries spread their counts (bucketSpread).
  */
-async function commit(old: EventItem | undefined, next: EventItem, links: Resolved, check?: Checked): Promise<void> {
+async function commit(old: EventItem | undefined, next: EventItem, links: Resolved, check: Checked | undefined, attempt: number): Promise<void> {
   const published = next.status === 'publish';
   const extra = [...links.writes, ...links.newTerms.flatMap((t) => termWrites({ ...t, count: published && [...next.categories, ...next.tags].includes(t.id) ? 1 : 0 }))];
   const bound = await durationBound(next.lang, eventSeconds(next));
-  const tx = eventTransaction(old, next, config().tableName, extra, links.created, bound);
+  const tx = eventTransaction(old, next, config().tableName, extra, links.created, bound, bucketSpread(attempt));
   await writeChecked(tx.items, check, () => transact(tx.items, (i) => tx.meaning.get(i)?.()));
   if (links.newTerms.length)
     await addTermBytes(
@@ -300,7 +300,7 @@ export async function createEvent(ctx: EventCreate): Promise<Reply> {
     ]);
     if (stored?.kind === 'event') return stored;
     const next = eventFrom(params, { id, lang: ctx.lang, slug, author, now: ctx.now }, links);
-    await commit(undefined, next, links);
+    await commit(undefined, next, links, undefined, attempt);
     return next;
   });
   return respond(201, event);
@@ -444,7 +444,7 @@ export async function updateEvent(ctx: EventUpdate): Promise<Reply> {
       slug = await freeSlug('event', old.lang, slugify(wantedSlug ?? old.slug.replace(/__trashed$/, '')) || String(old.id), old.id, slugRaces + 1);
     }
     const next = eventFrom({ ...ctx.params, status: statusOf(old) }, { id: old.id, lang: old.lang, slug, author, now: ctx.now, old }, links);
-    await commit(old, next, links, check);
+    await commit(old, next, links, check, attempt);
     return next;
   }, PATCH_RETRY);
   return respond(200, event);

@@ -64,12 +64,21 @@ export const keys = {
 
 /**
  * The count bucket of a list partition for one month: `n` counts the month's events and
- * `dDD` each day's, by UTC start; `ds` bounds their durations (lib/store/durations.ts). A
- * window's total reads at most one item per month.
+ * `dDD` each day's, by UTC start; `ds` bounds their durations (lib/store/durations.ts). Shard
+ * `k` > 0 of the month (`YYYY-MM#k`) takes the deltas of writes that spread over shards after
+ * meeting others on the bucket (lib/logic/event-writes.ts): a month's counts are the sums over
+ * its bucket and shards, which one range query reads (`bucketRange`).
  */
-export function bucketOf(partition: string, utcStart: string) {
-  return { key: { pk: `COUNT#${partition}`, sk: utcStart.slice(0, 7) }, day: `d${utcStart.slice(8, 10)}` };
+export function bucketOf(partition: string, utcStart: string, shard = 0) {
+  const month = utcStart.slice(0, 7);
+  return { key: { pk: `COUNT#${partition}`, sk: shard ? `${month}#${shard}` : month }, day: `d${utcStart.slice(8, 10)}` };
 }
+
+/** The month of a count bucket or shard, from its sort key. */
+export const bucketMonth = (sk: string) => sk.slice(0, 7);
+
+/** The sort keys of the buckets and shards of the months from `utcFrom` to `utcTo` ('$' follows '#'). */
+export const bucketRange = (utcFrom: string, utcTo: string) => ({ from: utcFrom.slice(0, 7), to: `${utcTo.slice(0, 7)}$` });
 
 /** Partition values of the `bySlug` index. */
 export const slugIndexKey = (kind: PostKind | Taxonomy, lang: Lang, slug: string) => `${kind}#${lang}#${slug}`;
