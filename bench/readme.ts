@@ -250,3 +250,56 @@ export function renderCold(r: ColdResults): string {
     ),
   ].join('\n');
 }
+
+/** How the store meets transactions that name one item: DynamoDB Local queues them; DynamoDB refuses all but one. */
+export type Mode = 'local' | 'dynamodb';
+
+/** One variant of `npm run bench:storms`: a burst of creates sent at once. */
+export interface StormVariant {
+  key: string;
+  label: string;
+  mode: Mode;
+  creates: number;
+  succeeded: number;
+  /** Answers other than 201, by status. */
+  errors: Record<string, number>;
+  latencyMs: { p50: number; p99: number; max: number };
+  wallSeconds: number;
+  /** Figures read after the burst, each checked against the records read one by one (`records`). */
+  totals: Record<string, number>;
+  /** CPU time per create of the process running the gateway and handlers, and of DynamoDB Local. */
+  cpuMsPerCreate: { server: number; dynamoLocal?: number };
+}
+
+interface StormsResults {
+  generatedAt: string;
+  commit?: string;
+  dirty?: boolean;
+  machine?: { cpu: string; cores: number };
+  creates: number;
+  variants: StormVariant[];
+}
+
+/** The table of `npm run bench:storms` (bench/results/storms.json). */
+export function renderStorms(r: StormsResults): string {
+  const where = `${r.generatedAt.slice(0, 10)}, commit ${(r.commit ?? 'unknown').slice(0, 7)}${r.dirty ? ' (with uncommitted changes)' : ''}, ${r.machine ? `${r.machine.cores} × ${r.machine.cpu}` : 'machine unknown'}`;
+  const errors = (v: StormVariant) =>
+    Object.entries(v.errors)
+      .map(([status, n]) => `${n} × ${status}`)
+      .join(', ') || 'none';
+  const totals = (v: StormVariant) => {
+    const { records, ...rest } = v.totals;
+    const figures = Object.entries(rest).map(([name, n]) => `${name} ${n}`);
+    return `${records} records${figures.length ? `; ${figures.join(', ')}` : ''}`;
+  };
+  return [
+    `Run of ${where}; ${r.creates} creates sent at once per variant:`,
+    '',
+    '| variant | transactions that meet on an item | succeeded | errors | p50 | p99 | totals (each equal to the records read one by one) |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    ...r.variants.map(
+      (v) =>
+        `| ${v.label} | ${v.mode === 'local' ? 'queued (DynamoDB Local)' : 'refused (as DynamoDB)'} | ${v.succeeded} (${fmt((100 * v.succeeded) / v.creates)} %) | ${errors(v)} | ${(v.latencyMs.p50 / 1000).toFixed(1)} s | ${(v.latencyMs.p99 / 1000).toFixed(1)} s | ${totals(v)} |`,
+    ),
+  ].join('\n');
+}

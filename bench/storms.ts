@@ -1,0 +1,371 @@
+// `npm run bench:storms`: bursts of creates, all sent at once, as a busy site sends them: each
+// request runs its operation's handler module in this process as Lambda runs it (the function's
+// table grants and timeout: a handler still running at the timeout is API Gateway's 500), against
+// an in-memory DynamoDB Local. Three variants of BENCH_CREATES (default 200) creates, each in a
+// month of its own:
+//
+//   unique: distinct titles (they share the month's count buckets and the id sequence);
+//   title:  one title (every writer wants one slug);
+//   shared: distinct titles linking one venue, one category and one tag (they also share the
+//           venue's and the terms' records and the count buckets of their lists).
+//
+// Each in two modes (BENCH_MODES): `local`, DynamoDB Local as it is (it queues transactions that
+// meet on an item), and `dynamodb`, where the store's client refuses them as DynamoDB does
+// (bench/conflicts.ts: TransactionConflict while another transaction on the item is out).
+//
+// Per variant it reports successes, errors by status, p50 / p99 latency and what the store did, and
+// checks the totals against the records read one by one: every success reads back by id and slug,
+// the month's list (total and ids) holds exactly the successes (a failed create wrote nothing), and
+// for `shared` the venue's, category's and tag's list totals, the terms' counts and the venue's
+// linked-event count equal the records that link them. Targets: >= 95 % succeed, every failure a
+// retryable answer (409 or 503), p99 under 10 s. The figures go to bench/results/storms.json and
+// the README's table. Exit code 1 when a check fails, 2 on an error.
+//
+// Its settings are environment variables (`npm run bench:storms -- --help` lists them).
+import { readFileSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
+import { db } from '#lib/store/db.js';
+import { getItem } from '#lib/store/reads.js';
+import { keys } from '#lib/store/keys.js';
+import type { VenueItem } from '#lib/store/items.js';
+import { mintToken } from '#lib/local/dev-auth.js';
+import { localClient } from '#lib/local/dynamo.js';
+import { invoke } from '#lib/local/invoke.js';
+import { benchCli } from './cli.js';
+import { benchTable, runBench } from './main.js';
+import { refuseConflicts, type Refusals } from './conflicts.js';
+import { renderStorms, replaceBlock, runContext, type Mode, type StormVariant } from './readme.js';
+
+const settings = benchCli(
+  'bench:storms',
+  `Bursts of creates sent all at once through the handler modules, as Lambda runs them (a few minutes):
+distinct titles, one title, and one shared venue and terms. Checks >= 95 % success (the rest a
+retryable answer that wrote nothing), p99 under 10 s, and every total against the records read one
+by one; writes bench/results/storms.json (and the README's table for a default run) and exits 1
+when a check fails.`,
+  {
+    BENCH_CREATES: { meaning: 'creates per variant, all sent at once', default: 200 },
+    BENCH_ONLY: { meaning: 'the variants to run, separated by commas', default: 'unique,title,shared' },
+    BENCH_MODES: { meaning: 'local (DynamoDB Local queues transactions that meet), dynamodb (refused as DynamoDB does), or both', default: 'local,dynamodb' },
+  },
+);
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const RESULTS = resolve(HERE, 'results', 'storms.json');
+const CREATES = settings.count('BENCH_CREATES');
+/** A setting's comma-separated values. */
+const valuesOf = (name: string) =>
+  settings
+    .text(name)!
+    .split(',')
+    .map((s) => s.trim());
+const ONLY = new Set(valuesOf('BENCH_ONLY'));
+const MODES = valuesOf('BENCH_MODES').filter((m): m is Mode => m === 'local' || m === 'dynamodb');
+const DEFAULT_RUN = CREATES === 200 && ['unique', 'title', 'shared'].every((v) => ONLY.has(v)) && MODES.length === 2;
+const MIN_SUCCESS = 0.95;
+const MAX_P99_MS = 10_000;
+/** Answers a client retries: a lost race that wrote nothing (409), an outcome to ask again for (503). */
+const RETRYABLE = new Set([409, 503]);
+
+// --- the store, seen from inside ------------------------------------------------------------------
+
+/** Requests by command, and the items cancelled transactions named, by reason and kind of item. */
+const store = { commands: {} as Record<string, number>, cancelled: {} as Record<string, number> };
+
+/** `COUNT LIST#event#en#publish`, `POST`, `TERM`, `SLUG#event`… */
+const kindOf = (key: { pk?: unknown; sk?: unknown } = {}) => {
+  const [head, second] = String(key.pk ?? '?').split('#');
+  if (head === 'COUNT') return `COUNT ${String(key.pk).slice(6).split('#').slice(3).join('#') || 'all'}`;
+  if (head === 'POST' || head === 'TERM') return String(key.sk).startsWith('EVENT#') ? `${head} link` : head!;
+  return head === 'SLUG' ? `SLUG#${second}` : head!;
+};
+
+function watchStore(): void {
+  db().middlewareStack.add(
+    (next, context) => async (args) => {
+      const command = String(context.commandName).replace(/Command$/, '');
+      store.commands[command] = (store.commands[command] ?? 0) + 1;
+      try {
+        return await next(args);
+      } catch (err) {
+        const items = (args.input as { TransactItems?: Record<string, any>[] }).TransactItems ?? [];
+        ((err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).forEach((r, i) => {
+          if (!r.Code || r.Code === 'None') return;
+          const op = items[i]?.Put ?? items[i]?.Update ?? items[i]?.Delete ?? items[i]?.ConditionCheck;
+          const k = `${r.Code} ${kindOf(op?.Item ?? op?.Key)}`;
+          store.cancelled[k] = (store.cancelled[k] ?? 0) + 1;
+        });
+        throw err;
+      }
+    },
+    { step: 'initialize', name: 'benchStormsStore' },
+  );
+}
+
+/** The CPU seconds DynamoDB Local's JVM used so far (fields 14 and 15 of /proc/<pid>/stat, in ticks of 10 ms). */
+let dynamoPid: number | undefined;
+function dynamoCpuMs(): number | undefined {
+  try {
+    const [utime, stime] = readFileSync(`/proc/${dynamoPid}/stat`, 'utf8').split(') ')[1]!.split(' ').slice(11, 13);
+    return (Number(utime) + Number(stime)) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+// --- requests ---------------------------------------------------------------------------------------
+
+let token: string;
+
+interface Answer {
+  status: number;
+  body: any;
+  ms: number;
+}
+
+/** One request through its operation's handler, as Lambda runs it (its timeout and table grants). */
+async function send(method: string, path: string, body?: unknown, auth = true): Promise<Answer> {
+  const started = performance.now();
+  const res = await invoke(method, 'en', path, { body, token: auth ? token : undefined });
+  return { status: res.status, body: res.body, ms: performance.now() - started };
+}
+
+async function ok(method: string, path: string, body?: unknown): Promise<any> {
+  const res = await send(method, path, body);
+  if (res.status >= 300) throw new Error(`${method} ${path} -> ${res.status}: ${JSON.stringify(res.body).slice(0, 400)}`);
+  return res.body;
+}
+
+/** `n` calls of `fn`, at most `width` at a time (all at once by default). */
+async function burst<T>(n: number, fn: (i: number) => Promise<T>, width = n): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < n; i += width) out.push(...(await Promise.all(Array.from({ length: Math.min(width, n - i) }, (_, j) => fn(i + j)))));
+  return out;
+}
+
+const day = (month: string, i: number) => `${month}-${String(1 + (i % 28)).padStart(2, '0')}`;
+const window = (month: string) => `start_date=${month}-01&end_date=${month}-28 23:59:59`;
+
+/** A month's published list as anonymous clients page through it: its total and every id. */
+async function listed(month: string, filter = ''): Promise<{ total: number; ids: number[] }> {
+  const ids: number[] = [];
+  for (let page = 1; ; page++) {
+    const res = await send('GET', `/events?${window(month)}&per_page=50&page=${page}${filter}`, undefined, false);
+    if (res.status === 404 && page > 1) return { total: ids.length, ids };
+    if (res.status !== 200) throw new Error(`GET /events page ${page} -> ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+    ids.push(...(res.body.events as { id: number }[]).map((e) => e.id));
+    if (ids.length >= res.body.total || !res.body.events.length) return { total: res.body.total, ids };
+  }
+}
+
+// --- variants -------------------------------------------------------------------------------------
+
+interface Check {
+  name: string;
+  pass: boolean;
+  detail: string;
+}
+
+const check = (name: string, pass: boolean, detail: string): Check => ({ name, pass, detail });
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]! : 0;
+};
+
+interface Variant extends StormVariant {
+  checks: Check[];
+  store: typeof store;
+  /** Transactions and single writes refused as DynamoDB refuses them (mode `dynamodb`). */
+  refused?: { transactions: number; writes: number };
+}
+
+let refusals: Refusals;
+
+interface Plan {
+  key: string;
+  label: string;
+  month: string;
+  body: (i: number) => Record<string, unknown>;
+  /** Totals that must equal the successes, read after the burst: name -> figure. */
+  totals?: () => Promise<Record<string, number>>;
+}
+
+async function runVariant(plan: Plan, mode: Mode): Promise<Variant> {
+  console.error(`${plan.label} (${mode}): ${CREATES} creates at once…`);
+  Object.assign(store, { commands: {}, cancelled: {} });
+  refusals.on = mode === 'dynamodb';
+  const refusedBefore = { transactions: refusals.transactions, writes: refusals.writes };
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  const dynamoCpu = dynamoCpuMs();
+  const answers = await burst(CREATES, (i) =>
+    send('POST', '/events', { start_date: `${day(plan.month, i)} 10:00:00`, end_date: `${day(plan.month, i)} 11:00:00`, ...plan.body(i) }),
+  );
+  const wallSeconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
+  refusals.on = false;
+  const dynamoUsed = dynamoCpu === undefined ? undefined : dynamoCpuMs()! - dynamoCpu;
+  const errors: Record<string, number> = {};
+  for (const a of answers) if (a.status !== 201) errors[a.status] = (errors[a.status] ?? 0) + 1;
+  const made = answers.filter((a) => a.status === 201).map((a) => ({ id: a.body.id as number, slug: a.body.slug as string }));
+  const ms = answers.map((a) => a.ms);
+  const v: Variant = {
+    key: plan.key,
+    label: plan.label,
+    mode,
+    creates: CREATES,
+    succeeded: made.length,
+    errors,
+    latencyMs: { p50: Math.round(pct(ms, 50)), p99: Math.round(pct(ms, 99)), max: Math.round(Math.max(...ms)) },
+    wallSeconds: Math.round(wallSeconds * 10) / 10,
+    totals: {},
+    cpuMsPerCreate: { server: Math.round((used.user + used.system) / 1000 / CREATES), ...(dynamoUsed === undefined ? {} : { dynamoLocal: Math.round(dynamoUsed / CREATES) }) },
+    checks: [],
+    store: structuredClone(store),
+    ...(mode === 'dynamodb' ? { refused: { transactions: refusals.transactions - refusedBefore.transactions, writes: refusals.writes - refusedBefore.writes } } : {}),
+  };
+  const failed = answers.filter((a) => a.status !== 201);
+  v.checks.push(check(`>= ${MIN_SUCCESS * 100} % succeed`, made.length >= MIN_SUCCESS * CREATES, `${made.length} of ${CREATES}`));
+  v.checks.push(
+    check(
+      'every failure is retryable (409 or 503)',
+      failed.every((a) => RETRYABLE.has(a.status)),
+      failed.length ? failed.map((a) => `${a.status} ${a.body?.code ?? ''}`.trim()).join(', ') : 'no failures',
+    ),
+  );
+  v.checks.push(check(`p99 < ${MAX_P99_MS / 1000} s`, v.latencyMs.p99 < MAX_P99_MS, `${v.latencyMs.p99} ms`));
+  v.checks.push(
+    check('distinct ids and slugs', new Set(made.map((m) => m.id)).size === made.length && new Set(made.map((m) => m.slug)).size === made.length, `${made.length} created`),
+  );
+
+  // The records one by one: each success by id and by slug.
+  const read = await burst(
+    made.length,
+    async (i) => {
+      const m = made[i]!;
+      const [byId, bySlug] = await Promise.all([send('GET', `/events/${m.id}`, undefined, false), send('GET', `/events/by-slug/${m.slug}`, undefined, false)]);
+      return byId.status === 200 && byId.body.slug === m.slug && bySlug.status === 200 && bySlug.body.id === m.id;
+    },
+    50,
+  );
+  const records = read.filter(Boolean).length;
+  v.totals.records = records;
+  v.checks.push(check('every success reads back by id and slug', records === made.length, `${records} of ${made.length}`));
+  const list = await listed(plan.month);
+  const want = new Set(made.map((m) => m.id));
+  const extra = list.ids.filter((id) => !want.has(id)).length;
+  v.totals.list = list.total;
+  v.checks.push(
+    check(
+      'the month lists exactly the records (a failure wrote nothing)',
+      list.total === records && list.ids.length === records && extra === 0,
+      `list total ${list.total}, ${list.ids.length} listed, ${extra} not a success, ${records} records`,
+    ),
+  );
+  for (const [name, figure] of Object.entries((await plan.totals?.()) ?? {})) {
+    v.totals[name] = figure;
+    v.checks.push(check(`${name} = records`, figure === records, `${figure} vs ${records}`));
+  }
+  return v;
+}
+
+// --- main -----------------------------------------------------------------------------------------
+
+async function main(): Promise<number> {
+  const runStart = performance.now();
+  // No stream: nothing here consumes it, and DynamoDB Local would charge every request for it.
+  const { keys: devKeys, dynamo, endpoint, tableName } = await benchTable('storms', { stream: process.env.BENCH_STREAM === '1' });
+  watchStore();
+  refusals = refuseConflicts(db());
+  refusals.on = false;
+  dynamoPid = dynamo?.pid;
+  token = await mintToken(devKeys, { role: 'editor', sub: 'bench-storms-editor', ttl: '2h' });
+  console.error(`DynamoDB: ${endpoint}${dynamo ? ' (in-memory DynamoDB Local)' : ''}; table ${tableName}`);
+
+  const variants: Variant[] = [];
+  try {
+    // Warm-up in a month of its own: handler modules, token verification, connections, and a burst
+    // so that the first variant does not pay for DynamoDB Local's warm-up.
+    await ok('POST', '/events', { title: 'Warm-up', start_date: '2030-12-01 10:00:00', end_date: '2030-12-01 11:00:00' });
+    await burst(100, (i) => ok('POST', '/events', { title: `Warm-up ${i}`, start_date: `${day('2030-12', i)} 10:00:00`, end_date: `${day('2030-12', i)} 11:00:00` }), 25);
+
+    for (const [m, mode] of MODES.entries()) {
+      // Each mode's variants in months of their own.
+      const month = (k: number) => `${2031 + m}-0${k}`;
+      const plans: Plan[] = [
+        { key: 'unique', label: 'distinct titles', month: month(1), body: (i) => ({ title: `Storm unique ${i}` }) },
+        { key: 'title', label: 'one title', month: month(2), body: () => ({ title: `Storm one title ${mode}` }) },
+      ];
+      const venue = (await ok('POST', '/venues', { venue: `Storm Hall ${mode}`, city: 'Riga' })).id as number;
+      const category = (await ok('POST', '/categories', { name: `Storm category ${mode}` })).id as number;
+      const tag = (await ok('POST', '/tags', { name: `Storm tag ${mode}` })).id as number;
+      plans.push({
+        key: 'shared',
+        label: 'one venue, category and tag',
+        month: month(3),
+        body: (i) => ({ title: `Storm shared ${i}`, venue, categories: [category], tags: [tag] }),
+        totals: async () => ({
+          'venue list total': (await listed(month(3), `&venue=${venue}`)).total,
+          'category list total': (await listed(month(3), `&categories=${category}`)).total,
+          'tag list total': (await listed(month(3), `&tags=${tag}`)).total,
+          'category count': (await ok('GET', `/categories/${category}`)).count,
+          'tag count': (await ok('GET', `/tags/${tag}`)).count,
+          'venue linked events': (await getItem<VenueItem>(keys.post(venue)))?.linkedEvents ?? 0,
+        }),
+      });
+      for (const plan of plans) if (ONLY.has(plan.key)) variants.push(await runVariant(plan, mode));
+    }
+  } finally {
+    if (dynamo) await dynamo.stop();
+    else {
+      const client = localClient(endpoint);
+      await client.send(new DeleteTableCommand({ TableName: tableName })).catch(() => undefined);
+      client.destroy();
+    }
+  }
+
+  const checks = variants.flatMap((v) => v.checks.map((c) => ({ ...c, name: `${v.key} (${v.mode}): ${c.name}` })));
+  console.log(`\n== ${CREATES} creates at once, per variant ==`);
+  for (const v of variants) {
+    const errors = Object.entries(v.errors).map(([s, n]) => `${s} ×${n}`);
+    console.log(
+      `${v.label} (${v.mode}): ${v.succeeded} succeeded${errors.length ? `, ${errors.join(', ')}` : ''}; p50 ${v.latencyMs.p50} ms, p99 ${v.latencyMs.p99} ms, max ${v.latencyMs.max} ms; ${v.wallSeconds} s`,
+    );
+    console.log(`   totals ${JSON.stringify(v.totals)}; CPU per create ${JSON.stringify(v.cpuMsPerCreate)} ms`);
+    const cancelled = Object.entries(v.store.cancelled).sort((a, b) => b[1] - a[1]);
+    const commands = Object.entries(v.store.commands).map(([k, n]) => `${k} ×${n}`);
+    console.log(`   requests ${commands.join(', ')}; cancelled items: ${cancelled.map(([k, n]) => `${k} ×${n}`).join(', ') || 'none'}`);
+    if (v.refused) console.log(`   refused as DynamoDB would: ${v.refused.transactions} transactions, ${v.refused.writes} single writes`);
+  }
+  console.log('\n== checks ==');
+  for (const c of checks) console.log(`${c.pass ? 'PASS' : 'FAIL'}  ${c.name}: ${c.detail}`);
+  const failed = checks.filter((c) => !c.pass);
+  const totalSeconds = (performance.now() - runStart) / 1000;
+  console.log(`\nTotal time ${totalSeconds.toFixed(1)} s. ${failed.length ? `FAIL: ${failed.length} check(s).` : 'All checks PASS.'}`);
+
+  const saved = {
+    generatedAt: new Date().toISOString(),
+    ...runContext(),
+    transport: 'the handler modules in-process, as Lambda runs them (function timeouts and table grants enforced), in-memory DynamoDB Local',
+    creates: CREATES,
+    totalSeconds: Math.round(totalSeconds),
+    variants,
+    pass: failed.length === 0,
+  };
+  await mkdir(dirname(RESULTS), { recursive: true });
+  await writeFile(RESULTS, `${JSON.stringify(saved, null, 2)}\n`);
+  console.error(`Wrote ${RESULTS}`);
+  if (DEFAULT_RUN) {
+    const readme = resolve(HERE, '..', 'README.md');
+    await writeFile(readme, replaceBlock(await readFile(readme, 'utf8'), 'storms', renderStorms(saved)));
+    console.error('Updated the README table');
+  }
+  return failed.length ? 1 : 0;
+}
+
+runBench(main);
