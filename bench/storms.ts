@@ -131,7 +131,9 @@ interface Answer {
 /** One request through its operation's handler, as Lambda runs it (its timeout and table grants). */
 async function send(method: string, path: string, body?: unknown, auth = true): Promise<Answer> {
   const started = performance.now();
-  const res = await invoke(method, 'en', path, { body, token: auth ? token : undefined });
+  const [route, search = ''] = path.split('?');
+  const query = Object.fromEntries(new URLSearchParams(search));
+  const res = await invoke(method, 'en', route!, { body, query, token: auth ? token : undefined });
   return { status: res.status, body: res.body, ms: performance.now() - started };
 }
 
