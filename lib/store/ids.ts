@@ -11,8 +11,6 @@ import { keys, type Sequence } from './keys.js';
 
 /** Ids a range holds at most beyond what callers are waiting for. */
 const MAX_SPARE = 64;
-/** How far back the ids a process took size its next range: a quiet process reserves one at a time. */
-const RATE_WINDOW_MS = 10_000;
 
 interface Reserved {
   /** The ids `[next, end)` are reserved and not handed out. */
@@ -22,8 +20,8 @@ interface Reserved {
   wanted: number;
   /** The reservation in flight, which every waiting caller shares. */
   reserving?: Promise<void>;
-  /** When the ids of the last RATE_WINDOW_MS were handed out. */
-  taken: number[];
+  /** How many ids the process has handed out. */
+  taken: number;
 }
 
 const reserved = new Map<string, Reserved>();
@@ -49,27 +47,26 @@ async function reserve(sequence: Sequence, r: Reserved, size: number): Promise<v
 /**
  * The first of `n` consecutive new integers of a sequence (gaps are possible, as in WordPress).
  * Taken from this process's reserved range; when it is used up, the callers waiting share one
- * reservation the size of what they wait for, plus as many as the process took in the last ten
- * seconds (at most MAX_SPARE): a process that creates often writes the counter seldom.
+ * reservation the size of what they wait for, plus as many as the process has taken (at most
+ * MAX_SPARE): a new process takes one id at a time, and one that has created much writes the
+ * counter once per MAX_SPARE creates (what it leaves unused when it ends is a gap).
  */
 export async function nextId(sequence: Sequence, n = 1): Promise<number> {
   const key = `${config().tableName}|${sequence}`;
   let r = reserved.get(key);
-  if (!r) reserved.set(key, (r = { next: 0, end: 0, wanted: 0, taken: [] }));
+  if (!r) reserved.set(key, (r = { next: 0, end: 0, wanted: 0, taken: 0 }));
   r.wanted += n;
   try {
     for (;;) {
-      const now = Date.now();
-      while (r.taken.length && r.taken[0]! < now - RATE_WINDOW_MS) r.taken.shift();
       if (r.end - r.next >= n) {
         const id = r.next;
         r.next += n;
-        r.taken.push(now);
+        r.taken += n;
         return id;
       }
       if (!r.reserving) {
         const state = r;
-        const size = state.wanted + Math.min(MAX_SPARE, state.taken.length);
+        const size = state.wanted + Math.min(MAX_SPARE, state.taken);
         state.reserving = reserve(sequence, state, size).finally(() => (state.reserving = undefined));
       }
       await r.reserving;

@@ -32,8 +32,8 @@ async function readGuards(list: Key[]): Promise<Map<string, { id: number }>> {
   return new Map(found.flatMap((m) => [...m]));
 }
 
-/** An update of a counter's attributes `names` (each `#<name>` in the expressions). */
-const counterUpdate = (counter: Key, names: (keyof SlugCounter)[], expression: string, values: Record<string, unknown>, condition?: string) =>
+/** An update of a counter's attributes `names` (each `#<name>` in the expressions); `:now` is `now`. */
+const counterUpdate = (counter: Key, names: (keyof SlugCounter)[], expression: string, values: Record<string, unknown>, condition?: string, now = Date.now()) =>
   db().send(
     new UpdateCommand({
       TableName: config().tableName,
@@ -41,7 +41,7 @@ const counterUpdate = (counter: Key, names: (keyof SlugCounter)[], expression: s
       UpdateExpression: expression,
       ...(condition ? { ConditionExpression: condition } : {}),
       ExpressionAttributeNames: Object.fromEntries(names.map((a) => [`#${a}`, a])),
-      ExpressionAttributeValues: { ...values, ':now': Date.now() },
+      ExpressionAttributeValues: { ...values, ':now': now },
       ReturnValues: 'UPDATED_NEW',
     }),
   );
@@ -91,7 +91,9 @@ function claim(counter: Key, n: number, seen: SlugCounter | undefined): Promise<
  * - Without contention it is WordPress's answer: the first free of `wanted`, `wanted-2`,
  *   `wanted-3`… (ten guards per read, then ever larger parallel reads), claimed through the
  *   wanted slug's counter (one conditional update, outside the transaction). Of writers that read
- *   at the same time, the one whose claim lands first tries it.
+ *   at the same time, the one whose claim lands first tries it. The first writer of a wanted slug
+ *   claims the bare slug beside its read (creating the counter), so it waits for no more than
+ *   the read.
  * - The others, writers that lost a race (`attempt` > 1), and writers that come while others of
  *   the same wanted slug are taking tickets (one was handed out in the last few seconds) take a
  *   ticket from the counter (one atomic update) and try that candidate: a burst of writers spreads
@@ -104,9 +106,13 @@ export async function freeSlug(kind: PostKind | Taxonomy, lang: Lang, wanted: st
   const counterKey = keys.slugCounter(kind, lang, wanted);
   const guardKey = (s: string) => keys.slugGuard(kind, lang, s);
   const page = slugCandidates(wanted, SLUG_PAGE, 1);
-  const read = await batchGet<{ id: number } & SlugCounter>([counterKey, ...page.map(guardKey)]);
-  const counter = read.get(keyOf(counterKey));
-  const seen = counter?.n === undefined ? undefined : Number(counter.n);
+  // Beside the read, the first writer of a wanted slug ever claims the bare slug (the counter is new).
+  const now = Date.now();
+  const [read, first] = await waitAll([
+    batchGet<{ id: number } & SlugCounter>([counterKey, ...page.map(guardKey)]),
+    attempt > 1 ? false : ifHeld(counterUpdate(counterKey, ['n', 'c'], 'SET #n = :one, #c = :now', { ':one': 1 }, 'attribute_not_exists(#n) AND attribute_not_exists(#c)', now)),
+  ]);
+  let counter: SlugCounter | undefined = read.get(keyOf(counterKey));
   /** The first candidate of `list` (numbered from `from`) that is free or the owner's own. */
   const firstOpen = (list: string[], guards: Map<string, { id: number }>, from: number) => {
     const i = list.findIndex((s) => {
@@ -118,6 +124,12 @@ export async function freeSlug(kind: PostKind | Taxonomy, lang: Lang, wanted: st
   const open = firstOpen(page, read, 1);
   // A guard the record holds already cannot be lost to anyone.
   if (open?.own) return open.slug;
+  if (first) {
+    if (open?.n === 1) return open.slug;
+    // The bare slug is taken (by a record written without the counter): claim the first free one.
+    counter = { n: 1, c: now };
+  }
+  const seen = counter?.n === undefined ? undefined : Number(counter.n);
   const hot = counter?.at !== undefined && Date.now() - Number(counter.at) < SLUG_HOT_MS;
 
   if (attempt <= 1 && !hot) {

@@ -201,7 +201,9 @@ describe('round trips of a read', () => {
     const event = await measureCreate('/events', { title: '!!!', start_date: at(3, 9), end_date: at(3, 10), status: 'publish' });
     expect(event.body.slug).toBe(String(event.body.id));
     expect(event.requests).toBe(4);
-    expect(event.stages).toBe(4);
+    // The id comes from the ids this process reserved (lib/store/ids.ts): the slug's read, and the
+    // claim of the slug beside it, wait for no request.
+    expect(event.stages).toBe(3);
   });
 
   it('answers a read whose role refresh failed, and tries the refresh again on the next one', async () => {
