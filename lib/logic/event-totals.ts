@@ -1,12 +1,12 @@
 // The total of a list of events: from the per-month count buckets (lib/logic/event-writes.ts), plus
 // corrections that read at most the events of the window's edge days; else from count queries.
-import { bucketOf } from '#lib/store/keys.js';
+import { bucketMonth, bucketOf, bucketRange } from '#lib/store/keys.js';
 import { queryAll } from '#lib/store/reads.js';
 import type { LangStats } from '#lib/store/stats.js';
 import { bucketsBound } from '#lib/store/durations.js';
 import { waitAll } from '#lib/runtime/settle.js';
-import { nonEmpty, total } from './lists.js';
-import { queryInputOf, type EventSource } from './event-sources.js';
+import { total } from './lists.js';
+import type { EventSource } from './event-sources.js';
 import { HIGH, type Window } from './event-window.js';
 
 /** A bucket's day counter attribute (`dDD`). */
@@ -37,12 +37,14 @@ async function bucketTotal(partition: string, w: Window, legacy: () => Promise<n
   const from = w.from || '0000-01-01 00:00:00';
   const to = w.to === HIGH ? '9999-12-31 23:59:59' : w.to;
   if (from > to) return 0;
-  const first = bucketOf(partition, from);
-  const last = bucketOf(partition, to);
+  const { key } = bucketOf(partition, from);
+  const range = bucketRange(from, to);
+  const [firstMonth, lastMonth] = [bucketMonth(from), bucketMonth(to)];
   const [fromDay, toDay] = [from.slice(0, 10), to.slice(0, 10)];
+  // Every month's bucket and shards (summed below).
   const buckets = await queryAll<Record<string, unknown>>({
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :a AND :b',
-    ExpressionAttributeValues: { ':pk': first.key.pk, ':a': first.key.sk, ':b': last.key.sk },
+    ExpressionAttributeValues: { ':pk': key.pk, ':a': range.from, ':b': range.to },
   });
   // A day holds a counter, or (in the search index's buckets) the set of its events' ids.
   const dayCount = (v: unknown) => (v instanceof Set ? v.size : Number(v));
@@ -51,12 +53,13 @@ async function bucketTotal(partition: string, w: Window, legacy: () => Promise<n
   const counting = new Set<Record<string, unknown>>();
   let n = 0;
   for (const b of buckets) {
-    const whole = b.sk !== first.key.sk && b.sk !== last.key.sk;
+    const month = bucketMonth(String(b.sk));
+    const whole = month !== firstMonth && month !== lastMonth;
     for (const [k, v] of Object.entries(b)) {
       if (!DAY.test(k)) continue;
-      const day = `${b.sk}-${k.slice(1)}`;
+      const day = `${month}-${k.slice(1)}`;
       const count = dayCount(v);
-      days.set(day, count);
+      days.set(day, (days.get(day) ?? 0) + count);
       if (count > 0) counting.add(b);
       if ((whole && b.n === undefined) || (!whole && day >= fromDay && day <= toDay)) n += count;
     }
@@ -135,18 +138,12 @@ async function endCorrections(
 }
 
 /**
- * A list's total. One value per filter: each status partition's count comes from its buckets
- * when nothing but the window filters it, else from a count query. Several values of one filter
- * (OR) may list an event twice, so their ids are read and de-duplicated.
+ * A list's total, with one value per filter (several are counted from the ids they list, as
+ * lib/logic/event-list.ts reads them): each status partition's count comes from its buckets when
+ * nothing but the window filters it, else from a count query.
  */
-export async function listTotal(src: EventSource[], multi: boolean, w: Window | undefined, stats: () => Promise<LangStats>): Promise<number> {
-  if (!multi) {
-    const seconds = () => stats().then((s) => s.seconds ?? 0);
-    const counts = await waitAll(src.map((s) => (s.counted && w ? bucketTotal(s.partition, w, seconds) : total([s]))));
-    return counts.reduce((a, b) => a + b, 0);
-  }
-  const ids = new Set<number>();
-  const read = await waitAll(src.filter(nonEmpty).map((s) => queryAll<{ id: number }>({ ...queryInputOf(s) })));
-  for (const items of read) for (const item of items) ids.add(item.id);
-  return ids.size;
+export async function listTotal(src: EventSource[], w: Window | undefined, stats: () => Promise<LangStats>): Promise<number> {
+  const seconds = () => stats().then((s) => s.seconds ?? 0);
+  const counts = await waitAll(src.map((s) => (s.counted && w ? bucketTotal(s.partition, w, seconds) : total([s]))));
+  return counts.reduce((a, b) => a + b, 0);
 }
