@@ -6,9 +6,9 @@
 // - the arbitraries give plausible values (a shared pool filtered by the argument's own
 //   validator, so that creates and filters often succeed), type-breaking values and hostile ones
 //   (control characters, lone surrogates, odd Unicode, huge and tiny numbers, deep nesting,
-//   prototype keys, very long strings).
+//   prototype keys, very long strings, lists at and far beyond their `maxItems`).
 import fc from 'fast-check';
-import type { Arg } from '#lib/contract/params.js';
+import { listItems, type Arg } from '#lib/contract/params.js';
 import { Opaque, Raw, isPlainObject, obj, pct, toQuery, type JVal, type QVal } from './model.js';
 
 /** Ids and slugs of the seeded records (see seed.ts), for plausible values. */
@@ -77,11 +77,17 @@ export function jsonViolation(arg: Arg, v: JVal): string | undefined {
       if (typeof v === 'boolean' || isArr || isObj) return `a ${isArr ? 'list' : isObj ? 'map' : 'boolean'} is not a string`;
       return undefined;
     case 'array':
-      if (arg.items === 'integer') return idListViolation(v, true);
-      return undefined;
+      return tooLong(arg, v) ?? (arg.items === 'integer' ? idListViolation(v, true) : undefined);
     default:
       return undefined;
   }
+}
+
+/** A list (or a comma-separated one) of more items than the argument's `maxItems`. */
+function tooLong(arg: Arg, v: JVal | QVal): string | undefined {
+  if (arg.maxItems === undefined) return undefined;
+  const n = Array.isArray(v) ? v.length : typeof v === 'string' ? (listItems(v)?.length ?? 0) : 0;
+  return n > arg.maxItems ? `${n} items, more than ${arg.maxItems}` : undefined;
 }
 
 function idListViolation(v: JVal, top: boolean): string | undefined {
@@ -125,10 +131,12 @@ export function queryViolation(arg: Arg, v: QVal): string | undefined {
   if (typeof v !== 'string') {
     // Lists and maps: only scalar types rule them out (id lists take `a[]=`, links take maps).
     if (arg.enum || ['integer', 'number', 'boolean', 'string'].includes(arg.type ?? '')) return `a ${isArr ? 'list' : 'map'} is not a ${arg.enum ? 'value of the enum' : arg.type}`;
-    return undefined;
+    return tooLong(arg, v);
   }
   if (arg.enum) return arg.enum.includes(v) ? undefined : `not one of ${arg.enum.join('|')}`;
   switch (arg.type) {
+    case 'array':
+      return tooLong(arg, v);
     case 'integer':
       return stringIntViolation(v);
     case 'number':
@@ -350,6 +358,9 @@ const ODD = [
 ];
 const SURROGATES = ['\ud800', '\udbff', '\udc00', '\udfff'];
 
+/** A search of many short words, each one more index partition to read. */
+const MANY_WORDS = 'a b c d e f g h i j k l m n o p q r s t u v w x y z 0 1 2 3 4 5 6 7 8 9';
+
 /**
  * Strings with control characters, lone surrogates and odd Unicode, short or (`long`, for bodies)
  * very long; query strings stay well under the 16 KB a request head may take.
@@ -373,7 +384,7 @@ function buildHostileString(long: boolean): fc.Arbitrary<string> {
       weight: 1,
       arbitrary: long
         ? fc.constantFrom('a'.repeat(1001), 'x'.repeat(65_536), 'é'.repeat(40_000), '\u0000'.repeat(300), 'a,'.repeat(3000))
-        : fc.constantFrom('a'.repeat(1001), 'é'.repeat(201), '\u0000'.repeat(50), 'a,'.repeat(500)),
+        : fc.constantFrom('a'.repeat(1001), 'é'.repeat(201), '\u0000'.repeat(50), 'a,'.repeat(500), MANY_WORDS),
     },
   );
 }
@@ -388,6 +399,30 @@ export function deepJson(): fc.Arbitrary<JVal> {
       fc.integer({ min: 11, max: 5000 }).map((n) => Array.from({ length: n }, (_, i) => i + 1)),
     ),
   );
+}
+
+/**
+ * Lists of ids at an argument's `maxItems`, one beyond it and far beyond (what one request may
+ * read is budgeted: lib/contract/budget.ts), the seeded ids over and over or ids counted from 1.
+ * Undefined for arguments without a limit. A query stays under the 16 KB a request head may take.
+ */
+export function longLists(arg: Arg, world: World): fc.Arbitrary<JVal> | undefined {
+  const max = arg.maxItems;
+  if (max === undefined) return undefined;
+  return once(`longLists ${max}`, () => {
+    const seeded = Object.values(world.ids).flat();
+    const lengths = fc.constantFrom(max, max + 1, 2 * max, 1000);
+    return fc.oneof(
+      lengths.map((n) => Array.from({ length: n }, (_, i) => i + 1)),
+      lengths.map((n) => Array.from({ length: n }, (_, i) => seeded[i % seeded.length] ?? i + 1)),
+    );
+  });
+}
+
+/** Lists one beyond an argument's `maxItems` and far beyond it (none without a limit): they break its declared type. */
+export function overLimit(arg: Arg): number[][] {
+  const max = arg.maxItems;
+  return max === undefined ? [] : [max + 1, 1000].map((n) => Array.from({ length: n }, (_, i) => i + 1));
 }
 
 /** A map with prototype keys, for JSON bodies. */

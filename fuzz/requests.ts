@@ -25,6 +25,8 @@ import {
   hostileQueryPairs,
   hostileString,
   jsonViolation,
+  longLists,
+  overLimit,
   opaqueQuery,
   pool,
   protoJson,
@@ -83,9 +85,11 @@ interface ArgPlan {
   breakingJson: JVal[];
   breakingQuery: QVal[];
   freeText: boolean;
+  /** Lists at and beyond the argument's `maxItems`, for arguments that have one. */
+  longLists?: fc.Arbitrary<JVal>;
 }
 
-function planArgs(op: Operation, values: JVal[]): ArgPlan[] {
+function planArgs(op: Operation, values: JVal[], world: World): ArgPlan[] {
   const inPath = pathVars(op);
   const plans: ArgPlan[] = [];
   for (const [name, arg] of Object.entries(op.args)) {
@@ -99,9 +103,10 @@ function planArgs(op: Operation, values: JVal[]): ArgPlan[] {
       required: a.required === true,
       bodyOnly: inPath.includes(name),
       ...accepted,
-      breakingJson: BREAKING_JSON.filter((v) => jsonViolation(a, v) !== undefined),
-      breakingQuery: BREAKING_QUERY.filter((v) => queryViolation(a, v) !== undefined),
+      breakingJson: [...BREAKING_JSON, ...overLimit(a)].filter((v) => jsonViolation(a, v) !== undefined),
+      breakingQuery: [...BREAKING_QUERY, ...overLimit(a).map((l) => l.join(','))].filter((v) => queryViolation(a, v) !== undefined),
       freeText: a.schema.safeParse(FREE_TEXT).success,
+      longLists: longLists(a, world),
     });
   }
   return plans;
@@ -132,16 +137,18 @@ function breakingTyped(p: ArgPlan, enc: Encoding): fc.Arbitrary<Given> {
 }
 
 function hostile(p: ArgPlan, enc: Encoding): fc.Arbitrary<Given> {
+  // Lists at and beyond their limit: comma-separated in a query or form, as TEC documents them.
+  const long = p.longLists ? [{ weight: 3, arbitrary: p.longLists.map((v) => given(p, enc, enc === 'json' ? v : (v as number[]).join(','), 'hostile')) }] : [];
   if (enc !== 'json') {
-    return fc
-      .oneof(
-        { weight: 3, arbitrary: hostileString() as fc.Arbitrary<QVal> },
-        { weight: 2, arbitrary: opaqueQuery() },
-        { weight: 1, arbitrary: fc.array(hostileString(), { minLength: 1, maxLength: 3 }) as fc.Arbitrary<QVal> },
-      )
-      .map((v) => given(p, enc, v, 'hostile'));
+    return fc.oneof(
+      { weight: 3, arbitrary: (hostileString() as fc.Arbitrary<QVal>).map((v) => given(p, enc, v, 'hostile')) },
+      { weight: 2, arbitrary: opaqueQuery().map((v) => given(p, enc, v, 'hostile')) },
+      { weight: 1, arbitrary: (fc.array(hostileString(), { minLength: 1, maxLength: 3 }) as fc.Arbitrary<QVal>).map((v) => given(p, enc, v, 'hostile')) },
+      ...long,
+    );
   }
   return fc.oneof(
+    ...long,
     { weight: 4, arbitrary: hostileString(true).map((v) => given(p, enc, v, 'hostile')) },
     { weight: 2, arbitrary: extremeNumbers().map((v) => given(p, enc, v, 'hostile')) },
     { weight: 1, arbitrary: extremeNumbers().map((v) => given(p, enc, [v], 'hostile')) },
@@ -779,7 +786,7 @@ function shuffle<T>(items: T[], seed: number): T[] {
 
 export function requestGenerator(world: World): Generator {
   const values = pool(world);
-  const plans = OPERATIONS.map((op) => ({ op, args: planArgs(op, values) }));
+  const plans = OPERATIONS.map((op) => ({ op, args: planArgs(op, values, world) }));
   const perOp = plans.map((p) => opRequest(p));
   // A request head stays under Node's 16 KB (API Gateway's limits are of the same order).
   const fits = (r: Omit<FuzzRequest, 'n'>) => r.query.reduce((n, p) => n + p.text.length + 1, 0) < 12_000;

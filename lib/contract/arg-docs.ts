@@ -22,6 +22,7 @@ export function argSchema(arg: ArgDoc): Json {
   return {
     ...(arg.type ? { type: arg.type } : {}),
     ...(arg.items ? { items: { type: arg.items } } : {}),
+    ...(arg.maxItems !== undefined ? { maxItems: arg.maxItems } : {}),
     ...(arg.format ? { format: arg.format } : {}),
     ...(arg.enum ? { enum: [...arg.enum] } : {}),
     ...(arg.default !== undefined ? { default: arg.default } : {}),

@@ -3,6 +3,7 @@
 // Query strings carry only strings, so the schemas accept the string forms of numbers, booleans
 // and lists; JSON bodies may send the real types.
 import * as z from 'zod/mini';
+import { searchWords } from '#lib/domain/search-words.js';
 
 export type DocType = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
 
@@ -12,6 +13,8 @@ export interface Arg<T = unknown> {
   /** The declared type, as the namespace index and OpenAPI show it. Absent for untyped args. */
   type?: DocType;
   items?: DocType;
+  /** The most items a list takes (lib/contract/budget.ts derives each from what one item costs). */
+  maxItems?: number;
   format?: string;
   enum?: readonly string[];
   required?: boolean;
@@ -149,13 +152,18 @@ export function listItems(value: unknown): unknown[] | undefined {
   return undefined;
 }
 
-/** A list of positive integer ids, as an array or a CSV string. */
-export function idList() {
+/** A list of more than `max` items is refused before anything is read (lib/contract/budget.ts). */
+const tooMany = (items: unknown[], max: number | undefined, noun: string) => (max !== undefined && items.length > max ? `must contain at most ${max} ${noun}.` : undefined);
+
+/** A list of positive integer ids, as an array or a CSV string; at most `max` of them. */
+export function idList(opts: { max?: number } = {}) {
   return z.pipe(
     z.unknown(),
     z.transform((value, ctx) => {
       const items = listItems(value);
       if (!items) return fail({ ...ctx, value }, 'is not a list of ids.');
+      const long = tooMany(items, opts.max, 'ids');
+      if (long) return fail({ ...ctx, value }, long);
       const ids = items.map((v) => (typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : NaN));
       if (ids.some((n) => !Number.isSafeInteger(n) || n < 1)) return fail({ ...ctx, value }, 'must contain positive integer ids only.');
       return [...new Set(ids)];
@@ -175,13 +183,15 @@ export function statusList() {
   );
 }
 
-/** A list of ids or slugs (term filters), as an array or a CSV string. */
-export function idOrSlugList() {
+/** A list of ids or slugs (term filters), as an array or a CSV string; at most `max` of them. */
+export function idOrSlugList(opts: { max?: number } = {}) {
   return z.pipe(
     z.unknown(),
     z.transform((value, ctx) => {
       const items = listItems(value);
       if (!items || items.some((v) => typeof v !== 'string' && typeof v !== 'number')) return fail({ ...ctx, value }, 'is not a list of ids or slugs.');
+      const long = tooMany(items, opts.max, 'ids or slugs');
+      if (long) return fail({ ...ctx, value }, long);
       return items.map((v) => (typeof v === 'number' || /^\d+$/.test(v as string) ? Number(v) : String(v)));
     }),
   );
@@ -224,5 +234,28 @@ export function checked<T>(check: (value: unknown) => string | undefined) {
       const why = check(value);
       return why ? fail({ ...ctx, value }, why) : (value as T);
     }),
+  );
+}
+
+/**
+ * A list filter of ids (or ids and slugs) that takes at most `max` values: the documents show the
+ * limit as `maxItems`.
+ */
+export const listArg = <S>(schema: (opts: { max: number }) => S, max: number, description: string) => ({
+  schema: schema({ max }),
+  type: 'array' as const,
+  items: 'integer' as const,
+  maxItems: max,
+  description,
+});
+
+/**
+ * Words to search for: each is one more index partition to read (lib/domain/search-words.ts tells
+ * what a word is), so a search takes at most `maxWords`.
+ */
+export function searchText(opts: { max: number; maxWords: number }) {
+  return z.pipe(
+    str({ nonEmpty: true, max: opts.max }),
+    z.transform((value, ctx) => (searchWords(value).length > opts.maxWords ? fail({ ...ctx, value }, `must contain at most ${opts.maxWords} words.`) : value)),
   );
 }

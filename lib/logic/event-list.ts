@@ -15,7 +15,7 @@ import type { EventItem, TermItem } from '#lib/store/items.js';
 import { searchWords } from '#lib/domain/search-words.js';
 import { loadLinked } from './common.js';
 import { keepFor, termsFor } from './term-cache.js';
-import { envelope, pageKeys, paging, statuses } from './lists.js';
+import { envelope, pageAndTotal, pageKeys, paging, statuses } from './lists.js';
 import { waitAll, withSideWork, type SideWork } from '#lib/runtime/settle.js';
 import { windowOf, type EventListRequest } from './event-window.js';
 import { geoVenues, parentCheck, postCheck, termCheck, type Filters } from './event-filters.js';
@@ -84,8 +84,10 @@ async function listEventsWith(ctx: EventListRequest, side: SideWork): Promise<Re
     // One searched word is one more list partition (a search without words is no search).
     const word = p.search === undefined ? undefined : searchWords(p.search)[0];
     const { sources: src, multi } = sources(ctx, statusList, { ...filters, word }, w, ownBy);
-    const count = side.start(listTotal(src, multi, w, stats));
-    const hits = await pageKeys(src, offset, perPage, false);
+    // Several values of a filter (OR) may list an event twice: their total counts the ids, so
+    // every key is read, and the page comes from that same read (one request per partition).
+    const counting = multi ? undefined : side.start(listTotal(src, w, stats));
+    const { hits, total: counted } = multi ? await pageAndTotal(src, offset, perPage, false) : { hits: await pageKeys(src, offset, perPage, false), total: undefined };
     // The index items name the events' terms: the terms not kept are read with the events
     // themselves and the filters' checks, in one batch.
     const hitTerms = new Set<number>();
@@ -98,7 +100,7 @@ async function listEventsWith(ctx: EventListRequest, side: SideWork): Promise<Re
     const read = unread.map((id) => found.get(keyOf(keys.term(id))) as TermItem | undefined).filter((t): t is TermItem => t !== undefined);
     keepFor(ctx.shared, read);
     for (const t of read) known.set(t.id, t);
-    n = await count;
+    n = counted ?? (await counting!);
   }
   if (aside) verify(await aside);
   if (page > 1 && events.length === 0) throw tec.archivePageNotFound('event');

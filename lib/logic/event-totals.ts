@@ -5,8 +5,8 @@ import { queryAll } from '#lib/store/reads.js';
 import type { LangStats } from '#lib/store/stats.js';
 import { bucketsBound } from '#lib/store/durations.js';
 import { waitAll } from '#lib/runtime/settle.js';
-import { nonEmpty, total } from './lists.js';
-import { queryInputOf, type EventSource } from './event-sources.js';
+import { total } from './lists.js';
+import type { EventSource } from './event-sources.js';
 import { HIGH, type Window } from './event-window.js';
 
 /** A bucket's day counter attribute (`dDD`). */
@@ -138,18 +138,12 @@ async function endCorrections(
 }
 
 /**
- * A list's total. One value per filter: each status partition's count comes from its buckets
- * when nothing but the window filters it, else from a count query. Several values of one filter
- * (OR) may list an event twice, so their ids are read and de-duplicated.
+ * A list's total, with one value per filter (several are counted from the ids they list, as
+ * lib/logic/event-list.ts reads them): each status partition's count comes from its buckets when
+ * nothing but the window filters it, else from a count query.
  */
-export async function listTotal(src: EventSource[], multi: boolean, w: Window | undefined, stats: () => Promise<LangStats>): Promise<number> {
-  if (!multi) {
-    const seconds = () => stats().then((s) => s.seconds ?? 0);
-    const counts = await waitAll(src.map((s) => (s.counted && w ? bucketTotal(s.partition, w, seconds) : total([s]))));
-    return counts.reduce((a, b) => a + b, 0);
-  }
-  const ids = new Set<number>();
-  const read = await waitAll(src.filter(nonEmpty).map((s) => queryAll<{ id: number }>({ ...queryInputOf(s) })));
-  for (const items of read) for (const item of items) ids.add(item.id);
-  return ids.size;
+export async function listTotal(src: EventSource[], w: Window | undefined, stats: () => Promise<LangStats>): Promise<number> {
+  const seconds = () => stats().then((s) => s.seconds ?? 0);
+  const counts = await waitAll(src.map((s) => (s.counted && w ? bucketTotal(s.partition, w, seconds) : total([s]))));
+  return counts.reduce((a, b) => a + b, 0);
 }

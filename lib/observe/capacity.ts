@@ -87,3 +87,53 @@ export function recordConsumed(command: string, consumed: Consumed | Consumed[] 
   const scope = scopes.get();
   if (scope) add(scope, command, read, write);
 }
+
+/** What one API request may spend: lib/contract/budget.ts states it, lib/store/db.ts enforces it. */
+export interface Budget {
+  requests: number;
+  readUnits: number;
+}
+
+/** A request's DynamoDB requests sent so far (its tally counts them as they end), and whether it changes records yet. */
+interface Spent {
+  started: number;
+  writing: boolean;
+  refused: boolean;
+}
+const spent = new WeakMap<CapacityTally, Spent>();
+
+/** A refused DynamoDB request: the limit it would pass, and whether it is the API request's first refusal. */
+export interface Refusal {
+  limit: keyof Budget;
+  first: boolean;
+}
+
+/** Commands that only read. */
+const READS = /^(Get|BatchGet|Query|Scan|TransactGet)/;
+
+/**
+ * Admits one more DynamoDB request (`command`, its command name) of the current API request, or
+ * says which limit of `budget` it would pass. Only reads are refused: a write that was refused
+ * could leave a change half made (or the idempotency record of a failed create behind). Outside
+ * an API request's scope (the stream consumer, scripts) there is no budget. Nor is there once the
+ * request sent its first transaction, which every change of a record is: refusing its later
+ * reads would turn a stored change into an error answer, and writes bound their own work (the
+ * linked events they rewrite in the request). The single-item writes of the caller's bookkeeping
+ * and of the idempotency record do not lift the budget.
+ */
+export function admit(command: string, budget: Budget): Refusal | undefined {
+  const scope = scopes.get();
+  if (!scope) return undefined;
+  let s = spent.get(scope);
+  if (!s) spent.set(scope, (s = { started: 0, writing: false, refused: false }));
+  if (command.startsWith('TransactWrite')) s.writing = true;
+  const free = s.writing || !READS.test(command);
+  const limit = free ? undefined : s.started >= budget.requests ? 'requests' : scope.read >= budget.readUnits ? 'readUnits' : undefined;
+  if (limit) {
+    const first = !s.refused;
+    s.refused = true;
+    return { limit, first };
+  }
+  s.started += 1;
+  return undefined;
+}

@@ -1,9 +1,12 @@
 // One DynamoDB document client per process (module scope, reused by warm Lambdas). Every call
 // asks for its consumed capacity, which is tallied (lib/observe/capacity.ts) so that tests and benchmarks
-// can measure cost and each request can log what it consumed.
+// can measure cost and each request can log what it consumed; a request past its budget
+// (lib/contract/budget.ts) is refused before it is sent.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { recordConsumed, startRequest, type Consumed } from '#lib/observe/capacity.js';
+import { admit, recordConsumed, startRequest, type Consumed } from '#lib/observe/capacity.js';
+import { logger } from '#lib/observe/log.js';
+import { overBudget, REQUEST_BUDGET } from '#lib/contract/budget.js';
 import { requestWork } from '#lib/runtime/scope.js';
 
 export { capacity, type CapacityTally } from '#lib/observe/capacity.js';
@@ -24,13 +27,20 @@ function makeClient(): DynamoDBDocumentClient {
   client.middlewareStack.remove('loggerMiddleware');
   client.middlewareStack.add(
     (next, context) => async (args) => {
+      const command = String(context.commandName ?? 'Command');
+      // A request over its budget is refused before it is sent (lib/contract/budget.ts).
+      const refused = admit(command, REQUEST_BUDGET);
+      if (refused) {
+        if (refused.first) logger.warn({ message: 'A request went over its DynamoDB budget: refused', command, limit: refused.limit, budget: REQUEST_BUDGET });
+        throw overBudget(refused.limit);
+      }
       const input = args.input as { ReturnConsumedCapacity?: string };
       input.ReturnConsumedCapacity ??= 'TOTAL';
       const request = startRequest();
       try {
         // Registered: a request that ends while it is still out left it running (lib/runtime/scope.ts).
         const result = await requestWork(next(args));
-        recordConsumed(String(context.commandName ?? 'Command'), (result.output as { ConsumedCapacity?: Consumed | Consumed[] }).ConsumedCapacity);
+        recordConsumed(command, (result.output as { ConsumedCapacity?: Consumed | Consumed[] }).ConsumedCapacity);
         return result;
       } finally {
         request.finish();

@@ -1,6 +1,7 @@
 // Event arguments (spec §2.1 and §4.4), with TEC's validation rules (reference §4.1, §6.1).
 import { parseCostInput } from '#lib/domain/cost.js';
-import { bool, checked, statusList, idList, idOrSlugList, int, listItems, num, str, urlOrEmpty, type Args } from '#lib/contract/params.js';
+import { bool, checked, statusList, idList, idOrSlugList, int, listArg, listItems, num, searchText, str, urlOrEmpty, type Args } from '#lib/contract/params.js';
+import { LIST_LIMITS } from '#lib/contract/budget.js';
 import { dateArg, forceArg, mlLanguage, optional, pagingArgs, pathId, pathSlug, postArgs, timezoneArg } from './common.js';
 
 /** A JSON number names a record only as a positive integer: 0.5, -0 or 1e309 name nothing. */
@@ -82,18 +83,22 @@ export const eventArgs = {
       default: false,
       description: 'Use the given times as they are instead of covering entire days',
     },
-    search: { schema: str({ nonEmpty: true, max: 200 }), type: 'string', description: 'Events should contain the specified string in the title or description' },
-    categories: { schema: idOrSlugList(), type: 'array', items: 'integer', description: 'Events should be assigned one of the specified categories slugs or IDs' },
-    tags: { schema: idOrSlugList(), type: 'array', items: 'integer', description: 'Events should be assigned one of the specified tags slugs or IDs' },
-    venue: { schema: idList(), type: 'array', items: 'integer', description: 'Events should be assigned one of the specified venue IDs' },
-    organizer: { schema: idList(), type: 'array', items: 'integer', description: 'Events should be assigned one of the specified organizer IDs' },
+    search: {
+      schema: searchText({ max: 200, maxWords: LIST_LIMITS.searchWords }),
+      type: 'string',
+      description: 'Events should contain the specified string in the title or description',
+    },
+    categories: listArg(idOrSlugList, LIST_LIMITS.eventFilter, 'Events should be assigned one of the specified categories slugs or IDs'),
+    tags: listArg(idOrSlugList, LIST_LIMITS.eventFilter, 'Events should be assigned one of the specified tags slugs or IDs'),
+    venue: listArg(idList, LIST_LIMITS.eventFilter, 'Events should be assigned one of the specified venue IDs'),
+    organizer: listArg(idList, LIST_LIMITS.eventFilter, 'Events should be assigned one of the specified organizer IDs'),
     featured: flag('Events should be filtered by their featured status'),
     status: { schema: statusList(), type: 'string', description: 'The event post status, or several as a list or comma-separated' },
     geoloc: flag('Events should be filtered by whether their venue has geolocation data'),
     geoloc_lat: { schema: num({ min: -90, max: 90 }), type: 'number', format: 'double', description: 'Venue latitude; geoloc_lng must also be given' },
     geoloc_lng: { schema: num({ min: -180, max: 180 }), type: 'number', format: 'double', description: 'Venue longitude; geoloc_lat must also be given' },
     geoloc_radius: { schema: num({ min: 0, max: 20_000 }), type: 'number', format: 'double', default: 25, description: 'Radius in km around geoloc_lat/geoloc_lng' },
-    include: { schema: idList(), type: 'array', items: 'integer', description: 'Only events with these ids; the date window is then ignored' },
+    include: listArg(idList, LIST_LIMITS.include, 'Only events with these ids; the date window is then ignored'),
     post_parent: { schema: int({ min: 1 }), type: 'integer', description: 'Events whose parent is the given event id' },
     ticketed: flag('Events should be filtered by whether they have tickets'),
     password: { ...unlock, description: 'Shows password-protected events with this password unredacted' },

@@ -1,5 +1,6 @@
 // Category and tag arguments (spec §2.4, §2.5, §4.6; reference §4.3, §6.3).
-import { bool, idList, int, oneOf, str, type Args } from '#lib/contract/params.js';
+import { bool, idList, int, listArg, oneOf, str, type Args } from '#lib/contract/params.js';
+import { LIST_LIMITS } from '#lib/contract/budget.js';
 import { mlLanguage, optional, pagingArgs, pathId } from './common.js';
 
 const termWrite = <H extends boolean>(hierarchical: H) =>
@@ -24,8 +25,8 @@ const termList = <H extends boolean>(hierarchical: H) =>
   ({
     ...pagingArgs('terms'),
     search: { schema: str({ nonEmpty: true, max: 200 }), type: 'string', description: 'Limit results to terms matching the string' },
-    exclude: { schema: idList(), type: 'array', items: 'integer', description: 'Exclude these term ids' },
-    include: { schema: idList(), type: 'array', items: 'integer', description: 'Limit results to these term ids' },
+    exclude: listArg(idList, LIST_LIMITS.termIds, 'Exclude these term ids'),
+    include: listArg(idList, LIST_LIMITS.termIds, 'Limit results to these term ids'),
     order: { schema: oneOf(['asc', 'desc'] as const), type: 'string', enum: ['asc', 'desc'], description: 'Sort ascending or descending' },
     orderby: { schema: oneOf(TERM_ORDERBY), type: 'string', enum: TERM_ORDERBY, description: 'Term attribute to sort by' },
     hide_empty: { schema: bool(), type: 'boolean', default: true, description: 'Hide terms not assigned to any published event' },
