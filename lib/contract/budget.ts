@@ -45,8 +45,9 @@ export const LIST_LIMITS = {
 
 /**
  * The store's refusal of a request past the budget (lib/store/db.ts). Valid filters stay within it;
- * what else can reach it grows with the data a request asks about (a deep page, a date range over
- * thousands of events, places near many venues): the client can narrow the request, and retrying
+ * what else can reach it grows with the data a request asks about (a search of the venues or
+ * organizers of a site with thousands of them, an editor's list of a window that tens of thousands
+ * of events end in): the client can narrow the request, and retrying
  * it unchanged does not help, so it is a 400. No record was changed: the budget no longer applies
  * once a request changes one (lib/observe/capacity.ts).
  */

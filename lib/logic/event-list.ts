@@ -15,7 +15,7 @@ import type { EventItem, TermItem } from '#lib/store/items.js';
 import { searchWords } from '#lib/domain/search-words.js';
 import { loadLinked } from './common.js';
 import { keepFor, termsFor } from './term-cache.js';
-import { envelope, pageAndTotal, pageKeys, paging, statuses } from './lists.js';
+import { asList, envelope, pageAndTotal, pageKeys, paging, statuses } from './lists.js';
 import { waitAll, withSideWork, type SideWork } from '#lib/runtime/settle.js';
 import { windowOf, type EventListRequest } from './event-window.js';
 import { geoVenues, parentCheck, postCheck, termCheck, type Filters } from './event-filters.js';
@@ -23,9 +23,6 @@ import { sources } from './event-sources.js';
 import { listTotal } from './event-totals.js';
 import { listAllWords, listIncluded } from './event-in-memory.js';
 import { echoQuery } from './event-echo.js';
-
-/** A list attribute of an index item (a list, or a set as DynamoDB may return it). */
-const asList = (v: unknown): number[] => (Array.isArray(v) ? v : v instanceof Set ? [...v] : []) as number[];
 
 /** A page of events; it answers once the reads started beside the page's own have settled. */
 export const listEvents = (ctx: EventListRequest): Promise<Reply> => withSideWork((side) => listEventsWith(ctx, side));

@@ -1,6 +1,7 @@
 // The plan of a list of events: which `list` index partitions to read, and the filter on them.
+import { LIST_LIMITS } from '#lib/contract/budget.js';
 import { listKeys } from '#lib/store/keys.js';
-import { ownFilter, queryInput, withFilters, type Source } from './lists.js';
+import { asList, ownFilter, queryInput, withFilters, type Source } from './lists.js';
 import type { Filters } from './event-filters.js';
 import { HIGH, type EventListRequest, type Window } from './event-window.js';
 
@@ -28,6 +29,7 @@ export function sources(ctx: EventListRequest, statusList: string[], f: Filters,
   const conditions: string[] = [];
   let driver: string[] = [''];
   let driven = false;
+  const keeps: ((item: Record<string, unknown>) => boolean)[] = [];
   // A searched word drives: its partition holds only the events that have the word.
   if (f.word !== undefined) {
     driver = [`word#${f.word}`];
@@ -37,6 +39,13 @@ export function sources(ctx: EventListRequest, statusList: string[], f: Filters,
     const ids = f[name];
     if (!ids) continue;
     const [attr, dim] = FIELD[name];
+    if (ids.length > LIST_LIMITS.eventFilter) {
+      // More values than a request may read partitions for (only places near a point give that
+      // many): the index items carry the links, so they are matched as they are read.
+      const wanted = new Set(ids);
+      keeps.push((item) => asList(item[attr]).some((id) => wanted.has(id)));
+      continue;
+    }
     if (!driven) {
       driver = ids.map((id) => `${dim}#${id}`);
       driven = true;
@@ -75,7 +84,9 @@ export function sources(ctx: EventListRequest, statusList: string[], f: Filters,
         to: w?.to ?? HIGH,
         ...(conditions.length ? { filter: conditions.join(' AND '), names, values } : {}),
       };
-      list.push({ ...withFilters(base, own), counted: onlyEnds && !own });
+      const keep = keeps.length ? { keep: (item: Record<string, unknown>) => keeps.every((k) => k(item)) } : {};
+      list.push({ ...withFilters(base, own), ...keep, counted: onlyEnds && !own && !keeps.length });
     }
-  return { sources: list, multi: driver.length > 1 };
+  // A kept subset's total is what its read keeps: every key is read.
+  return { sources: list, multi: driver.length > 1 || keeps.length > 0 };
 }

@@ -1,6 +1,6 @@
 // List operations and TEC's envelopes (reference §4). A page reads keys from the `list` index
 // (small items), then the page's records and their links in batch reads.
-import { apiBase, config } from '#lib/runtime/config.js';
+import { apiBase, config, type Lang } from '#lib/runtime/config.js';
 import { invalidParam, tec } from '#lib/contract/errors.js';
 import { json, type Reply } from '#lib/contract/reply.js';
 import { callerId, isEditor } from '#lib/auth/permissions.js';
@@ -26,7 +26,12 @@ export interface Source {
   filter?: string;
   values?: Record<string, unknown>;
   names?: Record<string, string>;
+  /** Which of the index items read to keep, for a condition too long for a filter expression. */
+  keep?: (item: Record<string, unknown>) => boolean;
 }
+
+/** A list attribute of an index item (a list, or a set as DynamoDB may return it). */
+export const asList = (v: unknown): number[] => (Array.isArray(v) ? v : v instanceof Set ? [...v] : []) as number[];
 
 export function queryInput(s: Source, descending: boolean) {
   const I = s.index ?? INDEXES.list;
@@ -52,8 +57,12 @@ export function queryInput(s: Source, descending: boolean) {
   };
 }
 
-/** The largest page of keys one Query asks for: deep pages are read in several. */
-const MAX_QUERY_LIMIT = 1000;
+/**
+ * The largest page of keys one Query asks for (DynamoDB takes at most 2^31-1, and a page ends at
+ * 1 MB anyway): a deep page reads its keys in as few requests as DynamoDB allows, since the
+ * request budget (lib/contract/budget.ts) counts requests and read units cost the same either way.
+ */
+const MAX_QUERY_LIMIT = 100_000;
 
 /**
  * The matches `offset … offset+limit` across partitions, merged in sort-key order and without
@@ -70,12 +79,11 @@ export async function pageKeys(sources: Source[], offset: number, limit: number,
       do {
         const out = await query<Record<string, string | number>>({
           ...queryInput(s, descending),
-          // DynamoDB takes at most 2^31-1 here, and returns at most 1 MB a page anyway. Limit counts
-          // the items read before a filter drops some: a filtered partition asks for twice as many.
+          // Limit counts the items read before a filter drops some: a filtered partition asks for twice as many.
           Limit: Math.min(Math.max(want - items.length, 1) * (s.filter ? 2 : 1), MAX_QUERY_LIMIT),
           ExclusiveStartKey: start,
         });
-        items.push(...out.items.slice(0, want - items.length));
+        items.push(...(s.keep ? out.items.filter(s.keep) : out.items).slice(0, want - items.length));
         start = out.last;
       } while (start && items.length < want);
       return { s, items };
@@ -103,7 +111,11 @@ function mergeHits(read: SourceItems[], descending: boolean): Hit[] {
  * needs a count query this costs no more read units and one request less.
  */
 export async function pageAndTotal(sources: Source[], offset: number, limit: number, descending: boolean): Promise<{ hits: Hit[]; total: number }> {
-  const read = await waitAll(sources.filter(nonEmpty).map((s) => queryAll<Record<string, string | number>>(queryInput(s, descending)).then((items) => ({ s, items }))));
+  const read = await waitAll(
+    sources
+      .filter(nonEmpty)
+      .map((s) => queryAll<Record<string, string | number>>(queryInput(s, descending)).then((items) => ({ s, items: s.keep ? items.filter(s.keep) : items }))),
+  );
   const unique = mergeHits(read, descending);
   return { hits: unique.slice(offset, offset + limit), total: unique.length };
 }
@@ -204,14 +216,15 @@ const PLACE_SEARCH_FIELDS = {
   organizer: ['phone', 'email', 'website'],
 } as const;
 
-/** Whether a venue or organizer has a visible event starting now or later. */
-async function hasUpcoming(id: number, statusList: string[], now: string): Promise<boolean> {
-  const links = await queryAll<{ status: string; utcStart: string }>({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    FilterExpression: 'utcStart >= :now',
-    ExpressionAttributeValues: { ':pk': `POST#${id}`, ':p': 'EVENT#', ':now': now },
-  });
-  return links.some((l) => statusList.includes(l.status));
+/**
+ * The venues or organizers linked to a visible event that starts now or later: one read of the
+ * upcoming part of each event list partition, whose index items name their links, rather than
+ * one read per venue or organizer.
+ */
+async function withUpcoming(kind: Exclude<PostKind, 'event'>, lang: Lang, statusList: string[], now: string): Promise<Set<number>> {
+  const attr = kind === 'venue' ? 'venues' : 'organizers';
+  const read = await waitAll(statusList.map((status) => queryAll<Record<string, unknown>>(queryInput({ partition: listKeys.partition('event', lang, status), from: now }, false))));
+  return new Set(read.flat().flatMap((item) => asList(item[attr])));
 }
 
 /**
@@ -233,7 +246,8 @@ export async function listPlaces(ctx: RequestContext<ArgsOf<'venues.list'>>, kin
   ];
   let records: (VenueItem | OrganizerItem)[];
   let n: number;
-  if (p.search !== undefined || p.event !== undefined || p.only_with_upcoming === true) {
+  const upcoming = p.only_with_upcoming === true ? await withUpcoming(kind, ctx.lang, list, nowUtc(ctx.now)) : undefined;
+  if (p.search !== undefined || p.event !== undefined) {
     let candidates: (VenueItem | OrganizerItem)[];
     if (p.event !== undefined) {
       const event = await getItem<EventItem>(keys.post(p.event));
@@ -259,23 +273,20 @@ export async function listPlaces(ctx: RequestContext<ArgsOf<'venues.list'>>, kin
         ),
       );
     }
-    if (p.only_with_upcoming === true) {
-      const now = nowUtc(ctx.now);
-      const upcoming = await waitAll(candidates.map((r) => hasUpcoming(r.id, list, now)));
-      candidates = candidates.filter((_, i) => upcoming[i]);
-    }
+    if (upcoming) candidates = candidates.filter((r) => upcoming.has(r.id));
     candidates.sort((a, b) => b.date_utc.localeCompare(a.date_utc) || b.id - a.id);
     n = candidates.length;
     records = candidates.slice(offset, offset + perPage);
     if (p.search !== undefined) query.push(['search', p.search]);
     if (p.event !== undefined) query.push(['event', String(p.event)]);
-    if (p.only_with_upcoming === true) query.push(['only_with_upcoming', '1']);
   } else {
-    const { hits, total: count } = await pageAndTotal(sources, offset, perPage, true);
+    const kept = upcoming ? sources.map((s) => ({ ...s, keep: (item: Record<string, unknown>) => upcoming.has(Number(item.id)) })) : sources;
+    const { hits, total: count } = await pageAndTotal(kept, offset, perPage, true);
     const found = await batchGet<VenueItem | OrganizerItem>(hits);
     records = hits.map((k) => found.get(keyOf(k))).filter((r): r is VenueItem | OrganizerItem => r !== undefined);
     n = count;
   }
+  if (upcoming) query.push(['only_with_upcoming', '1']);
   if (hasEvents !== undefined) query.push(['has_events', hasEvents ? '1' : '0']);
   if (page > 1 && records.length === 0) throw tec.archivePageNotFound(kind);
   const items = records.map((r) => (kind === 'venue' ? presentVenue(r as VenueItem) : presentOrganizer(r as OrganizerItem)));

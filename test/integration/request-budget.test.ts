@@ -250,20 +250,58 @@ describe('the request budget', () => {
       expect(capacity.snapshot().requests).toBe(REQUEST_BUDGET.requests + 5);
     });
 
-    it('answers a list whose data outgrows the budget with the 400: places near more venues than it allows', async () => {
-      const near = REQUEST_BUDGET.requests + 5;
-      for (let i = 0; i < near; i += 8) {
-        await Promise.all(
-          range(Math.min(8, near - i), i).map((k) =>
-            invoke('POST', 'en', '/venues', { body: { venue: `Budget Geo ${k}`, geo_lat: 54.6 + k / 1000, geo_lng: 25.2 }, token: editor }).then((r) => expect(r.status).toBe(201)),
-          ),
+    it('lists events near more venues than a request may read partitions for, and places with upcoming events, within the budget', async () => {
+      const near: number[] = [];
+      const count = REQUEST_BUDGET.requests + 5;
+      for (let i = 0; i < count; i += 8) {
+        near.push(
+          ...(await Promise.all(
+            range(Math.min(8, count - i), i).map((k) =>
+              invoke('POST', 'en', '/venues', { body: { venue: `Budget Geo ${k}`, geo_lat: 54.6 + k / 1000, geo_lng: 25.2 }, token: editor }).then((r) => {
+                expect(r.status).toBe(201);
+                return r.body.id as number;
+              }),
+            ),
+          )),
         );
       }
+      const day = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
+      const atNear = await Promise.all(
+        [near[3], near[40]].map((venue, i) =>
+          invoke('POST', 'en', '/events', {
+            body: { title: `Budget near ${i}`, start_date: `${day} 10:00:00`, end_date: `${day} 11:00:00`, status: 'publish', venue },
+            token: editor,
+          }).then((r) => {
+            expect(r.status, JSON.stringify(r.body)).toBe(201);
+            return r.body.id as number;
+          }),
+        ),
+      );
       await stream.drain(60_000);
-      const res = await measured('GET', '/events', { query: { geoloc: 'true' } });
-      expect(res.status, JSON.stringify(res.body)).toBe(400);
-      expect(res.body).toMatchObject({ code: 'rest_request_over_budget', data: { status: 400 } });
-      expect(res.used.requests).toBeLessThanOrEqual(REQUEST_BUDGET.requests);
+
+      // Every published venue with coordinates is near a point of no coordinates (geoloc=true).
+      const res = await measured('GET', '/events', { query: { geoloc: 'true', per_page: 50 } });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.events.map((e: { id: number }) => e.id).sort()).toEqual([...atNear].sort());
+      expect(res.body.total).toBe(2);
+      expect(res.used.requests, cost(res.used)).toBeLessThanOrEqual(REQUEST_BUDGET.requests);
+      // Near a point: only the first of them is within 3 km of the first geo venue.
+      const close = await measured('GET', '/events', { query: { geoloc_lat: 54.6, geoloc_lng: 25.2, geoloc_radius: 3 } });
+      expect(close.status, JSON.stringify(close.body)).toBe(200);
+      expect(close.body.events.map((e: { id: number }) => e.id)).toEqual([atNear[0]]);
+
+      // Places with upcoming events among more places than the budget has requests.
+      const expected = [...venues, near[3], near[40]].sort((a, b) => b - a);
+      for (const asEditor of [false, true]) {
+        const upcoming = await measured('GET', '/venues', { query: { only_with_upcoming: 1, per_page: 50 }, editor: asEditor });
+        expect(upcoming.status, JSON.stringify(upcoming.body)).toBe(200);
+        expect(upcoming.body.venues.map((v: { id: number }) => v.id).sort((a: number, b: number) => b - a)).toEqual(expected);
+        expect(upcoming.body.total).toBe(expected.length);
+        expect(upcoming.body.rest_url).toContain('only_with_upcoming=1');
+        expect(upcoming.used.requests, cost(upcoming.used)).toBeLessThanOrEqual(REQUEST_BUDGET.requests);
+      }
+      const organizersUpcoming = await measured('GET', '/organizers', { query: { only_with_upcoming: 1, search: 'Budget Organizer' } });
+      expect(organizersUpcoming.body.organizers.map((o: { id: number }) => o.id).sort()).toEqual([...organizers].sort());
     });
 
     it('does not break a write that fans out: a tag of 25 events is deleted in the request', async () => {
