@@ -8,6 +8,7 @@ import { mlLanguage } from '#lib/contract/args/common.js';
 import { eventArgs } from '#lib/contract/args/event.js';
 import { organizerArgs, venueArgs } from '#lib/contract/args/place.js';
 import { categoryArgs, tagArgs } from '#lib/contract/args/term.js';
+import { wpCategoryArgs, wpTagArgs } from '#lib/contract/args/wp-term.js';
 import { str } from './params.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -86,6 +87,8 @@ export const ARGS = {
   tags: tagArgs,
   users: userArgs,
   appPasswords: { ...appPasswordArgs, introspect: appPasswordArgs.list },
+  wpTags: wpTagArgs,
+  wpCategories: wpCategoryArgs,
 } satisfies Record<string, Record<string, Args>>;
 
 type Table = typeof ARGS;
@@ -145,6 +148,20 @@ function wordPressRows(): Operation[] {
     wp('appPasswords', 'introspect', ['GET'], `${base}/introspect`, 'read', 'Read the application password of this request'),
     wp('appPasswords', 'get', ['GET'], `${base}/{uuid}`, 'read', 'Read an application password'),
     wp('appPasswords', 'delete', ['DELETE'], `${base}/{uuid}`, 'write', 'Revoke an application password'),
+    // WordPress's core term routes, over the same terms as TEC's: tags are post tags, and TEC's
+    // categories are the `tribe_events_cat` taxonomy. Deleting one unlinks its events.
+    ...(
+      [
+        ['wpTags', '/tags', 'a tag', 'tags'],
+        ['wpCategories', '/tribe_events_cat', 'an event category', 'event categories'],
+      ] as const
+    ).flatMap(([kind, path, one, many]) => [
+      wp(kind, 'list', ['GET'], path, 'read', `List ${many}`),
+      wp(kind, 'create', ['POST'], path, 'write', `Create ${one}`),
+      wp(kind, 'get', ['GET'], `${path}/{id}`, 'read', `Read ${one}`),
+      wp(kind, 'update', EDITABLE, `${path}/{id}`, 'write', `Update ${one}`),
+      { ...wp(kind, 'delete', ['DELETE'], `${path}/{id}`, 'write', `Delete ${one}`), fansOut: true },
+    ]),
   ];
 }
 

@@ -32,6 +32,8 @@ const PATH_EXAMPLES: Record<string, unknown> = {
   'organizers.slug': DEMO_RECORDS.organizer.slug,
   'categories.id': DEMO_RECORDS.category.id,
   'tags.id': DEMO_RECORDS.tag.id,
+  'wpCategories.id': DEMO_RECORDS.category.id,
+  'wpTags.id': DEMO_RECORDS.tag.id,
   user: 'me',
   uuid: DEMO_RECORDS.appPassword.uuid,
 };
@@ -50,6 +52,8 @@ const BODY_EXAMPLES: Record<string, unknown> = {
   'organizers.organizer': 'Friends of the Park',
   'categories.name': 'Picnics',
   'tags.name': 'Bring a blanket',
+  'wpCategories.name': 'Picnics',
+  'wpTags.name': 'Bring a blanket',
   'appPasswords.name': 'Calendar sync',
   description: 'Changed from the API reference.',
 };

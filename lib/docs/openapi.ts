@@ -8,17 +8,18 @@
 // - list envelopes, the namespace index and the error envelope are small fixed shapes, written
 //   down once (fixed-schemas.ts); TEC's status codes follow from the operation table (responses.ts);
 // - WordPress's own routes (`api: 'wp'`: users/me and application passwords) live under
-//   `/{lang}/wp/v2`, not below the document's server: their path items carry that server, and
+//   `/{lang}/wp/v2`, not below the document's server: their path items carry the language's root
+//   as their server and are keyed from it (`/wp/v2/tags`, apart from TEC's `/tags`), and
 //   their shapes and status codes are WordPress's, written down in a table of their own
 //   (wp-schemas.ts, wp-responses.ts);
 // - examples (path variables, request bodies) name records of the local demo calendar
 //   (DEMO_RECORDS, examples.ts), so that "Try it out" on the local /docs page works as it is.
 // The document is built on first use and cached per process (per language and site), here.
 import { apiBase, config, type Lang } from '#lib/runtime/config.js';
-import { OPERATIONS } from '#lib/contract/operations.js';
+import { API_ROOTS, OPERATIONS } from '#lib/contract/operations.js';
 import type { Json } from './json-schema.js';
 import { components } from './components.js';
-import { buildPaths, joinPaths, serverUrl } from './paths.js';
+import { buildPaths, joinPaths } from './paths.js';
 
 // --- the document ----------------------------------------------------------------------------------
 
@@ -39,7 +40,7 @@ const documents = new Map<string, Json>();
 export function openApiDocument(lang: Lang): Json {
   const cfg = config();
   const server = `${apiBase(lang, cfg)}/`;
-  const wpServer = serverUrl('wp', lang, cfg);
+  const wpServer = `${cfg.siteUrl}/${lang}/`;
   const ns = `${cfg.namespace}/events/v1`;
   const cacheKey = `${ns}|${server}|${wpServer}`;
   let doc = documents.get(cacheKey);
@@ -62,6 +63,7 @@ export function openApiDocument(lang: Lang): Json {
           OPERATIONS.filter((op) => op.api === 'wp'),
           ns,
           servers,
+          API_ROOTS.wp(ns).replace('/{lang}', ''),
         )),
       );
     }

@@ -1,7 +1,6 @@
 // The paths of the OpenAPI document: one path item per path of the operation table, one operation
 // object per method, TEC's below the document's server and WordPress's with a server of their own.
-import { config, type Config, type Lang } from '#lib/runtime/config.js';
-import { API_ROOTS, type Api, type Method, type Operation } from '#lib/contract/operations.js';
+import type { Method, Operation } from '#lib/contract/operations.js';
 import { documentedArgs, pathNames } from '#lib/contract/arg-docs.js';
 import type { Json } from './json-schema.js';
 import { BODY_METHODS, bodyArgs } from './body-args.js';
@@ -48,17 +47,15 @@ function describe(op: Operation): string | undefined {
   return notes.length ? notes.join(' ') : undefined;
 }
 
-/** The URL an API's routes are below, e.g. `https://example.org/en/wp/v2/`. */
-export function serverUrl(api: Api, lang: Lang, cfg: Config = config()): string {
-  return `${cfg.siteUrl}${API_ROOTS[api](cfg.namespace).replace('{lang}', lang)}/`;
-}
-
-/** The path items of some operations, keyed by their path below their API's root. */
-export function buildPaths(ops: readonly Operation[], ns: string, servers?: Json[]): Record<string, Json> {
+/**
+ * The path items of some operations, keyed by their path below their API's root, or below the
+ * language's root with `prefix` (WordPress's routes: `/wp/v2/tags` is not TEC's `/tags`).
+ */
+export function buildPaths(ops: readonly Operation[], ns: string, servers?: Json[], prefix = ''): Record<string, Json> {
   const paths: Record<string, Json> = {};
   for (const op of ops) {
     // The namespace root is the server URL itself.
-    const item = (paths[op.path || '/'] ??= servers ? { servers } : {});
+    const item = (paths[`${prefix}${op.path}` || '/'] ??= servers ? { servers } : {});
     for (const method of op.methods) item[method.toLowerCase()] = operationObject(op, method, ns);
   }
   return paths;

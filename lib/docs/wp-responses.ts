@@ -25,6 +25,51 @@ interface WpDoc {
   conflict?: string;
   /** A Location header on success. */
   location?: string;
+  /** More statuses, by code. */
+  more?: Record<number, string>;
+}
+
+const TERM_MISSING = 'no term of the taxonomy has this id (rest_term_invalid), or no route: the id is not digits (rest_no_route)';
+
+/** WordPress's term routes: each taxonomy's the same. */
+function termDocs(kind: 'wpTags' | 'wpCategories', many: string): Record<string, WpDoc> {
+  const editors = 'Editors only (WordPress checks manage_categories)';
+  return {
+    [`${kind}.list`]: {
+      description: `The ${many}, as WordPress lists them: hide_empty is false unless asked, per_page up to 100, X-WP-Total, X-WP-TotalPages and Link headers; context=edit for editors.`,
+      ok: { status: 200, description: `A page of ${many}`, schema: 'WpTermList' },
+      refused: 'rest_forbidden_context',
+      invalid: 'the post does not exist (rest_post_invalid_id)',
+    },
+    [`${kind}.create`]: {
+      description: `${editors}. The slug comes from the name unless given.`,
+      ok: { status: 201, description: 'The term made', schema: 'WpTerm' },
+      refused: 'rest_cannot_create',
+      invalid:
+        'a term of the name exists (term_exists), the slug is taken (duplicate_term_slug), or the parent does not exist (rest_term_invalid) or is set on a tag (rest_taxonomy_not_hierarchical)',
+      location: 'The REST URL of the term made',
+    },
+    [`${kind}.get`]: {
+      description: 'One term; context=edit for editors.',
+      ok: { status: 200, description: 'The term', schema: 'WpTerm' },
+      refused: 'rest_forbidden_context',
+      notFound: TERM_MISSING,
+    },
+    [`${kind}.update`]: {
+      description: `${editors}. Only the fields sent change.`,
+      ok: { status: 200, description: 'The term as it now is', schema: 'WpTerm' },
+      refused: 'rest_cannot_update',
+      notFound: TERM_MISSING,
+      invalid: 'the slug is taken (duplicate_term_slug), or the parent does not exist (rest_term_invalid) or is set on a tag (rest_taxonomy_not_hierarchical)',
+    },
+    [`${kind}.delete`]: {
+      description: `${editors}. Terms have no trash: force=true is required. The term's events lose it.`,
+      ok: { status: 200, description: 'The term as it was', schema: 'WpTermDeleted' },
+      refused: 'rest_cannot_delete',
+      notFound: TERM_MISSING,
+      more: { 501: 'force is not true: terms do not support trashing (rest_trash_not_supported)' },
+    },
+  };
 }
 
 const WP_DOCS: Record<string, WpDoc> = {
@@ -69,6 +114,8 @@ const WP_DOCS: Record<string, WpDoc> = {
     refused: 'rest_cannot_delete_application_password',
     notFound: 'the user has no password with this uuid (rest_application_password_not_found)',
   },
+  ...termDocs('wpTags', 'tags'),
+  ...termDocs('wpCategories', 'event categories'),
 };
 
 export function wpDoc(op: Operation): WpDoc {
@@ -89,8 +136,9 @@ export function wpResponses(op: Operation): Record<string, Json> {
   out[400] = fail(
     `A parameter is missing (rest_missing_callback_param) or invalid (rest_invalid_param)${body ? ', or the body is not valid JSON (rest_invalid_json)' : ''}${d.invalid ? `, or ${d.invalid}` : ''}`,
   );
+  const onTerm = /^wp(?:Tags|Categories)\./.test(op.id);
   out[401] = fail(
-    `Not signed in (rest_not_logged_in${onUser ? `; for a user id, ${d.refused}` : ''}), HTTP Basic with an unknown login (invalid_username) or a wrong application password (incorrect_password), or an invalid bearer token or a malformed Authorization header (rest_forbidden)`,
+    `Not signed in (${onTerm ? d.refused : `rest_not_logged_in${onUser ? `; for a user id, ${d.refused}` : ''}`}), HTTP Basic with an unknown login (invalid_username) or a wrong application password (incorrect_password), or an invalid bearer token or a malformed Authorization header (rest_forbidden)`,
   );
   if (onUser) {
     out[403] = fail(`The user is another one, and the caller may not do this to their passwords (${d.refused})`);
@@ -98,12 +146,17 @@ export function wpResponses(op: Operation): Record<string, Json> {
       `No user has this id (rest_user_invalid_id)${d.notFound ? `, ${d.notFound}` : ''}, or no route: the user is neither "me" nor digits${pathNames(op.path).includes('uuid') ? ', or the uuid contains a "/"' : ''} (rest_no_route)`,
     );
   }
+  if (onTerm && !onUser) {
+    out[403] = fail(`Signed in without the editor role (${d.refused})`);
+    if (d.notFound) out[404] = fail(`${d.notFound[0]!.toUpperCase()}${d.notFound.slice(1)}`);
+  }
   if (op.access === 'write') out[409] = d.conflict ? fail(d.conflict) : shared('Conflict');
   if (body) {
     out[413] = shared('PayloadTooLarge');
     out[415] = shared('UnsupportedMediaType');
   }
   out[500] = shared('InternalError');
+  for (const [status, description] of Object.entries(d.more ?? {})) out[status] = fail(description);
   // Reading the caller may register them, which is not the operation's own write: no 503 for GET.
   if (op.access === 'write' && !op.methods.includes('GET')) out[503] = shared('OutcomeUnknown');
   return out;

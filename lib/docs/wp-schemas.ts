@@ -81,8 +81,47 @@ const userSchema: Json = {
   required: ['id', 'name', 'url', 'description', 'link', 'slug', 'avatar_urls', 'meta', '_links'],
 };
 
+/** A term as WordPress's terms controller shows it (lib/present/wp-term.ts); `context=embed` shows fewer keys. */
+function wpTermSchema(withLinks: boolean): Json {
+  const properties: Record<string, Json> = {
+    id: { type: 'integer', minimum: 1, description: 'Unique identifier for the term' },
+    count: { type: 'integer', minimum: 0, description: 'Number of published events with the term' },
+    description: { type: 'string', description: 'HTML description of the term' },
+    link: { ...url, description: 'URL of the term' },
+    name: { type: 'string', description: 'HTML title for the term' },
+    slug: { type: 'string', description: 'An alphanumeric identifier for the term unique to its type' },
+    taxonomy: { type: 'string', enum: ['post_tag', 'tribe_events_cat'], description: 'Type attribution for the term' },
+    parent: { type: 'integer', minimum: 0, description: 'The parent term id (event categories only)' },
+    meta: { type: 'array', maxItems: 0, description: 'Term meta; always empty' },
+    ...(withLinks
+      ? {
+          _links: {
+            type: 'object',
+            description: 'The REST URLs of the term, its collection, its taxonomy, its parent (up) and the lists of posts with it',
+            properties: { self: links, collection: links, about: links, up: links, 'wp:post_type': links, curies: { type: 'array', items: { type: 'object' } } },
+            required: ['self', 'collection', 'about', 'wp:post_type', 'curies'],
+          },
+        }
+      : {}),
+  };
+  return {
+    type: 'object',
+    description: withLinks ? 'A term, as WordPress shows it (context=embed: id, link, name, slug, taxonomy and _links only).' : 'A term as it was.',
+    properties,
+    required: withLinks ? ['id', 'link', 'name', 'slug', 'taxonomy', '_links'] : ['id', 'count', 'description', 'link', 'name', 'slug', 'taxonomy', 'meta'],
+  };
+}
+
 export function wpSchemas(): Json {
   return {
+    WpTerm: wpTermSchema(true),
+    WpTermList: { type: 'array', description: 'A page of terms; X-WP-Total and X-WP-TotalPages count them all.', items: ref('WpTerm') },
+    WpTermDeleted: {
+      type: 'object',
+      description: 'A deleted term.',
+      properties: { deleted: { const: true, description: 'Always true' }, previous: wpTermSchema(false) },
+      required: ['deleted', 'previous'],
+    },
     User: userSchema,
     AppPassword: appPasswordSchema(false),
     AppPasswordCreated: appPasswordSchema(true),

@@ -301,72 +301,110 @@ const TERM_ORDER: Record<string, (a: TermItem, b: TermItem) => number> = {
   description: (a, b) => a.description.localeCompare(b.description) || a.id - b.id,
 };
 
-/** Terms named by id must exist in the taxonomy; unknown ones are a 400 naming the parameter. */
-async function existingTerms(name: string, ids: number[], taxonomy: Taxonomy): Promise<TermItem[]> {
+/** Terms named by id must exist in the taxonomy; unknown ones are a 400 naming the parameter (`strict`), else are left out. */
+async function existingTerms(name: string, ids: number[], taxonomy: Taxonomy, strict = true): Promise<TermItem[]> {
   const found = await batchGet<TermItem>(ids.map(keys.term));
-  return ids.map((id) => {
+  return ids.flatMap((id) => {
     const t = found.get(keyOf(keys.term(id)));
-    if (!t || t.taxonomy !== taxonomy) throw invalidParam(name, `${name} contains ${id}, which is not an existing ${taxonomy} id.`);
-    return t;
+    if (t?.taxonomy === taxonomy) return [t];
+    if (strict) throw invalidParam(name, `${name} contains ${id}, which is not an existing ${taxonomy} id.`);
+    return [];
   });
 }
 
+/** What a term list asks for: TEC's `/categories` and `/tags`, and WordPress's own term routes. */
+export interface TermQuery {
+  taxonomy: Taxonomy;
+  offset: number;
+  perPage: number;
+  hideEmpty: boolean;
+  order?: 'asc' | 'desc';
+  /** A key of TERM_ORDER, or `include` / `include_slugs` (the order the ids or slugs were given in). */
+  orderby: string;
+  search?: string;
+  include?: number[];
+  exclude?: number[];
+  parent?: number;
+  /** The term ids of the one event the list is limited to. */
+  of?: number[];
+  slugs?: string[];
+  /** TEC refuses an `include`, `exclude` or `parent` that names no term; WordPress leaves it out. */
+  strict: boolean;
+}
+
 /**
- * GET /categories and /tags (reference §4.3). By name (the index order) a page reads only its
- * terms; the other filters and orders read the language's terms, which are few.
+ * One page of a language's terms and how many match. By name (the index order) a page reads only
+ * its terms; the other filters and orders read the language's terms, which are few.
  */
+export async function queryTerms(lang: Lang, q: TermQuery): Promise<{ terms: TermItem[]; total: number }> {
+  const { taxonomy, offset, perPage, hideEmpty } = q;
+  const whole: Source = { index: INDEXES.terms, partition: termKeys.partition(lang), ...termKeys.range(taxonomy) };
+  const filtered = q.search !== undefined || q.exclude !== undefined || q.include !== undefined || q.parent !== undefined || q.of !== undefined || q.slugs !== undefined;
+  if (!filtered && q.orderby === 'name') {
+    // The `terms` index holds whole terms: the page's index items are the page.
+    const source: Source = { ...whole, ...(hideEmpty ? { filter: '#c > :zero', names: { '#c': 'count' }, values: { ':zero': 0 } } : {}) };
+    const { hits, total } = await pageAndTotal([source], offset, perPage, q.order === 'desc');
+    return { terms: hits.map((h) => h.item as unknown as TermItem), total };
+  }
+  let candidates: TermItem[];
+  if (q.of !== undefined) {
+    candidates = [...(await batchGet<TermItem>(q.of.map(keys.term))).values()];
+  } else if (q.include !== undefined) {
+    candidates = await existingTerms('include', q.include, taxonomy, q.strict);
+  } else if (q.slugs?.length === 1) {
+    const hit = await bySlug<TermItem>(slugIndexKey(taxonomy, lang, q.slugs[0]!));
+    candidates = hit ? [hit] : [];
+  } else {
+    // More slugs than one: the language's terms, filtered below.
+    candidates = await queryAll<TermItem>(queryInput(whole, false));
+  }
+  const exclude = q.exclude === undefined ? [] : q.strict ? (await existingTerms('exclude', q.exclude, taxonomy)).map((t) => t.id) : q.exclude;
+  if (q.strict && q.parent !== undefined && q.parent !== 0) await existingTerms('parent', [q.parent], 'category');
+  const search = q.search?.toLowerCase();
+  candidates = candidates.filter(
+    (t) =>
+      t.lang === lang &&
+      t.taxonomy === taxonomy &&
+      (!hideEmpty || t.count > 0) &&
+      !exclude.includes(t.id) &&
+      (q.parent === undefined || t.parent === q.parent) &&
+      (q.slugs === undefined || q.slugs.includes(t.slug)) &&
+      (search === undefined || t.name.toLowerCase().includes(search) || t.slug.includes(search)),
+  );
+  const given = q.orderby === 'include' ? q.include : q.orderby === 'include_slugs' ? q.slugs : undefined;
+  const byGiven = given && ((t: TermItem) => (given as (number | string)[]).indexOf(q.orderby === 'include' ? t.id : t.slug));
+  candidates.sort(byGiven ? (a, b) => byGiven(a) - byGiven(b) : (TERM_ORDER[q.orderby] ?? TERM_ORDER.name));
+  if (q.order === 'desc') candidates.reverse();
+  return { terms: candidates.slice(offset, offset + perPage), total: candidates.length };
+}
+
+/** GET /categories and /tags (reference §4.3). */
 export async function listTerms(ctx: RequestContext<ArgsOf<'categories.list'>>, taxonomy: Taxonomy): Promise<Reply> {
   const p = ctx.params;
   const { page, perPage, offset } = paging(ctx);
-  const hideEmpty = p.hide_empty !== false;
-  const whole: Source = { index: INDEXES.terms, partition: termKeys.partition(ctx.lang), ...termKeys.range(taxonomy) };
-  const source: Source = {
-    ...whole,
-    ...(hideEmpty ? { filter: '#c > :zero', names: { '#c': 'count' }, values: { ':zero': 0 } } : {}),
-  };
-  const filtered = (['search', 'exclude', 'include', 'parent', 'post', 'event', 'slug'] as const).some((k) => p[k] !== undefined);
-  const orderby = p.orderby ?? 'name';
-  let terms: TermItem[];
-  let n: number;
-  if (!filtered && orderby === 'name') {
-    // The `terms` index holds whole terms: the page's index items are the page.
-    const { hits, total: count } = await pageAndTotal([source], offset, perPage, p.order === 'desc');
-    terms = hits.map((h) => h.item as unknown as TermItem);
-    n = count;
-  } else {
-    const eventId = p.event ?? p.post;
-    let candidates: TermItem[];
-    if (eventId !== undefined) {
-      const event = await getItem<EventItem>(keys.post(eventId));
-      const name = p.event !== undefined ? 'event' : 'post';
-      if (event?.kind !== 'event') throw invalidParam(name, `${name} is not an existing event id.`);
-      candidates = [...(await batchGet<TermItem>((taxonomy === 'category' ? event.categories : event.tags).map(keys.term))).values()];
-    } else if (p.include !== undefined) {
-      candidates = await existingTerms('include', p.include, taxonomy);
-    } else if (p.slug !== undefined) {
-      const hit = await bySlug<TermItem>(slugIndexKey(taxonomy, ctx.lang, String(p.slug).toLowerCase()));
-      candidates = hit ? [hit] : [];
-    } else {
-      candidates = await queryAll<TermItem>(queryInput(whole, false));
-    }
-    const exclude = p.exclude === undefined ? [] : (await existingTerms('exclude', p.exclude, taxonomy)).map((t) => t.id);
-    if (p.parent !== undefined && p.parent !== 0) await existingTerms('parent', [p.parent], 'category');
-    const search = p.search?.toLowerCase();
-    candidates = candidates.filter(
-      (t) =>
-        t.lang === ctx.lang &&
-        t.taxonomy === taxonomy &&
-        (!hideEmpty || t.count > 0) &&
-        !exclude.includes(t.id) &&
-        (p.parent === undefined || t.parent === p.parent) &&
-        (p.slug === undefined || t.slug === String(p.slug).toLowerCase()) &&
-        (search === undefined || t.name.toLowerCase().includes(search) || t.slug.includes(search)),
-    );
-    candidates.sort(TERM_ORDER[orderby] ?? TERM_ORDER.name);
-    if (p.order === 'desc') candidates.reverse();
-    n = candidates.length;
-    terms = candidates.slice(offset, offset + perPage);
+  const eventId = p.event ?? p.post;
+  let of: number[] | undefined;
+  if (eventId !== undefined) {
+    const event = await getItem<EventItem>(keys.post(eventId));
+    const name = p.event !== undefined ? 'event' : 'post';
+    if (event?.kind !== 'event') throw invalidParam(name, `${name} is not an existing event id.`);
+    of = taxonomy === 'category' ? event.categories : event.tags;
   }
+  const { terms, total: n } = await queryTerms(ctx.lang, {
+    taxonomy,
+    offset,
+    perPage,
+    hideEmpty: p.hide_empty !== false,
+    order: p.order,
+    orderby: p.orderby ?? 'name',
+    search: p.search,
+    include: p.include,
+    exclude: p.exclude,
+    parent: p.parent,
+    of,
+    slugs: p.slug === undefined ? undefined : [String(p.slug).toLowerCase()],
+    strict: true,
+  });
   const collection = `${apiBase(ctx.lang)}/${taxonomy === 'category' ? 'categories' : 'tags'}/`;
   const totalPages = Math.ceil(n / perPage);
   // WordPress's terms envelope: the bare collection URL, and links that carry only `page`.

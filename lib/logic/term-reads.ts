@@ -9,7 +9,7 @@ import { getItem } from '#lib/store/reads.js';
 import { keys, type Taxonomy } from '#lib/store/keys.js';
 import type { TermItem } from '#lib/store/items.js';
 
-export const taxonomyOf = (ctx: RequestContext): Taxonomy => (ctx.op.id.startsWith('categories.') ? 'category' : 'tag');
+export const taxonomyOf = (ctx: RequestContext): Taxonomy => (/^(?:categories|wpCategories)\./.test(ctx.op.id) ? 'category' : 'tag');
 
 export async function findTerm(ctx: RequestContext): Promise<TermItem> {
   const term = await getItem<TermItem>(keys.term(ctx.path.id!));

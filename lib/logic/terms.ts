@@ -56,6 +56,12 @@ type TermUpdate = ArgsOf<'categories.update'>;
 type ParentArg = TermCreate['parent'];
 
 export async function createTerm(ctx: RequestContext<TermCreate>): Promise<Reply> {
+  const term = await storeNewTerm(ctx);
+  return recordReply(201, presentTerm(term), term);
+}
+
+/** Creates the term the request asks for (or finds the one an earlier try of it created): editors only. */
+export async function storeNewTerm(ctx: RequestContext<TermCreate>): Promise<TermItem> {
   requireEditor(ctx.principal);
   const taxonomy = taxonomyOf(ctx);
   const parent = await parentOf(ctx, taxonomy, 0);
@@ -64,7 +70,7 @@ export async function createTerm(ctx: RequestContext<TermCreate>): Promise<Reply
   // first try that lands late and the retry write the same record (lib/store/create-ids.ts).
   const earlier = await earlierId();
   const stored = earlier === undefined ? undefined : await getItem<TermItem>(keys.term(earlier));
-  if (stored) return recordReply(201, presentTerm(stored), stored);
+  if (stored) return stored;
   let allocated: Promise<number> | undefined;
   const takeId = () => (allocated ??= createId(() => nextId('term')).then((c) => c.id));
   const existing = await getItem<{ id: number }>(keys.termName(taxonomy, ctx.lang, parent, name));
@@ -84,16 +90,22 @@ export async function createTerm(ctx: RequestContext<TermCreate>): Promise<Reply
     return t;
   });
   await addTermBytes(term.lang, itemBytes(term));
-  return recordReply(201, presentTerm(term), term);
+  return term;
 }
 
 export async function updateTerm(ctx: RequestContext<TermUpdate>): Promise<Reply> {
+  const term = await storeTermChanges(ctx);
+  return recordReply(200, presentTerm(term), term);
+}
+
+/** Saves the changes the request asks for to the term its path names: editors only. */
+export async function storeTermChanges(ctx: RequestContext<TermUpdate>): Promise<TermItem> {
   requireEditor(ctx.principal);
   const found = await findTerm(ctx);
   const check = checked(ctx.ifMatch, found);
   const taxonomy = taxonomyOf(ctx);
   const parent = await parentOf(ctx, taxonomy, found.parent, found.id);
-  const term = await withRetry(async () => {
+  return withRetry(async () => {
     const old = await findTerm(ctx);
     const name = (ctx.params.name ?? old.name).trim();
     const slug = ctx.params.slug !== undefined ? slugify(ctx.params.slug) || old.slug : old.slug;
@@ -109,7 +121,6 @@ export async function updateTerm(ctx: RequestContext<TermUpdate>): Promise<Reply
     await addTermBytes(old.lang, itemBytes(next) - itemBytes(old));
     return next;
   });
-  return recordReply(200, presentTerm(term), term);
 }
 
 async function reparentChildren(term: TermItem): Promise<void> {
@@ -129,6 +140,11 @@ async function reparentChildren(term: TermItem): Promise<void> {
 
 /** Terms are deleted permanently, as in TEC; the reply is the term as it was. */
 export async function deleteTerm(ctx: RequestContext): Promise<Reply> {
+  return json(200, presentTerm(await removeTerm(ctx)));
+}
+
+/** Deletes the term the request's path names, unlinking its events: editors only. Returns it as it was. */
+export async function removeTerm(ctx: RequestContext): Promise<TermItem> {
   requireEditor(ctx.principal);
   const term = await findTerm(ctx);
   // Unlinking moves the term's counts: the first of its writes of the term carries the version
@@ -139,5 +155,5 @@ export async function deleteTerm(ctx: RequestContext): Promise<Reply> {
   const deletes = [del(keys.term(term.id)), del(keys.slugGuard(term.taxonomy, term.lang, term.slug)), del(keys.termName(term.taxonomy, term.lang, term.parent, term.name))];
   await writeChecked(deletes, due, () => transact(deletes));
   await addTermBytes(term.lang, -itemBytes(term));
-  return json(200, presentTerm(term));
+  return term;
 }

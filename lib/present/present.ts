@@ -255,6 +255,9 @@ export function presentNestedTerm(given: TermItem): Record<string, unknown> {
   };
 }
 
+/** A term's public archive page. */
+export const termPageUrl = (t: Pick<TermItem, 'lang' | 'taxonomy' | 'slug'>) => pageUrl(t.lang, t.taxonomy === 'category' ? `events/category/${t.slug}` : `tag/${t.slug}`);
+
 /** A standalone term (`/categories`, `/tags`), as WordPress's terms controller shapes it. */
 export function presentTerm(given: TermItem): Record<string, unknown> {
   const t = wellTyped(given);
@@ -268,7 +271,7 @@ export function presentTerm(given: TermItem): Record<string, unknown> {
   };
   return Object.assign(head, t.taxonomy === 'category' ? { parent: t.parent } : {}, {
     meta: [],
-    url: pageUrl(t.lang, t.taxonomy === 'category' ? `events/category/${t.slug}` : `tag/${t.slug}`),
+    url: termPageUrl(t),
     urls: termUrls(t),
     lang: t.lang,
   });

@@ -33,11 +33,17 @@ describe('list limits', () => {
       'categories.list include': 100,
       'tags.list exclude': 100,
       'tags.list include': 100,
+      'wpTags.list exclude': 100,
+      'wpTags.list include': 100,
+      'wpTags.list slug': 100,
+      'wpCategories.list exclude': 100,
+      'wpCategories.list include': 100,
+      'wpCategories.list slug': 100,
     });
     const shown: Record<string, number> = {};
     for (const op of OPERATIONS) {
       for (const method of op.methods) {
-        const params: Json[] = doc.paths[op.path || '/']?.[method.toLowerCase()]?.parameters ?? [];
+        const params: Json[] = doc.paths[op.api === 'wp' ? `/wp/v2${op.path}` : op.path || '/']?.[method.toLowerCase()]?.parameters ?? [];
         for (const p of params) if (p.schema?.maxItems !== undefined) shown[`${op.id} ${p.name}`] = p.schema.maxItems;
       }
     }

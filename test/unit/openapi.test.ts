@@ -65,7 +65,8 @@ const pathNames = (op: Operation) => [...op.path.matchAll(/\{(\w+)\}/g)].map((m)
 const TEC_OPERATIONS = OPERATIONS.filter((op) => op.api === 'tec');
 const WP_OPERATIONS = OPERATIONS.filter((op) => op.api === 'wp');
 const SIGN_IN = [{ bearerAuth: [] }, { basicAuth: [] }];
-const docPath = (op: Operation) => op.path || '/';
+/** An operation's key in the document: WordPress's are keyed from the language's root. */
+const docPath = (op: Operation) => (op.api === 'wp' ? `/wp/v2${op.path}` : op.path || '/');
 const operationIdOf = (op: Operation, method: string) => (method === op.methods[0] ? op.id : `${op.id}.${method.toLowerCase()}`);
 
 /** A small JSON Schema checker (type, const, enum, properties, required, items, anyOf, $ref) for our own schemas. Unknown keys are errors. */
@@ -266,8 +267,8 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
       }
     }
     // users.me and the password reads are wp routes; events.list a TEC read.
-    expect(d.paths['/users/me'].get.security).toEqual(SIGN_IN);
-    expect(d.paths['/users/{user}/application-passwords'].get.security).toEqual(SIGN_IN);
+    expect(d.paths['/wp/v2/users/me'].get.security).toEqual(SIGN_IN);
+    expect(d.paths['/wp/v2/users/{user}/application-passwords'].get.security).toEqual(SIGN_IN);
     expect(d.paths['/events'].get.security).toBeUndefined();
     expect(d.paths['/events'].post.security).toEqual(SIGN_IN);
   });
@@ -502,10 +503,10 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
     expect(ru).not.toBe(a);
     // TEC's path items are the same in every language; WordPress's name their language's server.
     for (const op of TEC_OPERATIONS) expect(ru.paths[docPath(op)], op.id).toBe(a.paths[docPath(op)]);
-    expect(ru.paths['/users/me']).not.toBe(a.paths['/users/me']);
-    expect(ru.paths['/users/me'].servers).toEqual([expect.objectContaining({ url: `${SITE}/ru/wp/v2/` })]);
+    expect(ru.paths['/wp/v2/users/me']).not.toBe(a.paths['/wp/v2/users/me']);
+    expect(ru.paths['/wp/v2/users/me'].servers).toEqual([expect.objectContaining({ url: `${SITE}/ru/` })]);
     expect(Object.isFrozen(a.paths['/events'].get.parameters[0])).toBe(true);
-    expect(Object.isFrozen(a.paths['/users/me'].servers[0])).toBe(true);
+    expect(Object.isFrozen(a.paths['/wp/v2/users/me'].servers[0])).toBe(true);
   });
 
   it('follows the site URL: a document per site, with its servers', async () => {
@@ -516,7 +517,7 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
       const other = await doc('lt');
       expect(other).not.toBe(before);
       expect(other.servers).toEqual([{ url: 'https://other.example.net/lt/tribe/events/v1/' }]);
-      expect(other.paths['/users/me'].servers[0].url).toBe('https://other.example.net/lt/wp/v2/');
+      expect(other.paths['/wp/v2/users/me'].servers[0].url).toBe('https://other.example.net/lt/');
     } finally {
       process.env.SITE_URL = SITE;
       resetConfig();
@@ -539,14 +540,23 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
 });
 
 describe("WordPress's own routes in the document", () => {
-  const WP_PATHS = ['/users/me', '/users/{user}/application-passwords', '/users/{user}/application-passwords/introspect', '/users/{user}/application-passwords/{uuid}'];
+  const WP_PATHS = [
+    '/wp/v2/users/me',
+    '/wp/v2/users/{user}/application-passwords',
+    '/wp/v2/users/{user}/application-passwords/introspect',
+    '/wp/v2/users/{user}/application-passwords/{uuid}',
+    '/wp/v2/tags',
+    '/wp/v2/tags/{id}',
+    '/wp/v2/tribe_events_cat',
+    '/wp/v2/tribe_events_cat/{id}',
+  ];
 
-  it("are documented under their real URLs: a path-level server <site>/<lang>/wp/v2/, keys apart from TEC's", async () => {
+  it("are documented under their real URLs: a path-level server <site>/<lang>/, keyed from it apart from TEC's", async () => {
     for (const lang of ['en', 'lt'] as const) {
       const d = await doc(lang);
       const wpPaths = Object.keys(d.paths).filter((k) => d.paths[k].servers);
       expect(wpPaths).toEqual(WP_PATHS);
-      for (const path of wpPaths) expect(d.paths[path].servers, path).toEqual([{ url: `${SITE}/${lang}/wp/v2/`, description: expect.any(String) }]);
+      for (const path of wpPaths) expect(d.paths[path].servers, path).toEqual([{ url: `${SITE}/${lang}/`, description: expect.any(String) }]);
       // TEC's paths are below the document's server, and no key of one API is (as a template) one of the other's.
       const shape = (k: string) => k.replace(/\{[^}]*\}/g, '{}');
       const tecPaths = Object.keys(d.paths).filter((k) => !d.paths[k].servers);
@@ -554,8 +564,8 @@ describe("WordPress's own routes in the document", () => {
       expect(tecPaths.filter((k) => wpPaths.map(shape).includes(shape(k)))).toEqual([]);
       // Every wp operation is at its route path: the server plus the key is /{lang}/wp/v2<path>.
       for (const op of WP_OPERATIONS) {
-        expect(d.paths[op.path]?.servers, op.id).toBeDefined();
-        expect(`${d.paths[op.path].servers[0].url.replace(/\/$/, '')}${op.path}`).toBe(`${SITE}${routePath(op, 'tribe').replace('{lang}', lang)}`);
+        expect(d.paths[docPath(op)]?.servers, op.id).toBeDefined();
+        expect(`${d.paths[docPath(op)].servers[0].url.replace(/\/$/, '')}${docPath(op)}`).toBe(`${SITE}${routePath(op, 'tribe').replace('{lang}', lang)}`);
       }
     }
   });
@@ -563,16 +573,16 @@ describe("WordPress's own routes in the document", () => {
   it('answer with their real statuses, each error with the error envelope', async () => {
     const d = await doc();
     const codes = (path: string, method: string) => Object.keys(d.paths[path][method].responses).map(Number);
-    expect(codes('/users/me', 'get')).toEqual([200, 400, 401, 409, 500]);
-    expect(codes('/users/{user}/application-passwords', 'get')).toEqual([200, 400, 401, 403, 404, 500]);
-    expect(codes('/users/{user}/application-passwords', 'post')).toEqual([201, 400, 401, 403, 404, 409, 413, 415, 500, 503]);
-    expect(codes('/users/{user}/application-passwords', 'delete')).toEqual([200, 400, 401, 403, 404, 409, 413, 415, 500, 503]);
-    expect(codes('/users/{user}/application-passwords/introspect', 'get')).toEqual([200, 400, 401, 403, 404, 500]);
-    expect(codes('/users/{user}/application-passwords/{uuid}', 'get')).toEqual([200, 400, 401, 403, 404, 500]);
-    expect(codes('/users/{user}/application-passwords/{uuid}', 'delete')).toEqual([200, 400, 401, 403, 404, 409, 413, 415, 500, 503]);
+    expect(codes('/wp/v2/users/me', 'get')).toEqual([200, 400, 401, 409, 500]);
+    expect(codes('/wp/v2/users/{user}/application-passwords', 'get')).toEqual([200, 400, 401, 403, 404, 500]);
+    expect(codes('/wp/v2/users/{user}/application-passwords', 'post')).toEqual([201, 400, 401, 403, 404, 409, 413, 415, 500, 503]);
+    expect(codes('/wp/v2/users/{user}/application-passwords', 'delete')).toEqual([200, 400, 401, 403, 404, 409, 413, 415, 500, 503]);
+    expect(codes('/wp/v2/users/{user}/application-passwords/introspect', 'get')).toEqual([200, 400, 401, 403, 404, 500]);
+    expect(codes('/wp/v2/users/{user}/application-passwords/{uuid}', 'get')).toEqual([200, 400, 401, 403, 404, 500]);
+    expect(codes('/wp/v2/users/{user}/application-passwords/{uuid}', 'delete')).toEqual([200, 400, 401, 403, 404, 409, 413, 415, 500, 503]);
     for (const op of WP_OPERATIONS) {
       for (const method of op.methods) {
-        const { responses } = d.paths[op.path][method.toLowerCase()];
+        const { responses } = d.paths[docPath(op)][method.toLowerCase()];
         for (const [status, shown] of Object.entries<Json>(responses)) {
           const r = deref(d, shown);
           expect(r.description, `${op.id} ${status}`).toBeTruthy();
@@ -581,10 +591,10 @@ describe("WordPress's own routes in the document", () => {
       }
     }
     const text = (path: string, method: string, status: number) => deref(d, d.paths[path][method].responses[status]).description as string;
-    const passwords = '/users/{user}/application-passwords';
+    const passwords = '/wp/v2/users/{user}/application-passwords';
     // WordPress's codes, where they can happen.
     expect(text(passwords, 'post', 400)).toContain('application_password_empty_name');
-    for (const code of ['rest_not_logged_in', 'invalid_username', 'incorrect_password']) expect(text('/users/me', 'get', 401)).toContain(code);
+    for (const code of ['rest_not_logged_in', 'invalid_username', 'incorrect_password']) expect(text('/wp/v2/users/me', 'get', 401)).toContain(code);
     expect(text(passwords, 'get', 401)).toContain('rest_cannot_list_application_passwords');
     expect(text(passwords, 'get', 403)).toContain('rest_cannot_list_application_passwords');
     expect(text(passwords, 'post', 403)).toContain('rest_cannot_create_application_passwords');
@@ -594,7 +604,7 @@ describe("WordPress's own routes in the document", () => {
     for (const code of ['rest_user_invalid_id', 'rest_application_password_not_found', 'rest_no_route']) expect(text(`${passwords}/{uuid}`, 'get', 404)).toContain(code);
     expect(text(`${passwords}/introspect`, 'get', 404)).toContain('rest_no_authenticated_app_password');
     for (const code of ['application_password_duplicate_name', 'rest_conflict']) expect(text(passwords, 'post', 409)).toContain(code);
-    expect(text('/users/me', 'get', 409)).toContain('rest_conflict');
+    expect(text('/wp/v2/users/me', 'get', 409)).toContain('rest_conflict');
     // The create answers 201 with the new password's URL.
     const created = d.paths[passwords].post.responses[201];
     expect(created.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/AppPasswordCreated' });
@@ -609,13 +619,13 @@ describe("WordPress's own routes in the document", () => {
     };
     for (const [id, schema] of Object.entries(success)) {
       const op = operation(id);
-      expect(d.paths[op.path][op.methods[0]!.toLowerCase()].responses[200].content['application/json'].schema, id).toEqual({ $ref: `#/components/schemas/${schema}` });
+      expect(d.paths[docPath(op)][op.methods[0]!.toLowerCase()].responses[200].content['application/json'].schema, id).toEqual({ $ref: `#/components/schemas/${schema}` });
     }
   });
 
   it('describe their path variables, query parameters and the create body', async () => {
     const d = await doc();
-    const get = d.paths['/users/{user}/application-passwords/{uuid}'].get;
+    const get = d.paths['/wp/v2/users/{user}/application-passwords/{uuid}'].get;
     expect(get.parameters.map((p: Json) => [p.name, p.in, p.required])).toEqual([
       ['user', 'path', true],
       ['uuid', 'path', true],
@@ -625,10 +635,10 @@ describe("WordPress's own routes in the document", () => {
     for (const ok of ['me', '0', '12']) expect(new RegExp(get.parameters[0].schema.pattern).test(ok), ok).toBe(true);
     for (const bad of ['ME', '-1', '1.5', 'me2', '']) expect(new RegExp(get.parameters[0].schema.pattern).test(bad), bad).toBe(false);
     expect(get.parameters[2].schema).toEqual({ type: 'string', enum: ['view', 'embed', 'edit'], default: 'view' });
-    const input = deref(d, deref(d, d.paths['/users/{user}/application-passwords'].post.requestBody).content['application/json'].schema);
+    const input = deref(d, deref(d, d.paths['/wp/v2/users/{user}/application-passwords'].post.requestBody).content['application/json'].schema);
     expect(Object.keys(input.properties)).toEqual(['name', 'app_id']);
     expect(input.required).toEqual(['name']);
-    expect(d.paths['/users/{user}/application-passwords'].delete.requestBody).toBeUndefined();
+    expect(d.paths['/wp/v2/users/{user}/application-passwords'].delete.requestBody).toBeUndefined();
   });
 
   it('have schemas that fit what lib/logic/users.ts answers, and refuse what it does not', async () => {
@@ -718,8 +728,8 @@ describe("the document's examples", () => {
     expect(example('/events/{id}', 'id')).toBe(DEMO_RECORDS.event.id);
     expect(example('/venues/by-slug/{slug}', 'slug')).toBe(DEMO_RECORDS.venue.slug);
     expect(example('/tags/{id}', 'id')).toBe(DEMO_RECORDS.tag.id);
-    expect(example('/users/{user}/application-passwords/{uuid}', 'user')).toBe('me');
-    expect(example('/users/{user}/application-passwords/{uuid}', 'uuid')).toBe(DEMO_RECORDS.appPassword.uuid);
+    expect(example('/wp/v2/users/{user}/application-passwords/{uuid}', 'user')).toBe('me');
+    expect(example('/wp/v2/users/{user}/application-passwords/{uuid}', 'uuid')).toBe(DEMO_RECORDS.appPassword.uuid);
   });
 
   it('give every request body only the fields to send, valid against its schema, in both media types', async () => {

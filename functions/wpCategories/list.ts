@@ -1,0 +1,4 @@
+import { listWpTerms } from '#lib/logic/wp-terms.js';
+import { handle } from '#lib/http/pipeline.js';
+
+export const handler = handle('wpCategories.list', listWpTerms);

@@ -1,0 +1,4 @@
+import { deleteWpTerm } from '#lib/logic/wp-terms.js';
+import { handle } from '#lib/http/pipeline.js';
+
+export const handler = handle('wpTags.delete', deleteWpTerm);
