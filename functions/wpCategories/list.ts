@@ -1,4 +1,4 @@
-import { listWpTerms } from '#lib/logic/wp-terms.js';
+import { listWpTerms } from '#lib/logic/wp-term-reads.js';
 import { handle } from '#lib/http/pipeline.js';
 
 export const handler = handle('wpCategories.list', listWpTerms);

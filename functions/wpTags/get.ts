@@ -1,4 +1,4 @@
-import { readWpTerm } from '#lib/logic/wp-terms.js';
+import { readWpTerm } from '#lib/logic/wp-term-reads.js';
 import { handle } from '#lib/http/pipeline.js';
 
 export const handler = handle('wpTags.get', readWpTerm);

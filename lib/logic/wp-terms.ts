@@ -1,47 +1,14 @@
-// WordPress's core term routes (`wp/v2/tags`, `wp/v2/tribe_events_cat`) over the same terms as
-// TEC's `/tags` and `/categories`: the term store and its logic are shared (terms.ts, lists.ts);
-// this holds what WordPress's terms controller answers differently: its shapes, refusals (each
-// checked where WordPress checks it), headers and paging.
+// Writing through WordPress's core term routes (`wp/v2/tags`, `wp/v2/tribe_events_cat`): the
+// term writes of TEC's routes (terms.ts), with WordPress's refusals, in WordPress's order, and
+// its shapes.
 import { ApiError } from '#lib/contract/errors.js';
 import { json, recordReply, type Reply } from '#lib/contract/reply.js';
-import type { ArgsOf, Method } from '#lib/contract/operations.js';
+import type { ArgsOf } from '#lib/contract/operations.js';
 import type { RequestContext } from '#lib/contract/request.js';
-import { canRead, isEditor } from '#lib/auth/permissions.js';
+import { isEditor } from '#lib/auth/permissions.js';
 import { presentWpTerm, wpTermCollection } from '#lib/present/wp-term.js';
-import { getItem } from '#lib/store/reads.js';
-import { keys } from '#lib/store/keys.js';
-import type { EventItem, PostItem, TermItem } from '#lib/store/items.js';
-import { queryTerms } from './lists.js';
-import { taxonomyOf } from './term-reads.js';
 import { removeTerm, storeNewTerm, storeTermChanges } from './terms.js';
-
-/** WordPress's refusals: 401 for anonymous callers, 403 for signed-in ones. */
-const REFUSALS = {
-  create: ['rest_cannot_create', 'Sorry, you are not allowed to create terms in this taxonomy.'],
-  update: ['rest_cannot_update', 'Sorry, you are not allowed to edit this term.'],
-  delete: ['rest_cannot_delete', 'Sorry, you are not allowed to delete this term.'],
-  editList: ['rest_forbidden_context', 'Sorry, you are not allowed to edit terms in this taxonomy.'],
-  editOne: ['rest_forbidden_context', 'Sorry, you are not allowed to edit this term.'],
-  postTerms: ['rest_forbidden_context', 'Sorry, you are not allowed to view terms for this post.'],
-} as const;
-
-const refuse = (ctx: RequestContext, action: keyof typeof REFUSALS) => {
-  const [code, message] = REFUSALS[action];
-  return new ApiError(ctx.principal ? 403 : 401, code, message);
-};
-
-const termInvalid = () => new ApiError(404, 'rest_term_invalid', 'Term does not exist.');
-
-/** Managing terms is WordPress's `manage_categories` for both taxonomies: editors. */
-const ALL_METHODS: readonly Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
-const allowed = (ctx: RequestContext): readonly Method[] => (isEditor(ctx.principal) ? ALL_METHODS : ['GET']);
-
-/** The term the path names, of the route's taxonomy; WordPress's 404 otherwise. */
-async function findWpTerm(ctx: RequestContext): Promise<TermItem> {
-  const term = await getItem<TermItem>(keys.term(ctx.path.id!));
-  if (!term || term.taxonomy !== taxonomyOf(ctx)) throw termInvalid();
-  return term;
-}
+import { ALL_METHODS, findWpTerm, refuse, termInvalid } from './wp-term-reads.js';
 
 /** The shared term logic's refusals of a path id or parent, in WordPress's words. */
 function inWordPressTerms(err: unknown): unknown {
@@ -59,74 +26,6 @@ const wordPressErrors = async <T>(run: () => Promise<T>): Promise<T> => {
     throw inWordPressTerms(err);
   }
 };
-
-/**
- * WordPress's paging links: the collection URL with the request's own query, its `page` replaced
- * (a page past the end links back to the last one).
- */
-function pageLinks(ctx: RequestContext, page: number, pages: number): string | undefined {
-  const query = new URLSearchParams();
-  for (const [name, value] of Object.entries(ctx.input)) {
-    if (Array.isArray(value)) value.forEach((v, i) => query.append(`${name}[${i}]`, String(v)));
-    else if (value !== undefined && value !== null && typeof value !== 'object') query.append(name, String(value));
-  }
-  const at = (n: number) => {
-    const q = new URLSearchParams(query);
-    q.set('page', String(n));
-    return `${wpTermCollection(ctx.lang, taxonomyOf(ctx))}?${q.toString()}`;
-  };
-  const out: string[] = [];
-  if (page > 1) out.push(`<${at(Math.min(page - 1, pages))}>; rel="prev"`);
-  if (pages > page) out.push(`<${at(page + 1)}>; rel="next"`);
-  return out.length ? out.join(', ') : undefined;
-}
-
-/** Categories and tags take the same arguments, but for a category's parent. */
-type WpList = ArgsOf<'wpCategories.list'>;
-
-export async function listWpTerms(ctx: RequestContext<WpList>): Promise<Reply> {
-  const p = ctx.params;
-  const taxonomy = taxonomyOf(ctx);
-  if (p.context === 'edit' && !isEditor(ctx.principal)) throw refuse(ctx, 'editList');
-  let of: number[] | undefined;
-  if (p.post !== undefined) {
-    const post = await getItem<PostItem>(keys.post(p.post));
-    if (!post) throw new ApiError(400, 'rest_post_invalid_id', 'Invalid post ID.');
-    // Venues and organizers carry neither taxonomy; unpublished events only for those who may read them.
-    if (post.kind !== 'event' || !(await canRead(ctx, post))) throw refuse(ctx, 'postTerms');
-    const event = post as EventItem;
-    of = taxonomy === 'category' ? event.categories : event.tags;
-  }
-  const { terms, total } = await queryTerms(ctx.lang, {
-    taxonomy,
-    offset: (p.page - 1) * p.per_page,
-    perPage: p.per_page,
-    hideEmpty: p.hide_empty,
-    order: p.order,
-    orderby: p.orderby === 'term_group' ? 'id' : p.orderby,
-    search: p.search === '' ? undefined : p.search,
-    include: p.include,
-    exclude: p.exclude,
-    parent: p.parent,
-    of,
-    slugs: p.slug,
-    strict: false,
-  });
-  const pages = Math.ceil(total / p.per_page);
-  const allow = allowed(ctx);
-  const link = pageLinks(ctx, p.page, pages);
-  return json(
-    200,
-    terms.map((t) => presentWpTerm(t, { context: p.context, allow })),
-    { 'X-WP-Total': String(total), 'X-WP-TotalPages': String(pages), ...(link ? { Link: link } : {}) },
-  );
-}
-
-export async function readWpTerm(ctx: RequestContext<ArgsOf<'wpCategories.get'>>): Promise<Reply> {
-  const term = await findWpTerm(ctx);
-  if (ctx.params.context === 'edit' && !isEditor(ctx.principal)) throw refuse(ctx, 'editOne');
-  return recordReply(200, presentWpTerm(term, { context: ctx.params.context, allow: allowed(ctx) }), term);
-}
 
 export async function createWpTerm(ctx: RequestContext<ArgsOf<'wpCategories.create'>>): Promise<Reply> {
   if (!isEditor(ctx.principal)) throw refuse(ctx, 'create');

@@ -144,6 +144,8 @@ describe('functions', () => {
       'venues.deleteBySlug',
       'venues.update',
       'venues.updateBySlug',
+      'wpCategories.delete',
+      'wpTags.delete',
     ]);
     for (const [, [, fn]] of apiFunctions(prod.resources)) {
       expect(fn.Properties).toMatchObject({
@@ -345,6 +347,11 @@ describe('routes', () => {
       }
     }
     expect(targets.get('$default')).toBe(functionId(moduleId(FALLBACK_HANDLER)));
+    // WordPress's core term routes, beside TEC's own of the same terms.
+    expect(targets.get('GET /{lang}/wp/v2/tags')).toBe(functionId('wpTags.list'));
+    expect(targets.get('DELETE /{lang}/wp/v2/tribe_events_cat/{id}')).toBe(functionId('wpCategories.delete'));
+    expect(targets.get('PATCH /{lang}/wp/v2/tags/{id}')).toBe(functionId('wpTags.update'));
+    expect(targets.get('GET /{lang}/tribe/events/v1/tags')).toBe(functionId('tags.list'));
   });
 
   it('leaves CORS to the handlers, so that every answer carries the WordPress headers', () => {

@@ -1,7 +1,7 @@
 // The arguments of WordPress's core term routes (`wp/v2/tags`, `wp/v2/tribe_events_cat`), as
 // WordPress's terms controller declares them: its names, defaults, limits and refusals.
 import * as z from 'zod/mini';
-import { bool, idList, int, listArg, listItems, oneOf, str, type Arg, type Args } from '#lib/contract/params.js';
+import { bool, idList, int, listArg, listItems, str, type Arg, type Args } from '#lib/contract/params.js';
 import { LIST_LIMITS } from '#lib/contract/budget.js';
 import { mlLanguage, optional, pathId } from './common.js';
 
@@ -21,6 +21,19 @@ function between(min: number, max: number) {
   );
 }
 
+/** WordPress's list of choices (wp_sprintf_l): `a and b`, `a, b, and c`. */
+const choices = (values: readonly string[]) => (values.length < 3 ? values.join(' and ') : `${values.slice(0, -1).join(', ')}, and ${values.at(-1)}`);
+
+/** One of a fixed set of strings, refused in WordPress's words. */
+function wpEnum<const T extends string>(values: readonly T[]) {
+  return z.pipe(
+    z.unknown(),
+    z.transform((value, ctx) =>
+      typeof value === 'string' && (values as readonly string[]).includes(value) ? (value as T) : refuse(ctx, value, `is not one of ${choices(values)}.`),
+    ),
+  );
+}
+
 /** Slugs as a list or a comma-separated string, as WordPress's `slug` filter takes them. */
 function slugList(max: number) {
   return z.pipe(
@@ -36,7 +49,7 @@ function slugList(max: number) {
 
 export const WP_CONTEXTS = ['view', 'embed', 'edit'] as const;
 const context = {
-  schema: oneOf(WP_CONTEXTS),
+  schema: wpEnum(WP_CONTEXTS),
   type: 'string',
   enum: WP_CONTEXTS,
   default: 'view',
@@ -58,8 +71,8 @@ const list = <H extends boolean>(hierarchical: H) =>
     search: { schema: str({ max: 200 }), type: 'string', description: 'Limit results to those matching a string.' },
     exclude: listArg(idList, LIST_LIMITS.termIds, 'Ensure result set excludes specific IDs.'),
     include: listArg(idList, LIST_LIMITS.termIds, 'Limit result set to specific IDs.'),
-    order: { schema: oneOf(['asc', 'desc'] as const), type: 'string', enum: ['asc', 'desc'], default: 'asc', description: 'Order sort attribute ascending or descending.' },
-    orderby: { schema: oneOf(WP_TERM_ORDERBY), type: 'string', enum: WP_TERM_ORDERBY, default: 'name', description: 'Sort collection by term attribute.' },
+    order: { schema: wpEnum(['asc', 'desc'] as const), type: 'string', enum: ['asc', 'desc'], default: 'asc', description: 'Order sort attribute ascending or descending.' },
+    orderby: { schema: wpEnum(WP_TERM_ORDERBY), type: 'string', enum: WP_TERM_ORDERBY, default: 'name', description: 'Sort collection by term attribute.' },
     hide_empty: { schema: bool(), type: 'boolean', default: false, description: 'Whether to hide terms not assigned to any posts.' },
     ...parentOf(hierarchical, 'Limit result set to terms assigned to a specific parent.'),
     post: { schema: int({ min: 1 }), type: 'integer', description: 'Limit result set to terms assigned to a specific post.' },
