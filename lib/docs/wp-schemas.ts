@@ -98,7 +98,32 @@ function wpTermSchema(withLinks: boolean): Json {
           _links: {
             type: 'object',
             description: 'The REST URLs of the term, its collection, its taxonomy, its parent (up) and the lists of posts with it',
-            properties: { self: links, collection: links, about: links, up: links, 'wp:post_type': links, curies: { type: 'array', items: { type: 'object' } } },
+            properties: {
+              self: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  properties: {
+                    href: url,
+                    targetHints: {
+                      type: 'object',
+                      properties: { allow: { type: 'array', items: { type: 'string', enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] } } },
+                      required: ['allow'],
+                      description: 'The methods the caller may use on the term',
+                    },
+                  },
+                  required: ['href', 'targetHints'],
+                },
+              },
+              collection: links,
+              about: links,
+              up: { type: 'array', items: { type: 'object', properties: { embeddable: { const: true }, href: url }, required: ['embeddable', 'href'] } },
+              'wp:post_type': links,
+              curies: {
+                type: 'array',
+                items: { type: 'object', properties: { name: { type: 'string' }, href: { type: 'string' }, templated: { const: true } }, required: ['name', 'href', 'templated'] },
+              },
+            },
             required: ['self', 'collection', 'about', 'wp:post_type', 'curies'],
           },
         }
