@@ -9,6 +9,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import * as formatsModule from 'ajv-formats';
 import { OPERATIONS } from '#lib/contract/operations.js';
+import { documentKey } from '#lib/docs/paths.js';
 import type { Received } from './client.js';
 import { visible, type FuzzRequest } from './model.js';
 
@@ -77,7 +78,7 @@ export class Oracle {
   responses(opId: string, method: string): Json | undefined {
     const op = OPERATIONS.find((o) => o.id === opId);
     if (!op) return undefined;
-    return this.doc.paths[op.path || '/']?.[method.toLowerCase()]?.responses;
+    return this.doc.paths[documentKey(op)]?.[method.toLowerCase()]?.responses;
   }
 
   private response(opId: string, method: string, status: string): Json | undefined {

@@ -52,8 +52,8 @@ const BODY_EXAMPLES: Record<string, unknown> = {
   'organizers.organizer': 'Friends of the Park',
   'categories.name': 'Picnics',
   'tags.name': 'Bring a blanket',
-  'wpCategories.name': 'Picnics',
-  'wpTags.name': 'Bring a blanket',
+  'wpCategories.name': 'Concerts in the park',
+  'wpTags.name': 'Bring a cushion',
   'appPasswords.name': 'Calendar sync',
   description: 'Changed from the API reference.',
 };

@@ -16,7 +16,7 @@
 //   (DEMO_RECORDS, examples.ts), so that "Try it out" on the local /docs page works as it is.
 // The document is built on first use and cached per process (per language and site), here.
 import { apiBase, config, type Lang } from '#lib/runtime/config.js';
-import { API_ROOTS, OPERATIONS } from '#lib/contract/operations.js';
+import { OPERATIONS } from '#lib/contract/operations.js';
 import type { Json } from './json-schema.js';
 import { components } from './components.js';
 import { buildPaths, joinPaths } from './paths.js';
@@ -63,7 +63,6 @@ export function openApiDocument(lang: Lang): Json {
           OPERATIONS.filter((op) => op.api === 'wp'),
           ns,
           servers,
-          API_ROOTS.wp(ns).replace('/{lang}', ''),
         )),
       );
     }

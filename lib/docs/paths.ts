@@ -1,6 +1,6 @@
 // The paths of the OpenAPI document: one path item per path of the operation table, one operation
 // object per method, TEC's below the document's server and WordPress's with a server of their own.
-import type { Method, Operation } from '#lib/contract/operations.js';
+import { API_ROOTS, type Method, type Operation } from '#lib/contract/operations.js';
 import { documentedArgs, pathNames } from '#lib/contract/arg-docs.js';
 import type { Json } from './json-schema.js';
 import { BODY_METHODS, bodyArgs } from './body-args.js';
@@ -48,14 +48,17 @@ function describe(op: Operation): string | undefined {
 }
 
 /**
- * The path items of some operations, keyed by their path below their API's root, or below the
- * language's root with `prefix` (WordPress's routes: `/wp/v2/tags` is not TEC's `/tags`).
+ * An operation's key in the document: TEC's path below the document's server, WordPress's below
+ * the language's root (its server), so that `/wp/v2/tags` is not TEC's `/tags`.
  */
-export function buildPaths(ops: readonly Operation[], ns: string, servers?: Json[], prefix = ''): Record<string, Json> {
+export const documentKey = (op: Operation): string => (op.api === 'wp' ? `${API_ROOTS.wp('').replace('/{lang}', '')}${op.path}` : op.path || '/');
+
+/** The path items of some operations, keyed by documentKey. */
+export function buildPaths(ops: readonly Operation[], ns: string, servers?: Json[]): Record<string, Json> {
   const paths: Record<string, Json> = {};
   for (const op of ops) {
     // The namespace root is the server URL itself.
-    const item = (paths[`${prefix}${op.path}` || '/'] ??= servers ? { servers } : {});
+    const item = (paths[documentKey(op)] ??= servers ? { servers } : {});
     for (const method of op.methods) item[method.toLowerCase()] = operationObject(op, method, ns);
   }
   return paths;

@@ -2,6 +2,7 @@
 // OpenAPI document as `maxItems`; their messages name the argument and the limit.
 import { describe, expect, it } from 'vitest';
 import { openApiDocument } from '#lib/docs/openapi.js';
+import { documentKey } from '#lib/docs/paths.js';
 import { OPERATIONS, operation } from '#lib/contract/operations.js';
 import { validateArgs } from '#lib/contract/validate.js';
 import type { ApiError } from '#lib/contract/errors.js';
@@ -43,7 +44,7 @@ describe('list limits', () => {
     const shown: Record<string, number> = {};
     for (const op of OPERATIONS) {
       for (const method of op.methods) {
-        const params: Json[] = doc.paths[op.api === 'wp' ? `/wp/v2${op.path}` : op.path || '/']?.[method.toLowerCase()]?.parameters ?? [];
+        const params: Json[] = doc.paths[documentKey(op)]?.[method.toLowerCase()]?.parameters ?? [];
         for (const p of params) if (p.schema?.maxItems !== undefined) shown[`${op.id} ${p.name}`] = p.schema.maxItems;
       }
     }

@@ -17,6 +17,7 @@ import { openApi } from '#lib/logic/doc.js';
 import { namespaceIndex } from '#lib/logic/root.js';
 import { envelope } from '#lib/logic/lists.js';
 import { openApiDocument } from '#lib/docs/openapi.js';
+import { documentKey } from '#lib/docs/paths.js';
 import { DEMO_RECORDS, exampleBody } from '#lib/docs/examples.js';
 import { presentedExamples } from '#lib/docs/record-samples.js';
 import { schemaDrift } from '#lib/docs/components.js';
@@ -65,8 +66,7 @@ const pathNames = (op: Operation) => [...op.path.matchAll(/\{(\w+)\}/g)].map((m)
 const TEC_OPERATIONS = OPERATIONS.filter((op) => op.api === 'tec');
 const WP_OPERATIONS = OPERATIONS.filter((op) => op.api === 'wp');
 const SIGN_IN = [{ bearerAuth: [] }, { basicAuth: [] }];
-/** An operation's key in the document: WordPress's are keyed from the language's root. */
-const docPath = (op: Operation) => (op.api === 'wp' ? `/wp/v2${op.path}` : op.path || '/');
+const docPath = documentKey;
 const operationIdOf = (op: Operation, method: string) => (method === op.methods[0] ? op.id : `${op.id}.${method.toLowerCase()}`);
 
 /** A small JSON Schema checker (type, const, enum, properties, required, items, anyOf, $ref) for our own schemas. Unknown keys are errors. */
