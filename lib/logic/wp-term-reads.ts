@@ -35,6 +35,11 @@ export const termInvalid = () => new ApiError(404, 'rest_term_invalid', 'Term do
 export const ALL_METHODS: readonly Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const allowed = (ctx: RequestContext): readonly Method[] => (isEditor(ctx.principal) ? ALL_METHODS : ['GET']);
 
+/** WordPress's Allow header: the methods of the route the caller may use (a collection has GET and POST). */
+export const allowHeader = (methods: readonly Method[], collection: boolean) => ({
+  allow: methods.filter((m) => !collection || m === 'GET' || m === 'POST').join(', '),
+});
+
 /** The term the path names, of the route's taxonomy; WordPress's 404 otherwise. */
 export async function findWpTerm(ctx: RequestContext): Promise<TermItem> {
   const term = await getItem<TermItem>(keys.term(ctx.path.id!));
@@ -89,9 +94,13 @@ export async function listWpTerms(ctx: RequestContext<WpList>): Promise<Reply> {
     const event = post as EventItem;
     of = taxonomy === 'category' ? event.categories : event.tags;
   }
+  // An offset (tags only) wins over the page, and names the page the links count from.
+  const given = (p as { offset?: number }).offset;
+  const offset = given ? Math.max(0, given) : (p.page - 1) * p.per_page;
+  const page = Math.ceil(offset / p.per_page + 1);
   const { terms, total } = await queryTerms(ctx.lang, {
     taxonomy,
-    offset: (p.page - 1) * p.per_page,
+    offset,
     perPage: p.per_page,
     hideEmpty: p.hide_empty,
     order: p.order,
@@ -106,16 +115,17 @@ export async function listWpTerms(ctx: RequestContext<WpList>): Promise<Reply> {
   });
   const pages = Math.ceil(total / p.per_page);
   const allow = allowed(ctx);
-  const link = pageLinks(ctx, p.page, pages);
+  const link = pageLinks(ctx, page, pages);
   return json(
     200,
     terms.map((t) => presentWpTerm(t, { context: p.context, allow })),
-    { 'X-WP-Total': String(total), 'X-WP-TotalPages': String(pages), ...(link ? { Link: link } : {}) },
+    { 'X-WP-Total': String(total), 'X-WP-TotalPages': String(pages), ...(link ? { Link: link } : {}), ...allowHeader(allow, true) },
   );
 }
 
 export async function readWpTerm(ctx: RequestContext<ArgsOf<'wpCategories.get'>>): Promise<Reply> {
   const term = await findWpTerm(ctx);
   if (ctx.params.context === 'edit' && !isEditor(ctx.principal)) throw refuse(ctx, 'editOne');
-  return recordReply(200, presentWpTerm(term, { context: ctx.params.context, allow: allowed(ctx) }), term);
+  const allow = allowed(ctx);
+  return { ...recordReply(200, presentWpTerm(term, { context: ctx.params.context, allow }), term), headers: allowHeader(allow, false) };
 }

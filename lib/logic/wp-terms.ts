@@ -8,7 +8,7 @@ import type { RequestContext } from '#lib/contract/request.js';
 import { isEditor } from '#lib/auth/permissions.js';
 import { presentWpTerm, wpTermCollection } from '#lib/present/wp-term.js';
 import { removeTerm, storeNewTerm, storeTermChanges } from './terms.js';
-import { ALL_METHODS, findWpTerm, refuse, termInvalid } from './wp-term-reads.js';
+import { ALL_METHODS, allowHeader, findWpTerm, refuse, termInvalid } from './wp-term-reads.js';
 
 /** The shared term logic's refusals of a path id or parent, in WordPress's words. */
 function inWordPressTerms(err: unknown): unknown {
@@ -33,7 +33,7 @@ export async function createWpTerm(ctx: RequestContext<ArgsOf<'wpCategories.crea
   const params = { ...ctx.params, slug: ctx.params.slug?.trim() || undefined };
   const term = await wordPressErrors(() => storeNewTerm({ ...ctx, params }));
   const reply = recordReply(201, presentWpTerm(term, { context: 'edit', allow: ALL_METHODS }), term);
-  return { ...reply, headers: { location: `${wpTermCollection(term.lang, term.taxonomy)}/${term.id}` } };
+  return { ...reply, headers: { location: `${wpTermCollection(term.lang, term.taxonomy)}/${term.id}`, ...allowHeader(ALL_METHODS, true) } };
 }
 
 export async function updateWpTerm(ctx: RequestContext<ArgsOf<'wpCategories.update'>>): Promise<Reply> {
@@ -44,7 +44,7 @@ export async function updateWpTerm(ctx: RequestContext<ArgsOf<'wpCategories.upda
   }
   const params = { ...ctx.params, slug: ctx.params.slug?.trim() || undefined };
   const term = await wordPressErrors(() => storeTermChanges({ ...ctx, params }));
-  return recordReply(200, presentWpTerm(term, { context: 'edit', allow: ALL_METHODS }), term);
+  return { ...recordReply(200, presentWpTerm(term, { context: 'edit', allow: ALL_METHODS }), term), headers: allowHeader(ALL_METHODS, false) };
 }
 
 export async function deleteWpTerm(ctx: RequestContext<ArgsOf<'wpCategories.delete'>>): Promise<Reply> {

@@ -63,6 +63,7 @@ for (const k of KINDS) {
       const t = res.body;
       expect(Object.keys(t)).toEqual([...keys, '_links']);
       expect(res.headers.get('location')).toBe(`${base()}${k.route}/${t.id}`);
+      expect(res.headers.get('allow')).toBe('GET, POST');
       const slug = `jazz-blues-${n}`;
       expect(t).toEqual({
         id: t.id,
@@ -85,6 +86,10 @@ for (const k of KINDS) {
       const read = await wp('GET', `${k.route}/${other.id}`);
       expect(read.status).toBe(200);
       expect(read.body._links.self[0].targetHints.allow).toEqual(['GET']);
+      expect(read.headers.get('allow')).toBe('GET');
+      expect((await wp('GET', `${k.route}/${other.id}`, { token: 'editor' })).headers.get('allow')).toBe('GET, POST, PUT, PATCH, DELETE');
+      expect((await wp('GET', k.route)).headers.get('allow')).toBe('GET');
+      expect((await wp('GET', k.route, { token: 'editor' })).headers.get('allow')).toBe('GET, POST');
       expect(read.body).toEqual({ ...read.body, id: other.id, count: 0, _links: links(other.id, ['GET']) });
     });
 
@@ -184,6 +189,14 @@ for (const k of KINDS) {
       expect(raw.headers.get('link')).toBe(
         `<${base()}${k.route}?search=${prefix.toLowerCase()}+&hide_empty&include%5B0%5D=${made[0]!.id}&include%5B1%5D=${made[1]!.id}&per_page=1&page=2>; rel="next"`,
       );
+      // An offset (tags only) wins over the page and names the page the links count from, as WordPress's does.
+      const offset = await wp('GET', k.route, { query: { search: prefix.toLowerCase(), offset: 1, page: 3 } });
+      if (k.hierarchical) {
+        expect(offset.body.length).toBe(0);
+      } else {
+        expect(offset.body.map((t: Json) => t.name)).toEqual([`${prefix} 2`, `${prefix} 3`]);
+        expect(offset.headers.get('link')).toBe(`<${base()}${k.route}?search=${prefix.toLowerCase()}&offset=1&page=1>; rel="prev"`);
+      }
       // hide_empty=true leaves out terms no published event carries.
       const hidden = await wp('GET', k.route, { query: { search: prefix.toLowerCase(), hide_empty: 'true' } });
       expect(hidden.body).toEqual([]);

@@ -58,6 +58,8 @@ const context = {
 
 export const WP_TERM_ORDERBY = ['id', 'include', 'name', 'slug', 'include_slugs', 'term_group', 'description', 'count'] as const;
 
+type OffsetArg = { schema: ReturnType<typeof int>; type: 'integer'; description: string };
+
 /** A category's parent: categories have one, tags none. */
 type ParentArg = { schema: ReturnType<typeof int>; type: 'integer'; description: string };
 const parentOf = <H extends boolean>(hierarchical: H, description: string) =>
@@ -71,6 +73,10 @@ const list = <H extends boolean>(hierarchical: H) =>
     search: { schema: str({ max: 200 }), type: 'string', description: 'Limit results to those matching a string.' },
     exclude: listArg(idList, LIST_LIMITS.termIds, 'Ensure result set excludes specific IDs.'),
     include: listArg(idList, LIST_LIMITS.termIds, 'Limit result set to specific IDs.'),
+    // WordPress offers an offset for taxonomies without a hierarchy only.
+    ...((hierarchical ? {} : { offset: { schema: int(), type: 'integer', description: 'Offset the result set by a specific number of items.' } }) as H extends true
+      ? Record<never, never>
+      : { offset: OffsetArg }),
     order: { schema: wpEnum(['asc', 'desc'] as const), type: 'string', enum: ['asc', 'desc'], default: 'asc', description: 'Order sort attribute ascending or descending.' },
     orderby: { schema: wpEnum(WP_TERM_ORDERBY), type: 'string', enum: WP_TERM_ORDERBY, default: 'name', description: 'Sort collection by term attribute.' },
     hide_empty: { schema: bool(), type: 'boolean', default: false, description: 'Whether to hide terms not assigned to any posts.' },
