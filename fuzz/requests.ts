@@ -616,7 +616,7 @@ function opRequest(plan: OpPlan, fixed?: Fixed): fc.Arbitrary<Omit<FuzzRequest, 
         const anonymous = ANONYMOUS_CALLERS.includes(r.caller);
         if (bad) reject.push(`broken credentials (${r.caller})`);
         if (write && anonymous) reject.push('anonymous write');
-        else if (op.api === 'wp' && anonymous) reject.push("anonymous caller of WordPress's user routes");
+        else if (/^(?:users|appPasswords)\./.test(op.id) && anonymous) reject.push("anonymous caller of WordPress's user routes");
         const noRoute = r.path.find((p) => p.noRoute)?.noRoute;
         let body = b.body;
         let contentType = b.contentType;

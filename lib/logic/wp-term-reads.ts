@@ -61,12 +61,13 @@ const urlencode = (text: string) =>
 function pageLinks(ctx: RequestContext, page: number, pages: number): string | undefined {
   const params = ctx.params as Record<string, unknown>;
   const pairs: [string, string | undefined][] = [];
-  for (const [name, raw] of Object.entries(ctx.input)) {
-    const value = name in params ? params[name] : raw;
-    if (Array.isArray(value)) pairs.push(...value.map((v, i): [string, string] => [`${name}[${i}]`, String(v)]));
+  // As PHP's http_build_query: nested lists and maps as `name[key]`.
+  const add = (name: string, value: unknown): void => {
+    if (value !== null && typeof value === 'object') for (const [key, v] of Object.entries(value)) add(`${name}[${key}]`, v);
     else if (typeof value === 'boolean') pairs.push([name, value ? '1' : undefined]);
-    else if (value !== undefined && value !== null && typeof value !== 'object') pairs.push([name, String(value)]);
-  }
+    else if (value !== undefined && value !== null) pairs.push([name, String(value)]);
+  };
+  for (const [name, raw] of Object.entries(ctx.input)) add(name, name in params ? params[name] : raw);
   if (!pairs.some(([name]) => name === 'page')) pairs.push(['page', undefined]);
   const at = (n: number) => {
     const query = pairs.map(([name, v]) => (name === 'page' ? `page=${n}` : v === undefined ? urlencode(name) : `${urlencode(name)}=${urlencode(v)}`)).join('&');

@@ -197,6 +197,10 @@ for (const k of KINDS) {
         expect(offset.body.map((t: Json) => t.name)).toEqual([`${prefix} 2`, `${prefix} 3`]);
         expect(offset.headers.get('link')).toBe(`<${base()}${k.route}?search=${prefix.toLowerCase()}&offset=1&page=1>; rel="prev"`);
       }
+      // Unknown and nested query parameters stay in the links, as PHP builds them.
+      const nested = await wp('GET', `${k.route}?a[][b]=1&search=${prefix.toLowerCase()}&per_page=1`);
+      expect(nested.status, nested.text).toBe(200);
+      expect(nested.headers.get('link')).toBe(`<${base()}${k.route}?a%5B0%5D%5Bb%5D=1&search=${prefix.toLowerCase()}&per_page=1&page=2>; rel="next"`);
       // hide_empty=true leaves out terms no published event carries.
       const hidden = await wp('GET', k.route, { query: { search: prefix.toLowerCase(), hide_empty: 'true' } });
       expect(hidden.body).toEqual([]);
