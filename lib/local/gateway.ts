@@ -11,6 +11,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { withLogWriter } from '#lib/observe/logger.js';
 import { FALLBACK_TIMEOUT_SECONDS, type Operation } from '#lib/contract/operations.js';
 import { docsResponse } from './docs-page.js';
+import { atTheEdge } from './edge.js';
 import { runWithGrants } from './grants.js';
 import { matchRoute, toApiGatewayEvent, type RouteMatch } from './event.js';
 import { logFormat, renderRequest, terminalLogWriter, type LogFormat, type TerminalLogOptions } from './terminal-log.js';
@@ -218,7 +219,8 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     const method = (req.method ?? 'GET').toUpperCase();
-    const target = req.url ?? '/';
+    // What reaches API Gateway from the CDN: `?rest_route=` rewritten to the REST prefix.
+    const target = atTheEdge(method, req.url ?? '/');
     const path = target.split('?')[0]!;
     const requestId = randomUUID();
     const head = method === 'HEAD';

@@ -1,6 +1,6 @@
 // List operations and TEC's envelopes (reference §4). A page reads keys from the `list` index
 // (small items), then the page's records and their links in batch reads.
-import { apiBase, config, type Lang } from '#lib/runtime/config.js';
+import { apiBase, config, withQuery, type Lang } from '#lib/runtime/config.js';
 import { invalidParam, tec } from '#lib/contract/errors.js';
 import { json, type Reply } from '#lib/contract/reply.js';
 import { callerId, isEditor } from '#lib/auth/permissions.js';
@@ -134,10 +134,10 @@ export const encodeQuery = (q: [string, string][]) => q.map(([k, v]) => `${encod
 export function envelope(key: string, items: unknown[], collectionUrl: string, query: [string, string][], page: number, totalCount: number, perPage: number): Reply {
   const totalPages = Math.ceil(totalCount / perPage);
   const rest = query.filter(([k]) => k !== 'page');
-  const link = (p: number) => `${collectionUrl}?${encodeQuery(p > 1 ? [...rest, ['page', String(p)]] : rest)}`;
+  const link = (p: number) => withQuery(collectionUrl, encodeQuery(p > 1 ? [...rest, ['page', String(p)]] : rest));
   const body: Record<string, unknown> = {
     [key]: items,
-    rest_url: `${collectionUrl}?${encodeQuery([['page', String(page)], ...rest])}`,
+    rest_url: withQuery(collectionUrl, encodeQuery([['page', String(page)], ...rest])),
   };
   if (page < totalPages) body.next_rest_url = link(page + 1);
   if (page > 1 && items.length) body.previous_rest_url = link(page - 1);
@@ -371,7 +371,7 @@ export async function listTerms(ctx: RequestContext<ArgsOf<'categories.list'>>, 
   const totalPages = Math.ceil(n / perPage);
   // WordPress's terms envelope: the bare collection URL, and links that carry only `page`.
   const body: Record<string, unknown> = { rest_url: collection, total: n, total_pages: totalPages, [taxonomy === 'category' ? 'categories' : 'tags']: terms.map(presentTerm) };
-  if (page < totalPages) body.next_rest_url = `${collection}?page=${page + 1}`;
-  if (page > 1) body.previous_rest_url = page === 2 ? collection : `${collection}?page=${page - 1}`;
+  if (page < totalPages) body.next_rest_url = withQuery(collection, `page=${page + 1}`);
+  if (page > 1) body.previous_rest_url = page === 2 ? collection : withQuery(collection, `page=${page - 1}`);
   return json(200, body, { 'X-TEC-Total': String(n), 'X-TEC-TotalPages': String(totalPages) });
 }
