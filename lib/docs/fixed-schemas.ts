@@ -101,6 +101,36 @@ export const namespaceIndexSchema: Json = {
   required: ['namespace', 'routes', '_links'],
 };
 
+const routesSchema = (namespaceIndexSchema.properties as Json).routes as Json;
+
+/** WordPress's REST index (`/wp-json/`, lib/logic/root.ts), in WordPress 6.8's key order. */
+export const restIndexSchema: Json = {
+  type: 'object',
+  description: "WordPress's index of the REST API: the site, its namespaces, and every route this API serves.",
+  properties: {
+    name: { type: 'string', description: "The site's title (SITE_NAME)" },
+    description: { type: 'string', description: "The site's tagline (SITE_DESCRIPTION)" },
+    url: { type: 'string', format: 'uri', description: 'The site URL' },
+    home: { type: 'string', format: 'uri', description: "The language's home page" },
+    gmt_offset: { type: ['number', 'string'], description: "The site time zone's offset from UTC now, in hours" },
+    timezone_string: { type: 'string', description: "The site's IANA time zone; empty for a fixed UTC±N offset" },
+    page_for_posts: { type: 'integer' },
+    page_on_front: { type: 'integer' },
+    show_on_front: { type: 'string' },
+    namespaces: { type: 'array', items: { type: 'string' }, description: 'tribe/events/v1 and wp/v2' },
+    authentication: {
+      type: 'object',
+      description: 'application-passwords: the route that makes a password for the signed-in caller (there is no authorization screen)',
+    },
+    routes: { ...routesSchema, description: 'Every route served, keyed by its WordPress pattern: / itself, each namespace index, each operation' },
+    site_logo: { type: 'integer' },
+    site_icon: { type: 'integer' },
+    site_icon_url: { type: 'string' },
+    _links: { type: 'object', properties: { help: links }, required: ['help'] },
+  },
+  required: ['name', 'description', 'url', 'home', 'namespaces', 'authentication', 'routes', '_links'],
+};
+
 /** WordPress's error envelope (lib/contract/errors.ts). */
 export const errorSchema: Json = {
   type: 'object',

@@ -10,7 +10,8 @@
 // - WordPress's own routes (`api: 'wp'`: users/me and application passwords) live under
 //   `/{lang}/wp/v2`, not below the document's server: their path items carry that server, and
 //   their shapes and status codes are WordPress's, written down in a table of their own
-//   (wp-schemas.ts, wp-responses.ts);
+//   (wp-schemas.ts, wp-responses.ts); so does the REST index (`api: 'rest'`, `/{lang}` below the
+//   site: `/wp-json/` and each language's root);
 // - examples (path variables, request bodies) name records of the local demo calendar
 //   (DEMO_RECORDS, examples.ts), so that "Try it out" on the local /docs page works as it is.
 // The document is built on first use and cached per process (per language and site), here.
@@ -53,6 +54,12 @@ export function openApiDocument(lang: Lang): Json {
           ns,
         )),
       );
+    // The REST index (`/{lang}`, `/wp-json/`) is below the site itself.
+    const rest = buildPaths(
+      OPERATIONS.filter((op) => op.api === 'rest'),
+      ns,
+      [{ url: serverUrl('rest', lang, cfg), description: "WordPress's REST index, at each language's root and at /wp-json/" }],
+    );
     let wp = wpPathsByServer.get(wpServer);
     if (!wp) {
       const servers = [{ url: wpServer, description: "WordPress's own routes (wp/v2), outside this API's namespace" }];
@@ -74,7 +81,7 @@ export function openApiDocument(lang: Lang): Json {
       },
       components: components().value,
       servers: [{ url: server }],
-      paths: joinPaths(tec, wp),
+      paths: joinPaths(tec, { ...wp, ...rest }),
     });
     documents.set(cacheKey, doc);
   }

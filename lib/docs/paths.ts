@@ -1,6 +1,6 @@
 // The paths of the OpenAPI document: one path item per path of the operation table, one operation
 // object per method, TEC's below the document's server and WordPress's with a server of their own.
-import { config, type Config, type Lang } from '#lib/runtime/config.js';
+import { config, restRoot, type Config, type Lang } from '#lib/runtime/config.js';
 import { API_ROOTS, type Api, type Method, type Operation } from '#lib/contract/operations.js';
 import { documentedArgs, pathNames } from '#lib/contract/arg-docs.js';
 import type { Json } from './json-schema.js';
@@ -48,9 +48,13 @@ function describe(op: Operation): string | undefined {
   return notes.length ? notes.join(' ') : undefined;
 }
 
-/** The URL an API's routes are below, e.g. `https://example.org/en/wp/v2/`. */
+/**
+ * The URL an API's routes are below, in the request's link form: `https://example.org/en/wp/v2/`,
+ * `https://example.org/wp-json/wp/v2/`; the REST root's own route carries its prefix: the site URL.
+ */
 export function serverUrl(api: Api, lang: Lang, cfg: Config = config()): string {
-  return `${cfg.siteUrl}${API_ROOTS[api](cfg.namespace).replace('{lang}', lang)}/`;
+  const root = API_ROOTS[api](cfg.namespace);
+  return root.startsWith('/{lang}') ? `${restRoot(lang, cfg)}${root.slice('/{lang}'.length)}/` : `${cfg.siteUrl}${root}/`;
 }
 
 /** The path items of some operations, keyed by their path below their API's root. */

@@ -78,7 +78,12 @@ export function responses(op: Operation): Record<string, Json> {
 
   // Success.
   if (!r) {
-    out[200] = name === 'index' ? ok('The routes of this namespace and their arguments', ref('NamespaceIndex')) : ok('This OpenAPI document', { type: 'object' });
+    out[200] =
+      name === 'index'
+        ? ok('The routes of this namespace and their arguments', ref('NamespaceIndex'))
+        : name === 'site'
+          ? ok("WordPress's REST index: the site, its namespaces, and every route this API serves with its arguments", ref('RestIndex'))
+          : ok('This OpenAPI document', { type: 'object' });
   } else if (t.list) {
     out[200] = {
       description: `A page of ${kind}`,
