@@ -54,6 +54,11 @@ describe('/wp-json/ and ?rest_route=', () => {
     expect(await names(`/index.php?rest_route=${NS}/venues`)).toEqual(['ru Rusų salė']);
     // ml_language still overrides, as under a language prefix.
     expect(await names(`/wp-json${NS}/venues?ml_language=en`)).toEqual(['en Default Hall']);
+    // The default language's pages have no language prefix.
+    const [ru] = (await gw.api('GET', gw.abs(`/wp-json${NS}/venues`))).body.venues;
+    expect(ru.url).toBe(`${gw.origin}/venue/${ru.slug}/`);
+    const [en] = (await gw.api('GET', gw.abs(`/en${NS}/venues`))).body.venues;
+    expect(en.url).toBe(`${gw.origin}/en/venue/${en.slug}/`);
   });
 
   it('write links in the form of the request: /<lang>/, /wp-json/ or index.php?rest_route=', async () => {
@@ -188,6 +193,15 @@ describe('/wp-json/ and ?rest_route=', () => {
       const res = await gw.api(method!, gw.abs(path!));
       expect(res.status, `${method} ${path}`).toBe(404);
       expect(res.body, `${method} ${path}`).toEqual(NO_ROUTE);
+    }
+  });
+
+  it('answer CORS preflights of their routes as the language routes do', async () => {
+    for (const path of [`/wp-json${NS}/events`, `/?rest_route=${NS}/events`, `/index.php?rest_route=${NS}/events/7`]) {
+      const res = await fetch(gw.abs(path), { method: 'OPTIONS', headers: { origin: 'https://site.example', 'access-control-request-method': 'POST' } });
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('access-control-allow-origin')).toBe('https://site.example');
+      expect(res.headers.get('allow'), path).toBe(path.endsWith('/7') ? 'GET, POST, PUT, PATCH, DELETE' : 'GET, POST');
     }
   });
 
