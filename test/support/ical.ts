@@ -91,3 +91,63 @@ export function readCalendar(source: string): ReadCalendar {
   for (const tzid of timezones) ICAL.TimezoneService.remove(tzid);
   return { props, timezones, events };
 }
+
+/** One content line: its name (upper case), its parameters as written, its raw value. */
+export interface ContentLine {
+  name: string;
+  params: Record<string, string>;
+  value: string;
+}
+
+/** A component's own lines, and its subcomponents. */
+export interface RawComponent {
+  name: string;
+  lines: ContentLine[];
+  children: RawComponent[];
+}
+
+/** Splits `NAME;P=1;Q="a:b":value` at the first colon outside quotes. */
+function contentLine(line: string): ContentLine {
+  let quoted = false;
+  let colon = -1;
+  for (let i = 0; i < line.length; i++) {
+    if (line[i] === '"') quoted = !quoted;
+    else if (line[i] === ':' && !quoted) {
+      colon = i;
+      break;
+    }
+  }
+  const head = line.slice(0, colon);
+  const [name, ...params] = head.split(';');
+  return {
+    name: name!.toUpperCase(),
+    params: Object.fromEntries(params.map((p) => [p.slice(0, p.indexOf('=')).toUpperCase(), p.slice(p.indexOf('=') + 1)])),
+    value: line.slice(colon + 1),
+  };
+}
+
+/**
+ * The raw structure of a calendar, tolerant of what TEC writes (no final line end, no folding):
+ * for comparing property by property, value text as written.
+ */
+export function rawCalendar(text: string): RawComponent {
+  const lines = text
+    .replace(/\r?\n[ \t]/g, '')
+    .split(/\r?\n/)
+    .filter((l) => l !== '');
+  const root: RawComponent = { name: 'ROOT', lines: [], children: [] };
+  const stack = [root];
+  for (const raw of lines) {
+    const line = contentLine(raw);
+    if (line.name === 'BEGIN') {
+      const child: RawComponent = { name: line.value.toUpperCase(), lines: [], children: [] };
+      stack.at(-1)!.children.push(child);
+      stack.push(child);
+    } else if (line.name === 'END') stack.pop();
+    else stack.at(-1)!.lines.push(line);
+  }
+  return root.children[0]!;
+}
+
+/** RFC 5545's TEXT unescaping. */
+export const unescapeText = (value: string) => value.replace(/\\([\\;,nN])/g, (_, ch: string) => (ch === 'n' || ch === 'N' ? '\n' : ch));
