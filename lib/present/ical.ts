@@ -77,6 +77,9 @@ function dateTime(name: 'DTSTART' | 'DTEND', wall: string, utc: string, zone: st
   return unclear(wall, zone) ? `${name}:${utcStamp(utc)}` : `${name};TZID=${zone}:${basicDateTime(wall)}`;
 }
 
+/** A FLOAT value (§3.3.7): digits, never an exponent. */
+const float = (x: number) => x.toFixed(6).replace(/\.?0+$/, '');
+
 /** ±HHMM, as TZOFFSETFROM and TZOFFSETTO take it. */
 function utcOffset(minutes: number): string {
   const abs = Math.abs(minutes);
@@ -89,33 +92,51 @@ function wallAt(instant: number, offsetMinutes: number): string {
 }
 
 /**
- * One VTIMEZONE per zone the events use, with the zone's changes from a year before the first
- * event's start to a year after the last one's end (as TEC 6.15.6 and later). Each observance
- * starts at the local time in force before it, as RFC 5545 §3.6.5 says (TEC writes UTC there).
+ * The years a zone's VTIMEZONE covers: a year before and after each year an event of the zone
+ * starts or ends in (TEC 6.15.6 and later), as runs of consecutive years, so that an event that
+ * lasts centuries does not list every change between its two ends.
+ */
+function yearRuns(years: ReadonlySet<number>): [number, number][] {
+  const wanted = new Set<number>();
+  for (const y of years) for (const near of [y - 1, y, y + 1]) if (near >= 1900 && near <= 9999) wanted.add(near);
+  const sorted = [...wanted].sort((a, b) => a - b);
+  const runs: [number, number][] = [];
+  for (const y of sorted) {
+    const last = runs.at(-1);
+    if (last && last[1] === y - 1) last[1] = y;
+    else runs.push([y, y]);
+  }
+  return runs;
+}
+
+/**
+ * One VTIMEZONE per zone the events use, with the zone's changes over the years its events need.
+ * Each observance starts at the local time in force before it, as RFC 5545 §3.6.5 says (TEC
+ * writes UTC there).
  */
 function timezones(events: readonly EventItem[]): string[] {
-  const spans = new Map<string, { from: number; to: number }>();
+  const years = new Map<string, Set<number>>();
   for (const e of events) {
     const zone = zoneOf(e);
-    const from = Number(e.start.slice(0, 4));
-    const to = Number(e.end.slice(0, 4));
-    const span = spans.get(zone);
-    if (!span) spans.set(zone, { from, to });
-    else spans.set(zone, { from: Math.min(span.from, from), to: Math.max(span.to, to) });
+    let set = years.get(zone);
+    if (!set) years.set(zone, (set = new Set()));
+    set.add(Number(e.start.slice(0, 4))).add(Number(e.end.slice(0, 4)));
   }
   const lines: string[] = [];
-  for (const [zone, span] of spans) {
+  for (const [zone, set] of years) {
     lines.push('BEGIN:VTIMEZONE', `TZID:${zone}`);
-    for (const o of observances(zone, Math.max(span.from - 1, 1), Math.min(span.to + 1, 9999))) {
-      const kind = o.daylight ? 'DAYLIGHT' : 'STANDARD';
-      lines.push(
-        `BEGIN:${kind}`,
-        `TZOFFSETFROM:${utcOffset(o.from)}`,
-        `TZOFFSETTO:${utcOffset(o.to)}`,
-        `TZNAME:${escapeText(o.name)}`,
-        `DTSTART:${wallAt(o.at, o.from)}`,
-        `END:${kind}`,
-      );
+    for (const [from, to] of yearRuns(set)) {
+      for (const o of observances(zone, from, to)) {
+        const kind = o.daylight ? 'DAYLIGHT' : 'STANDARD';
+        lines.push(
+          `BEGIN:${kind}`,
+          `TZOFFSETFROM:${utcOffset(o.from)}`,
+          `TZOFFSETTO:${utcOffset(o.to)}`,
+          `TZNAME:${escapeText(o.name)}`,
+          `DTSTART:${wallAt(o.at, o.from)}`,
+          `END:${kind}`,
+        );
+      }
     }
     lines.push('END:VTIMEZONE');
   }
@@ -180,7 +201,7 @@ function vevent({ event: e, open }: FeedEvent, linked: Linked, host: string): st
     if (venue) {
       const where = location(venue);
       if (where) lines.push(`LOCATION:${escapeText(where)}`);
-      if (venue.geoLat && venue.geoLng) lines.push(`GEO:${venue.geoLat};${venue.geoLng}`);
+      if (venue.geoLat && venue.geoLng) lines.push(`GEO:${float(venue.geoLat)};${float(venue.geoLng)}`);
     }
     const categories = e.categories.map((id) => linked.terms.get(id)).filter((t): t is TermItem => t !== undefined);
     if (categories.length) lines.push(`CATEGORIES:${categories.map((t) => escapeText(htmlEntityDecode(t.name))).join(',')}`);

@@ -106,6 +106,8 @@ const events: FeedEvent[] = [
   },
 ];
 const byId = new Map(events.map((f) => [f.event.id, f.event]));
+/** The DTSTART of every observance of a calendar's VTIMEZONEs. */
+const rawZone = (text: string) => [...text.matchAll(/BEGIN:(?:DAYLIGHT|STANDARD)\r\n(?:.*\r\n){3}DTSTART:(\d{8}T\d{6})/g)].map((m) => m[1]!);
 const utcSeconds = (wall: string) => Date.parse(`${wall.replace(' ', 'T')}Z`) / 1000;
 
 describe('calendar files', () => {
@@ -183,6 +185,15 @@ describe('calendar files', () => {
 });
 
 describe('zone changes', () => {
+  it('covers the years around each event, not the centuries between two far ends', () => {
+    const long = event(20, '2027-01-10 10:00:00', '2300-01-10 10:00:00', 'Europe/Vilnius');
+    const read = rawZone(icalendar([{ event: long, open: true }], linked).text);
+    // 2026-2028 and 2299-2301: two changes a year.
+    expect(read.length).toBe(12);
+    expect(read[0]).toBe('20260329T030000');
+    expect(read.at(-1)).toMatch(/^230110\d\dT040000$/);
+  });
+
   it("lists a year before and after the events' years, as TEC does", () => {
     const list = observances('Europe/Vilnius', 2026, 2028);
     expect(list).toHaveLength(6);
