@@ -109,6 +109,10 @@ describe('calendar feeds', () => {
     expect(e!.description).toBe('secret agenda');
     expectError(await gw.api('GET', '/events/999999', { query: { ical: 1 } }), 404, 'rest-event-not-found');
     expectError(await gw.api('GET', `/events/${concert.id}`, { query: { ical: 'maybe' } }), 400, 'rest_invalid_param');
+    // ical=0 is the JSON read.
+    const json = await gw.api('GET', `/events/${concert.id}`, { query: { ical: 0 } });
+    expect(json.headers.get('content-type')).toBe('application/json; charset=UTF-8');
+    expect(json.body.id).toBe(concert.id);
   });
 
   it('carries an entity tag, answers If-None-Match with 304, and lets shared caches keep anonymous feeds', async () => {
