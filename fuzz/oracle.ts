@@ -128,6 +128,13 @@ export class Oracle {
       /* judged below */
     }
     const type = String(res.headers['content-type'] ?? '');
+    if (status === 200 && type.startsWith('text/calendar')) {
+      // `ical=1`: a calendar file, which the document declares beside the JSON answer.
+      if (!req.op || !(this.response(req.op, req.method, '200')?.content as Json | undefined)?.['text/calendar']) fail('undeclared-content', `${type} is not declared`);
+      if (!/^BEGIN:VCALENDAR\r\n[\s\S]*END:VCALENDAR\r\n$/.test(res.text)) fail('calendar', `not a calendar file: ${JSON.stringify(res.text.slice(0, 120))}`);
+      if (req.expect.reject.length) fail('accepted-invalid', req.expect.reject.join('; '));
+      return out;
+    }
     if (!parsed || !type.startsWith('application/json')) fail('not-json', `content-type "${type}", body ${JSON.stringify(res.text.slice(0, 120))}`);
 
     const b = body as Json | undefined;

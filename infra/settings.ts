@@ -22,6 +22,8 @@ export interface StackSettings {
   /** Public site URL for `url`/`global_id`; undefined means "the API's own endpoint". */
   siteUrl?: string;
   siteTimezone: string;
+  /** The site's name, for calendar feeds (`SITE_NAME`); unset: the functions' default. */
+  siteName?: string;
   logRetention: RetentionDays;
   throttleRate: number;
   throttleBurst: number;
@@ -68,6 +70,7 @@ export const CONTEXT_KEYS = [
   'namespace',
   'siteUrl',
   'siteTimezone',
+  'siteName',
   'logRetentionDays',
   'throttleRate',
   'throttleBurst',
@@ -183,6 +186,7 @@ export function readSettings(node: Node): StackSettings {
     namespace,
     siteUrl,
     siteTimezone: str(node, 'siteTimezone') ?? 'UTC',
+    siteName: str(node, 'siteName'),
     logRetention: retention(node),
     throttleRate: positiveInt(node, 'throttleRate', 50),
     throttleBurst: positiveInt(node, 'throttleBurst', 100),

@@ -78,8 +78,8 @@ export function parseBody(event: APIGatewayProxyEventV2, maxBytes: number): Inpu
   throw new ApiError(415, 'rest_unsupported_media_type', `Request bodies of type "${type}" are not supported; send JSON or a form.`);
 }
 
-/** Response headers browsers may read cross-origin: WordPress's, plus TEC's totals so browsers can page. */
-export const EXPOSED_HEADERS = ['X-WP-Total', 'X-WP-TotalPages', 'Link', 'X-TEC-Total', 'X-TEC-TotalPages', 'ETag'];
+/** Response headers browsers may read cross-origin: WordPress's, plus TEC's totals so browsers can page, and a feed's file name and size. */
+export const EXPOSED_HEADERS = ['X-WP-Total', 'X-WP-TotalPages', 'Link', 'X-TEC-Total', 'X-TEC-TotalPages', 'ETag', 'Content-Disposition', 'X-Feed-Events', 'X-Feed-Truncated'];
 /** Request headers browsers may send cross-origin: WordPress's list, then the conditional and retry headers. */
 export const ALLOWED_HEADERS = ['Authorization', 'X-WP-Nonce', 'Content-Disposition', 'Content-MD5', 'Content-Type', 'If-Match', 'If-None-Match', 'Idempotency-Key'];
 export const CORS_METHODS = 'OPTIONS, GET, POST, PUT, PATCH, DELETE';
@@ -110,7 +110,12 @@ export function corsHeaders(event: APIGatewayProxyEventV2 | undefined): Record<s
 }
 
 /** The Lambda result of a reply; `event` decides HEAD (no body) and the CORS headers. */
-export function encode(reply: Reply, extra: Record<string, string>, event?: APIGatewayProxyEventV2, body = JSON.stringify(reply.body)): APIGatewayProxyStructuredResultV2 {
+export function encode(
+  reply: Reply,
+  extra: Record<string, string>,
+  event?: APIGatewayProxyEventV2,
+  body = reply.text ?? JSON.stringify(reply.body),
+): APIGatewayProxyStructuredResultV2 {
   const head = event?.requestContext?.http?.method === 'HEAD';
   return {
     statusCode: reply.status,

@@ -13,6 +13,10 @@ export interface Config {
   siteUrl: string;
   /** IANA name or `UTC±N`; the zone of event wall times when an event names none. */
   siteTimezone: string;
+  /** The site's name (WordPress's blogname): calendar feeds' name, PRODID and file names. */
+  siteName: string;
+  /** The most events one calendar feed (`GET /events?ical=1`) holds; the soonest are kept. */
+  icalMaxEvents: number;
   postsPerPage: number;
   maxPerPage: number;
   tableName: string;
@@ -45,6 +49,8 @@ export function loadConfig(): Config {
     namespace: process.env.API_NAMESPACE || 'tribe',
     siteUrl: (process.env.SITE_URL || 'http://127.0.0.1:3000').replace(/\/+$/, ''),
     siteTimezone: process.env.SITE_TIMEZONE || 'UTC',
+    siteName: process.env.SITE_NAME ?? 'Event Calendar',
+    icalMaxEvents: int('ICAL_MAX_EVENTS', 1000),
     postsPerPage: int('POSTS_PER_PAGE', 9),
     maxPerPage: int('MAX_PER_PAGE', 50),
     tableName: process.env.TABLE_NAME || 'event-calendar',
