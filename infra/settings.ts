@@ -25,7 +25,7 @@ export interface StackSettings {
   siteTimezone: string;
   /** `DEFAULT_LANGUAGE`: what `/wp-json/…` and `?rest_route=…` serve, and the language whose pages have no prefix. */
   defaultLanguage: Lang;
-  /** `SITE_NAME`, `SITE_DESCRIPTION`: the site's title and tagline in the REST index (`/wp-json/`); unset keeps the handlers' default. */
+  /** `SITE_NAME`, `SITE_DESCRIPTION`: the site's title (calendar feeds, the REST index `/wp-json/`) and tagline; unset: the functions' defaults. */
   siteName?: string;
   siteDescription?: string;
   logRetention: RetentionDays;

@@ -14,7 +14,8 @@ export function postList(key: string, item: string): Json {
     description: `A page of ${key}. The X-TEC-Total and X-TEC-TotalPages headers repeat total and total_pages.`,
     properties: {
       [key]: { type: 'array', items: ref(item), description: `The ${key} of this page` },
-      rest_url: { ...url, description: 'This page, with the effective query' },
+      // TEC writes this query's values as they are (a space stays a space): not always a valid URI.
+      rest_url: { type: 'string', description: 'This page, with the effective query, its values as TEC writes them (unencoded but for % & # +)' },
       next_rest_url: { ...url, description: 'The next page; only when there is one' },
       previous_rest_url: { ...url, description: 'The previous page; only on pages after the first that have results' },
       total: { type: 'integer', minimum: 0, description: `The number of matching ${key}` },

@@ -103,6 +103,16 @@ export function responses(op: Operation): Record<string, Json> {
     out[200] = ok(`The ${r.one}${t.postStatus ? ', with json_ld' : ''}`, ref(r.schema));
   }
 
+  // `ical=1` answers with a calendar file instead (the README's "Calendar feeds").
+  if ('ical' in op.args && out[200]) {
+    const success = out[200] as Json;
+    out[200] = {
+      ...success,
+      description: `${String(success.description)}; with ical=1, an iCalendar file (RFC 5545)`,
+      content: { ...(success.content as Json), 'text/calendar': { schema: { type: 'string' } } },
+    };
+  }
+
   // Every record and page answer carries its tag (writes: the tag of the record they show).
   for (const status of [200, 201]) {
     if (r && out[status] && !(t.write && op.methods.includes('DELETE')))

@@ -152,7 +152,7 @@ function wpError(err: unknown, event: Event, writes?: WriteLog, create = false):
  * A write's answer carries the tag of the record it shows.
  */
 function conditional(reply: Reply, req: RequestContext, event: Event): { reply: Reply; headers: Record<string, string>; body: string } {
-  const body = JSON.stringify(reply.body);
+  const body = reply.text ?? JSON.stringify(reply.body);
   const ok = reply.status >= 200 && reply.status < 300;
   const read = req.method === 'GET' || req.method === 'HEAD';
   if (!ok || (!read && !reply.revision)) return { reply, headers: {}, body };

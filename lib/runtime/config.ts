@@ -15,11 +15,14 @@ export interface Config {
   siteUrl: string;
   /** The site's language: what `/wp-json/…` and `?rest_route=…` serve, and the one whose pages have no prefix. */
   defaultLang: Lang;
-  /** WordPress's site title and tagline, shown by the REST index (`/wp-json/`). */
-  siteName: string;
+  /** WordPress's site tagline (blogdescription), shown by the REST index (`/wp-json/`). */
   siteDescription: string;
   /** IANA name or `UTC±N`; the zone of event wall times when an event names none. */
   siteTimezone: string;
+  /** The site's name (WordPress's blogname): calendar feeds' name, PRODID and file names, the REST index's `name`. */
+  siteName: string;
+  /** The most events one calendar feed (`GET /events?ical=1`) holds; the soonest are kept. */
+  icalMaxEvents: number;
   postsPerPage: number;
   maxPerPage: number;
   tableName: string;
@@ -59,9 +62,10 @@ export function loadConfig(): Config {
     namespace: process.env.API_NAMESPACE || 'tribe',
     siteUrl: (process.env.SITE_URL || 'http://127.0.0.1:3000').replace(/\/+$/, ''),
     defaultLang: lang('DEFAULT_LANGUAGE', 'en'),
-    siteName: process.env.SITE_NAME ?? 'Event Calendar',
     siteDescription: process.env.SITE_DESCRIPTION ?? '',
     siteTimezone: process.env.SITE_TIMEZONE || 'UTC',
+    siteName: process.env.SITE_NAME ?? 'Event Calendar',
+    icalMaxEvents: int('ICAL_MAX_EVENTS', 1000),
     postsPerPage: int('POSTS_PER_PAGE', 9),
     maxPerPage: int('MAX_PER_PAGE', 50),
     tableName: process.env.TABLE_NAME || 'event-calendar',

@@ -405,7 +405,7 @@ describe('routes', () => {
     expect(headers).toMatchObject({
       'access-control-allow-origin': 'https://site.example',
       'access-control-allow-credentials': 'true',
-      'access-control-expose-headers': 'X-WP-Total, X-WP-TotalPages, Link, X-TEC-Total, X-TEC-TotalPages, ETag',
+      'access-control-expose-headers': 'X-WP-Total, X-WP-TotalPages, Link, X-TEC-Total, X-TEC-TotalPages, ETag, Content-Disposition, X-Feed-Events, X-Feed-Truncated',
       vary: 'Authorization, Origin',
     });
   });
