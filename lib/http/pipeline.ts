@@ -5,7 +5,8 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { Principal } from '#lib/contract/principal.js';
 import { challengeFor, identify } from '#lib/auth/sign-in.js';
-import { config, withLinkForm, type Lang, type LinkForm } from '#lib/runtime/config.js';
+import { config, type Lang, type LinkForm } from '#lib/runtime/config.js';
+import { withLinkForm } from '#lib/runtime/link-form.js';
 import { ApiError, ConflictError, forbidden, noRoute, OUTCOME_RETRY_AFTER_S, OutcomeUnknown, outcomeUnknown } from '#lib/contract/errors.js';
 import { loggingWrites, WriteLog } from '#lib/store/transactions.js';
 import { beforeTimeout, withDeadline } from '#lib/runtime/deadline.js';
@@ -212,7 +213,7 @@ export function handle<Id extends OperationId>(opId: Id, logic: Logic<ArgsOf<Id>
     return observe(
       { operation: op.id, event, functionRequestId: context.awsRequestId, role: () => callerRole(context.request?.principal) },
       // Lambda may freeze the process once the answer is out: nothing may still be running.
-      () => withDeadline(context.getRemainingTimeInMillis(), () => withLinkForm(linkFormOf(event), () => run(event, context)).finally(() => context.aside)),
+      () => withDeadline(context.getRemainingTimeInMillis(), () => withLinkForm(linkFormOf(event), () => run(event, context).finally(() => context.aside))),
     );
   };
 }

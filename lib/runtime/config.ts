@@ -1,6 +1,4 @@
 // Site settings come from the environment (DESIGN §2.11): there is no WordPress options table.
-import { scopedValue } from './scope.js';
-
 export const LANGUAGES = ['en', 'lt', 'ru'] as const;
 export type Lang = (typeof LANGUAGES)[number];
 
@@ -97,9 +95,15 @@ export const REST_PREFIX = 'wp-json';
  * `/wp-json/…`, or WordPress's `?rest_route=…` (a site without pretty permalinks).
  */
 export type LinkForm = 'lang' | 'wp-json' | 'rest_route';
-const linkForm = scopedValue<LinkForm>('link form');
-/** Runs `fn` writing links in `form` (the pipeline sets it for each request; the default is `lang`). */
-export const withLinkForm = <R>(form: LinkForm, fn: () => R): R => linkForm.run(form, fn);
+let linkFormOf: () => LinkForm = () => 'lang';
+/**
+ * Where the request's link form comes from (lib/runtime/link-form.ts, which the pipeline loads). Not
+ * imported here: this module is loaded first everywhere (test setups, scripts), and the request
+ * scopes decide when first loaded whether the process is handed one request at a time.
+ */
+export function linkFormSource(get: () => LinkForm): void {
+  linkFormOf = get;
+}
 
 /**
  * The REST root as this request writes links, no trailing slash: `<site>/<lang>`, `<site>/wp-json`,
@@ -107,7 +111,7 @@ export const withLinkForm = <R>(form: LinkForm, fn: () => R): R => linkForm.run(
  * Every route path (`/tribe/events/v1/…`, `/wp/v2/…`, `/` for the index) is appended to it as it is.
  */
 export function restRoot(lang: Lang, cfg: Config = config()): string {
-  const form = linkForm.get() ?? 'lang';
+  const form = linkFormOf();
   if (form === 'wp-json') return `${cfg.siteUrl}/${REST_PREFIX}`;
   if (form === 'rest_route') return `${cfg.siteUrl}/index.php?rest_route=`;
   return `${cfg.siteUrl}/${lang}`;
