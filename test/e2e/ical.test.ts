@@ -166,6 +166,17 @@ describe('calendar feeds', () => {
     expect(ru.events[0]!.url).toMatch(/\/ru\/event\//);
   });
 
+  it("answers the same feeds at WordPress's URLs (the default language's)", async () => {
+    const own = calendarOf(await gw.api('GET', '/events', { query: { ical: 1 } }));
+    for (const path of ['/wp-json/tribe/events/v1/events?ical=1', '/?rest_route=/tribe/events/v1/events&ical=1']) {
+      const res = await gw.api('GET', gw.abs(path));
+      expect(res.headers.get('content-type'), path).toBe('text/calendar; charset=UTF-8');
+      expect(calendarOf(res).events.map((e) => e.uid)).toEqual(own.events.map((e) => e.uid));
+    }
+    const one = await gw.api('GET', gw.abs(`/wp-json/tribe/events/v1/events/${concert.id}?ical=1`));
+    expect(calendarOf(one).events.map((e) => e.summary)).toEqual(['Winter concert; strings, brass']);
+  });
+
   it('holds at most ICAL_MAX_EVENTS events, the soonest, and says that it was cut', async () => {
     process.env.ICAL_MAX_EVENTS = '4';
     resetConfig();
