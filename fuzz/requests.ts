@@ -10,7 +10,7 @@
 // are 404 rest_no_route, raw bytes in the request line are 400, and a value that breaks its
 // declared type (or a missing required argument) is never a success.
 import fc from 'fast-check';
-import { OPERATIONS, type Api, type Operation } from '#lib/contract/operations.js';
+import { OPERATIONS, ROUTE_PREFIXES, type Api, type Operation } from '#lib/contract/operations.js';
 import { matchRoute } from '#lib/contract/routes.js';
 import { apiPath } from './client.js';
 import type { Arg } from '#lib/contract/params.js';
@@ -360,6 +360,8 @@ function pathArb(op: Operation): fc.Arbitrary<PathPart[]> {
       if (s === '{slug}') return slugPart(kindOf(op));
       if (s === '{user}') return userPart();
       if (s === '{uuid}') return uuidPart();
+      // The REST index's path is its route prefix: a language or `wp-json`.
+      if (s === '{lang}') return fc.constantFrom(...ROUTE_PREFIXES).map((p) => ({ segment: p, label: p }));
       return fc.constant({ segment: s, label: s });
     }),
   );
@@ -683,13 +685,14 @@ const sampleSegments = (op: Operation) =>
   op.path
     .split('/')
     .filter(Boolean)
-    .map((s) => (s === '{id}' ? '1' : s === '{slug}' ? 'x' : s === '{user}' ? 'me' : s === '{uuid}' ? 'x' : s));
+    .map((s) => (s === '{id}' ? '1' : s === '{slug}' ? 'x' : s === '{user}' ? 'me' : s === '{uuid}' ? 'x' : s === '{lang}' ? 'en' : s));
 
 function noRouteRequest(): fc.Arbitrary<Omit<FuzzRequest, 'n'>> {
   const op = fc.constantFrom(...OPERATIONS);
   const badLang = fc
     .record({
-      op,
+      // The REST index carries its prefix in its own path.
+      op: fc.constantFrom(...OPERATIONS.filter((o) => o.api !== 'rest')),
       lang: fc.constantFrom('xx', 'EN', 'en-US', 'de', '%00', 'en%2F', '..', '\u00ff'),
     })
     .map(({ op, lang }) => ({

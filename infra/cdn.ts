@@ -3,11 +3,14 @@
 // holds the language) and the full query string. The credentials and the origin are part of the
 // key, so a request with `Authorization` never gets another caller's answer, and the handlers
 // mark every such answer `private, no-store`, so CloudFront never keeps it. Writes pass through.
+// A viewer-request function rewrites WordPress's `?rest_route=` URLs to the REST prefix before the
+// cache and the origin see them (lib/contract/rest-route.ts): API Gateway routes on the path only.
 import { Duration, Fn, Validations } from 'aws-cdk-lib';
 import type * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import { Construct } from 'constructs';
+import { REST_ROUTE_FUNCTION } from '#lib/contract/rest-route.js';
 
 export interface CdnProps {
   api: apigw.HttpApi;
@@ -39,6 +42,12 @@ export class Cdn extends Construct {
       enableAcceptEncodingBrotli: true,
     });
 
+    const restRoute = new cloudfront.Function(this, 'RestRoute', {
+      comment: 'WordPress ?rest_route= URLs to the /wp-json/ path, before the cache and the origin',
+      runtime: cloudfront.FunctionRuntime.JS_2_0,
+      code: cloudfront.FunctionCode.fromInline(REST_ROUTE_FUNCTION),
+    });
+
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
       comment: 'Event Calendar API',
       priceClass: cloudfront.PriceClass.PRICE_CLASS_100,
@@ -59,6 +68,7 @@ export class Cdn extends Construct {
         // the Host, which must be the API's own.
         originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
         compress: true,
+        functionAssociations: [{ function: restRoute, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
       },
     });
     this.url = `https://${this.distribution.distributionDomainName}`;

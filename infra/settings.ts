@@ -2,6 +2,7 @@
 // Every context key the stack understands is read here, and only here, with its default.
 import type { Node } from 'constructs';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { isLang, LANGUAGES, type Lang } from '#lib/runtime/config.js';
 
 export interface AuthIssuerSettings {
   /** `AUTH_ISSUER`: the `iss` of accepted tokens. */
@@ -22,6 +23,11 @@ export interface StackSettings {
   /** Public site URL for `url`/`global_id`; undefined means "the API's own endpoint". */
   siteUrl?: string;
   siteTimezone: string;
+  /** `DEFAULT_LANGUAGE`: what `/wp-json/…` and `?rest_route=…` serve, and the language whose pages have no prefix. */
+  defaultLanguage: Lang;
+  /** `SITE_NAME`, `SITE_DESCRIPTION`: the site's title (calendar feeds, the REST index `/wp-json/`) and tagline; unset: the functions' defaults. */
+  siteName?: string;
+  siteDescription?: string;
   logRetention: RetentionDays;
   throttleRate: number;
   throttleBurst: number;
@@ -68,6 +74,9 @@ export const CONTEXT_KEYS = [
   'namespace',
   'siteUrl',
   'siteTimezone',
+  'defaultLanguage',
+  'siteName',
+  'siteDescription',
   'logRetentionDays',
   'throttleRate',
   'throttleBurst',
@@ -177,12 +186,17 @@ export function readSettings(node: Node): StackSettings {
   const siteUrl = str(node, 'siteUrl')?.replace(/\/+$/, '');
   const issuer = str(node, 'authIssuer');
   const mfa = str(node, 'mfa') ?? 'optional';
+  const defaultLanguage = str(node, 'defaultLanguage') ?? 'en';
+  if (!isLang(defaultLanguage)) throw new Error(`Context "defaultLanguage" must be one of ${LANGUAGES.join(', ')}, got "${defaultLanguage}"`);
   if (mfa !== 'optional' && mfa !== 'required') throw new Error(`Context "mfa" must be "optional" or "required", got "${mfa}"`);
   return {
     dev: bool(node, 'dev'),
     namespace,
     siteUrl,
     siteTimezone: str(node, 'siteTimezone') ?? 'UTC',
+    defaultLanguage,
+    siteName: str(node, 'siteName'),
+    siteDescription: str(node, 'siteDescription'),
     logRetention: retention(node),
     throttleRate: positiveInt(node, 'throttleRate', 50),
     throttleBurst: positiveInt(node, 'throttleBurst', 100),

@@ -64,6 +64,9 @@ export class EventCalendarStack extends Stack {
       // The API's own endpoint, or CloudFront's (a token, no trailing slash), unless the site has a public URL.
       SITE_URL: settings.siteUrl ?? this.cdn?.url ?? this.api.apiEndpoint,
       SITE_TIMEZONE: settings.siteTimezone,
+      DEFAULT_LANGUAGE: settings.defaultLanguage,
+      ...(settings.siteName !== undefined ? { SITE_NAME: settings.siteName } : {}),
+      ...(settings.siteDescription !== undefined ? { SITE_DESCRIPTION: settings.siteDescription } : {}),
     };
     const environment: Record<string, string> = {
       ...shared,

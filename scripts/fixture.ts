@@ -4,7 +4,8 @@
 // taken as `/xx/tribe/...`); a relative path that starts with a language is refused as a mistake. `--role` puts a
 // `{{token:<role>}}` placeholder in the Authorization header, which `npm run invoke` fills in.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { config, isLang, LANGUAGES } from '#lib/runtime/config.js';
+import { config, isLang } from '#lib/runtime/config.js';
+import { ROUTE_PREFIXES } from '#lib/contract/operations.js';
 import { matchRoute, toApiGatewayEvent } from '#lib/local/event.js';
 import { cli } from './cli.js';
 
@@ -14,7 +15,7 @@ Writes the payload-2.0 event API Gateway would send for the request (npm run inv
   <path>    below the API base (/events/7), or a whole path starting with // (//ru/tribe/events/v1/events)
   --body    a JSON body, or a file holding one
   --role    puts a {{token:<role>}} placeholder in the Authorization header (npm run invoke fills it in)
-  --lang    the language segment of the path (default en)
+  --lang    the language segment of the path (default en; wp-json for WordPress's URL, the default language)
   --out     the file to write (default: standard output)`,
   { body: { type: 'string' }, role: { type: 'string' }, out: { type: 'string' }, lang: { type: 'string', default: 'en' } },
   { positionals: true },
@@ -22,7 +23,7 @@ Writes the payload-2.0 event API Gateway would send for the request (npm run inv
 const values = c.values as { body?: string; role?: string; out?: string; lang: string };
 const [method, rawPath] = c.positionals;
 if (!method || rawPath === undefined) c.fail('A method and a path are needed.');
-if (!isLang(values.lang)) c.fail(`--lang must be one of ${LANGUAGES.join(', ')}, got "${values.lang}".`);
+if (!ROUTE_PREFIXES.includes(values.lang)) c.fail(`--lang must be one of ${ROUTE_PREFIXES.join(', ')}, got "${values.lang}".`);
 // A path that starts with a language belongs after //, or it would be taken as below the API base.
 const langFirst = /^\/([a-z]{2})\//.exec(rawPath!);
 if (langFirst && isLang(langFirst[1])) c.fail(`"${rawPath}" starts with a language: write //${rawPath!.slice(1)} for a whole path, or use --lang ${langFirst[1]}.`);

@@ -1,4 +1,4 @@
-import { readPost } from '#lib/logic/post-reads.js';
+import { readEvent } from '#lib/logic/event-feed.js';
 import { handle } from '#lib/http/pipeline.js';
 
-export const handler = handle('events.getBySlug', (ctx) => readPost(ctx, 'event'));
+export const handler = handle('events.getBySlug', readEvent);

@@ -1,4 +1,4 @@
-import { listEvents } from '#lib/logic/event-list.js';
+import { listOrFeed } from '#lib/logic/event-feed.js';
 import { handle } from '#lib/http/pipeline.js';
 
-export const handler = handle('events.list', listEvents);
+export const handler = handle('events.list', listOrFeed);

@@ -19,4 +19,7 @@ export const HTML_FILTERS: HtmlFilters = {
   title: ksesTitle,
   termDescription: ksesTermDescription,
   termName: renderTermName,
+  // A venue's or organizer's own fields are post meta, which TEC saves through sanitize_text_field
+  // for every user: tags and the content of script and style go, `&` stays as typed.
+  meta: sanitizeTextField,
 };

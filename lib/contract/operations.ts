@@ -9,20 +9,39 @@ import { eventArgs } from '#lib/contract/args/event.js';
 import { organizerArgs, venueArgs } from '#lib/contract/args/place.js';
 import { categoryArgs, tagArgs } from '#lib/contract/args/term.js';
 import { wpCategoryArgs, wpTagArgs } from '#lib/contract/args/wp-term.js';
-import { str } from './params.js';
+import { oneOf, str } from './params.js';
+import { config, isLang, LANGUAGES, REST_PREFIX, type Config, type Lang } from '#lib/runtime/config.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export const EDITABLE: Method[] = ['POST', 'PUT', 'PATCH'];
 
 /**
- * The route root an operation lives under: TEC's namespace (`/{lang}/<ns>/events/v1`) or
- * WordPress's own (`/{lang}/wp/v2`), where WordPress clients manage their credentials.
+ * The route root an operation lives under: TEC's namespace (`/{lang}/<ns>/events/v1`),
+ * WordPress's own (`/{lang}/wp/v2`), where WordPress clients manage their credentials, or the
+ * REST root itself (`rest`: its path is `/{lang}`, WordPress's index of the whole REST API).
  */
-export type Api = 'tec' | 'wp';
+export type Api = 'rest' | 'tec' | 'wp';
 export const API_ROOTS: Record<Api, (namespace: string) => string> = {
+  rest: () => '',
   tec: (namespace) => `/{lang}/${namespace}/events/v1`,
   wp: () => '/{lang}/wp/v2',
 };
+
+/**
+ * What the first segment of every route, `{lang}`, may be: a language, whose records the route
+ * serves, or WordPress's REST prefix (`wp-json`), under which every route serves the site's default
+ * language at the URL a WordPress site has (`/wp-json/tribe/events/v1/events`). A `?rest_route=`
+ * URL reaches the same routes, rewritten to the prefix before routing (lib/contract/rest-route.ts).
+ * API Gateway matches `{lang}` against any segment, so one route per method serves every prefix:
+ * an alias costs no route, no resource and no second invocation.
+ */
+export const ROUTE_PREFIXES: readonly string[] = [...LANGUAGES, REST_PREFIX];
+
+/** The language a route prefix serves; undefined for a segment that is no prefix (a missing route). */
+export function prefixLanguage(segment: string | undefined, cfg: Config = config()): Lang | undefined {
+  if (isLang(segment)) return segment;
+  return segment === REST_PREFIX ? cfg.defaultLang : undefined;
+}
 
 export interface Operation {
   /** Stable id, e.g. `events.getBySlug`. */
@@ -73,6 +92,17 @@ type TermKind = 'categories' | 'tags';
  */
 export const ARGS = {
   root: {
+    site: {
+      lang: {
+        schema: oneOf(ROUTE_PREFIXES),
+        type: 'string',
+        enum: ROUTE_PREFIXES,
+        required: true,
+        path: true,
+        description: `A language, or ${REST_PREFIX} for the site's default language`,
+      },
+      context: { schema: str(), type: 'string', default: 'view', description: 'Scope under which the request is made' },
+    },
     index: {
       namespace: { schema: str(), type: 'string', description: 'The namespace' },
       context: { schema: str(), type: 'string', default: 'view', description: 'Scope under which the request is made' },
@@ -197,6 +227,7 @@ function itemRows(kind: ItemKind): Operation[] {
 }
 
 export const OPERATIONS: readonly Operation[] = [
+  row('root', 'site', ['GET'], '/{lang}', 'read', 'REST API index: the site, its namespaces and routes', 'rest'),
   row('root', 'index', ['GET'], '', 'read', 'Namespace index'),
   row('root', 'doc', ['GET'], '/doc', 'read', 'OpenAPI description of this API'),
   ...itemRows('events'),
@@ -221,4 +252,9 @@ export function operation(id: string): Operation {
 /** The API Gateway route path of an operation: `/{lang}/<ns>/events/v1<path>` or `/{lang}/wp/v2<path>`. */
 export function routePath(op: Operation, namespace: string): string {
   return `${API_ROOTS[op.api](namespace)}${op.path}`;
+}
+
+/** An operation's path under one route prefix: `/wp-json/tribe/events/v1/events/{id}` (its route serves it). */
+export function prefixedPath(op: Operation, namespace: string, prefix: string): string {
+  return routePath(op, namespace).replace(/^\/\{lang\}/, `/${prefix}`);
 }

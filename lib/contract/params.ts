@@ -32,7 +32,7 @@ export interface Arg<T = unknown> {
   html?: { filter: HtmlFilter; always?: boolean };
 }
 
-export type HtmlFilter = 'post' | 'title' | 'termDescription' | 'termName';
+export type HtmlFilter = 'post' | 'title' | 'termDescription' | 'termName' | 'meta';
 /** The filter functions (lib/contract/html-filters.ts), handed to the pipeline by the functions that need them. */
 export type HtmlFilters = Record<HtmlFilter, (html: string) => string>;
 
@@ -65,7 +65,7 @@ const fail = (ctx: { issues: unknown[]; value: unknown }, message: string) => {
 };
 
 /**
- * A string (input carries no control characters: lib/http/codec.ts removes them). `nonEmpty` rejects ""
+ * A string (a body's values may carry control characters: lib/http/codec.ts). `nonEmpty` rejects ""
  * as TEC does for titles, descriptions and slugs; `notZero` rejects "0" as TEC does for titles,
  * descriptions and names.
  */
@@ -75,7 +75,8 @@ export function str(opts: { nonEmpty?: boolean; max?: number; notZero?: boolean 
     z.unknown(),
     z.transform((value, ctx) => {
       if (typeof value !== 'string') return fail({ ...ctx, value }, 'is not of type string.');
-      if (opts.nonEmpty && value.trim() === '') return fail({ ...ctx, value }, 'must not be empty.');
+      // Control characters alone are no text (WordPress: "Content, title, and excerpt are empty").
+      if (opts.nonEmpty && value.replace(/[\x00-\x08\x0B\x0C\x0E-\x1F]/g, '').trim() === '') return fail({ ...ctx, value }, 'must not be empty.');
       // PHP's empty('0') is true: TEC refuses a title, description or name of exactly "0".
       if (opts.notZero && value === '0') return fail({ ...ctx, value }, 'must not be empty.');
       if (value.length > max) return fail({ ...ctx, value }, `must be at most ${max} characters long.`);

@@ -1,6 +1,7 @@
 // The examples of the OpenAPI document: path variables and request bodies, which "Try it out" on
 // the local /docs page sends as they are.
 import type { Operation } from '#lib/contract/operations.js';
+import { REST_PREFIX } from '#lib/runtime/config.js';
 import type { Json } from './json-schema.js';
 import { bodyArgs } from './body-args.js';
 
@@ -24,6 +25,7 @@ export const DEMO_RECORDS = {
 
 /** Path variables, by name; `<kind>.<name>` for one kind's operations only: demo records. */
 const PATH_EXAMPLES: Record<string, unknown> = {
+  'root.lang': REST_PREFIX,
   'events.id': DEMO_RECORDS.event.id,
   'events.slug': DEMO_RECORDS.event.slug,
   'venues.id': DEMO_RECORDS.venue.id,

@@ -14,7 +14,8 @@ export function postList(key: string, item: string): Json {
     description: `A page of ${key}. The X-TEC-Total and X-TEC-TotalPages headers repeat total and total_pages.`,
     properties: {
       [key]: { type: 'array', items: ref(item), description: `The ${key} of this page` },
-      rest_url: { ...url, description: 'This page, with the effective query' },
+      // TEC writes this query's values as they are (a space stays a space): not always a valid URI.
+      rest_url: { type: 'string', description: 'This page, with the effective query, its values as TEC writes them (unencoded but for % & # +)' },
       next_rest_url: { ...url, description: 'The next page; only when there is one' },
       previous_rest_url: { ...url, description: 'The previous page; only on pages after the first that have results' },
       total: { type: 'integer', minimum: 0, description: `The number of matching ${key}` },
@@ -99,6 +100,36 @@ export const namespaceIndexSchema: Json = {
     _links: { type: 'object', properties: { up: links }, required: ['up'] },
   },
   required: ['namespace', 'routes', '_links'],
+};
+
+const routesSchema = (namespaceIndexSchema.properties as Json).routes as Json;
+
+/** WordPress's REST index (`/wp-json/`, lib/logic/root.ts), in WordPress 6.8's key order. */
+export const restIndexSchema: Json = {
+  type: 'object',
+  description: "WordPress's index of the REST API: the site, its namespaces, and every route this API serves.",
+  properties: {
+    name: { type: 'string', description: "The site's title (SITE_NAME)" },
+    description: { type: 'string', description: "The site's tagline (SITE_DESCRIPTION)" },
+    url: { type: 'string', format: 'uri', description: 'The site URL' },
+    home: { type: 'string', format: 'uri', description: "The language's home page" },
+    gmt_offset: { type: ['number', 'string'], description: "The site time zone's offset from UTC now, in hours" },
+    timezone_string: { type: 'string', description: "The site's IANA time zone; empty for a fixed UTC±N offset" },
+    page_for_posts: { type: 'integer' },
+    page_on_front: { type: 'integer' },
+    show_on_front: { type: 'string' },
+    namespaces: { type: 'array', items: { type: 'string' }, description: 'tribe/events/v1 and wp/v2' },
+    authentication: {
+      type: 'object',
+      description: 'application-passwords: the route that makes a password for the signed-in caller (there is no authorization screen)',
+    },
+    routes: { ...routesSchema, description: 'Every route served, keyed by its WordPress pattern: / itself, each namespace index, each operation' },
+    site_logo: { type: 'integer' },
+    site_icon: { type: 'integer' },
+    site_icon_url: { type: 'string' },
+    _links: { type: 'object', properties: { help: links }, required: ['help'] },
+  },
+  required: ['name', 'description', 'url', 'home', 'namespaces', 'authentication', 'routes', '_links'],
 };
 
 /** WordPress's error envelope (lib/contract/errors.ts). */

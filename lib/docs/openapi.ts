@@ -11,15 +11,16 @@
 //   `/{lang}/wp/v2`, not below the document's server: their path items carry the language's root
 //   as their server and are keyed from it (`/wp/v2/tags`, apart from TEC's `/tags`), and
 //   their shapes and status codes are WordPress's, written down in a table of their own
-//   (wp-schemas.ts, wp-responses.ts);
+//   (wp-schemas.ts, wp-responses.ts); so does the REST index (`api: 'rest'`, `/{lang}` below the
+//   site: `/wp-json/` and each language's root);
 // - examples (path variables, request bodies) name records of the local demo calendar
 //   (DEMO_RECORDS, examples.ts), so that "Try it out" on the local /docs page works as it is.
 // The document is built on first use and cached per process (per language and site), here.
-import { apiBase, config, type Lang } from '#lib/runtime/config.js';
+import { apiBase, config, restRoot, type Lang } from '#lib/runtime/config.js';
 import { OPERATIONS } from '#lib/contract/operations.js';
 import type { Json } from './json-schema.js';
 import { components } from './components.js';
-import { buildPaths, joinPaths } from './paths.js';
+import { buildPaths, joinPaths, serverUrl } from './paths.js';
 
 // --- the document ----------------------------------------------------------------------------------
 
@@ -40,7 +41,8 @@ const documents = new Map<string, Json>();
 export function openApiDocument(lang: Lang): Json {
   const cfg = config();
   const server = `${apiBase(lang, cfg)}/`;
-  const wpServer = `${cfg.siteUrl}/${lang}/`;
+  // WordPress's routes are keyed from the REST root (`/wp/v2/tags`), apart from TEC's `/tags`.
+  const wpServer = `${restRoot(lang, cfg)}/`;
   const ns = `${cfg.namespace}/events/v1`;
   const cacheKey = `${ns}|${server}|${wpServer}`;
   let doc = documents.get(cacheKey);
@@ -54,6 +56,12 @@ export function openApiDocument(lang: Lang): Json {
           ns,
         )),
       );
+    // The REST index (`/{lang}`, `/wp-json/`) is below the site itself.
+    const rest = buildPaths(
+      OPERATIONS.filter((op) => op.api === 'rest'),
+      ns,
+      [{ url: serverUrl('rest', lang, cfg), description: "WordPress's REST index, at each language's root and at /wp-json/" }],
+    );
     let wp = wpPathsByServer.get(wpServer);
     if (!wp) {
       const servers = [{ url: wpServer, description: "WordPress's own routes (wp/v2), outside this API's namespace" }];
@@ -75,7 +83,7 @@ export function openApiDocument(lang: Lang): Json {
       },
       components: components().value,
       servers: [{ url: server }],
-      paths: joinPaths(tec, wp),
+      paths: joinPaths(tec, { ...wp, ...rest }),
     });
     documents.set(cacheKey, doc);
   }

@@ -1,6 +1,7 @@
 // The paths of the OpenAPI document: one path item per path of the operation table, one operation
 // object per method, TEC's below the document's server and WordPress's with a server of their own.
-import { API_ROOTS, type Method, type Operation } from '#lib/contract/operations.js';
+import { config, restRoot, type Config, type Lang } from '#lib/runtime/config.js';
+import { API_ROOTS, type Api, type Method, type Operation } from '#lib/contract/operations.js';
 import { documentedArgs, pathNames } from '#lib/contract/arg-docs.js';
 import type { Json } from './json-schema.js';
 import { BODY_METHODS, bodyArgs } from './body-args.js';
@@ -48,8 +49,17 @@ function describe(op: Operation): string | undefined {
 }
 
 /**
+ * The URL an API's routes are below, in the request's link form: `https://example.org/en/wp/v2/`,
+ * `https://example.org/wp-json/wp/v2/`; the REST root's own route carries its prefix: the site URL.
+ */
+export function serverUrl(api: Api, lang: Lang, cfg: Config = config()): string {
+  const root = API_ROOTS[api](cfg.namespace);
+  return root.startsWith('/{lang}') ? `${restRoot(lang, cfg)}${root.slice('/{lang}'.length)}/` : `${cfg.siteUrl}${root}/`;
+}
+
+/**
  * An operation's key in the document: TEC's path below the document's server, WordPress's below
- * the language's root (its server), so that `/wp/v2/tags` is not TEC's `/tags`.
+ * the REST root (its server), so that `/wp/v2/tags` is not TEC's `/tags`.
  */
 export const documentKey = (op: Operation): string => (op.api === 'wp' ? `${API_ROOTS.wp('').replace('/{lang}', '')}${op.path}` : op.path || '/');
 

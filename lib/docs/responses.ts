@@ -78,7 +78,12 @@ export function responses(op: Operation): Record<string, Json> {
 
   // Success.
   if (!r) {
-    out[200] = name === 'index' ? ok('The routes of this namespace and their arguments', ref('NamespaceIndex')) : ok('This OpenAPI document', { type: 'object' });
+    out[200] =
+      name === 'index'
+        ? ok('The routes of this namespace and their arguments', ref('NamespaceIndex'))
+        : name === 'site'
+          ? ok("WordPress's REST index: the site, its namespaces, and every route this API serves with its arguments", ref('RestIndex'))
+          : ok('This OpenAPI document', { type: 'object' });
   } else if (t.list) {
     out[200] = {
       description: `A page of ${kind}`,
@@ -96,6 +101,16 @@ export function responses(op: Operation): Record<string, Json> {
     out[200] = ok(`The updated ${r.one}`, ref(r.schema));
   } else {
     out[200] = ok(`The ${r.one}${t.postStatus ? ', with json_ld' : ''}`, ref(r.schema));
+  }
+
+  // `ical=1` answers with a calendar file instead (the README's "Calendar feeds").
+  if ('ical' in op.args && out[200]) {
+    const success = out[200] as Json;
+    out[200] = {
+      ...success,
+      description: `${String(success.description)}; with ical=1, an iCalendar file (RFC 5545)`,
+      content: { ...(success.content as Json), 'text/calendar': { schema: { type: 'string' } } },
+    };
   }
 
   // Every record and page answer carries its tag (writes: the tag of the record they show).

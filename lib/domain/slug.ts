@@ -73,8 +73,8 @@ const TRANSLIT: Record<string, string> = {
   ſ: 's',
 };
 
-/** Characters WordPress removes without leaving a separator ("Don't" -> "dont"). */
-const DROPPED_RE = /['\u2018\u2019\u201B`\u00B4]/g;
+/** Characters WordPress removes without leaving a separator ("Don't" -> "dont"; control characters but whitespace). */
+const DROPPED_RE = /['\u2018\u2019\u201B`\u00B4\x00-\x08\x0E-\x1F]/g;
 
 /** Cuts `slug` to at most `max` characters, at a '-' boundary when there is one. */
 function truncate(slug: string, max: number): string {

@@ -12,27 +12,34 @@ import type { Input } from '#lib/contract/request.js';
 const MAX_DEPTH = 512;
 /** A surrogate code unit that is not half of a pair (with the u flag, pairs are one code point). */
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
-/** C0 control characters but tab, line feed and carriage return: kses removes them on save. */
+/** C0 control characters but tab, line feed and carriage return. */
 const CONTROLS = /[\x00-\x08\x0B\x0C\x0E-\x1F]/g;
 
-function plainText(text: string): string {
+/**
+ * Text as a request may carry it. Values of a body keep their control characters, as WordPress
+ * keeps them (a title with U+0000 is stored with it for users with unfiltered_html; kses removes
+ * them for the others, and on save where WordPress does); names of parameters and the query
+ * string lose them, since they select behaviour rather than carry content.
+ */
+function plainText(text: string, keepControls: boolean): string {
   // PHP's json_decode, and so WordPress, refuses a `\ud800` escape without its pair.
   if (LONE_SURROGATE.test(text)) throw invalidJson('Single unpaired UTF-16 surrogate in unicode escape');
-  return text.replace(CONTROLS, '');
+  return keepControls ? text : text.replace(CONTROLS, '');
 }
 
 /**
  * A deep copy of decoded input in which every object has no prototype and no key that names the
  * prototype chain, so that no request can change the objects (or the defaults) of another, and
- * every string is text: no C0 control characters (NUL included), no half surrogate pairs.
+ * every string is text: no half surrogate pairs, and no C0 control characters in keys (nor in
+ * values, unless `keepControls`).
  */
-export function plainInput(value: unknown, depth = 0): unknown {
+export function plainInput(value: unknown, keepControls = false, depth = 0): unknown {
   if (depth > MAX_DEPTH) throw invalidJson('Maximum stack depth exceeded');
-  if (typeof value === 'string') return plainText(value);
-  if (Array.isArray(value)) return value.map((v) => plainInput(v, depth + 1));
+  if (typeof value === 'string') return plainText(value, keepControls);
+  if (Array.isArray(value)) return value.map((v) => plainInput(v, keepControls, depth + 1));
   if (typeof value !== 'object' || value === null) return value;
   const out: Record<string, unknown> = Object.create(null);
-  for (const [k, v] of Object.entries(value)) if (!UNSAFE_KEYS.has(k)) out[plainText(k)] = plainInput(v, depth + 1);
+  for (const [k, v] of Object.entries(value)) if (!UNSAFE_KEYS.has(k)) out[plainText(k, false)] = plainInput(v, keepControls, depth + 1);
   return out;
 }
 
@@ -40,8 +47,8 @@ export function plainInput(value: unknown, depth = 0): unknown {
  * Parses `a=1&b[]=2&b[]=3&c[x]=4` the PHP way (lib/http/form.ts): `[]` collects a list and `[key]`
  * builds an object, so that form bodies and query strings can carry what JSON bodies carry.
  */
-export function parseFormLike(raw: string): Input {
-  return plainInput(parseForm(raw)) as Input;
+export function parseFormLike(raw: string, keepControls = false): Input {
+  return plainInput(parseForm(raw), keepControls) as Input;
 }
 
 /** The body's parameters: JSON objects and form bodies; nothing for an empty body. */
@@ -51,7 +58,7 @@ export function parseBody(event: APIGatewayProxyEventV2, maxBytes: number): Inpu
   if (raw.length > maxBytes) throw bodyTooLarge(maxBytes);
   const text = raw.toString('utf8');
   const type = (header(event, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type === 'application/x-www-form-urlencoded') return parseFormLike(text);
+  if (type === 'application/x-www-form-urlencoded') return parseFormLike(text, true);
   if (type === 'application/json' || type.endsWith('+json') || type === '') {
     if (text.trim() === '') return {};
     // PHP's json_decode, and so WordPress, refuses bytes that are not UTF-8 (and half surrogate
@@ -66,13 +73,13 @@ export function parseBody(event: APIGatewayProxyEventV2, maxBytes: number): Inpu
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
       throw invalidJson('The JSON body must be an object.');
     }
-    return plainInput(parsed) as Input;
+    return plainInput(parsed, true) as Input;
   }
   throw new ApiError(415, 'rest_unsupported_media_type', `Request bodies of type "${type}" are not supported; send JSON or a form.`);
 }
 
-/** Response headers browsers may read cross-origin: WordPress's, plus TEC's totals so browsers can page. */
-export const EXPOSED_HEADERS = ['X-WP-Total', 'X-WP-TotalPages', 'Link', 'X-TEC-Total', 'X-TEC-TotalPages', 'ETag'];
+/** Response headers browsers may read cross-origin: WordPress's, plus TEC's totals so browsers can page, and a feed's file name and size. */
+export const EXPOSED_HEADERS = ['X-WP-Total', 'X-WP-TotalPages', 'Link', 'X-TEC-Total', 'X-TEC-TotalPages', 'ETag', 'Content-Disposition', 'X-Feed-Events', 'X-Feed-Truncated'];
 /** Request headers browsers may send cross-origin: WordPress's list, then the conditional and retry headers. */
 export const ALLOWED_HEADERS = ['Authorization', 'X-WP-Nonce', 'Content-Disposition', 'Content-MD5', 'Content-Type', 'If-Match', 'If-None-Match', 'Idempotency-Key'];
 export const CORS_METHODS = 'OPTIONS, GET, POST, PUT, PATCH, DELETE';
@@ -103,7 +110,12 @@ export function corsHeaders(event: APIGatewayProxyEventV2 | undefined): Record<s
 }
 
 /** The Lambda result of a reply; `event` decides HEAD (no body) and the CORS headers. */
-export function encode(reply: Reply, extra: Record<string, string>, event?: APIGatewayProxyEventV2, body = JSON.stringify(reply.body)): APIGatewayProxyStructuredResultV2 {
+export function encode(
+  reply: Reply,
+  extra: Record<string, string>,
+  event?: APIGatewayProxyEventV2,
+  body = reply.text ?? JSON.stringify(reply.body),
+): APIGatewayProxyStructuredResultV2 {
   const head = event?.requestContext?.http?.method === 'HEAD';
   return {
     statusCode: reply.status,

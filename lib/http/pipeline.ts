@@ -5,7 +5,8 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { Principal } from '#lib/contract/principal.js';
 import { challengeFor, identify } from '#lib/auth/sign-in.js';
-import { config, isLang, type Lang } from '#lib/runtime/config.js';
+import { config, type Lang, type LinkForm } from '#lib/runtime/config.js';
+import { withLinkForm } from '#lib/runtime/link-form.js';
 import { ApiError, ConflictError, forbidden, noRoute, OUTCOME_RETRY_AFTER_S, OutcomeUnknown, outcomeUnknown } from '#lib/contract/errors.js';
 import { loggingWrites, WriteLog } from '#lib/store/transactions.js';
 import { beforeTimeout, withDeadline } from '#lib/runtime/deadline.js';
@@ -13,7 +14,7 @@ import { encode, parseBody, parseFormLike } from './codec.js';
 import { header } from '#lib/runtime/headers.js';
 import type { Input } from '#lib/contract/request.js';
 import type { Reply } from '#lib/contract/reply.js';
-import { operation, type ArgsOf, type Operation, type OperationId } from '#lib/contract/operations.js';
+import { operation, prefixLanguage, type ArgsOf, type Operation, type OperationId } from '#lib/contract/operations.js';
 import { takesHtml, type HtmlFilters } from '#lib/contract/params.js';
 import { isEditor } from '#lib/auth/permissions.js';
 import { callerRole, logError } from '#lib/observe/log.js';
@@ -34,8 +35,9 @@ type ContextWithRequest = Context & { request?: RequestContext; aside?: Promise<
 function pathCaptures(event: Event, op: Operation): { lang: Lang } & RequestContext['path'] {
   const p = event.pathParameters ?? {};
   // API Gateway matches `{lang}` and `{id}` against any segment; TEC's routes are narrower.
-  if (!isLang(p.lang)) throw noRoute();
-  const out: { lang: Lang } & RequestContext['path'] = { lang: p.lang };
+  const lang = prefixLanguage(p.lang);
+  if (!lang) throw noRoute();
+  const out: { lang: Lang } & RequestContext['path'] = { lang };
   if (op.path.includes('{id}')) {
     if (!p.id || !/^\d+$/.test(p.id)) throw noRoute();
     // TEC's routes take any digits: `/events/0` is a 404 for a missing record, not a missing route.
@@ -60,6 +62,16 @@ function pathCaptures(event: Event, op: Operation): { lang: Lang } & RequestCont
     out.uuid = p.uuid;
   }
   return out;
+}
+
+/**
+ * The form of the URL the request used, which its links keep: a language prefix, `/wp-json/…`, or
+ * `?rest_route=…` (rewritten to `/wp-json/…` before routing, its query kept: lib/contract/rest-route.ts).
+ */
+function linkFormOf(event: Event): LinkForm {
+  const prefix = event.pathParameters?.lang;
+  if (prefix === undefined || prefixLanguage(prefix) === prefix) return 'lang';
+  return /(?:^|&)rest_route=/.test(event.rawQueryString ?? '') ? 'rest_route' : 'wp-json';
 }
 
 /** Checks and decodes the request, and identifies the caller: `context.request`, or a thrown ApiError. */
@@ -141,7 +153,7 @@ function wpError(err: unknown, event: Event, writes?: WriteLog, create = false):
  * A write's answer carries the tag of the record it shows.
  */
 function conditional(reply: Reply, req: RequestContext, event: Event): { reply: Reply; headers: Record<string, string>; body: string } {
-  const body = JSON.stringify(reply.body);
+  const body = reply.text ?? JSON.stringify(reply.body);
   const ok = reply.status >= 200 && reply.status < 300;
   const read = req.method === 'GET' || req.method === 'HEAD';
   if (!ok || (!read && !reply.revision)) return { reply, headers: {}, body };
@@ -201,7 +213,7 @@ export function handle<Id extends OperationId>(opId: Id, logic: Logic<ArgsOf<Id>
     return observe(
       { operation: op.id, event, functionRequestId: context.awsRequestId, role: () => callerRole(context.request?.principal) },
       // Lambda may freeze the process once the answer is out: nothing may still be running.
-      () => withDeadline(context.getRemainingTimeInMillis(), () => run(event, context).finally(() => context.aside)),
+      () => withDeadline(context.getRemainingTimeInMillis(), () => withLinkForm(linkFormOf(event), () => run(event, context).finally(() => context.aside))),
     );
   };
 }

@@ -11,6 +11,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { withLogWriter } from '#lib/observe/logger.js';
 import { FALLBACK_TIMEOUT_SECONDS, type Operation } from '#lib/contract/operations.js';
 import { docsResponse } from './docs-page.js';
+import { atTheEdge } from './edge.js';
 import { runWithGrants } from './grants.js';
 import { matchRoute, toApiGatewayEvent, type RouteMatch } from './event.js';
 import { logFormat, renderRequest, terminalLogWriter, type LogFormat, type TerminalLogOptions } from './terminal-log.js';
@@ -154,31 +155,39 @@ const CLIENT_ERRORS: Record<string, [number, string, string]> = {
   default: [400, 'rest_bad_request', 'The request is not valid HTTP.'],
 };
 
-/** Reads the body, or rejects with TooLarge as soon as it passes `limit` (dropping what it read). */
+/**
+ * The most of a too-large upload that is read (and dropped) before the 413 is sent: a client that
+ * is still sending when the connection closes sees a reset (EPIPE) instead of the answer, so an
+ * upload up to this size is received whole first; a larger one is cut off.
+ */
+const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads the body, or rejects with TooLarge once it passes `limit` (dropping what it read): at the
+ * end of the upload when it stays under DRAIN_MAX_BYTES, at once past that.
+ */
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((ok, fail) => {
     const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > limit) {
+    if (Number.isFinite(declared) && declared > DRAIN_MAX_BYTES) {
       fail(new TooLarge());
       return;
     }
     const chunks: Buffer[] = [];
     let size = 0;
-    let over = false;
+    let over = Number.isFinite(declared) && declared > limit;
     req.on('data', (chunk: Buffer) => {
-      if (over) return;
       size += chunk.length;
+      if (size > DRAIN_MAX_BYTES) return fail(new TooLarge());
+      if (over) return;
       if (size > limit) {
         over = true;
         chunks.length = 0;
-        fail(new TooLarge());
         return;
       }
       chunks.push(chunk);
     });
-    req.on('end', () => {
-      if (!over) ok(Buffer.concat(chunks));
-    });
+    req.on('end', () => (over ? fail(new TooLarge()) : ok(Buffer.concat(chunks))));
     req.on('error', fail);
     // A client that goes away mid-upload: nothing is waiting for this body any more.
     req.on('close', () => {
@@ -218,7 +227,8 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     const method = (req.method ?? 'GET').toUpperCase();
-    const target = req.url ?? '/';
+    // What reaches API Gateway from the CDN: `?rest_route=` rewritten to the REST prefix.
+    const target = atTheEdge(method, req.url ?? '/');
     const path = target.split('?')[0]!;
     const requestId = randomUUID();
     const head = method === 'HEAD';
@@ -260,7 +270,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
         body = await readBody(req, limit);
       } catch (err) {
         if (!(err instanceof TooLarge)) throw err;
-        // Answer at once; Node discards the rest of the upload without keeping it.
+        // Past DRAIN_MAX_BYTES the upload is still coming: Node discards the rest without keeping it.
         result = wpError(413, 'rest_payload_too_large', `The request body is larger than the ${limit} bytes API Gateway accepts.`);
         res.setHeader('connection', 'close');
         writeResult(res, result, head, requestId);

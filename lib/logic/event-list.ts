@@ -6,7 +6,7 @@
 import { apiBase } from '#lib/runtime/config.js';
 import { invalidParams, tec } from '#lib/contract/errors.js';
 import type { Reply } from '#lib/contract/reply.js';
-import { presentEvent, redact } from '#lib/present/present.js';
+import { presentEvent, redact, type Linked } from '#lib/present/present.js';
 import { unlocked } from '#lib/auth/permissions.js';
 import { batchGet, keyOf } from '#lib/store/reads.js';
 import { keys } from '#lib/store/keys.js';
@@ -24,17 +24,23 @@ import { listTotal } from './event-totals.js';
 import { listAllWords, listIncluded } from './event-in-memory.js';
 import { echoQuery } from './event-echo.js';
 
-/** A page of events; it answers once the reads started beside the page's own have settled. */
-export const listEvents = (ctx: EventListRequest): Promise<Reply> => withSideWork((side) => listEventsWith(ctx, side));
+/** The first `limit` events of the whole list, and what a feed makes of them (lib/logic/event-feed.ts). */
+export interface Feed {
+  limit: number;
+  answer: (listed: { events: EventItem[]; linked: Linked; open: boolean[]; total: number }) => Reply;
+}
 
-async function listEventsWith(ctx: EventListRequest, side: SideWork): Promise<Reply> {
+/** A page of events, or a feed; it answers once the reads started beside the page's own have settled. */
+export const listEvents = (ctx: EventListRequest, feed?: Feed): Promise<Reply> => withSideWork((side) => listEventsWith(ctx, side, feed));
+
+async function listEventsWith(ctx: EventListRequest, side: SideWork, feed: Feed | undefined): Promise<Reply> {
   const p = ctx.params;
   // Without Event Tickets, TEC refuses only a request for ticketed events; ticketed=false is ignored.
   if (p.ticketed === true) {
     const message = 'Event Tickets plugin is not activated.';
     throw invalidParams({ ticketed: message }, { ticketed: { code: 'event-tickets-not-active', message, data: { status: 400 } } });
   }
-  const { page, perPage, offset } = paging(ctx);
+  const { page, perPage, offset } = feed ? { page: 1, perPage: feed.limit, offset: 0 } : paging(ctx);
   // The STATS item is read only when needed: for totals over buckets written before they carried
   // durations, and for how to read the terms of lists other than a page of the index.
   let statsRead: Promise<LangStats> | undefined;
@@ -103,6 +109,7 @@ async function listEventsWith(ctx: EventListRequest, side: SideWork): Promise<Re
   if (page > 1 && events.length === 0) throw tec.archivePageNotFound('event');
   const linked = await loadLinked(events, { termBytes: paged || !events.length ? undefined : (await stats()).termBytes, shared: ctx.shared }, known);
   const open = await waitAll(events.map((e) => unlocked(ctx, e)));
+  if (feed) return feed.answer({ events, linked, open, total: n });
   return envelope(
     'events',
     events.map((e, i) => (open[i] ? presentEvent(e, linked) : redact(presentEvent(e, linked)))),

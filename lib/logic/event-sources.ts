@@ -52,7 +52,9 @@ export function sources(ctx: EventListRequest, statusList: string[], f: Filters,
       continue;
     }
     names[`#${attr}`] = attr;
-    conditions.push(`(${ids.map((id, i) => ((values[`:${attr}${i}`] = id), `contains(#${attr}, :${attr}${i})`)).join(' OR ')})`);
+    const any = ids.map((id, i) => ((values[`:${attr}${i}`] = id), `contains(#${attr}, :${attr}${i})`));
+    // DynamoDB refuses redundant parentheses, as around one term.
+    conditions.push(any.length > 1 ? `(${any.join(' OR ')})` : any[0]!);
   }
   if (f.featured !== undefined) {
     if (!driven) {

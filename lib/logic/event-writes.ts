@@ -281,9 +281,20 @@ export function eventTransaction(
   ]);
   // A card taken from a read holds only if the record's `rev` is still the card's (cards.ts).
   const carded = readCards(old, next);
+  // A record this transaction rewrites whole (a match with the fields sent saved onto it,
+  // lib/logic/places.ts) carries its own count: one transaction may not touch an item twice, and
+  // its Put holds only if the record is still the version read.
+  const itemKey = (item: Record<string, unknown>) => `${String(item.pk)}|${String(item.sk)}`;
+  const rewritten = new Set(extra.flatMap((t) => (t.Put?.Item ? [itemKey(t.Put.Item)] : [])));
+  const rewrittenDelta = new Map<string, number>();
   for (const [id, kind] of places) {
     if (created.has(keys.post(id).pk)) continue;
     const delta = (isLinked.has(id) ? 1 : 0) - (wasLinked.has(id) ? 1 : 0);
+    const key = itemKey(keys.post(id));
+    if (rewritten.has(key)) {
+      rewrittenDelta.set(key, delta);
+      continue;
+    }
     const isNew = !!next && (next.venues.includes(id) || next.organizers.includes(id)) && !hadLink.has(`${kind}#${id}`);
     const conditions = ['attribute_exists(pk)'];
     const condValues: Record<string, unknown> = {};
@@ -314,7 +325,11 @@ export function eventTransaction(
     }
   }
 
-  items.push(...extra);
+  for (const t of extra) {
+    const item = t.Put?.Item;
+    const delta = item ? (rewrittenDelta.get(itemKey(item)) ?? 0) : 0;
+    items.push(item && delta ? { ...t, Put: { ...t.Put!, Item: { ...item, linkedEvents: Number(item.linkedEvents ?? 0) + delta } } } : t);
+  }
   for (const item of items) {
     const op = (item.Put ?? item.Update ?? item.Delete ?? item.ConditionCheck)!;
     op.TableName = tableName;

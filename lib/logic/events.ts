@@ -37,7 +37,8 @@ import type { AnyPost, EventItem, OrganizerItem, TermItem, VenueItem } from '#li
 import { checked, requireVersion, settleChecked, writeChecked, type Checked } from '#lib/store/precondition.js';
 import { addTermBytes, durationBound, itemBytes } from '#lib/store/stats.js';
 import { eventSeconds } from '#lib/store/durations.js';
-import { cardsFor } from './cards.js';
+import { cardsFor, refreshCards, REQUEST_FAN_OUT } from './cards.js';
+import { logger } from '#lib/observe/log.js';
 import { authorOf, loadLinked, modifiedNow, publicationDates } from './common.js';
 import { bucketSpread, eventTransaction } from './event-writes.js';
 import { newPlace, type PlaceFields } from './places.js';
@@ -77,6 +78,8 @@ interface Resolved {
   /** Records created by this write (inline venues, organizers, new terms). */
   writes: TransactItem[];
   created: Set<string>;
+  /** Existing venues and organizers this write saves fields onto (their records are in `writes`). */
+  edited: (VenueItem | OrganizerItem)[];
   newTerms: TermItem[];
 }
 
@@ -114,7 +117,7 @@ async function resolveLinks(ctx: EventUpdate, author: number, attempt: number): 
     }
   // Consistent: a card taken from this read must carry the record's current `rev`.
   const found = await batchGet<Record<string, unknown>>(lookups, true);
-  const out: Resolved = { places: new Map(), writes: [], created: new Set(), newTerms: [] };
+  const out: Resolved = { places: new Map(), writes: [], created: new Set(), edited: [], newTerms: [] };
 
   for (const [field, kind, args] of [
     ['venue', 'venue', venueWriteArgs],
@@ -137,6 +140,8 @@ async function resolveLinks(ctx: EventUpdate, author: number, attempt: number): 
         continue;
       }
       if (typeof v !== 'object' || v === null) throw invalidParam(field, `${field} must be ids or objects.`);
+      // As TEC's validation of the argument: an inline record's fields are scalars.
+      if (Object.values(v).some((f) => typeof f === 'object' && f !== null)) throw invalidParam(field);
       let params: PlaceFields;
       try {
         params = validateArgs(args, v as Record<string, unknown>, { unfilteredHtml: isEditor(ctx.principal), filters: HTML_FILTERS });
@@ -154,8 +159,9 @@ async function resolveLinks(ctx: EventUpdate, author: number, attempt: number): 
         continue;
       }
       const status = scaleStatus(ctx.principal!, 'publish', undefined);
-      const { item, writes, reused } = await newPlace(kind, { ...params, status }, ctx, author, attempt);
+      const { item, writes, reused, edited } = await newPlace(kind, { ...params, status }, ctx, author, attempt);
       out.writes.push(...writes);
+      if (edited) out.edited.push(item);
       // A reused record is linked like any existing one (its card checked against its revision).
       if (!reused) out.created.add(item.pk);
       out.places.set(item.id, item);
@@ -261,6 +267,10 @@ async function commit(old: EventItem | undefined, next: EventItem, links: Resolv
   const bound = await durationBound(next.lang, eventSeconds(next));
   const tx = eventTransaction(old, next, config().tableName, extra, links.created, bound, bucketSpread(attempt));
   await writeChecked(tx.items, check, () => transact(tx.items, (i) => tx.meaning.get(i)?.()));
+  // Other events that link a venue or organizer this write saved fields onto show them too (as
+  // after its edit); what fails here, the stream consumer completes: the write itself stands.
+  for (const place of links.edited)
+    await refreshCards(place, REQUEST_FAN_OUT).catch((err: unknown) => logger.warn({ message: 'Card refresh after a saved match failed', id: place.id, err: String(err) }));
   if (links.newTerms.length)
     await addTermBytes(
       next.lang,
@@ -306,7 +316,7 @@ export async function createEvent(ctx: EventCreate): Promise<Reply> {
   return respond(201, event);
 }
 
-const NO_LINKS: Resolved = { places: new Map(), writes: [], created: new Set(), newTerms: [] };
+const NO_LINKS: Resolved = { places: new Map(), writes: [], created: new Set(), edited: [], newTerms: [] };
 
 /**
  * Event parameters stored in the record alone, by attribute: no index item, count bucket, guard,

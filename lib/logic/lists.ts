@@ -1,6 +1,6 @@
 // List operations and TEC's envelopes (reference §4). A page reads keys from the `list` index
 // (small items), then the page's records and their links in batch reads.
-import { apiBase, config, type Lang } from '#lib/runtime/config.js';
+import { apiBase, config, withQuery, type Lang } from '#lib/runtime/config.js';
 import { invalidParam, tec } from '#lib/contract/errors.js';
 import { json, type Reply } from '#lib/contract/reply.js';
 import { callerId, isEditor } from '#lib/auth/permissions.js';
@@ -131,13 +131,21 @@ export async function total(sources: Source[]): Promise<number> {
 /** PHP's http_build_query encoding, which TEC's next/previous links use. */
 export const encodeQuery = (q: [string, string][]) => q.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v).replace(/%20/g, '+')}`).join('&');
 
+/**
+ * The query of TEC's `rest_url`, which writes values as they are (a space stays a space, a colon a
+ * colon), unlike its next and previous links. Only what would change what the URL says is
+ * percent-encoded (`%`, `&`, `#`, `+`, control characters), where TEC writes a broken URL.
+ */
+export const rawQuery = (q: [string, string][]) => q.map(([k, v]) => `${unambiguous(k)}=${unambiguous(v)}`).join('&');
+const unambiguous = (s: string) => s.replace(/[%&#+\u0000-\u001f\u007f]/g, (c) => encodeURIComponent(c));
+
 export function envelope(key: string, items: unknown[], collectionUrl: string, query: [string, string][], page: number, totalCount: number, perPage: number): Reply {
   const totalPages = Math.ceil(totalCount / perPage);
   const rest = query.filter(([k]) => k !== 'page');
-  const link = (p: number) => `${collectionUrl}?${encodeQuery(p > 1 ? [...rest, ['page', String(p)]] : rest)}`;
+  const link = (p: number) => withQuery(collectionUrl, encodeQuery(p > 1 ? [...rest, ['page', String(p)]] : rest));
   const body: Record<string, unknown> = {
     [key]: items,
-    rest_url: `${collectionUrl}?${encodeQuery([['page', String(page)], ...rest])}`,
+    rest_url: withQuery(collectionUrl, rawQuery([['page', String(page)], ...rest])),
   };
   if (page < totalPages) body.next_rest_url = link(page + 1);
   if (page > 1 && items.length) body.previous_rest_url = link(page - 1);
@@ -188,7 +196,8 @@ export function withFilters(base: Source, ...parts: ({ expr: string; names?: Rec
   if (!all.length) return base;
   return {
     ...base,
-    filter: all.map((x) => `(${x!.expr})`).join(' AND '),
+    // DynamoDB refuses redundant parentheses: a lone expression is not wrapped.
+    filter: all.length === 1 ? all[0]!.expr : all.map((x) => `(${x!.expr})`).join(' AND '),
     names: Object.assign({}, ...all.map((x) => x!.names ?? {})),
     values: Object.assign({}, ...all.map((x) => x!.values ?? {})),
   };
@@ -242,6 +251,8 @@ export async function listPlaces(ctx: RequestContext<ArgsOf<'venues.list'>>, kin
   const query: [string, string][] = [
     ['page', String(page)],
     ['per_page', String(perPage)],
+    // TEC's order: has_events before status.
+    ...(hasEvents === undefined ? [] : ([['has_events', hasEvents ? '1' : '0']] as [string, string][])),
     ['status', shown],
   ];
   let records: (VenueItem | OrganizerItem)[];
@@ -287,7 +298,6 @@ export async function listPlaces(ctx: RequestContext<ArgsOf<'venues.list'>>, kin
     n = count;
   }
   if (upcoming) query.push(['only_with_upcoming', '1']);
-  if (hasEvents !== undefined) query.push(['has_events', hasEvents ? '1' : '0']);
   if (page > 1 && records.length === 0) throw tec.archivePageNotFound(kind);
   const items = records.map((r) => (kind === 'venue' ? presentVenue(r as VenueItem) : presentOrganizer(r as OrganizerItem)));
   return envelope(`${kind}s`, items, `${apiBase(ctx.lang)}/${kind}s/`, query, page, n, perPage);
@@ -409,7 +419,7 @@ export async function listTerms(ctx: RequestContext<ArgsOf<'categories.list'>>, 
   const totalPages = Math.ceil(n / perPage);
   // WordPress's terms envelope: the bare collection URL, and links that carry only `page`.
   const body: Record<string, unknown> = { rest_url: collection, total: n, total_pages: totalPages, [taxonomy === 'category' ? 'categories' : 'tags']: terms.map(presentTerm) };
-  if (page < totalPages) body.next_rest_url = `${collection}?page=${page + 1}`;
-  if (page > 1) body.previous_rest_url = page === 2 ? collection : `${collection}?page=${page - 1}`;
+  if (page < totalPages) body.next_rest_url = withQuery(collection, `page=${page + 1}`);
+  if (page > 1) body.previous_rest_url = page === 2 ? collection : withQuery(collection, `page=${page - 1}`);
   return json(200, body, { 'X-TEC-Total': String(n), 'X-TEC-TotalPages': String(totalPages) });
 }

@@ -3,7 +3,7 @@
 import { collate, findDuplicate, titleItem } from './dedupe.js';
 import type { Lang } from '#lib/runtime/config.js';
 import { recordReply, type Reply } from '#lib/contract/reply.js';
-import { checkAuthor, requireRole, requireWrite, scaleStatus } from '#lib/auth/permissions.js';
+import { canWrite, checkAuthor, requireRole, requireWrite, scaleStatus } from '#lib/auth/permissions.js';
 import type { ArgsOf } from '#lib/contract/operations.js';
 import type { Params } from '#lib/contract/params.js';
 import type { RequestContext } from '#lib/contract/request.js';
@@ -64,6 +64,8 @@ export function placeFrom(
     website: p.website ?? old?.website ?? '',
     version: (old?.version ?? 0) + 1,
     rev: (old?.rev ?? 0) + 1,
+    // Bookkeeping of the events' writes (lib/logic/event-writes.ts), which a rewrite keeps.
+    ...(old?.linkedEvents === undefined ? {} : { linkedEvents: old.linkedEvents }),
   };
   if (kind === 'organizer') {
     const o = old as OrganizerItem | undefined;
@@ -84,10 +86,37 @@ export function placeFrom(
   return venue;
 }
 
-/** A new venue or organizer's items (record and slug guard), for this or a larger transaction. */
+/**
+ * The fields TEC saves onto the record a create matches (Tribe__Events__Venue and
+ * Tribe__Events__Organizer `save_meta`): the venue's or organizer's own fields, not its title,
+ * description, status or dates.
+ */
+const SAVED_ON_MATCH = {
+  venue: [...VENUE_FIELDS, 'website', 'image', 'show_map', 'show_map_link', 'geo_lat', 'geo_lng'],
+  organizer: ['phone', 'email', 'website', 'image'],
+} as const satisfies Record<PlaceKind, readonly (keyof PlaceFields)[]>;
+
+/**
+ * The match with the fields sent saved onto it, as TEC does, when the caller may edit it and
+ * something changes; else undefined (the match is linked as it is: TEC lets anyone overwrite it,
+ * this API only those who may edit it). Unlike TEC, fields not sent keep their values (TEC turns
+ * `show_map` back on) and `modified` moves, so that clients that sync by it see the change.
+ */
+async function savedOnMatch(kind: PlaceKind, p: PlaceFields, match: Place, ctx: RequestContext): Promise<Place | undefined> {
+  const sent = Object.fromEntries(SAVED_ON_MATCH[kind].filter((f) => p[f] !== undefined).map((f) => [f, p[f]])) as PlaceFields;
+  if (!Object.keys(sent).length || !(await canWrite(ctx, match))) return undefined;
+  const next = indexed(placeFrom(kind, sent, { id: match.id, lang: match.lang, slug: match.slug, author: match.author, now: ctx.now, old: match }));
+  const unchanged = (Object.keys(next) as (keyof Place)[]).every(
+    (k) => ['version', 'rev', 'modified', 'modified_utc'].includes(k) || JSON.stringify(next[k]) === JSON.stringify(match[k]),
+  );
+  return unchanged ? undefined : next;
+}
+
 /**
  * A new venue or organizer and the writes that store it, or, as TEC does, the existing record it
- * would duplicate (`reused`, nothing to write; lib/logic/dedupe.ts).
+ * would duplicate (`reused`; lib/logic/dedupe.ts), with the fields sent saved onto it when the
+ * caller may edit it (`edited`: its whole record is in `writes`, on the condition that it is
+ * still the version read).
  */
 export async function newPlace(
   kind: PlaceKind,
@@ -96,12 +125,15 @@ export async function newPlace(
   author: number,
   attempt = 1,
   takeId = () => nextId('post'),
-): Promise<{ item: Place; writes: TransactItem[]; reused: boolean }> {
+): Promise<{ item: Place; writes: TransactItem[]; reused: boolean; edited: boolean }> {
   const duplicate = await findDuplicate(ctx, kind, str(p[kind]), p.description === undefined ? undefined : str(p.description));
-  if (duplicate) return { item: duplicate, writes: [], reused: true };
+  if (duplicate) {
+    const saved = await savedOnMatch(kind, p, duplicate, ctx);
+    return saved ? { item: saved, writes: [putIfVersion(saved, duplicate.version)], reused: true, edited: true } : { item: duplicate, writes: [], reused: true, edited: false };
+  }
   const [id, slug] = await idAndSlug(takeId(), kind, ctx.lang, slugify(str(p[kind])), attempt);
   const item = indexed(placeFrom(kind, p, { id, lang: ctx.lang, slug, author, now: ctx.now }));
-  return { item, writes: [put(item), put({ ...keys.slugGuard(kind, ctx.lang, slug), id }), titleItem(item)], reused: false };
+  return { item, writes: [put(item), put({ ...keys.slugGuard(kind, ctx.lang, slug), id }), titleItem(item)], reused: false, edited: false };
 }
 
 const present = (p: Place, single = false) => (p.kind === 'venue' ? presentVenue(p as VenueItem, single) : presentOrganizer(p as OrganizerItem, single));
@@ -116,11 +148,13 @@ export async function createPlace(ctx: PlaceCreate, kind: PlaceKind): Promise<Re
   // before is found as a duplicate and answered with.
   let allocated: Promise<number> | undefined;
   const takeId = () => (allocated ??= createId(() => nextId('post')).then((c) => c.id));
-  const item = await withRetry(async (attempt) => {
-    const { item, writes } = await newPlace(kind, params, ctx, author, attempt, takeId);
-    await transact(writes);
-    return item;
+  const { item, edited } = await withRetry(async (attempt) => {
+    const made = await newPlace(kind, params, ctx, author, attempt, takeId);
+    await transact(made.writes);
+    return made;
   });
+  // Linked events show a match's saved fields too (as after an edit; the consumer completes it).
+  if (edited) await refreshCards(item, REQUEST_FAN_OUT);
   return recordReply(201, present(item), item);
 }
 

@@ -43,11 +43,17 @@ export async function presentPost(post: AnyPost, single: boolean, how: TermReadi
   return presentEvent(e, await loadLinked([e], how), single);
 }
 
-/** GET by id or slug (reference §5). */
-export async function readPost(ctx: RequestContext, kind: PostKind): Promise<Reply> {
+/** The record a read names, when the caller may read it (reference §5): else TEC's answer. */
+export async function readablePost(ctx: RequestContext, kind: PostKind): Promise<AnyPost> {
   const post = await findPost(ctx, kind);
   if (post.status === 'trash') throw kind === 'event' ? tec.eventTrashed() : tec.notAccessible(kind);
   if (!(await canRead(ctx, post))) throw tec.notAccessible(kind);
   if (kind === 'event' && !(await unlocked(ctx, post as EventItem))) throw tec.passwordProtected();
+  return post;
+}
+
+/** GET by id or slug (reference §5). */
+export async function readPost(ctx: RequestContext, kind: PostKind): Promise<Reply> {
+  const post = await readablePost(ctx, kind);
   return recordReply(200, await presentPost(post, true, { shared: ctx.shared }), post);
 }

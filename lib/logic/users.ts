@@ -4,7 +4,7 @@
 // away in the identity provider is taken from passwords at once. A password is only ever made for
 // the caller: its role is the caller's role.
 import { createHash, randomUUID } from 'node:crypto';
-import { config } from '#lib/runtime/config.js';
+import { config, restRoot } from '#lib/runtime/config.js';
 import { ApiError } from '#lib/contract/errors.js';
 import { formatPassword, generatePassword, hashPassword } from '#lib/auth/app-passwords.js';
 import { passwordKey } from '#lib/auth/app-password-key.js';
@@ -47,7 +47,7 @@ const refuse = (ctx: RequestContext, action: Action) => {
   return new ApiError(ctx.principal ? 403 : 401, code, message);
 };
 
-const wpBase = (ctx: RequestContext) => `${config().siteUrl}/${ctx.lang}/wp/v2`;
+const wpBase = (ctx: RequestContext) => `${restRoot(ctx.lang)}/wp/v2`;
 
 interface Target {
   sub: string;

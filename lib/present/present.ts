@@ -24,8 +24,9 @@ const TERM_COLLECTION = { category: 'categories', tag: 'tags' } as const;
 
 /** Public page URL; the default language has no prefix, as multilingual WordPress sites do. */
 function pageUrl(lang: Lang, path: string): string {
-  const prefix = lang === 'en' ? '' : `/${lang}`;
-  return `${config().siteUrl}${prefix}/${path}/`;
+  const cfg = config();
+  const prefix = lang === cfg.defaultLang ? '' : `/${lang}`;
+  return `${cfg.siteUrl}${prefix}/${path}/`;
 }
 
 export const postUrl = (p: Pick<PostItem, 'lang' | 'kind' | 'slug'>) => pageUrl(p.lang, `${PERMALINK_BASE[p.kind]}/${p.slug}`);

@@ -1,7 +1,7 @@
 // A term as WordPress's core terms controller shows it (`wp/v2/tags`, `wp/v2/tribe_events_cat`):
 // its keys and their order per context, and its links (with the methods the caller may use on it,
 // as WordPress's `targetHints`).
-import { config, type Lang } from '#lib/runtime/config.js';
+import { restRoot, type Lang } from '#lib/runtime/config.js';
 import type { Method } from '#lib/contract/operations.js';
 import type { TermItem } from '#lib/store/items.js';
 import type { Taxonomy } from '#lib/store/keys.js';
@@ -15,8 +15,8 @@ const WP_TAXONOMY: Record<Taxonomy, string> = { category: 'tribe_events_cat', ta
 /** The post types whose lists a term links to: TEC registers its calendar embeds for both taxonomies. */
 const POST_TYPES: Record<Taxonomy, string[]> = { category: ['tribe_events', 'tec_calendar_embed'], tag: ['posts', 'tribe_events', 'tec_calendar_embed'] };
 
-/** The root of WordPress's routes, e.g. `https://example.org/en/wp/v2`. */
-export const wpBase = (lang: Lang) => `${config().siteUrl}/${lang}/wp/v2`;
+/** The root of WordPress's routes in the request's link form, e.g. `https://example.org/en/wp/v2`. */
+export const wpBase = (lang: Lang) => `${restRoot(lang)}/wp/v2`;
 
 /** A term collection's URL. */
 export const wpTermCollection = (lang: Lang, taxonomy: Taxonomy) => `${wpBase(lang)}/${WP_TERM_ROUTE[taxonomy]}`;

@@ -11,8 +11,16 @@ export interface Config {
   namespace: string;
   /** Public site URL, used for `url`, `rest_url` and `global_id`. No trailing slash. */
   siteUrl: string;
+  /** The site's language: what `/wp-json/…` and `?rest_route=…` serve, and the one whose pages have no prefix. */
+  defaultLang: Lang;
+  /** WordPress's site tagline (blogdescription), shown by the REST index (`/wp-json/`). */
+  siteDescription: string;
   /** IANA name or `UTC±N`; the zone of event wall times when an event names none. */
   siteTimezone: string;
+  /** The site's name (WordPress's blogname): calendar feeds' name, PRODID and file names, the REST index's `name`. */
+  siteName: string;
+  /** The most events one calendar feed (`GET /events?ical=1`) holds; the soonest are kept. */
+  icalMaxEvents: number;
   postsPerPage: number;
   maxPerPage: number;
   tableName: string;
@@ -40,11 +48,22 @@ function int(name: string, fallback: number, min = 1): number {
   return n;
 }
 
+function lang(name: string, fallback: Lang): Lang {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!isLang(raw)) throw new Error(`${name} must be one of ${LANGUAGES.join(', ')}, got "${raw}"`);
+  return raw;
+}
+
 export function loadConfig(): Config {
   return {
     namespace: process.env.API_NAMESPACE || 'tribe',
     siteUrl: (process.env.SITE_URL || 'http://127.0.0.1:3000').replace(/\/+$/, ''),
+    defaultLang: lang('DEFAULT_LANGUAGE', 'en'),
+    siteDescription: process.env.SITE_DESCRIPTION ?? '',
     siteTimezone: process.env.SITE_TIMEZONE || 'UTC',
+    siteName: process.env.SITE_NAME ?? 'Event Calendar',
+    icalMaxEvents: int('ICAL_MAX_EVENTS', 1000),
     postsPerPage: int('POSTS_PER_PAGE', 9),
     maxPerPage: int('MAX_PER_PAGE', 50),
     tableName: process.env.TABLE_NAME || 'event-calendar',
@@ -68,7 +87,43 @@ export function resetConfig(): void {
   cached = undefined;
 }
 
-/** `<site>/<lang>/<ns>/events/v1`: the API base of one language, without a trailing slash. */
+/** WordPress's REST URL prefix: `/wp-json/…` serves the site's default language, as WordPress serves its API. */
+export const REST_PREFIX = 'wp-json';
+
+/**
+ * The form of the URL a request used, which the links in its answer keep: `/<lang>/…`, WordPress's
+ * `/wp-json/…`, or WordPress's `?rest_route=…` (a site without pretty permalinks).
+ */
+export type LinkForm = 'lang' | 'wp-json' | 'rest_route';
+let linkFormOf: () => LinkForm = () => 'lang';
+/**
+ * Where the request's link form comes from (lib/runtime/link-form.ts, which the pipeline loads). Not
+ * imported here: this module is loaded first everywhere (test setups, scripts), and the request
+ * scopes decide when first loaded whether the process is handed one request at a time.
+ */
+export function linkFormSource(get: () => LinkForm): void {
+  linkFormOf = get;
+}
+
+/**
+ * The REST root as this request writes links, no trailing slash: `<site>/<lang>`, `<site>/wp-json`,
+ * or `<site>/index.php?rest_route=` (WordPress's own form for sites without pretty permalinks).
+ * Every route path (`/tribe/events/v1/…`, `/wp/v2/…`, `/` for the index) is appended to it as it is.
+ */
+export function restRoot(lang: Lang, cfg: Config = config()): string {
+  const form = linkFormOf();
+  if (form === 'wp-json') return `${cfg.siteUrl}/${REST_PREFIX}`;
+  if (form === 'rest_route') return `${cfg.siteUrl}/index.php?rest_route=`;
+  return `${cfg.siteUrl}/${lang}`;
+}
+
+/** `<site>/<lang>/<ns>/events/v1`: the API base of one language, without a trailing slash, in the request's link form. */
 export function apiBase(lang: Lang, cfg: Config = config()): string {
-  return `${cfg.siteUrl}/${lang}/${cfg.namespace}/events/v1`;
+  return `${restRoot(lang, cfg)}/${cfg.namespace}/events/v1`;
+}
+
+/** A URL with more query parameters, as WordPress's add_query_arg joins them (`?`, or `&` after a query). */
+export function withQuery(url: string, query: string): string {
+  if (query === '') return url;
+  return `${url}${url.includes('?') ? '&' : '?'}${query}`;
 }

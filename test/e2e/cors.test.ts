@@ -33,7 +33,9 @@ describe('CORS over HTTP', () => {
       expect(res.headers.get('access-control-allow-headers'), path).toBe(
         'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type, If-Match, If-None-Match, Idempotency-Key',
       );
-      expect(res.headers.get('access-control-expose-headers'), path).toBe('X-WP-Total, X-WP-TotalPages, Link, X-TEC-Total, X-TEC-TotalPages, ETag');
+      expect(res.headers.get('access-control-expose-headers'), path).toBe(
+        'X-WP-Total, X-WP-TotalPages, Link, X-TEC-Total, X-TEC-TotalPages, ETag, Content-Disposition, X-Feed-Events, X-Feed-Truncated',
+      );
     }
     // `null` (a sandboxed page or a file) is echoed too, as WordPress does.
     expect((await gw.api('GET', '/events', { headers: { origin: 'null' } })).headers.get('access-control-allow-origin')).toBe('null');

@@ -864,3 +864,22 @@ describe('GET /events totals after updates', () => {
     await check({ venue: V1 }, [a2]);
   });
 });
+
+describe('a filter expression of one term', () => {
+  const gw = useGateway();
+  it('lists by a category and one venue with no end condition on the window (DynamoDB refuses redundant parentheses)', async () => {
+    const day = new Date(Date.now() + 4 * 86_400_000).toISOString().slice(0, 10);
+    const venue = await createAsEditor(gw, '/venues', { venue: 'One Term Hall' });
+    const category = await createAsEditor(gw, '/categories', { name: 'One Term Category' });
+    const event = await createAsEditor(gw, '/events', {
+      title: 'One term',
+      start_date: `${day} 10:00:00`,
+      end_date: `${day} 11:00:00`,
+      venue: venue.id,
+      categories: [category.id],
+    });
+    const res = await gw.api('GET', '/events', { query: { starts_after: '2000-01-01', categories: category.id, venue: venue.id } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.events.map((e: { id: number }) => e.id)).toEqual([event.id]);
+  });
+});

@@ -103,6 +103,39 @@ describe('local gateway with the real handlers', () => {
     expect(JSON.parse(res.body)).toMatchObject({ code: 'rest_payload_too_large', data: { status: 413 } });
   });
 
+  it('lets a client that sends a 12 MB body whole before it reads read the 413 (no reset mid-upload)', async () => {
+    const twelve = 12 * 1024 * 1024;
+    // Resolved once the answer was read and the whole body was sent, or at the first error of either.
+    const whole = await new Promise<{ status: number; body: string; error?: string }>((ok) => {
+      let answer: { status: number; body: string } | undefined;
+      let uploaded = false;
+      const done = () => answer && uploaded && ok(answer);
+      const req = request(gw.url('/events'), { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': twelve } }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => ((answer = { status: res.statusCode ?? 0, body }), done()));
+      });
+      req.on('error', (err: NodeJS.ErrnoException) => ok({ status: 0, body: '', error: err.code ?? err.message }));
+      req.on('finish', () => ((uploaded = true), done()));
+      // Sent as a client on a slower link sends it: the upload is still under way when the 413 is ready.
+      const piece = Buffer.alloc(256 * 1024, 0x20);
+      let sent = 0;
+      const next = () => {
+        if (sent >= twelve) return req.end();
+        sent += piece.length;
+        req.write(piece);
+        setTimeout(next, 2);
+      };
+      next();
+    });
+    expect(whole.error).toBeUndefined();
+    expect(whole.status).toBe(413);
+    expect(JSON.parse(whole.body)).toMatchObject({ code: 'rest_payload_too_large', data: { status: 413 } });
+    const chunked = await postChunked(gw.url('/events'), twelve);
+    expect(chunked.status).toBe(413);
+  });
+
   it('the server still answers after a rejected upload', async () => {
     const res = await fetch(gw.abs('/nothing'));
     expect(res.status).toBe(404);

@@ -40,7 +40,7 @@ describe('scripts', () => {
     ['backfill-search', ['--segments', '0'], '--segments must be a whole number of at least 1'],
     ['invoke', [], 'An operation id and a fixture file are needed.'],
     ['fixture', ['GET', '/ru/tribe/events/v1/events'], 'starts with a language'],
-    ['fixture', ['GET', '/events', '--lang', 'xx'], '--lang must be one of en, lt, ru'],
+    ['fixture', ['GET', '/events', '--lang', 'xx'], '--lang must be one of en, lt, ru, wp-json'],
   ])('%s %j: %s', async (script, args, message) => {
     const res = await run(script, ...args);
     expect(res.code).toBe(2);

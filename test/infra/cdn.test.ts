@@ -1,6 +1,7 @@
 // CloudFront in front of the API (`-c cdn=true`, infra/cdn.ts): template assertions and cdk-nag.
 import { describe, expect, it } from 'vitest';
 import { expectNoNagFindings, ofType, synth } from '../support/synth.js';
+import { REST_ROUTE_FUNCTION } from '#lib/contract/rest-route.js';
 
 const plain = synth();
 const cdn = synth({ cdn: true, cacheMaxAge: 20, cacheStaleWhileRevalidate: 40 });
@@ -54,6 +55,18 @@ describe('CloudFront (cdn=true)', () => {
     const outputs = cdn.template.toJSON().Outputs as Record<string, { Value: unknown }>;
     expect(JSON.stringify(outputs.CdnUrl!.Value)).toContain(distId);
     expect(JSON.stringify(outputs.CdnUrl!.Value)).toContain('/en/tribe/events/v1/');
+  });
+
+  it('rewrites ?rest_route= URLs to /wp-json/ at the viewer request, before the cache and the origin', () => {
+    expect(ofType(plain.resources, 'AWS::CloudFront::Function')).toEqual([]);
+    const [[fnId, fn]] = ofType(cdn.resources, 'AWS::CloudFront::Function') as [[string, any]];
+    expect(fn.Properties.FunctionCode).toBe(REST_ROUTE_FUNCTION);
+    expect(fn.Properties.FunctionConfig.Runtime).toBe('cloudfront-js-2.0');
+    expect(fn.Properties.AutoPublish).toBe(true);
+    const [[, dist]] = ofType(cdn.resources, 'AWS::CloudFront::Distribution') as [[string, any]];
+    expect(dist.Properties.DistributionConfig.DefaultCacheBehavior.FunctionAssociations).toEqual([
+      { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [fnId, 'FunctionARN'] } },
+    ]);
   });
 
   it('leaves cdk-nag clean', () => {

@@ -9,7 +9,7 @@ import { CONTEXT_KEYS } from '../../infra/settings.js';
 import { ROLES } from '#lib/contract/principal.js';
 import { encode } from '#lib/http/codec.js';
 import { json } from '#lib/contract/reply.js';
-import { FALLBACK_HANDLER, OPERATIONS, operation, routePath } from '#lib/contract/operations.js';
+import { FALLBACK_HANDLER, OPERATIONS, operation, prefixedPath, routePath } from '#lib/contract/operations.js';
 import { STREAM_FILTER_PATTERN } from '#lib/stream/decode.js';
 import { BACKGROUND_FUNCTIONS, STREAM_BATCH_SIZE, STREAM_CONSUMER } from '#lib/stream/functions.js';
 import { INDEXES, KEY, TTL_ATTRIBUTE, type IndexDefinition } from '#lib/store/table.js';
@@ -92,6 +92,24 @@ function routeTargets(resources: Resources): Map<string, string> {
   return out;
 }
 
+/**
+ * The route key API Gateway picks for a request, from a template's route keys: the method's
+ * routes whose segments match (`{name}` any one non-empty segment, one trailing slash ignored),
+ * the most specific first (a literal segment beats a variable, from the left), else `$default`.
+ * The query string plays no part.
+ */
+function gatewayRoute(keys: string[], method: string, target: string): string {
+  const path = target.split('?')[0]!.replace(/(.)\/$/, '$1');
+  const segments = path.split('/');
+  const candidates = keys
+    .filter((k) => k.startsWith(`${method} `))
+    .map((k) => ({ key: k, segments: k.slice(method.length + 1).split('/') }))
+    .filter((r) => r.segments.length === segments.length && r.segments.every((seg, i) => (/^\{\w+\}$/.test(seg) ? segments[i] !== '' : seg === segments[i])));
+  const rank = (r: { segments: string[] }) => r.segments.map((seg) => (seg.startsWith('{') ? '1' : '0')).join('');
+  candidates.sort((a, b) => rank(a).localeCompare(rank(b)));
+  return candidates[0]?.key ?? '$default';
+}
+
 let prod: Synth;
 let dev: Synth;
 let custom: Synth;
@@ -102,6 +120,9 @@ const CUSTOM = {
   namespace: 'calendar',
   siteUrl: 'https://events.example.org/',
   siteTimezone: 'Europe/Vilnius',
+  defaultLanguage: 'lt',
+  siteName: 'Vilnius events',
+  siteDescription: 'What is on',
   logRetentionDays: '7',
   throttleRate: '10',
   throttleBurst: '20',
@@ -174,6 +195,7 @@ describe('functions', () => {
       API_NAMESPACE: 'tribe',
       SITE_URL: { 'Fn::GetAtt': [api, 'ApiEndpoint'] },
       SITE_TIMEZONE: 'UTC',
+      DEFAULT_LANGUAGE: 'en',
       CACHE_MAX_AGE: '5',
       CACHE_STALE_WHILE_REVALIDATE: '10',
       COGNITO_USER_POOL_ID: { Ref: pool },
@@ -189,6 +211,9 @@ describe('functions', () => {
         API_NAMESPACE: 'calendar',
         SITE_URL: 'https://events.example.org',
         SITE_TIMEZONE: 'Europe/Vilnius',
+        DEFAULT_LANGUAGE: 'lt',
+        SITE_NAME: 'Vilnius events',
+        SITE_DESCRIPTION: 'What is on',
         AUTH_ISSUER: 'https://issuer.example.org',
         AUTH_AUDIENCE: 'event-calendar',
         AUTH_JWKS_URI: 'https://issuer.example.org/keys',
@@ -197,6 +222,7 @@ describe('functions', () => {
       expect(env).not.toHaveProperty('COGNITO_USER_POOL_ID');
       expect(env).not.toHaveProperty('COGNITO_CLIENT_ID');
     }
+    expect(() => synth({ defaultLanguage: 'de' })).toThrow(/defaultLanguage/);
   });
 
   it('gives every function its own log group with a retention', () => {
@@ -354,6 +380,27 @@ describe('routes', () => {
     expect(targets.get('GET /{lang}/tribe/events/v1/tags')).toBe(functionId('tags.list'));
   });
 
+  it("serves WordPress's URLs with the operations' own routes: /wp-json/… matches each route's {lang}, ?rest_route= only $default", () => {
+    const targets = routeTargets(prod.resources);
+    const keys = [...targets.keys()];
+    const concrete = (path: string) => path.replace('{id}', '12').replace('{slug}', 'a-slug').replace('{user}', 'me').replace('{uuid}', 'u-1');
+    for (const op of OPERATIONS) {
+      for (const m of [...op.methods, ...(op.methods.includes('GET') ? ['HEAD'] : [])]) {
+        const path = concrete(prefixedPath(op, 'tribe', 'wp-json'));
+        const key = gatewayRoute(keys, m, path);
+        expect(key, `${m} ${path}`).toBe(`${m} ${routePath(op, 'tribe')}`);
+        // One integration, the operation's own function: one invocation.
+        expect(targets.get(key), `${m} ${path}`).toBe(functionId(op.id));
+      }
+    }
+    expect(targets.get(gatewayRoute(keys, 'GET', '/wp-json/'))).toBe(functionId('root.site'));
+    expect(targets.get(gatewayRoute(keys, 'GET', '/wp-json/tribe/events/v1/'))).toBe(functionId('root.index'));
+    // API Gateway cannot route on the query: without the CDN's rewrite, these reach the fallback.
+    for (const target of ['/?rest_route=/tribe/events/v1/events', '/wp-json/nothing/here', '/wp-json/wp/v2/posts']) {
+      expect(gatewayRoute(keys, 'GET', target), target).toBe('$default');
+    }
+  });
+
   it('leaves CORS to the handlers, so that every answer carries the WordPress headers', () => {
     // A CorsConfiguration would make API Gateway answer preflights itself and replace the
     // handlers' headers; OPTIONS requests go to the fallback through $default instead.
@@ -365,7 +412,7 @@ describe('routes', () => {
     expect(headers).toMatchObject({
       'access-control-allow-origin': 'https://site.example',
       'access-control-allow-credentials': 'true',
-      'access-control-expose-headers': 'X-WP-Total, X-WP-TotalPages, Link, X-TEC-Total, X-TEC-TotalPages, ETag',
+      'access-control-expose-headers': 'X-WP-Total, X-WP-TotalPages, Link, X-TEC-Total, X-TEC-TotalPages, ETag, Content-Disposition, X-Feed-Events, X-Feed-Truncated',
       vary: 'Authorization, Origin',
     });
   });
@@ -507,6 +554,7 @@ describe('change stream', () => {
       API_NAMESPACE: 'tribe',
       SITE_URL: { 'Fn::GetAtt': [api, 'ApiEndpoint'] },
       SITE_TIMEZONE: 'UTC',
+      DEFAULT_LANGUAGE: 'en',
       CHANGE_BUS_NAME: { Ref: idOf(prod, 'AWS::Events::EventBus') },
       NODE_OPTIONS: '--enable-source-maps',
     });

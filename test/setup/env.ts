@@ -11,7 +11,20 @@ if (endpoint) process.env.DYNAMODB_ENDPOINT = endpoint;
 else delete process.env.DYNAMODB_ENDPOINT;
 process.env.AWS_REGION ||= 'us-east-1';
 
-for (const name of ['API_NAMESPACE', 'SITE_TIMEZONE', 'POSTS_PER_PAGE', 'MAX_PER_PAGE', 'MAX_BODY_BYTES', 'COGNITO_USER_POOL_ID', 'COGNITO_CLIENT_ID', 'AUTH_GROUPS_CLAIM']) {
+for (const name of [
+  'API_NAMESPACE',
+  'SITE_TIMEZONE',
+  'DEFAULT_LANGUAGE',
+  'SITE_NAME',
+  'SITE_DESCRIPTION',
+  'POSTS_PER_PAGE',
+  'MAX_PER_PAGE',
+  'MAX_BODY_BYTES',
+  'ICAL_MAX_EVENTS',
+  'COGNITO_USER_POOL_ID',
+  'COGNITO_CLIENT_ID',
+  'AUTH_GROUPS_CLAIM',
+]) {
   delete process.env[name];
 }
 Object.assign(process.env, localAuthEnv(await ensureDevKeys('.local')));

@@ -10,11 +10,12 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as docHandler } from '../../functions/root/doc.js';
 import { resetConfig, type Lang } from '#lib/runtime/config.js';
+import { withLinkForm } from '#lib/runtime/link-form.js';
 import { invalidParams, missingParams, noRoute, tec } from '#lib/contract/errors.js';
 import { lambdaContext } from '#lib/local/gateway.js';
 import { matchRoute, toApiGatewayEvent } from '#lib/local/event.js';
 import { openApi } from '#lib/logic/doc.js';
-import { namespaceIndex } from '#lib/logic/root.js';
+import { namespaceIndex, siteIndex } from '#lib/logic/root.js';
 import { envelope } from '#lib/logic/lists.js';
 import { openApiDocument } from '#lib/docs/openapi.js';
 import { documentKey } from '#lib/docs/paths.js';
@@ -554,7 +555,7 @@ describe("WordPress's own routes in the document", () => {
   it("are documented under their real URLs: a path-level server <site>/<lang>/, keyed from it apart from TEC's", async () => {
     for (const lang of ['en', 'lt'] as const) {
       const d = await doc(lang);
-      const wpPaths = Object.keys(d.paths).filter((k) => d.paths[k].servers);
+      const wpPaths = Object.keys(d.paths).filter((k) => k.startsWith('/wp/v2/'));
       expect(wpPaths).toEqual(WP_PATHS);
       for (const path of wpPaths) expect(d.paths[path].servers, path).toEqual([{ url: `${SITE}/${lang}/`, description: expect.any(String) }]);
       // TEC's paths are below the document's server, and no key of one API is (as a template) one of the other's.
@@ -754,6 +755,25 @@ describe("the document's examples", () => {
     expect(exampleBody(operation('events.update'))).toEqual({ description: 'Changed from the API reference.' });
     expect(exampleBody(operation('appPasswords.create'))).toEqual({ name: 'Calendar sync' });
     expect(exampleBody(operation('events.get'))).toBeUndefined();
+  });
+});
+
+describe('the REST index', () => {
+  it('is documented at /{lang} below the site, with the prefixes as the values of its variable', async () => {
+    const d = await doc('lt');
+    const item = d.paths['/{lang}'];
+    expect(item.servers).toEqual([{ url: `${SITE}/`, description: expect.any(String) }]);
+    expect(item.get.operationId).toBe('root.site');
+    expect(item.get.parameters[0]).toMatchObject({ name: 'lang', in: 'path', required: true, example: 'wp-json', schema: { enum: ['en', 'lt', 'ru', 'wp-json'] } });
+  });
+
+  it('conforms to the RestIndex schema of /doc, in every link form', async () => {
+    const d = await doc();
+    for (const form of ['lang', 'wp-json', 'rest_route'] as const) {
+      const body = (await withLinkForm(form, () => siteIndex(context('root.site', 'ru')))).body as Json;
+      expect(check(body, d.components.schemas.RestIndex, d), form).toEqual([]);
+      expect(Object.keys(body)).toEqual(Object.keys(d.components.schemas.RestIndex.properties));
+    }
   });
 });
 

@@ -2,8 +2,8 @@
 import { bool, checked, statusList, int, num, str, urlOrEmpty, type Arg, type Args } from '#lib/contract/params.js';
 import { forceArg, mlLanguage, optional, pagingArgs, pathId, pathSlug, postArgs } from './common.js';
 
-/** A one-line text field: filtered like a title for users without unfiltered_html. */
-const text = (description: string, max = 1000) => ({ schema: str({ max }), type: 'string', description, html: { filter: 'title' } }) satisfies Arg;
+/** A one-line text field, saved as TEC saves post meta (sanitize_text_field), for every user. */
+const text = (description: string, max = 1000) => ({ schema: str({ max }), type: 'string', description, html: { filter: 'meta', always: true } }) satisfies Arg;
 
 const commonPostWrite = (noun: string) =>
   ({
@@ -40,7 +40,7 @@ export const organizerWriteArgs = {
     type: 'string',
     format: 'email',
     description: 'The organizer e-mail address',
-    html: { filter: 'title' },
+    html: { filter: 'meta', always: true },
   },
 } satisfies Args;
 

@@ -355,6 +355,17 @@ export function isoWithOffset(wall: Wall, tz: string): string {
   return formatNaive(local).replace(' ', 'T') + offset;
 }
 
+/** Minutes east of UTC of tz at the instant (epoch ms). */
+export function offsetAt(tz: string, instant: number): number {
+  const t = Math.floor(instant / 1000) * 1000;
+  return Math.round((toNaive(zoneOf(tz), t) - t) / MS_MIN);
+}
+
+/** True for WordPress's fixed offsets ('UTC', 'UTC+5'), which have no time zone database entry. */
+export function isFixedOffset(tz: string): boolean {
+  return zoneOf(tz).kind === 'fixed';
+}
+
 /** 'YYYY-MM-DD 00:00:00' of the wall time's day. */
 export function startOfDay(wall: Wall): Wall {
   parseWall(wall);

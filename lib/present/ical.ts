@@ -1,0 +1,246 @@
+// Events as an iCalendar file (RFC 5545), with the properties TEC's export writes
+// (src/Tribe/iCal.php, and its views' REFRESH-INTERVAL and X-PUBLISHED-TTL), in TEC's order, and
+// its UIDs, which calendars that subscribed to a TEC site know its events by. Where TEC breaks
+// RFC 5545 the RFC wins: see the README's "Calendar feeds".
+import { createHash } from 'node:crypto';
+import { config } from '#lib/runtime/config.js';
+import { addDays, instantToWall, offsetAt, wallToInstant } from '#lib/domain/time/dates.js';
+import { observances } from '#lib/domain/time/transitions.js';
+import { slugify } from '#lib/domain/slug.js';
+import type { EventItem, TermItem } from '#lib/store/items.js';
+import { htmlEntityDecode } from '#lib/wp/decode.js';
+import { wpStripAllTags } from '#lib/wp/strip.js';
+import { renderContent, renderTitle } from '#lib/wp/text.js';
+import { contentLines, escapeText, quoteParam } from './ical-text.js';
+import { postUrl, type Linked, type OrganizerShown, type VenueShown } from './present.js';
+
+/** The TEC release whose export this one writes (its PRODID names it). */
+export const TEC_VERSION = '6.17.2';
+
+/** TEC's description of an event whose content the caller may not see. */
+export const PROTECTED_DESCRIPTION = 'Content is protected.';
+
+/** One event of a feed, with whether the caller may see its content (a password-protected event may not). */
+export interface FeedEvent {
+  event: EventItem;
+  open: boolean;
+}
+
+export interface Calendar {
+  /** The file's text. */
+  text: string;
+  /** Its name, as TEC's Content-Disposition gives it. */
+  filename: string;
+}
+
+/** An event's zone as its TZID: WordPress's offset of zero is UTC, as TEC names it. */
+const zoneOf = (e: EventItem) => {
+  const zone = e.timezone || config().siteTimezone;
+  return /^UTC(?:[+-]0+(?:[:.]0+)?)?$/.test(zone) ? 'UTC' : zone;
+};
+
+/** `YYYY-MM-DD HH:MM:SS` -> the seconds that wall time would have in UTC (TEC's "wall clock timestamp"). */
+const wallSeconds = (wall: string) => Date.parse(`${wall.replace(' ', 'T')}Z`) / 1000;
+const basicDateTime = (wall: string) => wall.replace(/[-:]/g, '').replace(' ', 'T');
+const basicDate = (wall: string) => wall.slice(0, 10).replace(/-/g, '');
+const utcStamp = (utcWall: string) => `${basicDateTime(utcWall)}Z`;
+
+/** A TEXT value as TEC derives it from HTML: tags stripped (a paragraph's end leaves a space), entities decoded. */
+const plain = (html: string) => htmlEntityDecode(wpStripAllTags(html.replaceAll('</p>', '</p> ')));
+
+/**
+ * TEC's UID: `<id>-<start>-<end>@<site host>`, the two numbers being the event's start and end
+ * wall times in its own zone read as if they were UTC (Tribe__Events__Timezones::wall_clock_timestamp).
+ */
+export function eventUid(e: Pick<EventItem, 'id' | 'start' | 'end'>, host = new URL(config().siteUrl).hostname): string {
+  return `${e.id}-${wallSeconds(e.start)}-${wallSeconds(e.end)}@${host}`;
+}
+
+/**
+ * A wall time its zone shows twice (the clocks went back) or never (they went forward). RFC 5545
+ * says which instant such a time is, but parsers differ (ical.js takes the second of two), so the
+ * feed gives those as UTC.
+ */
+function unclear(wall: string, zone: string): boolean {
+  const instant = wallToInstant(wall, zone).getTime();
+  if (instantToWall(new Date(instant), zone) !== wall) return true;
+  const naive = wallSeconds(wall) * 1000;
+  for (const offset of [offsetAt(zone, instant - 86_400_000), offsetAt(zone, instant + 86_400_000)]) {
+    const other = naive - offset * 60_000;
+    if (other !== instant && instantToWall(new Date(other), zone) === wall) return true;
+  }
+  return false;
+}
+
+/** A timed DTSTART or DTEND: the wall time with its TZID, or UTC where the wall time is unclear. */
+function dateTime(name: 'DTSTART' | 'DTEND', wall: string, utc: string, zone: string): string {
+  return unclear(wall, zone) ? `${name}:${utcStamp(utc)}` : `${name};TZID=${zone}:${basicDateTime(wall)}`;
+}
+
+/** A FLOAT value (§3.3.7): digits, never an exponent. */
+const float = (x: number) => x.toFixed(6).replace(/\.?0+$/, '');
+
+/** ±HHMM, as TZOFFSETFROM and TZOFFSETTO take it. */
+function utcOffset(minutes: number): string {
+  const abs = Math.abs(minutes);
+  return `${minutes < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}${String(abs % 60).padStart(2, '0')}`;
+}
+
+/** The wall time of an instant at a fixed offset, in the basic form. */
+function wallAt(instant: number, offsetMinutes: number): string {
+  return new Date(instant + offsetMinutes * 60_000).toISOString().slice(0, 19).replace(/[-:]/g, '');
+}
+
+/**
+ * The years a zone's VTIMEZONE covers: a year before and after each year an event of the zone
+ * starts or ends in (TEC 6.15.6 and later), as runs of consecutive years, so that an event that
+ * lasts centuries does not list every change between its two ends.
+ */
+function yearRuns(years: ReadonlySet<number>): [number, number][] {
+  const wanted = new Set<number>();
+  for (const y of years) for (const near of [y - 1, y, y + 1]) if (near >= 1900 && near <= 9999) wanted.add(near);
+  const sorted = [...wanted].sort((a, b) => a - b);
+  const runs: [number, number][] = [];
+  for (const y of sorted) {
+    const last = runs.at(-1);
+    if (last && last[1] === y - 1) last[1] = y;
+    else runs.push([y, y]);
+  }
+  return runs;
+}
+
+/**
+ * One VTIMEZONE per zone the events use, with the zone's changes over the years its events need.
+ * Each observance starts at the local time in force before it, as RFC 5545 §3.6.5 says (TEC
+ * writes UTC there).
+ */
+function timezones(events: readonly EventItem[]): string[] {
+  const years = new Map<string, Set<number>>();
+  for (const e of events) {
+    const zone = zoneOf(e);
+    let set = years.get(zone);
+    if (!set) years.set(zone, (set = new Set()));
+    set.add(Number(e.start.slice(0, 4))).add(Number(e.end.slice(0, 4)));
+  }
+  const lines: string[] = [];
+  for (const [zone, set] of years) {
+    lines.push('BEGIN:VTIMEZONE', `TZID:${zone}`);
+    for (const [from, to] of yearRuns(set)) {
+      for (const o of observances(zone, from, to)) {
+        const kind = o.daylight ? 'DAYLIGHT' : 'STANDARD';
+        lines.push(
+          `BEGIN:${kind}`,
+          `TZOFFSETFROM:${utcOffset(o.from)}`,
+          `TZOFFSETTO:${utcOffset(o.to)}`,
+          `TZNAME:${escapeText(o.name)}`,
+          `DTSTART:${wallAt(o.at, o.from)}`,
+          `END:${kind}`,
+        );
+      }
+    }
+    lines.push('END:VTIMEZONE');
+  }
+  return lines;
+}
+
+/** TEC's full address of a venue: its name, street, city, region, postal code and country, with commas. */
+function location(v: VenueShown): string {
+  const region = v.stateprovince || (v.country === 'United States' ? v.state : v.province);
+  return [renderTitle(v.title), v.address, v.city, region, v.zip, v.country]
+    .filter((part) => part !== undefined && part !== '')
+    .map((part) => htmlEntityDecode(part!))
+    .join(', ');
+}
+
+const IMAGE_TYPES: Record<string, string> = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  avif: 'image/avif',
+  svg: 'image/svg+xml',
+  bmp: 'image/bmp',
+  ico: 'image/x-icon',
+};
+
+function attach(url: string): string {
+  const ext = /\.([a-z0-9]+)$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase() ?? '';
+  const type = IMAGE_TYPES[ext];
+  return type ? `ATTACH;FMTTYPE=${type}:${url}` : `ATTACH:${url}`;
+}
+
+function organizerLine(o: OrganizerShown): string | undefined {
+  if (!o.email) return undefined;
+  const name = htmlEntityDecode(o.title);
+  return name ? `ORGANIZER;CN=${quoteParam(name)}:MAILTO:${o.email}` : `ORGANIZER:MAILTO:${o.email}`;
+}
+
+/** One VEVENT's lines, in TEC's order; GEO (which TEC leaves out) follows LOCATION. */
+function vevent({ event: e, open }: FeedEvent, linked: Linked, host: string): string[] {
+  const lines = ['BEGIN:VEVENT'];
+  if (e.allDay) {
+    // A DATE end is exclusive (RFC 5545 §3.6.1): the day after the last one.
+    lines.push(`DTSTART;VALUE=DATE:${basicDate(e.start)}`, `DTEND;VALUE=DATE:${basicDate(addDays(e.end, 1))}`);
+  } else {
+    const zone = zoneOf(e);
+    lines.push(dateTime('DTSTART', e.start, e.utcStart, zone), dateTime('DTEND', e.end, e.utcEnd, zone));
+  }
+  lines.push(
+    `DTSTAMP:${utcStamp(e.modified_utc)}`,
+    `CREATED:${utcStamp(e.date_utc)}`,
+    `LAST-MODIFIED:${utcStamp(e.modified_utc)}`,
+    `UID:${eventUid(e, host)}`,
+    `SUMMARY:${escapeText(htmlEntityDecode(wpStripAllTags(e.title)))}`,
+    `DESCRIPTION:${escapeText(open ? plain(renderContent(e.description)) : PROTECTED_DESCRIPTION)}`,
+    `URL:${postUrl(e)}`,
+  );
+  // A protected event shows in a feed what it shows in a list: its title and times.
+  if (open) {
+    const venue = e.venues.map((id) => linked.venues.get(id)).find((v) => v !== undefined);
+    if (venue) {
+      const where = location(venue);
+      if (where) lines.push(`LOCATION:${escapeText(where)}`);
+      if (venue.geoLat && venue.geoLng) lines.push(`GEO:${float(venue.geoLat)};${float(venue.geoLng)}`);
+    }
+    const categories = e.categories.map((id) => linked.terms.get(id)).filter((t): t is TermItem => t !== undefined);
+    if (categories.length) lines.push(`CATEGORIES:${categories.map((t) => escapeText(htmlEntityDecode(t.name))).join(',')}`);
+    if (e.image) lines.push(attach(e.image));
+    const organizer = e.organizers.map((id) => linked.organizers.get(id)).find((o) => o !== undefined);
+    const line = organizer && organizerLine(organizer);
+    if (line) lines.push(line);
+  }
+  lines.push('END:VEVENT');
+  return lines;
+}
+
+/** The calendar's own properties, as TEC's get_start() and its views write them. */
+function head(name: string, home: string): string[] {
+  return [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    `PRODID:-//${escapeText(name)} - ECPv${TEC_VERSION}//NONSGML v1.0//EN`,
+    'CALSCALE:GREGORIAN',
+    'METHOD:PUBLISH',
+    ...(name ? [`X-WR-CALNAME:${escapeText(name)}`] : []),
+    `X-ORIGINAL-URL:${home}`,
+    `X-WR-CALDESC:${escapeText(`Events for ${name}`)}`,
+    'REFRESH-INTERVAL;VALUE=DURATION:PT1H',
+    'X-Robots-Tag:noindex',
+    'X-PUBLISHED-TTL:PT1H',
+  ];
+}
+
+/** The iCalendar file of some events, and its file name (TEC's: the site's slug and a hash of the event ids). */
+export function icalendar(events: readonly FeedEvent[], linked: Linked): Calendar {
+  const cfg = config();
+  const host = new URL(cfg.siteUrl).hostname;
+  const lines = [...head(cfg.siteName, cfg.siteUrl), ...timezones(events.map((f) => f.event))];
+  for (const f of events) lines.push(...vevent(f, linked, host));
+  lines.push('END:VCALENDAR');
+  const hash = createHash('md5')
+    .update(`ical${events.map((f) => f.event.id).join('')}`)
+    .digest('hex')
+    .slice(0, 11);
+  return { text: contentLines(lines), filename: `${slugify(cfg.siteName) || 'calendar'}-${hash}.ics` };
+}
