@@ -275,3 +275,19 @@ describe('wp/v2/tribe_events_cat hierarchy, wp/v2/tags without one', () => {
     expectError(await wp('POST', '/tags', { token: 'editor', body: { name: 'Twice' } }), 400, 'term_exists', 'A term with the name provided already exists in this taxonomy.');
   });
 });
+
+describe("WordPress's URLs", () => {
+  it('serve the term routes at /wp-json/wp/v2/… in the default language, linking in that form', async () => {
+    const t = await create('/tags', { name: unique('At wp-json') });
+    const res = await gw.api('GET', gw.abs('/wp-json/wp/v2/tags?hide_empty=0&per_page=1&page=1'));
+    expect(res.status, res.text).toBe(200);
+    expect(Number(res.headers.get('x-wp-total'))).toBeGreaterThan(0);
+    const site = config().siteUrl;
+    for (const term of res.body as Json[]) expect(term._links.collection).toEqual([{ href: `${site}/wp-json/wp/v2/tags` }]);
+    const one = await gw.api('GET', gw.abs(`/wp-json/wp/v2/tags/${t.id}`));
+    expect(one.body._links.self[0].href).toBe(`${site}/wp-json/wp/v2/tags/${t.id}`);
+    // The tags made above: more than one page of one.
+    expect(Number(res.headers.get('x-wp-totalpages'))).toBeGreaterThan(1);
+    expect(res.headers.get('link')).toBe(`<${site}/wp-json/wp/v2/tags?hide_empty&per_page=1&page=2>; rel="next"`);
+  });
+});
