@@ -42,11 +42,10 @@ function termDocs(kind: 'wpTags' | 'wpCategories', many: string): Record<string,
       invalid: 'the post does not exist (rest_post_invalid_id)',
     },
     [`${kind}.create`]: {
-      description: `${editors}. The slug comes from the name unless given.`,
+      description: `${editors}. The slug comes from the name unless given; a taken one gets WordPress's next free one (\`-2\`, …).`,
       ok: { status: 201, description: 'The term made', schema: 'WpTerm' },
       refused: 'rest_cannot_create',
-      invalid:
-        'a term of the name exists (term_exists), the slug is taken (duplicate_term_slug), or the parent does not exist (rest_term_invalid) or is set on a tag (rest_taxonomy_not_hierarchical)',
+      invalid: 'a term of the name exists (term_exists), or the parent does not exist (rest_term_invalid) or is set on a tag (rest_taxonomy_not_hierarchical)',
       location: 'The REST URL of the term made',
     },
     [`${kind}.get`]: {

@@ -21,7 +21,8 @@ import { newTermItem, termWrites } from './term-items.js';
 import { REQUEST_FAN_OUT } from './cards.js';
 import { unlinkTerm } from './unlink.js';
 
-const duplicateSlug = (slug: string) => new ApiError(400, 'duplicate_term_slug', `The slug "${slug}" is already in use by another term.`);
+// WordPress's message (its error has no status, so TEC answers 500; a taken slug is the caller's to fix: 400).
+const duplicateSlug = (slug: string) => new ApiError(400, 'duplicate_term_slug', `The slug &#8220;${slug}&#8221; is already in use by another term.`);
 
 /** Checks `parent` for the taxonomy: tags have none; a category's parent must exist. */
 async function parentOf(ctx: RequestContext<{ parent?: ParentArg }>, taxonomy: Taxonomy, current: number, selfId?: number): Promise<number> {
@@ -75,18 +76,14 @@ export async function storeNewTerm(ctx: RequestContext<TermCreate>): Promise<Ter
   const takeId = () => (allocated ??= createId(() => nextId('term')).then((c) => c.id));
   const existing = await getItem<{ id: number }>(keys.termName(taxonomy, ctx.lang, parent, name));
   if (existing) throw tec.termExists(existing.id, taxonomy === 'category');
-  const wantedSlug = ctx.params.slug;
-  if (wantedSlug !== undefined) {
-    const taken = await getItem(keys.slugGuard(taxonomy, ctx.lang, slugify(wantedSlug)));
-    if (taken) throw duplicateSlug(slugify(wantedSlug));
-  }
   const term = await withRetry(async (attempt) => {
-    const t = await newTermItem(taxonomy, ctx.lang, name, ctx.params.description ?? '', parent, wantedSlug, attempt, takeId);
+    // A taken slug, asked for or derived from the name, gets WordPress's next free one (`-2`, …:
+    // wp_unique_term_slug); another term that takes it meanwhile is a lost race (retried with a
+    // ticket, see freeSlug).
+    const t = await newTermItem(taxonomy, ctx.lang, name, ctx.params.description ?? '', parent, ctx.params.slug, attempt, takeId);
     const writes = termWrites(t);
     const meaning = guardError(writes, t);
-    // A slug derived from the name that another term took meanwhile is a lost race (retried with a
-    // ticket, see freeSlug); a slug the caller asked for is WordPress's duplicate_term_slug.
-    await transact(writes, (i) => (wantedSlug === undefined && isSlugItem(writes[i]) ? undefined : meaning(i)));
+    await transact(writes, (i) => (isSlugItem(writes[i]) ? undefined : meaning(i)));
     return t;
   });
   await addTermBytes(term.lang, itemBytes(term));

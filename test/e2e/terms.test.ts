@@ -230,7 +230,15 @@ describe('categories and tags: create, read, update, delete', () => {
         const res = await api('PATCH', `/${path}/${b.id}`, { body: { slug: a.slug }, token: 'editor' });
         expect(res.status).toBe(400);
         expect(res.body.code).toBe('duplicate_term_slug');
+        expect(res.body.message).toBe(`The slug &#8220;${a.slug}&#8221; is already in use by another term.`);
         expect((await getTerm(k, b.id)).slug).toBe(b.slug);
+      });
+
+      it('a create that asks for a taken slug gets the next free one, as WordPress (wp_unique_term_slug)', async () => {
+        const a = await createTerm(k, { name: `Wanted A ${path}`, slug: `wanted-${path}` });
+        const b = await createTerm(k, { name: `Wanted B ${path}`, slug: `wanted-${path}` });
+        const c = await createTerm(k, { name: `Wanted C ${path}`, slug: `Wanted ${path}` });
+        expect([a.slug, b.slug, c.slug]).toEqual([`wanted-${path}`, `wanted-${path}-2`, `wanted-${path}-3`]);
       });
 
       it('an empty name is 400; an unknown id is 400; anonymous is 401', async () => {
