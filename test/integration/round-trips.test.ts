@@ -11,6 +11,7 @@ import { CREDENTIALS_PREFIX } from '#lib/contract/grants.js';
 import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
 import { forgetConfirmedRoles } from '#lib/store/credentials.js';
 import { invoke } from '#lib/local/invoke.js';
+import { batchGet } from '#lib/store/reads.js';
 import { useFreshTable } from '../support/table.js';
 
 /** Well above DynamoDB Local's own time per request, so that stages do not blur. */
@@ -84,6 +85,15 @@ describe('round trips of a read', () => {
       stack().remove('credentialReads');
     }
   }
+
+  it('reads 1,000 keys in ten BatchGet requests, four at a time: three stages', async () => {
+    capacity.reset();
+    const found = await batchGet(Array.from({ length: 1000 }, (_, i) => ({ pk: `ROUND#${i}`, sk: 'NONE' })));
+    const used = capacity.snapshot();
+    expect(found.size).toBe(0);
+    expect(used.commands.BatchGetItemCommand).toBe(10);
+    expect(used.stages).toBe(3);
+  });
 
   it('lists a page of events in two stages, unfiltered or filtered by one id', async () => {
     const rows: string[] = [];
