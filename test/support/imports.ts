@@ -24,6 +24,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['logic'],
   ['http', 'stream'],
   ['local'],
+  ['import'],
 ];
 
 export interface Edge {
