@@ -11,35 +11,12 @@
 //   - every line ends with CRLF, the last included, and long lines are folded (TEC does neither).
 // Ids, URLs' origin and the times of creation differ between the two sites by nature.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { resetConfig } from '#lib/runtime/config.js';
 import { createAsEditor } from '../support/expect.js';
 import { useGateway } from '../support/gateway.js';
+import { liveTec, TEC } from '../support/live-tec.js';
 import { expectRfcLines, rawCalendar, readCalendar, unescapeText, type ContentLine, type RawComponent } from '../support/ical.js';
-
-const TEC = (process.env.TEC_URL ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
-const ETC = process.env.ETC_DIR ?? join(process.env.TMPDIR ?? '/tmp', 'anchor-wp', 'etc');
-const START = 'Start it with `sudo bash ../shared/tec-live/setup.sh` from the project root (as root, without sudo); ../shared/tec-live/README.md says more.';
-
-/** The live site's address and an admin's HTTP Basic credentials, or a clear error saying what is missing. */
-async function liveTec(): Promise<{ auth: string; name: string }> {
-  let name: string;
-  try {
-    const res = await fetch(`${TEC}/wp-json/`, { signal: AbortSignal.timeout(5_000) });
-    if (!res.ok) throw new Error(`it answers ${res.status}`);
-    name = ((await res.json()) as { name: string }).name;
-    const tec = await fetch(`${TEC}/wp-json/tribe/events/v1/`, { signal: AbortSignal.timeout(5_000) });
-    if (!tec.ok) throw new Error(`its TEC namespace answers ${tec.status}`);
-  } catch (err) {
-    throw new Error(`The live TEC is not reachable at ${TEC} (${(err as Error).message}). ${START}`);
-  }
-  const file = join(ETC, 'app-password.txt');
-  if (!existsSync(file)) throw new Error(`The live TEC's application password is missing: ${file} (set ETC_DIR if it is elsewhere). ${START}`);
-  const login = readFileSync(file, 'utf8').trim().split('\n').at(-1)!;
-  return { auth: `Basic ${Buffer.from(login).toString('base64')}`, name };
-}
 
 const run = Date.now().toString(36);
 
