@@ -217,4 +217,34 @@ describe('calendar files against the live TEC', () => {
     expect(events(mine).map(uid)).toEqual(events(theirs).map(uid));
     expect(res.headers.get('x-feed-events')).toBe('4');
   });
+
+  it('keeps the instant of a fixed-offset zone (TEC names a city for it, whose summer time moves the event)', async () => {
+    const live = await liveTec();
+    for (const [timezone, city] of [
+      ['UTC+5', 'Asia/Karachi'],
+      ['UTC-5', 'America/New_York'],
+    ] as const) {
+      const body = { title: `Offset ${timezone} ${run}`, start_date: '2027-07-10 10:00:00', end_date: '2027-07-10 11:00:00', timezone };
+      const res = await fetch(`${TEC}/wp-json/tribe/events/v1/events`, {
+        method: 'POST',
+        headers: { authorization: live.auth, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const theirs = (await res.json()) as { url: string; utc_start_date: string };
+      const mine = await createAsEditor(gw, '/events', body);
+      // A fixed offset has no summer time: 10:00 at UTC-5 is 15:00 UTC. TEC's JSON already takes the
+      // city's (14:00 in July), a defect not copied (it moves the event).
+      const instant = Date.parse(`2027-07-10T${timezone === 'UTC+5' ? '05' : '15'}:00:00Z`) / 1000;
+      expect(Date.parse(`${mine.utc_start_date.replace(' ', 'T')}Z`) / 1000).toBe(instant);
+      expect(Date.parse(`${theirs.utc_start_date.replace(' ', 'T')}Z`) / 1000 - instant, timezone).toBe(city === 'America/New_York' ? -3600 : 0);
+      const tecFile = readCalendar(await (await fetch(`${theirs.url}?ical=1`)).text());
+      const ourFile = readCalendar((await gw.api('GET', `/events/${mine.id}`, { query: { ical: 1 } })).text);
+      expect(ourFile.events[0]!.start, timezone).toBe(instant);
+      expect(ourFile.events[0]!.tzid).toBe(timezone);
+      // TEC writes the local time under a city of that standard offset: right only while the city
+      // keeps it (Karachi), an hour off in New York's summer.
+      expect(tecFile.events[0]!.tzid).toBe(city);
+      expect(tecFile.events[0]!.start - instant, timezone).toBe(city === 'America/New_York' ? -3600 : 0);
+    }
+  });
 });
