@@ -16,9 +16,9 @@ import { config } from '#lib/runtime/config.js';
 import { wallToUtc } from '#lib/domain/time/dates.js';
 import { capacity, db } from '#lib/store/db.js';
 import { nextId } from '#lib/store/ids.js';
-import { keys } from '#lib/store/keys.js';
 import { durationBound } from '#lib/store/stats.js';
 import type { EventItem } from '#lib/store/items.js';
+import { eventRecord } from '#lib/docs/record-samples.js';
 import { indexed } from '#lib/logic/common.js';
 import { eventTransaction } from '#lib/logic/event-writes.js';
 import { mintToken } from '#lib/local/dev-auth.js';
@@ -112,41 +112,24 @@ async function fill(from: number, to: number, perDay: number): Promise<number> {
   for (let i = from; i < to; i++) {
     const id = await nextId('post');
     const { start, end } = when(i, perDay);
-    const event: EventItem = indexed({
-      ...keys.post(id),
-      id,
-      kind: 'event',
-      lang: 'en',
-      status: 'publish',
-      slug: `event-${i}`,
-      author: 1,
-      date: now,
-      date_utc: now,
-      modified: now,
-      modified_utc: now,
-      title: `Event ${i}: talk, music & more`,
-      description: `<p>Event number ${i}, with a paragraph; and another line of text about it.</p>`,
-      excerpt: '',
-      image: '',
-      website: null,
-      version: 1,
-      start,
-      end,
-      utcStart: wallToUtc(start, 'UTC'),
-      utcEnd: wallToUtc(end, 'UTC'),
-      timezone: '',
-      allDay: false,
-      showMap: false,
-      showMapLink: false,
-      sticky: false,
-      featured: false,
-      venues: [],
-      organizers: [],
-      categories: [],
-      tags: [],
-      parent: 0,
-      cards: {},
-    });
+    const event: EventItem = indexed(
+      eventRecord({
+        id,
+        slug: `event-${i}`,
+        author: 1,
+        date: now,
+        date_utc: now,
+        modified: now,
+        modified_utc: now,
+        title: `Event ${i}: talk, music & more`,
+        description: `<p>Event number ${i}, with a paragraph; and another line of text about it.</p>`,
+        start,
+        end,
+        utcStart: wallToUtc(start, 'UTC'),
+        utcEnd: wallToUtc(end, 'UTC'),
+        cards: {},
+      }),
+    );
     for (const item of eventTransaction(undefined, event, table, [], new Set(), bound).items) {
       if (item.Put?.Item) puts.push(item.Put.Item);
       else if (item.Update) updates.push(item.Update);

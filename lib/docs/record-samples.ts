@@ -10,6 +10,48 @@ import type { Json } from './json-schema.js';
 const stamp = { date: '2027-01-02 10:00:00', date_utc: '2027-01-02 10:00:00', modified: '2027-01-03 11:30:00', modified_utc: '2027-01-03 11:30:00' };
 const post = { sk: 'POST', lang: 'en' as Lang, status: 'publish', author: 1, version: 1, ...stamp };
 
+/**
+ * An event record with every field at its default (published, timed, in the site's zone, linked to
+ * nothing), then `fields`: a start without `utcStart` is read as UTC, an end defaults to the start.
+ * The one place that lists every field, for the samples here, the tests and the benchmarks.
+ */
+export function eventRecord(fields: Partial<EventItem> & { id: number }): EventItem {
+  const start = fields.start ?? '2030-06-01 10:00:00';
+  const end = fields.end ?? start;
+  return {
+    pk: `POST#${fields.id}`,
+    sk: 'POST',
+    kind: 'event',
+    lang: 'en',
+    status: 'publish',
+    slug: `event-${fields.id}`,
+    author: 0,
+    ...stamp,
+    title: `Event ${fields.id}`,
+    description: '',
+    excerpt: '',
+    image: '',
+    website: null,
+    version: 1,
+    start,
+    end,
+    utcStart: fields.utcStart ?? start,
+    utcEnd: fields.utcEnd ?? end,
+    timezone: '',
+    allDay: false,
+    showMap: false,
+    showMapLink: false,
+    sticky: false,
+    featured: false,
+    venues: [],
+    organizers: [],
+    categories: [],
+    tags: [],
+    parent: 0,
+    ...fields,
+  };
+}
+
 /** Every optional field set (so that no key is dropped), and the fewest fields a record can have. */
 function storedSamples() {
   const venue: VenueItem = {
@@ -133,33 +175,7 @@ function storedSamples() {
     tags: [6],
     parent: 0,
   };
-  const bareEvent: EventItem = {
-    ...post,
-    pk: 'POST#17',
-    id: 17,
-    kind: 'event',
-    slug: 'event',
-    title: 'Event',
-    description: '',
-    excerpt: '',
-    image: '',
-    website: null,
-    start: '2027-01-15 00:00:00',
-    end: '2027-01-15 23:59:59',
-    utcStart: '2027-01-15 00:00:00',
-    utcEnd: '2027-01-15 23:59:59',
-    timezone: '',
-    allDay: true,
-    showMap: false,
-    showMapLink: false,
-    sticky: false,
-    featured: false,
-    venues: [],
-    organizers: [],
-    categories: [],
-    tags: [],
-    parent: 0,
-  };
+  const bareEvent = eventRecord({ ...post, id: 17, slug: 'event', title: 'Event', start: '2027-01-15 00:00:00', end: '2027-01-15 23:59:59', allDay: true });
   const linked: Linked = {
     venues: new Map([[2, venue]]),
     organizers: new Map([[3, organizer]]),

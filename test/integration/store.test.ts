@@ -12,6 +12,7 @@ import { freeSlug } from '#lib/store/slugs.js';
 import { userExists, userIdOf } from '#lib/store/users.js';
 import { keys, pad } from '#lib/store/keys.js';
 import type { EventItem, LinkItem, TermItem } from '#lib/store/items.js';
+import { eventRecord } from '#lib/docs/record-samples.js';
 import { tableDescription, useFreshTable } from '../support/table.js';
 
 useFreshTable('store');
@@ -88,43 +89,9 @@ async function makePlace(kind: 'venue' | 'organizer', name: string): Promise<num
 
 const countOf = async (id: number) => (await getItem<TermItem>(keys.term(id)))!.count;
 
-function makeEvent(id: number, over: Partial<EventItem> = {}): EventItem {
-  return {
-    ...keys.post(id),
-    id,
-    kind: 'event',
-    lang: 'en',
-    status: 'publish',
-    slug: `event-${id}`,
-    author: 0,
-    date: '2030-01-01 00:00:00',
-    date_utc: '2030-01-01 00:00:00',
-    modified: '2030-01-01 00:00:00',
-    modified_utc: '2030-01-01 00:00:00',
-    title: `Event ${id}`,
-    description: '',
-    excerpt: '',
-    image: '',
-    website: null,
-    version: 1,
-    start: '2030-06-01 10:00:00',
-    end: '2030-06-01 12:00:00',
-    utcStart: '2030-06-01 10:00:00',
-    utcEnd: '2030-06-01 12:00:00',
-    timezone: '',
-    allDay: false,
-    showMap: false,
-    showMapLink: false,
-    sticky: false,
-    featured: false,
-    venues: [],
-    organizers: [],
-    categories: [],
-    tags: [],
-    parent: 0,
-    ...over,
-  };
-}
+const DATE = '2030-01-01 00:00:00';
+const makeEvent = (id: number, over: Partial<EventItem> = {}): EventItem =>
+  eventRecord({ id, date: DATE, date_utc: DATE, modified: DATE, modified_utc: DATE, start: '2030-06-01 10:00:00', end: '2030-06-01 12:00:00', ...over });
 
 /** Runs an event transaction as the logic does: failed conditions mapped through `meaning`. */
 async function commit(old: EventItem | undefined, next: EventItem | undefined): Promise<void> {

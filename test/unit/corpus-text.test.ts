@@ -14,6 +14,7 @@ import { presentEvent, presentNestedTerm, presentOrganizer, presentTerm, present
 import type { EventItem, OrganizerItem, TermItem, VenueItem } from '#lib/store/items.js';
 import { escHtml, sanitizeTextField } from '#lib/wp/text.js';
 import { stripslashes } from '#lib/wp/php.js';
+import { eventRecord } from '#lib/docs/record-samples.js';
 
 const CORPUS = fileURLToPath(new URL('../corpus/tec/text.jsonl', import.meta.url));
 
@@ -43,31 +44,18 @@ const post = { sk: 'POST', lang: 'en' as const, status: 'publish', slug: 'x', au
 const FILLER = 'Filler';
 
 function eventOf(fields: { title?: string; description?: string; excerpt?: string }): EventItem {
-  return {
+  return eventRecord({
     ...post,
-    pk: 'POST#1',
     id: 1,
-    kind: 'event',
-    website: null,
     title: fields.title ?? FILLER,
     description: fields.description ?? FILLER,
     excerpt: fields.excerpt ?? '',
     start: '2045-01-15 12:00:00',
     end: '2045-01-15 13:00:00',
-    utcStart: '2045-01-15 12:00:00',
-    utcEnd: '2045-01-15 13:00:00',
     timezone: 'UTC',
-    allDay: false,
     showMap: true,
     showMapLink: true,
-    sticky: false,
-    featured: false,
-    venues: [],
-    organizers: [],
-    categories: [],
-    tags: [],
-    parent: 0,
-  };
+  });
 }
 
 function venueOf(fields: Partial<Record<'venue' | 'address' | 'city' | 'description', string>>): VenueItem {

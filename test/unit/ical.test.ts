@@ -6,6 +6,7 @@ import { observances } from '#lib/domain/time/transitions.js';
 import { escapeText, fold } from '#lib/present/ical-text.js';
 import { eventUid, icalendar, PROTECTED_DESCRIPTION, type FeedEvent } from '#lib/present/ical.js';
 import type { Linked } from '#lib/present/present.js';
+import { eventRecord } from '#lib/docs/record-samples.js';
 import type { EventItem, OrganizerItem, TermItem, VenueItem } from '#lib/store/items.js';
 import { htmlEntityDecode } from '#lib/wp/decode.js';
 import { expectRfcLines, readCalendar } from '../support/ical.js';
@@ -57,29 +58,7 @@ const linked: Linked = {
 
 function event(id: number, start: string, end: string, timezone: string, more: Partial<EventItem> = {}): EventItem {
   const zone = timezone || 'UTC';
-  return {
-    ...post(id),
-    kind: 'event',
-    slug: `event-${id}`,
-    title: `Event ${id}`,
-    description: '',
-    start,
-    end,
-    utcStart: wallToUtc(start, zone),
-    utcEnd: wallToUtc(end, zone),
-    timezone,
-    allDay: false,
-    showMap: false,
-    showMapLink: false,
-    sticky: false,
-    featured: false,
-    venues: [],
-    organizers: [],
-    categories: [],
-    tags: [],
-    parent: 0,
-    ...more,
-  };
+  return eventRecord({ ...post(id), slug: `event-${id}`, title: `Event ${id}`, start, end, utcStart: wallToUtc(start, zone), utcEnd: wallToUtc(end, zone), timezone, ...more });
 }
 
 const long = 'Šventė '.repeat(20);

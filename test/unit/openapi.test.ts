@@ -20,13 +20,12 @@ import { envelope } from '#lib/logic/lists.js';
 import { openApiDocument } from '#lib/docs/openapi.js';
 import { documentKey } from '#lib/docs/paths.js';
 import { DEMO_RECORDS, exampleBody } from '#lib/docs/examples.js';
-import { presentedExamples } from '#lib/docs/record-samples.js';
+import { eventRecord, presentedExamples } from '#lib/docs/record-samples.js';
 import { schemaDrift } from '#lib/docs/components.js';
 import { documentedArgs } from '#lib/contract/arg-docs.js';
 import { OPERATIONS, operation, routePath, type Operation } from '#lib/contract/operations.js';
 import type { RequestContext } from '#lib/contract/request.js';
 import { presentEvent, redact } from '#lib/present/present.js';
-import type { EventItem } from '#lib/store/items.js';
 
 type Json = Record<string, any>;
 
@@ -423,12 +422,8 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
   it("derives Event's properties from the presenter: a presented event's keys, plus json_ld", async () => {
     const { schemas } = (await doc()).components;
     const stamp = '2027-02-01 09:00:00';
-    const event: EventItem = {
-      pk: 'POST#9',
-      sk: 'POST',
+    const event = eventRecord({
       id: 9,
-      kind: 'event',
-      lang: 'en',
       status: 'draft',
       slug: 'e',
       author: 2,
@@ -437,27 +432,10 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
       modified: stamp,
       modified_utc: stamp,
       title: 'E',
-      description: '',
-      excerpt: '',
-      image: '',
-      website: null,
-      version: 1,
       start: stamp,
-      end: stamp,
-      utcStart: stamp,
-      utcEnd: stamp,
-      timezone: '',
-      allDay: false,
       showMap: true,
       showMapLink: true,
-      sticky: false,
-      featured: false,
-      venues: [],
-      organizers: [],
-      categories: [],
-      tags: [],
-      parent: 0,
-    };
+    });
     const presented = presentEvent(event, { venues: new Map(), organizers: new Map(), terms: new Map() });
     expect(Object.keys(schemas.Event.properties).sort()).toEqual([...Object.keys(presented), 'json_ld'].sort());
     // In the presenter's order (json_ld where single reads put it).
