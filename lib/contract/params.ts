@@ -55,14 +55,24 @@ export type Params<T extends Args> = {
 /** Whether any argument is filtered as HTML on save. */
 export const takesHtml = (args: Args): boolean => Object.values(args).some((arg) => arg.html !== undefined);
 
-const fail = (ctx: { issues: unknown[]; value: unknown }, message: string) => {
-  (ctx.issues as { code: string; message: string; input: unknown }[]).push({
+/**
+ * The code WordPress's schema validation gives a refusal (`rest_validate_value_from_schema`), which
+ * its core routes report in `details`; TEC's routes validate by callback and report none.
+ */
+export type SchemaCode = 'rest_invalid_type' | 'rest_not_in_enum' | 'rest_out_of_bounds' | 'rest_too_many_items';
+
+/** Records a refusal of the value in `ctx`, with WordPress's schema code when it has one. */
+export const refuseValue = (ctx: { issues: unknown[] }, value: unknown, message: string, code?: SchemaCode) => {
+  (ctx.issues as { code: string; message: string; input: unknown; params?: { schemaCode: SchemaCode } }[]).push({
     code: 'custom',
     message,
-    input: ctx.value,
+    input: value,
+    ...(code ? { params: { schemaCode: code } } : {}),
   });
   return z.NEVER;
 };
+
+const fail = (ctx: { issues: unknown[]; value: unknown }, message: string, code?: SchemaCode) => refuseValue(ctx, ctx.value, message, code);
 
 /**
  * A string (a body's values may carry control characters: lib/http/codec.ts). `nonEmpty` rejects ""
@@ -74,7 +84,7 @@ export function str(opts: { nonEmpty?: boolean; max?: number; notZero?: boolean 
   return z.pipe(
     z.unknown(),
     z.transform((value, ctx) => {
-      if (typeof value !== 'string') return fail({ ...ctx, value }, 'is not of type string.');
+      if (typeof value !== 'string') return fail({ ...ctx, value }, 'is not of type string.', 'rest_invalid_type');
       // Control characters alone are no text (WordPress: "Content, title, and excerpt are empty").
       if (opts.nonEmpty && value.replace(/[\x00-\x08\x0B\x0C\x0E-\x1F]/g, '').trim() === '') return fail({ ...ctx, value }, 'must not be empty.');
       // PHP's empty('0') is true: TEC refuses a title, description or name of exactly "0".
@@ -91,8 +101,8 @@ export function int(opts: { min?: number } = {}) {
     z.unknown(),
     z.transform((value, ctx) => {
       const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : NaN;
-      if (!Number.isSafeInteger(n)) return fail({ ...ctx, value }, 'is not of type integer.');
-      if (opts.min !== undefined && n < opts.min) return fail({ ...ctx, value }, `must be greater than or equal to ${opts.min}`);
+      if (!Number.isSafeInteger(n)) return fail({ ...ctx, value }, 'is not of type integer.', 'rest_invalid_type');
+      if (opts.min !== undefined && n < opts.min) return fail({ ...ctx, value }, `must be greater than or equal to ${opts.min}`, 'rest_out_of_bounds');
       return n;
     }),
   );
@@ -106,7 +116,7 @@ export function num(opts: { min?: number; max?: number } = {}) {
     z.unknown(),
     z.transform((value, ctx) => {
       const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
-      if (!Number.isFinite(n)) return fail({ ...ctx, value }, 'is not of type number.');
+      if (!Number.isFinite(n)) return fail({ ...ctx, value }, 'is not of type number.', 'rest_invalid_type');
       if ((opts.min !== undefined && n < opts.min) || (opts.max !== undefined && n > opts.max)) return fail({ ...ctx, value }, `must be between ${opts.min} and ${opts.max}.`);
       // Magnitudes below 1e-12 become 0 (and -0 becomes 0): DynamoDB stores none below 1e-130,
       // and for every quantity here (degrees, kilometres) 1e-12 is below any meaning.
@@ -136,7 +146,7 @@ export function bool() {
     z.unknown(),
     z.transform((value, ctx) => {
       const b = parseBool(value);
-      return b === undefined ? fail({ ...ctx, value }, 'is not of type boolean.') : b;
+      return b === undefined ? fail({ ...ctx, value }, 'is not of type boolean.', 'rest_invalid_type') : b;
     }),
   );
 }
@@ -203,7 +213,7 @@ export function urlOrEmpty() {
   return z.pipe(
     z.unknown(),
     z.transform((value, ctx) => {
-      if (typeof value !== 'string') return fail({ ...ctx, value }, 'is not of type string.');
+      if (typeof value !== 'string') return fail({ ...ctx, value }, 'is not of type string.', 'rest_invalid_type');
       const v = value.trim();
       if (v === '') return '';
       try {

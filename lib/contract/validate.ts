@@ -10,20 +10,29 @@ export interface ValidateOptions {
   unfilteredHtml?: boolean;
   /** The HTML filters (lib/contract/html-filters.ts); required when an argument is filtered. */
   filters?: HtmlFilters;
+  /**
+   * Report each refusal's schema code in `details`, as WordPress's core routes do (their arguments
+   * are checked against a schema; TEC's by callbacks, which give no details).
+   */
+  schemaDetails?: boolean;
 }
+
+/** WordPress names the parameter in the data of a type refusal only. */
+const detail = (param: string, code: string, message: string) => ({ code, message, data: code === 'rest_invalid_type' ? { param } : null });
 
 /**
  * Validates `input` against `args` in WordPress's order: missing required first, then values.
  * Text arguments that carry HTML are filtered as WordPress filters them on save, and then
  * checked again (a title of only `<script></script>` is empty once filtered).
  */
-export function validateArgs<A extends Args>(args: A, input: Input, { skip = [], unfilteredHtml = false, filters }: ValidateOptions = {}): Params<A> {
+export function validateArgs<A extends Args>(args: A, input: Input, { skip = [], unfilteredHtml = false, filters, schemaDetails = false }: ValidateOptions = {}): Params<A> {
   const missing = Object.entries(args)
     .filter(([name, arg]) => arg.required && !skip.includes(name) && (input[name] === undefined || input[name] === null))
     .map(([name]) => name);
   if (missing.length) throw missingParams(missing);
   const out: Record<string, unknown> = {};
   const bad: Record<string, string> = {};
+  const details: Record<string, unknown> = {};
   for (const [name, arg] of Object.entries(args)) {
     if (skip.includes(name)) continue;
     const raw = input[name];
@@ -38,9 +47,14 @@ export function validateArgs<A extends Args>(args: A, input: Input, { skip = [],
       if (filtered !== result.data) result = arg.schema.safeParse(filtered);
     }
     if (result.success) out[name] = result.data;
-    else bad[name] = `${name} ${result.error.issues[0]?.message ?? 'is invalid.'}`;
+    else {
+      const issue = result.error.issues[0] as { message?: string; params?: { schemaCode?: string } } | undefined;
+      bad[name] = `${name} ${issue?.message ?? 'is invalid.'}`;
+      const code = issue?.params?.schemaCode;
+      if (schemaDetails && code) details[name] = detail(name, code, bad[name]);
+    }
   }
-  if (Object.keys(bad).length) throw invalidParams(bad);
+  if (Object.keys(bad).length) throw invalidParams(bad, details);
   // Each value passed its argument's schema (or is its default): the table's types hold.
   return out as Params<A>;
 }

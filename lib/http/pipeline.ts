@@ -101,6 +101,7 @@ const routeRequest = (op: Operation, filters: HtmlFilters | undefined) => {
       skip,
       unfilteredHtml: isEditor(principal),
       filters,
+      schemaDetails: op.api !== 'tec',
     });
     // A read does not wait for the sign-in's bookkeeping: it runs beside the read, and the answer waits for it.
     if (op.access === 'read') principal = await identify(header(event, 'authorization'), facts, (task) => (context.aside = task));

@@ -228,20 +228,27 @@ for (const k of KINDS) {
       const draft = await event({ status: 'draft', [k.tec.slice(1)]: [a.id] });
       expectError(await wp('GET', k.route, { query: { post: draft.id } }), 401, 'rest_forbidden_context', 'Sorry, you are not allowed to view terms for this post.');
       expect((await wp('GET', k.route, { token: 'editor', query: { post: draft.id } })).body.map((t: Json) => t.id)).toEqual([a.id]);
-      const refusals: [Json, string, string][] = [
-        [{ per_page: 101 }, 'per_page', 'per_page must be between 1 (inclusive) and 100 (inclusive)'],
-        [{ per_page: 0 }, 'per_page', 'per_page must be between 1 (inclusive) and 100 (inclusive)'],
-        [{ page: 0 }, 'page', 'page must be greater than or equal to 1'],
-        [{ order: 'x' }, 'order', 'order is not one of asc and desc.'],
-        [{ hide_empty: 'x' }, 'hide_empty', 'hide_empty is not of type boolean.'],
-        [{ post: 'x' }, 'post', 'post is not of type integer.'],
-        [{ orderby: 'foo' }, 'orderby', 'orderby is not one of id, include, name, slug, include_slugs, term_group, description, and count.'],
+      // Each with WordPress's schema code in `details` (the live TEC's answers, key for key).
+      const refusals: [Json, string, string, string][] = [
+        [{ per_page: 101 }, 'per_page', 'per_page must be between 1 (inclusive) and 100 (inclusive)', 'rest_out_of_bounds'],
+        [{ per_page: 0 }, 'per_page', 'per_page must be between 1 (inclusive) and 100 (inclusive)', 'rest_out_of_bounds'],
+        [{ per_page: 'abc' }, 'per_page', 'per_page is not of type integer.', 'rest_invalid_type'],
+        [{ page: 0 }, 'page', 'page must be greater than or equal to 1', 'rest_out_of_bounds'],
+        [{ order: 'x' }, 'order', 'order is not one of asc and desc.', 'rest_not_in_enum'],
+        [{ hide_empty: 'x' }, 'hide_empty', 'hide_empty is not of type boolean.', 'rest_invalid_type'],
+        [{ post: 'x' }, 'post', 'post is not of type integer.', 'rest_invalid_type'],
+        [{ orderby: 'foo' }, 'orderby', 'orderby is not one of id, include, name, slug, include_slugs, term_group, description, and count.', 'rest_not_in_enum'],
       ];
-      for (const [query, name, why] of refusals) {
+      for (const [query, name, why, code] of refusals) {
         const bad = await wp('GET', k.route, { query });
         expectError(bad, 400, 'rest_invalid_param', `Invalid parameter(s): ${name}`);
         expect(bad.body.data.params[name]).toBe(why);
+        expect(bad.body.data.details).toEqual({ [name]: { code, message: why, data: code === 'rest_invalid_type' ? { param: name } : null } });
       }
+      // TEC's own routes check by callback and record no details.
+      const tecBad = await gw.api('GET', k.tec, { query: { page: 'x' } });
+      expect(tecBad.status).toBe(400);
+      expect(tecBad.body.data.details).toEqual([]);
       expectError(await wp('GET', k.route, { query: { context: 'edit' } }), 401, 'rest_forbidden_context', 'Sorry, you are not allowed to edit terms in this taxonomy.');
       expect((await wp('GET', k.route, { token: 'editor', query: { context: 'edit' } })).status).toBe(200);
     });

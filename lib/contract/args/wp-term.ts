@@ -1,23 +1,18 @@
 // The arguments of WordPress's core term routes (`wp/v2/tags`, `wp/v2/tribe_events_cat`), as
 // WordPress's terms controller declares them: its names, defaults, limits and refusals.
 import * as z from 'zod/mini';
-import { bool, idList, int, listArg, listItems, str, type Arg, type Args } from '#lib/contract/params.js';
+import { bool, idList, int, listArg, listItems, refuseValue as refuse, str, type Arg, type Args } from '#lib/contract/params.js';
 import { LIST_LIMITS } from '#lib/contract/budget.js';
 import { mlLanguage, optional, pathId } from './common.js';
 
 /** WordPress's per_page ceiling for its collections. */
 export const WP_MAX_PER_PAGE = 100;
 
-const refuse = (ctx: { issues: unknown[] }, value: unknown, message: string) => {
-  (ctx.issues as { code: string; message: string; input: unknown }[]).push({ code: 'custom', message, input: value });
-  return z.NEVER;
-};
-
 /** An integer within bounds, refused in WordPress's words for a bounded integer. */
 function between(min: number, max: number) {
   return z.pipe(
     int(),
-    z.transform((n: number, ctx) => (n < min || n > max ? refuse(ctx, n, `must be between ${min} (inclusive) and ${max} (inclusive)`) : n)),
+    z.transform((n: number, ctx) => (n < min || n > max ? refuse(ctx, n, `must be between ${min} (inclusive) and ${max} (inclusive)`, 'rest_out_of_bounds') : n)),
   );
 }
 
@@ -29,7 +24,7 @@ function wpEnum<const T extends string>(values: readonly T[]) {
   return z.pipe(
     z.unknown(),
     z.transform((value, ctx) =>
-      typeof value === 'string' && (values as readonly string[]).includes(value) ? (value as T) : refuse(ctx, value, `is not one of ${choices(values)}.`),
+      typeof value === 'string' && (values as readonly string[]).includes(value) ? (value as T) : refuse(ctx, value, `is not one of ${choices(values)}.`, 'rest_not_in_enum'),
     ),
   );
 }
@@ -40,8 +35,8 @@ function slugList(max: number) {
     z.unknown(),
     z.transform((value, ctx) => {
       const items = listItems(value);
-      if (!items || items.some((v) => typeof v !== 'string' && typeof v !== 'number')) return refuse(ctx, value, 'is not of type array.');
-      if (items.length > max) return refuse(ctx, value, `must contain at most ${max} items.`);
+      if (!items || items.some((v) => typeof v !== 'string' && typeof v !== 'number')) return refuse(ctx, value, 'is not of type array.', 'rest_invalid_type');
+      if (items.length > max) return refuse(ctx, value, `must contain at most ${max} items.`, 'rest_too_many_items');
       return items.map((v) => String(v).trim().toLowerCase());
     }),
   );
