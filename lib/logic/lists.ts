@@ -14,6 +14,13 @@ import { nowUtc } from '#lib/domain/time/dates.js';
 import type { EventItem, OrganizerItem, TermItem, VenueItem } from '#lib/store/items.js';
 import { INDEXES } from '#lib/store/table.js';
 import { waitAll } from '#lib/runtime/settle.js';
+import { archivePaths } from './term-paths.js';
+
+/** Terms as presentTerm shows them, each category linked under its ancestors. */
+const presentTerms = async (terms: TermItem[]) => {
+  const paths = await archivePaths(terms);
+  return terms.map((t) => presentTerm(t, paths.get(t.id)));
+};
 
 type ListIndex = typeof INDEXES.list | typeof INDEXES.terms;
 
@@ -418,7 +425,7 @@ export async function listTerms(ctx: RequestContext<ArgsOf<'categories.list'>>, 
   const collection = `${apiBase(ctx.lang)}/${taxonomy === 'category' ? 'categories' : 'tags'}/`;
   const totalPages = Math.ceil(n / perPage);
   // WordPress's terms envelope: the bare collection URL, and links that carry only `page`.
-  const body: Record<string, unknown> = { rest_url: collection, total: n, total_pages: totalPages, [taxonomy === 'category' ? 'categories' : 'tags']: terms.map(presentTerm) };
+  const body: Record<string, unknown> = { rest_url: collection, total: n, total_pages: totalPages, [taxonomy === 'category' ? 'categories' : 'tags']: await presentTerms(terms) };
   if (page < totalPages) body.next_rest_url = withQuery(collection, `page=${page + 1}`);
   if (page > 1) body.previous_rest_url = page === 2 ? collection : withQuery(collection, `page=${page - 1}`);
   return json(200, body, { 'X-TEC-Total': String(n), 'X-TEC-TotalPages': String(totalPages) });

@@ -8,6 +8,7 @@ import { presentTerm } from '#lib/present/present.js';
 import { getItem } from '#lib/store/reads.js';
 import { keys, type Taxonomy } from '#lib/store/keys.js';
 import type { TermItem } from '#lib/store/items.js';
+import { archivePath } from './term-paths.js';
 
 export const taxonomyOf = (ctx: RequestContext): Taxonomy => (/^(?:categories|wpCategories)\./.test(ctx.op.id) ? 'category' : 'tag');
 
@@ -21,5 +22,5 @@ export async function findTerm(ctx: RequestContext): Promise<TermItem> {
 
 export async function readTerm(ctx: RequestContext): Promise<Reply> {
   const term = await findTerm(ctx);
-  return recordReply(200, presentTerm(term), term);
+  return recordReply(200, presentTerm(term, await archivePath(term)), term);
 }

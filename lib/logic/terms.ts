@@ -20,6 +20,7 @@ import { findTerm, taxonomyOf } from './term-reads.js';
 import { newTermItem, termWrites } from './term-items.js';
 import { REQUEST_FAN_OUT } from './cards.js';
 import { unlinkTerm } from './unlink.js';
+import { archivePath } from './term-paths.js';
 
 // WordPress's message (its error has no status, so TEC answers 500; a taken slug is the caller's to fix: 400).
 const duplicateSlug = (slug: string) => new ApiError(400, 'duplicate_term_slug', `The slug &#8220;${slug}&#8221; is already in use by another term.`);
@@ -58,7 +59,7 @@ type ParentArg = TermCreate['parent'];
 
 export async function createTerm(ctx: RequestContext<TermCreate>): Promise<Reply> {
   const term = await storeNewTerm(ctx);
-  return recordReply(201, presentTerm(term), term);
+  return recordReply(201, presentTerm(term, await archivePath(term)), term);
 }
 
 /** Creates the term the request asks for (or finds the one an earlier try of it created): editors only. */
@@ -92,7 +93,7 @@ export async function storeNewTerm(ctx: RequestContext<TermCreate>): Promise<Ter
 
 export async function updateTerm(ctx: RequestContext<TermUpdate>): Promise<Reply> {
   const term = await storeTermChanges(ctx);
-  return recordReply(200, presentTerm(term), term);
+  return recordReply(200, presentTerm(term, await archivePath(term)), term);
 }
 
 /** Saves the changes the request asks for to the term its path names: editors only. */
@@ -137,7 +138,8 @@ async function reparentChildren(term: TermItem): Promise<void> {
 
 /** Terms are deleted permanently, as in TEC; the reply is the term as it was. */
 export async function deleteTerm(ctx: RequestContext): Promise<Reply> {
-  return json(200, presentTerm(await removeTerm(ctx)));
+  const removed = await removeTerm(ctx);
+  return json(200, presentTerm(removed, await archivePath(removed)));
 }
 
 /** Deletes the term the request's path names, unlinking its events: editors only. Returns it as it was. */

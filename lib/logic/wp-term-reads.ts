@@ -13,6 +13,7 @@ import { keys } from '#lib/store/keys.js';
 import type { EventItem, PostItem, TermItem } from '#lib/store/items.js';
 import { queryTerms } from './lists.js';
 import { taxonomyOf } from './term-reads.js';
+import { archivePath, archivePaths } from './term-paths.js';
 
 /** WordPress's refusals: 401 for anonymous callers, 403 for signed-in ones. */
 const REFUSALS = {
@@ -115,11 +116,12 @@ export async function listWpTerms(ctx: RequestContext<WpList>): Promise<Reply> {
     strict: false,
   });
   const pages = Math.ceil(total / p.per_page);
+  const paths = await archivePaths(terms);
   const allow = allowed(ctx);
   const link = pageLinks(ctx, page, pages);
   return json(
     200,
-    terms.map((t) => presentWpTerm(t, { context: p.context, allow })),
+    terms.map((t) => presentWpTerm(t, { context: p.context, allow, path: paths.get(t.id) })),
     { 'X-WP-Total': String(total), 'X-WP-TotalPages': String(pages), ...(link ? { Link: link } : {}), ...allowHeader(allow, true) },
   );
 }
@@ -128,5 +130,5 @@ export async function readWpTerm(ctx: RequestContext<ArgsOf<'wpCategories.get'>>
   const term = await findWpTerm(ctx);
   if (ctx.params.context === 'edit' && !isEditor(ctx.principal)) throw refuse(ctx, 'editOne');
   const allow = allowed(ctx);
-  return { ...recordReply(200, presentWpTerm(term, { context: ctx.params.context, allow }), term), headers: allowHeader(allow, false) };
+  return { ...recordReply(200, presentWpTerm(term, { context: ctx.params.context, allow, path: await archivePath(term) }), term), headers: allowHeader(allow, false) };
 }

@@ -9,6 +9,7 @@ import { isEditor } from '#lib/auth/permissions.js';
 import { presentWpTerm, wpTermCollection } from '#lib/present/wp-term.js';
 import { removeTerm, storeNewTerm, storeTermChanges } from './terms.js';
 import { ALL_METHODS, allowHeader, findWpTerm, refuse, termInvalid } from './wp-term-reads.js';
+import { archivePath } from './term-paths.js';
 
 /** The shared term logic's refusals of a path id or parent, in WordPress's words. */
 function inWordPressTerms(err: unknown): unknown {
@@ -32,7 +33,7 @@ export async function createWpTerm(ctx: RequestContext<ArgsOf<'wpCategories.crea
   // An empty slug is none: the name gives it.
   const params = { ...ctx.params, slug: ctx.params.slug?.trim() || undefined };
   const term = await wordPressErrors(() => storeNewTerm({ ...ctx, params }));
-  const reply = recordReply(201, presentWpTerm(term, { context: 'edit', allow: ALL_METHODS }), term);
+  const reply = recordReply(201, presentWpTerm(term, { context: 'edit', allow: ALL_METHODS, path: await archivePath(term) }), term);
   return { ...reply, headers: { location: `${wpTermCollection(term.lang, term.taxonomy)}/${term.id}`, ...allowHeader(ALL_METHODS, true) } };
 }
 
@@ -44,7 +45,7 @@ export async function updateWpTerm(ctx: RequestContext<ArgsOf<'wpCategories.upda
   }
   const params = { ...ctx.params, slug: ctx.params.slug?.trim() || undefined };
   const term = await wordPressErrors(() => storeTermChanges({ ...ctx, params }));
-  return { ...recordReply(200, presentWpTerm(term, { context: 'edit', allow: ALL_METHODS }), term), headers: allowHeader(ALL_METHODS, false) };
+  return { ...recordReply(200, presentWpTerm(term, { context: 'edit', allow: ALL_METHODS, path: await archivePath(term) }), term), headers: allowHeader(ALL_METHODS, false) };
 }
 
 export async function deleteWpTerm(ctx: RequestContext<ArgsOf<'wpCategories.delete'>>): Promise<Reply> {
@@ -55,5 +56,5 @@ export async function deleteWpTerm(ctx: RequestContext<ArgsOf<'wpCategories.dele
   }
   const term = await wordPressErrors(() => removeTerm(ctx));
   // The term as it was, without links: it has no URL any more.
-  return json(200, { deleted: true, previous: presentWpTerm(term, { context: 'edit' }) });
+  return json(200, { deleted: true, previous: presentWpTerm(term, { context: 'edit', path: await archivePath(term) }) });
 }

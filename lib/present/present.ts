@@ -256,11 +256,15 @@ export function presentNestedTerm(given: TermItem): Record<string, unknown> {
   };
 }
 
-/** A term's public archive page. */
-export const termPageUrl = (t: Pick<TermItem, 'lang' | 'taxonomy' | 'slug'>) => pageUrl(t.lang, t.taxonomy === 'category' ? `events/category/${t.slug}` : `tag/${t.slug}`);
+/**
+ * A term's public archive page. `path` is a category's slug under its ancestors' slugs
+ * (lib/logic/term-paths.ts), as WordPress links hierarchical terms.
+ */
+export const termPageUrl = (t: Pick<TermItem, 'lang' | 'taxonomy' | 'slug'>, path = t.slug) =>
+  pageUrl(t.lang, t.taxonomy === 'category' ? `events/category/${path}` : `tag/${t.slug}`);
 
-/** A standalone term (`/categories`, `/tags`), as WordPress's terms controller shapes it. */
-export function presentTerm(given: TermItem): Record<string, unknown> {
+/** A standalone term (`/categories`, `/tags`), as WordPress's terms controller shapes it; `path` as termPageUrl takes it. */
+export function presentTerm(given: TermItem, path?: string): Record<string, unknown> {
   const t = wellTyped(given);
   const head = {
     id: t.id,
@@ -272,7 +276,7 @@ export function presentTerm(given: TermItem): Record<string, unknown> {
   };
   return Object.assign(head, t.taxonomy === 'category' ? { parent: t.parent } : {}, {
     meta: [],
-    url: termPageUrl(t),
+    url: termPageUrl(t, path),
     urls: termUrls(t),
     lang: t.lang,
   });

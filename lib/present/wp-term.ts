@@ -25,6 +25,8 @@ export interface WpTermView {
   context: 'view' | 'embed' | 'edit';
   /** The methods the caller may use on the term (the self link's `targetHints`); none: no `_links` (a delete's `previous`). */
   allow?: readonly Method[];
+  /** A category's archive path under its ancestors (termPageUrl). */
+  path?: string;
 }
 
 function links(t: TermItem, allow: readonly Method[]) {
@@ -43,7 +45,7 @@ function links(t: TermItem, allow: readonly Method[]) {
 
 export function presentWpTerm(given: TermItem, view: WpTermView): Record<string, unknown> {
   const t = wellTyped(given);
-  const link = termPageUrl(t);
+  const link = termPageUrl(t, view.path);
   const taxonomy = WP_TAXONOMY[t.taxonomy];
   const body: Record<string, unknown> =
     view.context === 'embed'

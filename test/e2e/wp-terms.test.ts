@@ -277,6 +277,16 @@ describe('wp/v2/tribe_events_cat hierarchy, wp/v2/tags without one', () => {
       'rest_taxonomy_not_hierarchical',
       'Cannot set parent term, taxonomy is not hierarchical.',
     );
+    // A category's archive link nests under its ancestors' slugs, on every route that shows it
+    // (the live TEC: /events/category/par/kid/grand/).
+    const grand = await create('/tribe_events_cat', { name: unique('Grand'), parent: child.id });
+    const nested = `${gw.origin}/events/category/${parent.slug}/${child.slug}/${grand.slug}/`;
+    expect(grand.link).toBe(nested);
+    expect((await wp('GET', `/tribe_events_cat/${grand.id}`)).body.link).toBe(nested);
+    expect((await wp('GET', '/tribe_events_cat', { query: { parent: child.id } })).body[0].link).toBe(nested);
+    expect((await gw.api('GET', `/categories/${grand.id}`)).body.url).toBe(nested);
+    const listed = await gw.api('GET', '/categories', { query: { hide_empty: false, include: [grand.id, parent.id].join(',') } });
+    expect(listed.body.categories.map((t: Json) => t.url)).toEqual(expect.arrayContaining([nested, `${gw.origin}/events/category/${parent.slug}/`]));
     const dup = await wp('POST', '/tags', { token: 'editor', body: { name: 'Twice' } });
     expect(dup.status).toBe(201);
     expectError(await wp('POST', '/tags', { token: 'editor', body: { name: 'Twice' } }), 400, 'term_exists', 'A term with the name provided already exists in this taxonomy.');
