@@ -61,13 +61,16 @@ export const takesHtml = (args: Args): boolean => Object.values(args).some((arg)
  */
 export type SchemaCode = 'rest_invalid_type' | 'rest_not_in_enum' | 'rest_out_of_bounds' | 'rest_too_many_items';
 
-/** Records a refusal of the value in `ctx`, with WordPress's schema code when it has one. */
-export const refuseValue = (ctx: { issues: unknown[] }, value: unknown, message: string, code?: SchemaCode) => {
-  (ctx.issues as { code: string; message: string; input: unknown; params?: { schemaCode: SchemaCode } }[]).push({
+/**
+ * Records a refusal of the value in `ctx`, with WordPress's schema code when it has one; `item`
+ * names the list item at fault, which WordPress's message names as `param[item]`.
+ */
+export const refuseValue = (ctx: { issues: unknown[] }, value: unknown, message: string, code?: SchemaCode, item?: number) => {
+  (ctx.issues as { code: string; message: string; input: unknown; params?: { schemaCode: SchemaCode; item?: number } }[]).push({
     code: 'custom',
     message,
     input: value,
-    ...(code ? { params: { schemaCode: code } } : {}),
+    ...(code ? { params: { schemaCode: code, ...(item === undefined ? {} : { item }) } } : {}),
   });
   return z.NEVER;
 };

@@ -48,10 +48,12 @@ export function validateArgs<A extends Args>(args: A, input: Input, { skip = [],
     }
     if (result.success) out[name] = result.data;
     else {
-      const issue = result.error.issues[0] as { message?: string; params?: { schemaCode?: string } } | undefined;
-      bad[name] = `${name} ${issue?.message ?? 'is invalid.'}`;
+      const issue = result.error.issues[0] as { message?: string; params?: { schemaCode?: string; item?: number } } | undefined;
+      const item = issue?.params?.item;
+      const shown = item === undefined ? name : `${name}[${item}]`;
+      bad[name] = `${shown} ${issue?.message ?? 'is invalid.'}`;
       const code = issue?.params?.schemaCode;
-      if (schemaDetails && code) details[name] = detail(name, code, bad[name]);
+      if (schemaDetails && code) details[name] = detail(shown, code, bad[name]);
     }
   }
   if (Object.keys(bad).length) throw invalidParams(bad, details);

@@ -238,13 +238,18 @@ for (const k of KINDS) {
         [{ hide_empty: 'x' }, 'hide_empty', 'hide_empty is not of type boolean.', 'rest_invalid_type'],
         [{ post: 'x' }, 'post', 'post is not of type integer.', 'rest_invalid_type'],
         [{ orderby: 'foo' }, 'orderby', 'orderby is not one of id, include, name, slug, include_slugs, term_group, description, and count.', 'rest_not_in_enum'],
+        [{ include: '1.5' }, 'include', 'include[0] is not of type integer.', 'rest_invalid_type'],
+        [{ exclude: '1,b' }, 'exclude', 'exclude[1] is not of type integer.', 'rest_invalid_type'],
       ];
       for (const [query, name, why, code] of refusals) {
         const bad = await wp('GET', k.route, { query });
         expectError(bad, 400, 'rest_invalid_param', `Invalid parameter(s): ${name}`);
         expect(bad.body.data.params[name]).toBe(why);
-        expect(bad.body.data.details).toEqual({ [name]: { code, message: why, data: code === 'rest_invalid_type' ? { param: name } : null } });
+        const param = why.split(' ')[0];
+        expect(bad.body.data.details).toEqual({ [name]: { code, message: why, data: code === 'rest_invalid_type' ? { param } : null } });
       }
+      // Negative ids count as their absolute value, as wp_parse_id_list reads them.
+      expect((await wp('GET', k.route, { query: { include: `-${a.id}`, hide_empty: 0 } })).body.map((t: Json) => t.id)).toEqual([a.id]);
       // TEC's own routes check by callback and record no details.
       const tecBad = await gw.api('GET', k.tec, { query: { page: 'x' } });
       expect(tecBad.status).toBe(400);

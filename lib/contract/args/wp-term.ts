@@ -1,7 +1,7 @@
 // The arguments of WordPress's core term routes (`wp/v2/tags`, `wp/v2/tribe_events_cat`), as
 // WordPress's terms controller declares them: its names, defaults, limits and refusals.
 import * as z from 'zod/mini';
-import { bool, idList, int, listArg, listItems, refuseValue as refuse, str, type Arg, type Args } from '#lib/contract/params.js';
+import { bool, int, listItems, refuseValue as refuse, str, type Arg, type Args } from '#lib/contract/params.js';
 import { LIST_LIMITS } from '#lib/contract/budget.js';
 import { mlLanguage, optional, pathId } from './common.js';
 
@@ -42,6 +42,28 @@ function slugList(max: number) {
   );
 }
 
+/**
+ * Term ids as WordPress's `include` and `exclude` take them: a list or a comma-separated string of
+ * integers, each refused by its place in the list; read as wp_parse_id_list does (absolute, unique, no 0).
+ */
+function wpIdList(max: number) {
+  return z.pipe(
+    z.unknown(),
+    z.transform((value, ctx) => {
+      const items = listItems(value);
+      if (!items) return refuse(ctx, value, 'is not of type array.', 'rest_invalid_type');
+      const ids = items.map((v) => (typeof v === 'number' ? v : typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : NaN));
+      const bad = ids.findIndex((n) => !Number.isSafeInteger(n));
+      if (bad >= 0) return refuse(ctx, value, 'is not of type integer.', 'rest_invalid_type', bad);
+      if (items.length > max) return refuse(ctx, value, `must contain at most ${max} items.`, 'rest_too_many_items');
+      return [...new Set(ids.map(Math.abs))].filter((n) => n > 0);
+    }),
+  );
+}
+
+/** `include` and `exclude`, described as WordPress describes them. */
+const idsArg = (description: string) => ({ schema: wpIdList(LIST_LIMITS.termIds), type: 'array', items: 'integer', maxItems: LIST_LIMITS.termIds, description }) satisfies Arg;
+
 export const WP_CONTEXTS = ['view', 'embed', 'edit'] as const;
 const context = {
   schema: wpEnum(WP_CONTEXTS),
@@ -66,8 +88,8 @@ const list = <H extends boolean>(hierarchical: H) =>
     page: { schema: int({ min: 1 }), type: 'integer', default: 1, description: 'Current page of the collection.' },
     per_page: { schema: between(1, WP_MAX_PER_PAGE), type: 'integer', default: 10, description: 'Maximum number of items to be returned in result set.' },
     search: { schema: str({ max: 200 }), type: 'string', description: 'Limit results to those matching a string.' },
-    exclude: listArg(idList, LIST_LIMITS.termIds, 'Ensure result set excludes specific IDs.'),
-    include: listArg(idList, LIST_LIMITS.termIds, 'Limit result set to specific IDs.'),
+    exclude: idsArg('Ensure result set excludes specific IDs.'),
+    include: idsArg('Limit result set to specific IDs.'),
     // WordPress offers an offset for taxonomies without a hierarchy only.
     ...((hierarchical ? {} : { offset: { schema: int(), type: 'integer', description: 'Offset the result set by a specific number of items.' } }) as H extends true
       ? Record<never, never>
