@@ -50,7 +50,12 @@ export const keys = {
    */
   link: (targetPk: string, eventId: number) => ({ pk: targetPk, sk: `EVENT#${pad(eventId)}` }),
   linkPrefix: 'EVENT#',
-  /** The search index item of one word of an event (its `word#<word>` list entry): lib/stream/search-trigger.ts. */
+  /**
+   * An event written since the stream consumer last indexed it for search: one partition per
+   * language, read whole by a search (lib/store/recent-writes.ts).
+   */
+  recentWrite: (lang: Lang, eventId: number) => ({ pk: `RECENT#${lang}`, sk: pad(eventId) }),
+  /** The search index item of one gram of an event (its `word#<gram>` list entry): lib/stream/search-trigger.ts. */
   word: (eventId: number, word: string) => ({ pk: `WORD#${eventId}`, sk: word }),
   /** The featured index item of an event (its `featured#1` or `featured#0` list entry). */
   featured: (eventId: number) => ({ pk: `POST#${eventId}`, sk: 'IDX#featured' }),

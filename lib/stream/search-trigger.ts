@@ -1,24 +1,27 @@
-// Keeps the search index from the change stream: for every listed event, one item per word in the
-// list partition `word#<word>` (the same index, attributes and order as the other list filters),
-// and the word partitions' month buckets, whose day entries are sets of event ids. Every step is
-// idempotent (puts, deletes, and set ADD/DELETE), so a batch delivered again changes nothing.
+// Keeps the search index from the change stream: for every listed event, one item per gram
+// (lib/domain/search-grams.ts) in the list partition `word#<gram>` (the same index, attributes and
+// order as the other list filters), and those partitions' month buckets, whose day entries are sets
+// of event ids. Every step is idempotent (puts, deletes, and set ADD/DELETE), so a batch delivered
+// again changes nothing. Once an event's version is indexed, its recent-write items go
+// (lib/store/recent-writes.ts).
 import { DeleteCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '#lib/runtime/config.js';
 import { db } from '#lib/store/db.js';
 import { indexAttributes, listed } from '#lib/logic/event-writes.js';
-import { eventWords } from '#lib/domain/search-words.js';
+import { eventGrams } from '#lib/domain/search-grams.js';
+import { forgetRecent } from '#lib/store/recent-writes.js';
 import { DURATIONS, durationClass, eventSeconds } from '#lib/store/durations.js';
 import { bucketOf, keys, listKeys } from '#lib/store/keys.js';
 import { durationBound } from '#lib/store/stats.js';
 import type { EventItem } from '#lib/store/items.js';
 import type { Change, Trigger } from './change.js';
 
-/** What an event contributes to the index: its word items, by word, when it is listed. */
+/** What an event contributes to the index: its gram items, by gram, when it is listed. */
 function entries(e: EventItem | undefined): Map<string, Record<string, unknown>> {
   const out = new Map<string, Record<string, unknown>>();
   if (!listed(e)) return out;
   const shared = indexAttributes(e);
-  for (const word of eventWords(e)) {
+  for (const word of eventGrams(e)) {
     out.set(word, { ...keys.word(e.id, word), ...shared, ...listKeys.event(e.lang, e.status, e.utcStart, e.id, `word#${word}`) });
   }
   return out;
@@ -104,5 +107,14 @@ export async function reindex(old: EventItem | undefined, next: EventItem | unde
 export const searchTrigger: Trigger = {
   id: 'search',
   wants: (change: Change) => change.kind === 'event',
-  apply: (change: Change) => reindex(change.old as EventItem | undefined, change.new as EventItem | undefined),
+  apply: async (change: Change) => {
+    const old = change.old as EventItem | undefined;
+    const next = change.new as EventItem | undefined;
+    await reindex(old, next);
+    await forgetRecent(
+      change.id,
+      [old?.lang, next?.lang].filter((l) => l !== undefined),
+      change.revision,
+    );
+  },
 };
