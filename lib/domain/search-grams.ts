@@ -4,7 +4,7 @@
 // holds no white space (a "gram"). A term of at most three characters without white space is then
 // exactly the events of its gram's partition; a longer term, or a phrase, is among the events of
 // its first gram, and the records tell which.
-import { fold, searchedTexts, type Searchable } from './search-terms.js';
+import { searchedTexts, type Searchable } from './search-terms.js';
 
 /** The longest gram. */
 export const GRAM_LENGTH = 3;
