@@ -76,3 +76,17 @@ export function textsMatch(texts: readonly string[], terms: SearchTerms): boolea
 
 /** Whether a record matches a search. */
 export const matchesSearch = (e: Searchable, terms: SearchTerms): boolean => textsMatch(searchedTexts(e), terms);
+
+/**
+ * A venue's or organizer's search, as TEC's `find_like` reads it (not WordPress's): the search
+ * cut at every character but ASCII letters, digits and `-`; a record matches when one of its
+ * fields holds every piece.
+ */
+export function placeMatches(search: string, fields: (string | null | undefined)[]): boolean {
+  const pieces = search
+    .split(/[^a-z\d-]+/i)
+    .filter(Boolean)
+    .map(fold);
+  const texts = fields.map((f) => fold(f ?? ''));
+  return pieces.length === 0 || texts.some((t) => pieces.every((p) => t.includes(p)));
+}

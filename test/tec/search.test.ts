@@ -100,3 +100,52 @@ describe('event search against the live TEC', () => {
     });
   }
 });
+
+describe('venue search against the live TEC', () => {
+  const gw = useGateway({ tablePrefix: 'tec-search-venues' });
+  let auth = '';
+  const VENUES = {
+    hall: { venue: `Grand Hall ${run}`, address: `12 Main Street ${run}`, city: 'Springfield' },
+    cafe: { venue: `Café Nord ${run}`, address: 'Rue-de-la-Paix 3', city: 'Lyon' },
+  };
+  const NAMES = new Map(Object.entries(VENUES).map(([name, v]) => [v.venue, name]));
+
+  beforeAll(async () => {
+    const live = await liveTec();
+    auth = live.auth;
+    for (const body of Object.values(VENUES)) {
+      const res = await fetch(`${TEC}/wp-json/tribe/events/v1/venues`, {
+        method: 'POST',
+        headers: { authorization: auth, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      if (res.status !== 201) throw new Error(`The live TEC refused the venue: ${res.status} ${await res.text()}`);
+      await createAsEditor(gw, '/venues', body);
+    }
+  });
+
+  const namesOf = (venues: { venue: string }[] = []) =>
+    venues
+      .map((v) => NAMES.get(v.venue) ?? v.venue)
+      .sort()
+      .join(',');
+
+  for (const [search, known] of [
+    ['rand hal', 'hall'],
+    ['GRAND"hall', 'hall'],
+    ['main', 'hall'],
+    ['hall main', ''],
+    ['caf', 'cafe'],
+    ['nord', 'cafe'],
+    ['x', ''],
+  ] as const) {
+    it(`finds the same venues for ${JSON.stringify(search)}`, async () => {
+      const query = `${run} ${search}`;
+      const res = await fetch(`${TEC}/wp-json/tribe/events/v1/venues?${new URLSearchParams({ per_page: '50', search: query })}`, { headers: { authorization: auth } });
+      const theirs = res.status === 200 ? ((await res.json()) as { venues: { venue: string }[] }).venues : [];
+      const mine = await gw.api('GET', '/venues', { query: { per_page: 50, search: query } });
+      expect(namesOf(mine.body.venues), `TEC ${res.status}`).toBe(namesOf(theirs));
+      expect(namesOf(theirs)).toBe(known);
+    });
+  }
+});

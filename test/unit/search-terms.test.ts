@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { exactByGram, eventGrams, gramsOf, keyGram } from '#lib/domain/search-grams.js';
-import { matchesSearch, parseSearch, searchTermsOf } from '#lib/domain/search-terms.js';
+import { matchesSearch, parseSearch, placeMatches, searchTermsOf } from '#lib/domain/search-terms.js';
 
 describe('search terms, as WordPress splits them', () => {
   it('splits on spaces, tabs, commas and plus signs', () => {
@@ -78,5 +78,18 @@ describe('search grams', () => {
     expect(exactByGram('azz')).toBe(true);
     expect(exactByGram('jazz')).toBe(false);
     expect(exactByGram('a b')).toBe(false);
+  });
+});
+
+describe("venue and organizer search, as TEC's find_like", () => {
+  const fields = ['Grand Hall', '12 Main Street', 'Springfield'];
+
+  it('cuts the search at all but ASCII letters, digits and dashes; one field must hold every piece', () => {
+    expect(placeMatches('rand hal', fields)).toBe(true);
+    expect(placeMatches('GRAND"hall', fields)).toBe(true);
+    expect(placeMatches('hall main', fields)).toBe(false);
+    expect(placeMatches('main-street', fields)).toBe(false);
+    expect(placeMatches('Café', ['Cafe Nord'])).toBe(true);
+    expect(placeMatches('Cafés', ['Café Nord'])).toBe(false);
   });
 });
