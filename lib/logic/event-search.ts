@@ -4,18 +4,22 @@
 // intersected. It follows the table a moment behind, so the events written since it last caught up
 // (lib/store/recent-writes.ts) are judged by their records as they are now instead: a new or renamed
 // event is found at once, and an old word or a trashed event stops matching at once.
-// Candidates a term of at most three characters names are matches as they stand; others are
-// checked against their records.
+// A search of one term of at most three characters (no exclusion) is its gram's partition itself:
+// a page reads only its keys, and the total comes from the partition's count buckets, corrected
+// for the recent events, so it costs what a filtered page costs at any size. Other searches read
+// every candidate's key and check the candidates against their records.
 import { exactByGram, keyGram } from '#lib/domain/search-grams.js';
 import { matchesSearch, type SearchTerms } from '#lib/domain/search-terms.js';
 import { batchGet, keyOf, queryAll } from '#lib/store/reads.js';
+import type { LangStats } from '#lib/store/stats.js';
 import { keys, listKeys } from '#lib/store/keys.js';
 import { recentIds } from '#lib/store/recent-writes.js';
 import type { EventItem } from '#lib/store/items.js';
 import { waitAll } from '#lib/runtime/settle.js';
 import { listed } from './event-writes.js';
 import { matchesFilters } from './event-in-memory.js';
-import { nonEmpty } from './lists.js';
+import { nonEmpty, pageAndTotal, pageKeys } from './lists.js';
+import { listTotal } from './event-totals.js';
 import type { Filters } from './event-filters.js';
 import { queryInputOf, sources } from './event-sources.js';
 import type { EventListRequest, Window } from './event-window.js';
@@ -43,6 +47,49 @@ async function candidates(ctx: EventListRequest, statusList: string[], ownBy: nu
   return found;
 }
 
+/** The page of one term that is its own gram, and its total, from the gram's partition and counts. */
+async function exactPage(
+  ctx: EventListRequest,
+  term: string,
+  statusList: string[],
+  ownBy: number | undefined,
+  f: Filters,
+  w: Window | undefined,
+  offset: number,
+  perPage: number,
+  stats: () => Promise<LangStats>,
+): Promise<{ events: EventItem[]; total: number }> {
+  const { sources: src, multi } = sources(ctx, statusList, { ...f, word: term }, w, ownBy);
+  const recent = [...new Set(await recentIds(ctx.lang))];
+  // The index's entries of the recent events are skipped, so the page reads that many more keys.
+  const want = offset + perPage + recent.length;
+  const [read, counted, indexed, records] = await waitAll([
+    multi ? pageAndTotal(src, 0, want, false) : pageKeys(src, 0, want, false).then((hits) => ({ hits, total: undefined })),
+    multi ? Promise.resolve(undefined) : listTotal(src, w, stats),
+    batchGet<Record<string, unknown>>(
+      recent.map((id) => keys.word(id, term)),
+      true,
+    ),
+    batchGet<EventItem>(recent.map(keys.post), true),
+  ]);
+  const isRecent = new Set(recent);
+  // What the counts hold of the recent events (their index entries), and what they hold now.
+  const counts = (e: EventItem) => inList(e, ctx, statusList, ownBy, f, w);
+  const stale = [...indexed.values()].filter((item) => counts({ ...item, kind: 'event' } as unknown as EventItem)).length;
+  const fresh = [...records.values()].filter((e) => counts(e) && matchesSearch(e, { include: [term], exclude: [] }));
+  const total = (read.total ?? counted ?? 0) - stale + fresh.length;
+  const merged: [number, string, EventItem | undefined][] = [
+    ...read.hits.filter((h) => !isRecent.has(h.id)).map((h): [number, string, undefined] => [h.id, String(h.item.gsi2sk), undefined]),
+    ...fresh.map((e): [number, string, EventItem] => [e.id, listKeys.event(e.lang, e.status, e.utcStart, e.id).gsi2sk, e]),
+  ];
+  merged.sort((a, b) => a[1].localeCompare(b[1]) || a[0] - b[0]);
+  const page = merged.slice(offset, offset + perPage);
+  const unread = page.filter(([, , e]) => !e).map(([id]) => keys.post(id));
+  const found = unread.length ? await batchGet<EventItem>(unread) : new Map<string, EventItem>();
+  const events = page.map(([id, , e]) => e ?? found.get(keyOf(keys.post(id)))).filter((e): e is EventItem => e !== undefined);
+  return { events, total };
+}
+
 export async function listSearched(
   ctx: EventListRequest,
   terms: SearchTerms,
@@ -52,7 +99,10 @@ export async function listSearched(
   w: Window | undefined,
   offset: number,
   perPage: number,
+  stats: () => Promise<LangStats>,
 ): Promise<{ events: EventItem[]; total: number }> {
+  const [only] = terms.include;
+  if (terms.include.length === 1 && terms.exclude.length === 0 && exactByGram(only!)) return exactPage(ctx, only!, statusList, ownBy, f, w, offset, perPage, stats);
   const recentRead = recentIds(ctx.lang);
   const grams = [...new Set(terms.include.map(keyGram))];
   // A term of white space alone, or a search of exclusions only, narrows nothing: the whole list.
