@@ -11,7 +11,7 @@
 // The table's stream runs through the real consumer (the local poller), as `npm start` does: the
 // search index it keeps is what `search` reads. After seeding, the bench waits until the consumer
 // has caught up, and measures the index lag (a new event until a search finds it); the poller is
-// paused while the variants are measured, so that its work is not counted. `search` has the
+// paused while the variants are measured, so that its work is not counted. The searches have the
 // same target as every other variant.
 //
 // Its settings are environment variables (`npm run bench:queries -- --help` lists them).
@@ -108,6 +108,9 @@ function variants(plan: SeedPlan, ids: SeedIds, now: Date): Variant[] {
     { key: 'venue+6months', label: 'venue + date window (6 months)', query: { venue, ...halfYear } },
     { key: 'page3', label: 'page 3, default window', query: { page: 3 } },
     { key: 'search', label: `search "${SEARCH_WORD}"`, query: { search: SEARCH_WORD } },
+    // A part of a word of at most three characters is its gram's partition: a page and its counts.
+    { key: 'search-part', label: `search "${SEARCH_WORD.slice(1)}" (a word part)`, query: { search: SEARCH_WORD.slice(1) } },
+    { key: 'search-two', label: `search "${SEARCH_WORD} night" (two words)`, query: { search: `${SEARCH_WORD} night` } },
   ];
 }
 
