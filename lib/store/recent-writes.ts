@@ -7,6 +7,7 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Lang } from '#lib/runtime/config.js';
 import { config } from '#lib/runtime/config.js';
+import { waitAll } from '#lib/runtime/settle.js';
 import { db } from './db.js';
 import { keys } from './keys.js';
 import { queryAll } from './reads.js';
@@ -48,7 +49,7 @@ export async function recentIds(lang: Lang): Promise<number[]> {
 export async function forgetRecent(id: number, langs: Lang[], version: number, target?: { table: string; client: ReturnType<typeof db> }): Promise<void> {
   const table = target?.table ?? config().tableName;
   const client = target?.client ?? db();
-  await Promise.all(
+  await waitAll(
     [...new Set(langs)].map((lang) =>
       client
         .send(
