@@ -187,7 +187,9 @@ export function presentWpPost(given: AnyPost, view: WpPostView): Record<string, 
   const password = p.kind === 'event' ? ((p as EventItem).password ?? '') : '';
   const locked = password !== '' && !view.unlocked;
   const title = { ...(edit ? { raw: p.title } : {}), rendered: renderTitle(p.title) };
-  const excerpt = { ...(edit ? { raw: p.excerpt } : {}), rendered: locked ? '' : excerptOf(p), protected: password !== '' };
+  // A locked event's password and texts stay hidden in the edit context too (a contributor's list
+  // shows others' events in it): WordPress would show them raw.
+  const excerpt = { ...(edit ? { raw: locked ? '' : p.excerpt } : {}), rendered: locked ? '' : excerptOf(p), protected: password !== '' };
   if (view.context === 'embed') {
     return { id: p.id, date: wpDate(p.date), slug: p.slug, type, link, title, excerpt, author: p.author, featured_media: 0, _links: links(p, view) };
   }
@@ -198,14 +200,14 @@ export function presentWpPost(given: AnyPost, view: WpPostView): Record<string, 
     guid: { rendered: link, ...(edit ? { raw: link } : {}) },
     modified: wpDate(p.modified),
     modified_gmt: wpDate(p.modified_utc),
-    ...(edit ? { password } : {}),
+    ...(edit ? { password: locked ? '' : password } : {}),
     slug: p.slug,
     status: p.status,
     type,
     link,
     title,
     content: {
-      ...(edit ? { raw: p.description } : {}),
+      ...(edit ? { raw: locked ? '' : p.description } : {}),
       rendered: locked ? '' : rendered(renderContent(p.description)),
       protected: password !== '',
       ...(edit ? { block_version: p.description.includes('<!-- wp:') ? 1 : 0 } : {}),

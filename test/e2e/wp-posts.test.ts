@@ -293,6 +293,9 @@ describe('wp/v2 post types', () => {
     const edit = (await wp('GET', `/tribe_events/${secret.id}`, { token: 'editor', query: { context: 'edit' } })).body;
     expect(edit.password).toBe('pw1');
     expect(edit.content.rendered).toBe('<p>Secret words here for everyone</p>\n');
+    // A contributor's list in the edit context shows others' events, but not a locked one's password or texts.
+    const contributor = (await wp('GET', '/tribe_events', { token: 'contributor', query: { context: 'edit', include: secret.id } })).body as Json[];
+    expect(contributor.map((e) => [e.password, e.content.raw, e.content.rendered])).toEqual([['', '', '']]);
     const listed = (await wp('GET', '/tribe_events', { query: { include: secret.id } })).body as Json[];
     expect(listed.map((e) => e.content)).toEqual([{ rendered: '', protected: true }]);
   });

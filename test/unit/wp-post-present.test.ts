@@ -143,6 +143,11 @@ describe('presentWpPost', () => {
     const e = presentWpPost({ ...event, password: 'pw', excerpt: 'Short' }, { context: 'view', allow: ['GET'], unlocked: false, terms });
     expect(e.content).toEqual({ rendered: '', protected: true });
     expect(e.excerpt).toEqual({ rendered: '', protected: true });
+    // In the edit context too, for a caller who may not edit it: no password, no raw texts.
+    const edit = presentWpPost({ ...event, password: 'pw', excerpt: 'Short' }, { context: 'edit', allow: ['GET'], unlocked: false, terms });
+    expect(edit.password).toBe('');
+    expect(edit.content).toEqual({ raw: '', rendered: '', protected: true, block_version: 0 });
+    expect(edit.excerpt).toEqual({ raw: '', rendered: '', protected: true });
     expect((e.class_list as string[]).slice(0, 6)).toEqual(['post-7', 'tribe_events', 'type-tribe_events', 'status-publish', 'post-password-required', 'hentry']);
   });
 
