@@ -110,7 +110,8 @@ export async function listWpPosts(ctx: RequestContext<WpPostList>, kind: PostKin
   const hasNone = (list: number[] | undefined, values: number[]) => list === undefined || !list.some((id) => values.includes(id));
   items = items.filter(
     (it) =>
-      !(p.exclude ?? []).includes(Number(it.id)) &&
+      // WP_Query ignores post__not_in beside post__in.
+      (p.include !== undefined || !(p.exclude ?? []).includes(Number(it.id))) &&
       (p.author === undefined || p.author.includes(Number(it.author))) &&
       !(p.author_exclude ?? []).includes(Number(it.author)) &&
       (p.slug === undefined || p.slug.includes(String(it.slug))) &&
@@ -121,8 +122,14 @@ export async function listWpPosts(ctx: RequestContext<WpPostList>, kind: PostKin
           hasNone(p.tags_exclude, asList(it.tags)))),
   );
 
-  // Orders the index items give: their place in the list (venues and organizers by date), id, slug, author, the include list.
-  const desc = p.order === 'desc';
+  // Orders the index items give: their place in the list (venues and organizers by date), id,
+  // slug, author, the include list; the others read the records. TEC orders events of the same
+  // date (or slug, or author), and a list by include, by their start; WordPress keeps ties by id.
+  const dir = p.order === 'desc' ? -1 : 1;
+  const start = (id: number, it?: IndexItem) => (records.get(id) as EventItem | undefined)?.utcStart ?? String(it?.gsi2sk ?? '').split('#')[0]!;
+  const tie = (a: number, b: number, ia?: IndexItem, ib?: IndexItem) => (kind === 'event' ? start(a, ia).localeCompare(start(b, ib)) || a - b : dir * (a - b));
+  const byInclude = p.orderby === 'include' && kind !== 'event';
+  const primary = (compare: (a: AnyPost, b: AnyPost) => number) => (a: AnyPost, b: AnyPost) => (p.orderby === 'include' ? (byInclude ? compare(a, b) : 0) : dir * compare(a, b));
   const byRecord = p.search !== undefined || p.orderby === 'title' || p.orderby === 'modified' || (p.orderby === 'date' && (kind === 'event' || p.include !== undefined));
   let ordered: number[];
   if (byRecord) {
@@ -132,22 +139,23 @@ export async function listWpPosts(ctx: RequestContext<WpPostList>, kind: PostKin
     for (const r of found.values()) records.set(r.id, r);
     let list = items.map((it) => records.get(Number(it.id))).filter((r): r is AnyPost => r !== undefined && r.kind === kind && visible(r));
     const search = p.search;
-    if (search !== undefined && search !== '') list = list.filter((r) => matchesWords(search, [r.title, r.excerpt, r.description]));
-    const compare = RECORD_ORDER[p.orderby] ?? indexOrder(p.orderby, p.include, new Map(list.map((r) => [r.id, r as unknown as IndexItem])));
-    list.sort((a, b) => compare(a, b) || a.id - b.id);
-    if (desc && p.orderby !== 'include' && p.orderby !== 'relevance') list.reverse();
+    // WordPress searches password-protected posts for signed-in users only.
+    if (search !== undefined && search !== '') {
+      list = list.filter((r) => matchesWords(search, [r.title, r.excerpt, r.description]) && (!!ctx.principal || !(r as EventItem).password));
+    }
+    const compare = primary(RECORD_ORDER[p.orderby] ?? indexOrder(p.orderby, p.include, new Map(list.map((r) => [r.id, r as unknown as IndexItem]))));
+    list.sort((a, b) => compare(a, b) || tie(a.id, b.id));
     ordered = list.map((r) => r.id);
   } else {
     const byId = new Map(items.map((it) => [Number(it.id), it]));
     const list = [...byId.values()];
-    if (p.orderby === 'date' || p.orderby === 'parent') {
-      // Venues and organizers: the index's own order, publish date then id.
-      list.sort((a, b) => String(a.gsi2sk).localeCompare(String(b.gsi2sk)));
-    } else {
-      const compare = indexOrder(p.orderby, p.include, byId);
-      list.sort((a, b) => compare(a as unknown as AnyPost, b as unknown as AnyPost) || Number(a.id) - Number(b.id));
-    }
-    if (desc && p.orderby !== 'include') list.reverse();
+    const compare =
+      p.orderby === 'date' || p.orderby === 'parent'
+        ? // Venues and organizers: the index's own order, publish date then id.
+          (a: AnyPost, b: AnyPost) => dir * String(byId.get(a.id)?.gsi2sk).localeCompare(String(byId.get(b.id)?.gsi2sk))
+        : primary(indexOrder(p.orderby, p.include, byId));
+    const asPost = (it: IndexItem) => it as unknown as AnyPost;
+    list.sort((a, b) => compare(asPost(a), asPost(b)) || tie(Number(a.id), Number(b.id), a, b));
     ordered = list.map((it) => Number(it.id));
   }
 

@@ -296,6 +296,9 @@ describe('wp/v2 post types', () => {
     // A contributor's list in the edit context shows others' events, but not a locked one's password or texts.
     const contributor = (await wp('GET', '/tribe_events', { token: 'contributor', query: { context: 'edit', include: secret.id } })).body as Json[];
     expect(contributor.map((e) => [e.password, e.content.raw, e.content.rendered])).toEqual([['', '', '']]);
+    // WordPress searches protected posts for signed-in users only.
+    expect((await wp('GET', '/tribe_events', { query: { search: 'secret words' } })).body).toEqual([]);
+    expect((await wp('GET', '/tribe_events', { token: 'author', query: { search: 'secret words' } })).body.map((e: Json) => e.id)).toEqual([secret.id]);
     const listed = (await wp('GET', '/tribe_events', { query: { include: secret.id } })).body as Json[];
     expect(listed.map((e) => e.content)).toEqual([{ rendered: '', protected: true }]);
   });
@@ -326,14 +329,14 @@ describe('wp/v2 post types', () => {
 
   it('filters, orders and pages lists, with WordPress’s headers and links, under each root', async () => {
     const made: Json[] = [];
-    for (const title of ['Banana', 'apple', 'Cherry']) made.push(await event({ title: `Fruit ${title}`, tags: ['fruit'] }));
+    for (const [i, title] of ['Banana', 'apple', 'Cherry'].entries()) made.push(await event({ title: `Fruit ${title}`, tags: ['fruit'], date: `2026-01-0${i + 1} 10:00:00` }));
     const fruit = (await wp('GET', `/tribe_events/${made[0]!.id}`)).body.tags as number[];
     const list = async (query: Json, prefix = 'en') => {
       const res = await wp('GET', '/tribe_events', { query: { tags: fruit.join(','), ...query } }, prefix);
       expect(res.status, res.text).toBe(200);
       return res;
     };
-    // Newest first by default; ties in date by id.
+    // Newest first by default.
     const byDate = await list({});
     expect((byDate.body as Json[]).map((e) => e.id)).toEqual(made.map((e) => e.id).reverse());
     expect(byDate.headers.get('x-wp-total')).toBe('3');
@@ -342,9 +345,21 @@ describe('wp/v2 post types', () => {
     expect((await list({ orderby: 'title', order: 'asc' })).body.map((e: Json) => e.title.rendered)).toEqual(['Fruit apple', 'Fruit Banana', 'Fruit Cherry']);
     expect((await list({ orderby: 'id', order: 'asc' })).body.map((e: Json) => e.id)).toEqual(made.map((e) => e.id));
     expect((await list({ orderby: 'slug', order: 'asc' })).body.map((e: Json) => e.slug)).toEqual(['fruit-apple', 'fruit-banana', 'fruit-cherry']);
+    // TEC lists events asked for by include in the order they start, not in the order given.
     const include = [made[2]!.id, made[0]!.id];
-    expect((await list({ include: include.join(','), orderby: 'include' })).body.map((e: Json) => e.id)).toEqual(include);
+    expect((await list({ include: include.join(','), orderby: 'include' })).body.map((e: Json) => e.id)).toEqual([made[0]!.id, made[2]!.id]);
+    // Events of the same publication date: the one that starts first first, whichever the order.
+    const twins = [
+      await event({ title: 'Twin late', date: '2026-02-01 10:00:00' }),
+      await event({ title: 'Twin early', date: '2026-02-01 10:00:00', start_date: '2031-07-01 08:00:00', end_date: '2031-07-01 09:00:00' }),
+    ];
+    for (const order of ['asc', 'desc']) {
+      const res = await wp('GET', '/tribe_events', { query: { include: twins.map((t) => t.id).join(','), order } });
+      expect(res.body.map((e: Json) => e.id)).toEqual([twins[1]!.id, twins[0]!.id]);
+    }
     expect((await list({ exclude: made[1]!.id })).body.map((e: Json) => e.id)).toEqual([made[2]!.id, made[0]!.id]);
+    // WP_Query ignores exclude beside include.
+    expect((await list({ include: made[1]!.id, exclude: made[1]!.id })).body.map((e: Json) => e.id)).toEqual([made[1]!.id]);
     expect((await list({ search: 'cherry' })).body.map((e: Json) => e.id)).toEqual([made[2]!.id]);
     expect((await list({ slug: 'fruit-apple,fruit-banana', orderby: 'id', order: 'asc' })).body.map((e: Json) => e.id)).toEqual([made[0]!.id, made[1]!.id]);
     expect((await list({ tags_exclude: fruit.join(',') })).body).toEqual([]);
