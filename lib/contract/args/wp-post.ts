@@ -51,9 +51,8 @@ const commonList = {
     schema: statusList(),
     type: 'array',
     items: 'string',
-    enum: WP_POST_STATUSES,
     default: 'publish',
-    description: 'Limit result set to posts assigned one or more statuses.',
+    description: `Limit result set to posts assigned one or more statuses (${WP_POST_STATUSES.join(', ')}); other than publish for signed-in users.`,
   },
   ml_language: mlLanguage,
 } satisfies Args;
