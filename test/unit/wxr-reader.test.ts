@@ -320,6 +320,9 @@ describe('a real export of the live TEC (test/fixtures/wxr/tec-export.xml)', () 
     expect(posts.some((p) => p.type === 'tribe_venue' && p.meta.some(([k]) => k === '_VenueCity'))).toBe(true);
     expect(posts.some((p) => p.type === 'tribe_organizer' && p.meta.some(([k]) => k === '_OrganizerEmail'))).toBe(true);
     expect(whole.some((e) => e.kind === 'term' && e.taxonomy === 'tribe_events_cat' && e.parentSlug !== '')).toBe(true);
+    // WordPress's own `]]]]><![CDATA[>` for a `]]>` in the text.
+    expect(posts.filter((p) => p.content.includes(' ]]> ')).length).toBeGreaterThan(1);
+    expect(posts.some((p) => p.type === 'attachment' && p.attachmentUrl?.endsWith('.png'))).toBe(true);
     await fc.assert(
       fc.asyncProperty(fc.array(fc.integer({ min: 0, max: bytes.length }), { maxLength: 40 }), async (offsets) => {
         expect(await readAll(chunksOf(cut(bytes, offsets)))).toEqual(whole);
