@@ -118,8 +118,10 @@ const post = (): WxrPost => ({
   meta: [],
 });
 
-/** What the element being read is for. */
-type Field = (text: string, at: XmlPosition) => void;
+type Pair = { key: string; value: string; into: [string, string][] };
+const META_KEY: Setter<Pair> = (pair, text) => void (pair.key = text);
+const META_VALUE: Setter<Pair> = (pair, text) => void (pair.value = text);
+const TERM_OF_POST: Setter<{ post: WxrPost; taxonomy: string; slug: string }> = ({ post, taxonomy, slug }, name) => void post.terms.push({ taxonomy, slug, name });
 
 /**
  * Turns the tokenizer's events into entries. Depths: 1 `<rss>`, 2 `<channel>`, 3 an entry (or a
@@ -131,9 +133,9 @@ class WxrBuilder {
   private entry: WxrAuthor | WxrTerm | WxrPost | undefined;
   private fields: Record<string, Setter<never>> = {};
   /** The meta pair being read, and the list it goes to. */
-  private pair: { key: string; value: string; into: [string, string][] } | undefined;
+  private pair: Pair | undefined;
   /** The element whose text is being gathered. */
-  private field: { name: string; depth: number; parts: string[]; at: XmlPosition; set: Field } | undefined;
+  private field: { name: string; depth: number; parts: string[]; at: XmlPosition; set: Setter<never>; target: unknown } | undefined;
   /** Inside an element passed over, the depth it opened at. */
   private skipping = 0;
   private entryLength = 0;
@@ -159,7 +161,7 @@ class WxrBuilder {
       else if (name === 'wp:tag') this.begin(term('post_tag'), TERM_FIELDS);
       else if (name === 'wp:term') this.begin(term(''), TERM_FIELDS);
       else if (name === 'item') this.begin(post(), POST_FIELDS);
-      else if (this.site && SITE_FIELDS[name]) this.gather(name, depth, at, SITE_FIELDS[name], this.site);
+      else if (this.site && Object.hasOwn(SITE_FIELDS, name)) this.gather(name, depth, at, SITE_FIELDS[name]!, this.site);
       else this.skipping = depth;
       return;
     }
@@ -169,22 +171,23 @@ class WxrBuilder {
         const { domain = '', nicename = '' } = attributes;
         // WXR 1.0 files also carry a `<category>` without a domain, the old copy of a post category: skipped.
         if (!domain) this.skipping = depth;
-        else this.gather(name, depth, at, (text: string) => entry.terms.push({ taxonomy: domain, slug: nicename, name: text }));
+        else this.gather(name, depth, at, TERM_OF_POST, { post: entry, taxonomy: domain, slug: nicename });
         return;
       }
       if (entry.kind === 'post' && name === 'wp:postmeta') {
         this.pair = { key: '', value: '', into: entry.meta };
         return;
       }
-      const set = this.fields[name] as Setter<typeof entry> | undefined;
+      // Own keys only: an element named `constructor` or `__proto__` is just unknown.
+      const set = Object.hasOwn(this.fields, name) ? (this.fields[name] as Setter<typeof entry>) : undefined;
       if (set) this.gather(name, depth, at, set, entry);
       else this.skipping = depth;
       return;
     }
     if (depth === 5 && this.pair) {
       const pair = this.pair;
-      if (name === 'wp:meta_key') this.gather(name, depth, at, (text: string) => void (pair.key = text));
-      else if (name === 'wp:meta_value') this.gather(name, depth, at, (text: string) => void (pair.value = text));
+      if (name === 'wp:meta_key') this.gather(name, depth, at, META_KEY, pair);
+      else if (name === 'wp:meta_value') this.gather(name, depth, at, META_VALUE, pair);
       else this.skipping = depth;
       return;
     }
@@ -206,7 +209,7 @@ class WxrBuilder {
     const field = this.field;
     if (field && depth === field.depth) {
       this.field = undefined;
-      field.set(field.parts.length === 1 ? field.parts[0]! : field.parts.join(''), field.at);
+      (field.set as Setter<unknown>)(field.target, field.parts.length === 1 ? field.parts[0]! : field.parts.join(''), field.at);
       return;
     }
     if (depth === 4 && this.pair && name === 'wp:postmeta') {
@@ -242,9 +245,9 @@ class WxrBuilder {
     this.site = undefined;
   }
 
-  private gather<T>(name: string, depth: number, at: XmlPosition, set: Setter<T> | Field, target?: T): void {
-    const apply: Field = target === undefined ? (set as Field) : (text, where) => (set as Setter<T>)(target, text, where);
-    this.field = { name, depth, parts: [], at, set: apply };
+  /** Gathers the element's text for `set`, called with `target` when the element closes. */
+  private gather<T>(name: string, depth: number, at: XmlPosition, set: Setter<T>, target: T): void {
+    this.field = { name, depth, parts: [], at, set: set as Setter<never>, target };
   }
 }
 

@@ -191,22 +191,17 @@ export class XmlStream {
   private markup(final: boolean): boolean {
     const buf = this.buf;
     const start = this.pos;
-    const need = (n: number) => {
-      if (buf.length - start >= n) return true;
-      if (final) this.fail('the input ends inside a tag');
-      return false;
-    };
-    if (!need(2)) return false;
+    if (!this.has(2, final)) return false;
     const second = buf[start + 1];
     if (second === '!') {
-      if (!need(4)) return false;
+      if (!this.has(4, final)) return false;
       if (buf.startsWith('<!--', start)) {
         this.opened = this.where();
         this.advance(start + 4);
         this.state = 'comment';
         return true;
       }
-      if (!need(9)) return false;
+      if (!this.has(9, final)) return false;
       if (buf.startsWith('<![CDATA[', start)) {
         if (this.stack.length === 0) this.fail('a CDATA section outside the root element');
         this.opened = this.where();
@@ -233,6 +228,13 @@ export class XmlStream {
     else this.startTag(buf.slice(start + 1, end));
     this.advance(end + 1);
     return true;
+  }
+
+  /** Whether `n` characters of markup are there from `pos`; at the end of the input they must be. */
+  private has(n: number, final: boolean): boolean {
+    if (this.buf.length - this.pos >= n) return true;
+    if (final) this.fail('the input ends inside a tag');
+    return false;
   }
 
   /** The chunk ended inside a tag: wait for more, unless it is already too long or the input is over. */
