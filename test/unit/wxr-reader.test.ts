@@ -360,6 +360,21 @@ describe('hostile or broken input: a WxrError with the line, never a hang', () =
     expect((await failure('')).message).toMatch(/no XML element/);
   });
 
+  it('reports the same error at the same place whatever the chunks', async () => {
+    const broken = SAMPLE.replace('<description>Just another site</description>', '<description>Just ąčę 😀\nanother&nbsp;site</description>');
+    const bytes = new TextEncoder().encode(broken);
+    const whole = await failure(chunksOf([bytes]));
+    expect(whole.at).toEqual({ line: 16, column: 8, offset: expect.any(Number) });
+    expect(broken.slice(whole.at.offset, whole.at.offset + 6)).toBe('&nbsp;');
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 0, max: bytes.length }), { maxLength: 30 }), async (offsets) => {
+        const e = await failure(chunksOf(cut(bytes, offsets)));
+        expect([e.message, e.at]).toEqual([whole.message, whole.at]);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('something that is not an export: an HTML page, a DTD, another encoding, bytes that are not UTF-8', async () => {
     expect((await failure('<!DOCTYPE html><html><body>Log in</body></html>')).message).toMatch(/document type declaration/);
     expect((await failure('<html><body>Log in</body></html>')).message).toMatch(/root element is <html>, where a WordPress export has <rss>.*line 1, column 1/);
