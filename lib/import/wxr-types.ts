@@ -22,7 +22,7 @@
 //   _VenueStateProvince (the state or province shown), _VenueZip, _VenuePhone, _VenueURL,
 //   _VenueDescription (a tag-stripped copy of the content), _VenueShowMap, _VenueShowMapLink,
 //   _EventShowMap, _EventShowMapLink ('1' or ''), _VenueOrigin, _Venuepost_date and
-//   _Venuepost_date_gmt (''). _VenueLat/_VenueLng are registered but not written by TEC alone.
+//   _Venuepost_date_gmt (''). _VenueLat and _VenueLng are registered (wp/v2 shows them) but absent from these exports.
 // - tribe_organizer: _OrganizerEmail, _OrganizerPhone, _OrganizerWebsite, _OrganizerDescription (a
 //   tag-stripped copy of the content), _OrganizerOrigin, _Organizerpost_date and
 //   _Organizerpost_date_gmt (''), _Organizerpost_status ('publish').
