@@ -16,7 +16,6 @@ import { keys, listKeys } from '#lib/store/keys.js';
 import { recentIds } from '#lib/store/recent-writes.js';
 import type { EventItem } from '#lib/store/items.js';
 import { waitAll } from '#lib/runtime/settle.js';
-import { listed } from './event-writes.js';
 import { matchesFilters } from './event-in-memory.js';
 import { nonEmpty, pageAndTotal, pageKeys } from './lists.js';
 import { listTotal } from './event-totals.js';
@@ -26,7 +25,7 @@ import type { EventListRequest, Window } from './event-window.js';
 
 /** Whether a record is in the list the request reads (language, status, author, window, filters). */
 function inList(e: EventItem, ctx: EventListRequest, statusList: string[], ownBy: number | undefined, f: Filters, w: Window | undefined): boolean {
-  if (e.kind !== 'event' || e.lang !== ctx.lang || !listed(e) || !statusList.includes(e.status)) return false;
+  if (e.kind !== 'event' || e.lang !== ctx.lang || e.status === 'trash' || e.hidden || !statusList.includes(e.status)) return false;
   if (ownBy !== undefined && e.status !== 'publish' && e.author !== ownBy) return false;
   if (w) {
     const at = listKeys.event(e.lang, e.status, e.utcStart, e.id).gsi2sk;
