@@ -136,7 +136,15 @@ export class LiveSite {
     const out = new Map<number, EventFlags>();
     await mapLimit(ids, this.opts.concurrency, async (id) => {
       const r = await this.get(`/tribe/events/v1/events/${id}`);
-      if (r.status === 200 && r.body) out.set(id, { featured: truthy(r.body.featured), sticky: truthy(r.body.sticky), hide_from_listings: truthy(r.body.hide_from_listings) });
+      if (r.status === 200 && r.body)
+        out.set(id, {
+          featured: truthy(r.body.featured),
+          sticky: truthy(r.body.sticky),
+          hide_from_listings: truthy(r.body.hide_from_listings),
+          // TEC shows the event's own link as its website while _EventURL was never set (wp/v2
+          // shows '' for both): such an event is stored here without one, and shows its link too.
+          websiteUnset: r.body.website === r.body.url,
+        });
     });
     return out;
   }
@@ -146,6 +154,7 @@ interface EventFlags {
   featured: boolean;
   sticky: boolean;
   hide_from_listings: boolean;
+  websiteUnset: boolean;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -242,7 +251,7 @@ export function mapPost(kind: SitePost['kind'], p: Json, image: string, flags?: 
       timezone: String(m._EventTimezone ?? ''),
       all_day: truthy(m._EventAllDay),
       cost: String(m._EventCost ?? ''),
-      website: String(m._EventURL ?? ''),
+      ...(flags?.websiteUnset && !m._EventURL ? {} : { website: String(m._EventURL ?? '') }),
       show_map: truthy(m._EventShowMap),
       show_map_link: truthy(m._EventShowMapLink),
       featured: flags?.featured ?? false,
