@@ -240,8 +240,10 @@ export function mapPost(kind: SitePost['kind'], p: Json, image: string, flags?: 
         website: String(m._OrganizerURL ?? m._OrganizerWebsite ?? ''),
       },
     };
+  const utc = { start: wpDate(m._EventStartDateUTC), end: wpDate(m._EventEndDateUTC) };
   return {
     ...base,
+    ...(utc.start && utc.end ? { utc } : {}),
     fields: {
       title: raw(p.title),
       ...text,

@@ -41,6 +41,8 @@ export interface SitePost {
   modified: string;
   modified_utc: string;
   password: string;
+  /** Events: the start and end in UTC as the site stored them. */
+  utc?: { start: string; end: string };
   /** The other fields, named as in a create request of this API (TEC's v1 names). */
   fields: Record<string, unknown>;
 }

@@ -191,7 +191,13 @@ async function writePost(r: SitePost, opts: WriteOptions): Promise<'created' | '
   const here = await getItem<AnyPost>(keys.post(r.id));
   if (here && here.kind !== r.kind) throw new Error(`id ${r.id} is a ${here.kind} here`);
   if (opts.dryRun) return here ? 'updated' : 'created';
-  const scope = { sequence: 'post' as const, id: r.id, slug: r.slug.replace(/__trashed$/, '') || undefined, modified: { modified: r.modified, modified_utc: r.modified_utc } };
+  const scope = {
+    sequence: 'post' as const,
+    id: r.id,
+    slug: r.slug.replace(/__trashed$/, '') || undefined,
+    modified: { modified: r.modified, modified_utc: r.modified_utc },
+    ...(r.utc ? { utc: r.utc } : {}),
+  };
   const path = here ? `${PATHS[r.kind]}/${r.id}` : PATHS[r.kind];
   const res = await asImported(scope, () => invoke('POST', 'en', path, { body: postBody(r, !here), token: opts.token }));
   if (res.status >= 300) throw new Error(refused(res));

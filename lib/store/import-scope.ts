@@ -14,6 +14,11 @@ export interface ImportedRecord {
   slug?: string;
   /** Its last modification, as `YYYY-MM-DD HH:MM:SS` in the site zone and in UTC. */
   modified?: { modified: string; modified_utc: string };
+  /**
+   * An event's start and end in UTC as the site stored them: a wall time a zone's clocks pass
+   * twice (when they go back) is the site's choice of the two, not this API's.
+   */
+  utc?: { start: string; end: string };
 }
 
 const imported = scopedValue<ImportedRecord>('imported record');
