@@ -5,7 +5,9 @@ import { ensureDevKeys, localAuthEnv, mintToken } from '#lib/local/dev-auth.js';
 import { ensureTable, JavaMissingError, startDynamoLocal, type DynamoLocal } from '#lib/local/dynamo.js';
 import { Progress } from '#lib/local/demo-calendar.js';
 import { backfillSearch } from '#lib/stream/backfill.js';
-import { importLive, formatSummary } from '#lib/import/run.js';
+import { createReadStream } from 'node:fs';
+import { importEntries, importLive, formatSummary } from '#lib/import/run.js';
+import type { WxrEntry } from '#lib/import/wxr-types.js';
 import { SiteError } from '#lib/import/live-source.js';
 import { cli, wholeNumber } from './cli.js';
 
@@ -18,6 +20,7 @@ DYNAMODB_ENDPOINT, or with --aws into a deployed table. Run it again to bring wh
   --from            the site's URL (its home, e.g. https://example.org)
   --user            a login of the site that may edit posts (an editor or administrator)
   --app-password    that user's application password (Users → Profile → Application Passwords)
+  --wxr FILE        a WordPress export file (Tools → Export) instead of a live site
   --since TIME      only posts modified after TIME (ISO 8601); default: since the last run
   --full            read every post, whatever the last run
   --delete-missing  delete here what was imported before and is gone from the site
@@ -33,6 +36,7 @@ DYNAMODB_ENDPOINT, or with --aws into a deployed table. Run it again to bring wh
     full: { type: 'boolean' },
     'delete-missing': { type: 'boolean' },
     'dry-run': { type: 'boolean' },
+    wxr: { type: 'string' },
     concurrency: { type: 'string' },
     aws: { type: 'boolean' },
     table: { type: 'string' },
@@ -41,7 +45,8 @@ DYNAMODB_ENDPOINT, or with --aws into a deployed table. Run it again to bring wh
 const from = c.values.from as string | undefined;
 const user = c.values.user as string | undefined;
 const appPassword = (c.values['app-password'] as string | undefined) ?? process.env.WP_APP_PASSWORD;
-if (!from || !user || !appPassword) c.fail('--from, --user and --app-password (or WP_APP_PASSWORD) are required.');
+const wxr = c.values.wxr as string | undefined;
+if (!wxr && (!from || !user || !appPassword)) c.fail('--from, --user and --app-password (or WP_APP_PASSWORD) are required, or --wxr FILE.');
 if (c.values.aws && c.values.table === undefined) c.fail('--aws needs --table: the stack output TableName.');
 const since = c.values.since as string | undefined;
 if (since !== undefined && Number.isNaN(Date.parse(since))) c.fail(`--since must be a date and time (ISO 8601), got "${since}".`);
@@ -62,22 +67,23 @@ try {
   if (!c.values.aws) await ensureTable(process.env.TABLE_NAME);
   const token = await mintToken(keys, { role: 'editor', sub: 'site-import', ttl: '12h' });
   let bar: Progress | undefined;
-  const summary = await importLive({
-    site: { url: from!, user: user!, appPassword: appPassword!, concurrency },
-    since: c.values.full ? null : since,
+  const common = {
     token,
     dryRun: Boolean(c.values['dry-run']),
     deleteMissing: Boolean(c.values['delete-missing']),
     concurrency,
-    progress: (kind, total) => {
+    progress: (kind: string, total: number) => {
       bar?.finish();
       if (!total) return undefined;
       bar = new Progress(total, kind === 'category' ? 'categories' : `${kind}s`);
       const b = bar;
       return () => b.tick();
     },
-    log: (line) => console.error(line),
-  });
+    log: (line: string) => console.error(line),
+  };
+  const summary = wxr
+    ? await importEntries(await wxrEntries(wxr), common)
+    : await importLive({ ...common, site: { url: from!, user: user!, appPassword: appPassword!, concurrency }, since: c.values.full ? null : since });
   bar?.finish();
   // Locally no stream consumer may be running: the search index of the events is built here
   // (idempotent); a deployed table's consumer builds it from the writes.
@@ -91,4 +97,11 @@ try {
   process.exitCode = 1;
 } finally {
   await dynamo?.stop();
+}
+
+/** The file's entries, streamed: the one place the export reader is plugged in. */
+async function wxrEntries(file: string): Promise<AsyncIterable<WxrEntry>> {
+  const reader = '#lib/import/wxr-reader.js';
+  const { readWxr } = (await import(reader)) as { readWxr: (input: AsyncIterable<Uint8Array | string>) => AsyncIterable<WxrEntry> };
+  return readWxr(createReadStream(file));
 }

@@ -1,6 +1,8 @@
 // One import run from a live site: read it (lib/import/live-source.ts), write what changed
 // (lib/import/writer.ts), remember when the run started for the next one's default --since.
 import { LiveSite, type LiveOptions } from './live-source.js';
+import { wxrRecords } from './wxr-source.js';
+import type { WxrEntry } from './wxr-types.js';
 import { KINDS, type RecordKind, type SiteRecord } from './records.js';
 import { lastRun, rememberRun, writeRecords, type ImportSummary, type WriteOptions } from './writer.js';
 
@@ -50,4 +52,13 @@ export function formatSummary(s: ImportSummary, dryRun = false): string {
   });
   for (const f of s.failed) lines.push(`failed: ${f.kind} ${f.id}: ${f.reason}`);
   return lines.join('\n');
+}
+
+/** One import run from an export file's entries (its streaming reader's output). */
+export async function importEntries(entries: AsyncIterable<WxrEntry>, opts: Omit<LiveImport, 'site' | 'since'>): Promise<ImportSummary> {
+  const records = await wxrRecords(entries);
+  // The file holds the whole site: what it lacks is gone from it.
+  const present: Partial<Record<RecordKind, Set<number>>> = {};
+  for (const kind of KINDS) present[kind] = new Set(records.filter((r) => r.kind === kind).map((r) => r.id));
+  return writeRecords(records, opts, present, opts.deleteMissing);
 }
