@@ -90,7 +90,10 @@ export class EventCalendarStack extends Stack {
       passwordKey.grantRead(fn.role);
       this.functions.set(op.id, fn);
 
-      const integration = new HttpLambdaIntegration('Integration', fn.function);
+      // One invoke permission per function, scoped to this API, rather than one per route (and
+      // method): a function's routes all reach it, and the stack stays under CloudFormation's
+      // 500 resources.
+      const integration = new HttpLambdaIntegration('Integration', fn.function, { scopePermissionToRoute: false });
       const methods = new Set<Method | 'HEAD'>(op.methods);
       // HTTP APIs do not answer HEAD for GET routes by themselves; the pipeline drops the body.
       if (methods.has('GET')) methods.add('HEAD');

@@ -9,6 +9,7 @@ import { eventArgs } from '#lib/contract/args/event.js';
 import { organizerArgs, venueArgs } from '#lib/contract/args/place.js';
 import { categoryArgs, tagArgs } from '#lib/contract/args/term.js';
 import { wpCategoryArgs, wpTagArgs } from '#lib/contract/args/wp-term.js';
+import { wpEventArgs, wpOrganizerArgs, wpVenueArgs } from '#lib/contract/args/wp-post.js';
 import { oneOf, str } from './params.js';
 import { config, isLang, LANGUAGES, REST_PREFIX, type Config, type Lang } from '#lib/runtime/config.js';
 
@@ -119,6 +120,9 @@ export const ARGS = {
   appPasswords: { ...appPasswordArgs, introspect: appPasswordArgs.list },
   wpTags: wpTagArgs,
   wpCategories: wpCategoryArgs,
+  wpEvents: wpEventArgs,
+  wpVenues: wpVenueArgs,
+  wpOrganizers: wpOrganizerArgs,
 } satisfies Record<string, Record<string, Args>>;
 
 type Table = typeof ARGS;
@@ -192,6 +196,14 @@ function wordPressRows(): Operation[] {
       wp(kind, 'update', EDITABLE, `${path}/{id}`, 'write', `Update ${one}`),
       { ...wp(kind, 'delete', ['DELETE'], `${path}/{id}`, 'write', `Delete ${one}`), fansOut: true },
     ]),
+    // WordPress's core post-type routes, over the same records as TEC's routes: read only.
+    ...(
+      [
+        ['wpEvents', '/tribe_events', 'an event', 'events'],
+        ['wpVenues', '/tribe_venue', 'a venue', 'venues'],
+        ['wpOrganizers', '/tribe_organizer', 'an organizer', 'organizers'],
+      ] as const
+    ).flatMap(([kind, path, one, many]) => [wp(kind, 'list', ['GET'], path, 'read', `List ${many}`), wp(kind, 'get', ['GET'], `${path}/{id}`, 'read', `Read ${one}`)]),
   ];
 }
 

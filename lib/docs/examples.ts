@@ -36,6 +36,9 @@ const PATH_EXAMPLES: Record<string, unknown> = {
   'tags.id': DEMO_RECORDS.tag.id,
   'wpCategories.id': DEMO_RECORDS.category.id,
   'wpTags.id': DEMO_RECORDS.tag.id,
+  'wpEvents.id': DEMO_RECORDS.event.id,
+  'wpVenues.id': DEMO_RECORDS.venue.id,
+  'wpOrganizers.id': DEMO_RECORDS.organizer.id,
   user: 'me',
   uuid: DEMO_RECORDS.appPassword.uuid,
 };

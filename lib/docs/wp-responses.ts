@@ -27,6 +27,8 @@ interface WpDoc {
   location?: string;
   /** More statuses, by code. */
   more?: Record<number, string>;
+  /** Who is refused with a 403, when it is not "signed in without the editor role". */
+  refusedWho?: string;
 }
 
 const TERM_MISSING = 'no term of the taxonomy has this id (rest_term_invalid), or no route: the id is not digits (rest_no_route)';
@@ -67,6 +69,30 @@ function termDocs(kind: 'wpTags' | 'wpCategories', many: string): Record<string,
       refused: 'rest_cannot_delete',
       notFound: TERM_MISSING,
       more: { 501: 'force is not true: terms do not support trashing (rest_trash_not_supported)' },
+    },
+  };
+}
+
+const POST_MISSING = 'no record of the post type has this id (rest_post_invalid_id), or no route: the id is not digits (rest_no_route)';
+
+/** WordPress's post-type routes: each type's the same. */
+function postDocs(kind: 'wpEvents' | 'wpVenues' | 'wpOrganizers', many: string, filters: string): Record<string, WpDoc> {
+  return {
+    [`${kind}.list`]: {
+      description: `The ${many}, as WordPress's posts controller lists them: published ones unless a status is asked for by a signed-in user (editors see everyone's, others their own), newest first, per_page up to 100, search, include, exclude, author, slug${filters}, X-WP-Total, X-WP-TotalPages and Link headers; context=edit for signed-in users. An order or search that needs the records themselves reads at most 1,000 of them (else rest_request_over_budget).`,
+      ok: { status: 200, description: `A page of ${many}`, schema: 'WpPostList' },
+      refused: 'rest_forbidden_context, for context=edit',
+      refusedWho: 'Signed in without a role, asking for context=edit (rest_forbidden_context)',
+      invalid:
+        'the page is past the last (rest_post_invalid_page_number), orderby=relevance without a search (rest_no_search_term_defined), orderby=include without include (rest_orderby_include_missing_include), a status other than publish without a role (rest_forbidden_status), or the request needs more than its budget (rest_request_over_budget)',
+    },
+    [`${kind}.get`]: {
+      description: `One of the ${many}; context=edit for those who may edit it. A password-protected event shows its content only with its password.`,
+      ok: { status: 200, description: 'The record', schema: 'WpPost' },
+      refused: 'rest_forbidden for an unpublished record, rest_forbidden_context for context=edit',
+      refusedWho:
+        "Signed in, and the record is unpublished and not the caller's (rest_forbidden) or the caller may not edit it and asked for context=edit (rest_forbidden_context); or a wrong password (rest_post_incorrect_password)",
+      notFound: POST_MISSING,
     },
   };
 }
@@ -115,6 +141,9 @@ const WP_DOCS: Record<string, WpDoc> = {
   },
   ...termDocs('wpTags', 'tags'),
   ...termDocs('wpCategories', 'event categories'),
+  ...postDocs('wpEvents', 'events', ', tribe_events_cat, tags (and their _exclude)'),
+  ...postDocs('wpVenues', 'venues', ''),
+  ...postDocs('wpOrganizers', 'organizers', ''),
 };
 
 export function wpDoc(op: Operation): WpDoc {
@@ -135,7 +164,7 @@ export function wpResponses(op: Operation): Record<string, Json> {
   out[400] = fail(
     `A parameter is missing (rest_missing_callback_param) or invalid (rest_invalid_param)${body ? ', or the body is not valid JSON (rest_invalid_json)' : ''}${d.invalid ? `, or ${d.invalid}` : ''}`,
   );
-  const onTerm = /^wp(?:Tags|Categories)\./.test(op.id);
+  const onTerm = /^wp(?:Tags|Categories|Events|Venues|Organizers)\./.test(op.id);
   out[401] = fail(
     `Not signed in (${onTerm ? d.refused : `rest_not_logged_in${onUser ? `; for a user id, ${d.refused}` : ''}`}), HTTP Basic with an unknown login (invalid_username) or a wrong application password (incorrect_password), or an invalid bearer token or a malformed Authorization header (rest_forbidden)`,
   );
@@ -146,7 +175,7 @@ export function wpResponses(op: Operation): Record<string, Json> {
     );
   }
   if (onTerm && !onUser) {
-    out[403] = fail(`Signed in without the editor role (${d.refused})`);
+    out[403] = fail(d.refusedWho ?? `Signed in without the editor role (${d.refused})`);
     if (d.notFound) out[404] = fail(`${d.notFound[0]!.toUpperCase()}${d.notFound.slice(1)}`);
   }
   if (op.access === 'write') out[409] = d.conflict ? fail(d.conflict) : shared('Conflict');

@@ -137,8 +137,58 @@ function wpTermSchema(withLinks: boolean): Json {
   };
 }
 
+const rendered = (what: string, extra: Record<string, Json> = {}): Json => ({
+  type: 'object',
+  description: `${what}: rendered, and raw in the edit context`,
+  properties: { raw: { type: 'string' }, rendered: { type: 'string' }, ...extra },
+  required: ['rendered'],
+});
+
+/**
+ * An event, venue or organizer as WordPress's posts controller shows it (lib/present/wp-post.ts).
+ * The edit context adds password, generated_slug and permalink_template (events) and the raw
+ * texts; embed shows id, date, slug, type, link, title, excerpt, author, featured_media, _links.
+ */
+const wpPostSchema: Json = {
+  type: 'object',
+  description: 'A record, as WordPress shows a post of its type',
+  properties: {
+    id: { type: 'integer', minimum: 1, description: 'Unique identifier for the post' },
+    date: { ...wpTime, description: "The publish date, in the site's time zone" },
+    date_gmt: { ...wpTime, description: 'The publish date, in GMT' },
+    guid: rendered('The globally unique identifier'),
+    modified: { ...wpTime, description: "The last change, in the site's time zone" },
+    modified_gmt: { ...wpTime, description: 'The last change, in GMT' },
+    password: { type: 'string', description: "The event's password (edit context); '' when none" },
+    slug: { type: 'string', description: 'An alphanumeric identifier for the post unique to its type' },
+    status: { type: 'string', enum: ['publish', 'future', 'draft', 'pending', 'private', 'trash'], description: 'A named status for the post' },
+    type: { type: 'string', enum: ['tribe_events', 'tribe_venue', 'tribe_organizer'], description: 'Type of post' },
+    link: { ...url, description: 'URL to the post' },
+    title: rendered('The title'),
+    content: rendered('The content, empty when password-protected and locked', { protected: { type: 'boolean' }, block_version: { type: 'integer' } }),
+    excerpt: rendered('The excerpt, empty when password-protected and locked', { protected: { type: 'boolean' } }),
+    author: { type: 'integer', minimum: 0, description: 'The id of the author' },
+    featured_media: { type: 'integer', const: 0, description: 'Always 0: images are URLs here' },
+    template: { type: 'string', const: '', description: 'Always empty' },
+    meta: { type: 'object', additionalProperties: true, description: "TEC's meta keys, every one for every type, the record's own filled" },
+    tags: { type: 'array', items: { type: 'integer' }, description: "The event's tag ids" },
+    tribe_events_cat: { type: 'array', items: { type: 'integer' }, description: "The event's category ids" },
+    permalink_template: { type: 'string', description: 'Permalink template for the event (edit context)' },
+    generated_slug: { type: 'string', description: 'Slug automatically generated from the title (edit context)' },
+    class_list: { type: 'array', items: { type: 'string' }, description: "The event's CSS classes, as get_post_class()" },
+    _links: {
+      type: 'object',
+      additionalProperties: true,
+      description: 'The REST URLs of the post, its collection, type, author, revisions, attachments, terms, and (edit context) the actions the caller may take',
+    },
+  },
+  required: ['id', 'date', 'slug', 'type', 'link', 'title', 'excerpt', 'author', 'featured_media', '_links'],
+};
+
 export function wpSchemas(): Json {
   return {
+    WpPost: wpPostSchema,
+    WpPostList: { type: 'array', description: 'A page of records; X-WP-Total and X-WP-TotalPages count them all.', items: ref('WpPost') },
     WpTerm: wpTermSchema(true),
     WpTermList: { type: 'array', description: 'A page of terms; X-WP-Total and X-WP-TotalPages count them all.', items: ref('WpTerm') },
     WpTermDeleted: {

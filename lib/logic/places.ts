@@ -80,6 +80,11 @@ export function placeFrom(
     showMap: p.show_map ?? v?.showMap ?? true,
     showMapLink: p.show_map_link ?? v?.showMapLink ?? true,
   };
+  // TEC fills an empty state-or-province from the state (a US venue, or one without a country), else the province.
+  if (venue.stateprovince === '') {
+    const us = venue.country === '' || venue.country === 'US' || venue.country === 'United States';
+    venue.stateprovince = venue.state !== '' && us ? venue.state : venue.province;
+  }
   const lat = p.geo_lat ?? v?.geoLat;
   const lng = p.geo_lng ?? v?.geoLng;
   if (lat !== undefined) venue.geoLat = lat;

@@ -59,7 +59,7 @@ const urlencode = (text: string) =>
  * (`true` as 1, `false` as a bare name, lists as `name[0]=…`), `page` replaced (a page past the
  * end links back to the last one).
  */
-function pageLinks(ctx: RequestContext, page: number, pages: number): string | undefined {
+export function pageLinks(ctx: RequestContext, collection: string, page: number, pages: number): string | undefined {
   const params = ctx.params as Record<string, unknown>;
   const pairs: [string, string | undefined][] = [];
   // As PHP's http_build_query: nested lists and maps as `name[key]`.
@@ -72,7 +72,7 @@ function pageLinks(ctx: RequestContext, page: number, pages: number): string | u
   if (!pairs.some(([name]) => name === 'page')) pairs.push(['page', undefined]);
   const at = (n: number) => {
     const query = pairs.map(([name, v]) => (name === 'page' ? `page=${n}` : v === undefined ? urlencode(name) : `${urlencode(name)}=${urlencode(v)}`)).join('&');
-    return `${wpTermCollection(ctx.lang, taxonomyOf(ctx))}?${query}`;
+    return `${collection}?${query}`;
   };
   const out: string[] = [];
   if (page > 1) out.push(`<${at(Math.min(page - 1, pages))}>; rel="prev"`);
@@ -118,7 +118,7 @@ export async function listWpTerms(ctx: RequestContext<WpList>): Promise<Reply> {
   const pages = Math.ceil(total / p.per_page);
   const paths = await archivePaths(terms);
   const allow = allowed(ctx);
-  const link = pageLinks(ctx, page, pages);
+  const link = pageLinks(ctx, wpTermCollection(ctx.lang, taxonomy), page, pages);
   return json(
     200,
     terms.map((t) => presentWpTerm(t, { context: p.context, allow, path: paths.get(t.id) })),

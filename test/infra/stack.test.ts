@@ -350,6 +350,12 @@ describe('permissions', () => {
     );
     for (const [, [id]] of apiFunctions(prod.resources)) expect(permitted).toContain(id);
   });
+
+  it('grants each function one invoke permission for the whole API, so the stack stays under 500 resources', () => {
+    const fromApi = ofType(prod.resources, 'AWS::Lambda::Permission').filter(([, p]) => p.Properties.Principal === 'apigateway.amazonaws.com');
+    expect(fromApi).toHaveLength(apiFunctions(prod.resources).size);
+    expect(Object.keys(prod.resources).length).toBeLessThan(500);
+  });
 });
 
 describe('routes', () => {

@@ -528,6 +528,12 @@ describe("WordPress's own routes in the document", () => {
     '/wp/v2/tags/{id}',
     '/wp/v2/tribe_events_cat',
     '/wp/v2/tribe_events_cat/{id}',
+    '/wp/v2/tribe_events',
+    '/wp/v2/tribe_events/{id}',
+    '/wp/v2/tribe_venue',
+    '/wp/v2/tribe_venue/{id}',
+    '/wp/v2/tribe_organizer',
+    '/wp/v2/tribe_organizer/{id}',
   ];
 
   it("are documented under their real URLs: a path-level server <site>/<lang>/, keyed from it apart from TEC's", async () => {

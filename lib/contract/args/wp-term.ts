@@ -9,7 +9,7 @@ import { mlLanguage, optional, pathId } from './common.js';
 export const WP_MAX_PER_PAGE = 100;
 
 /** An integer within bounds, refused in WordPress's words for a bounded integer. */
-function between(min: number, max: number) {
+export function between(min: number, max: number) {
   return z.pipe(
     int(),
     z.transform((n: number, ctx) => (n < min || n > max ? refuse(ctx, n, `must be between ${min} (inclusive) and ${max} (inclusive)`, 'rest_out_of_bounds') : n)),
@@ -20,7 +20,7 @@ function between(min: number, max: number) {
 const choices = (values: readonly string[]) => (values.length < 3 ? values.join(' and ') : `${values.slice(0, -1).join(', ')}, and ${values.at(-1)}`);
 
 /** One of a fixed set of strings, refused in WordPress's words. */
-function wpEnum<const T extends string>(values: readonly T[]) {
+export function wpEnum<const T extends string>(values: readonly T[]) {
   return z.pipe(
     z.unknown(),
     z.transform((value, ctx) =>
@@ -30,7 +30,7 @@ function wpEnum<const T extends string>(values: readonly T[]) {
 }
 
 /** Slugs as a list or a comma-separated string, as WordPress's `slug` filter takes them. */
-function slugList(max: number) {
+export function slugList(max: number) {
   return z.pipe(
     z.unknown(),
     z.transform((value, ctx) => {
@@ -46,7 +46,7 @@ function slugList(max: number) {
  * Term ids as WordPress's `include` and `exclude` take them: a list or a comma-separated string of
  * integers, each refused by its place in the list; read as wp_parse_id_list does (absolute, unique, no 0).
  */
-function wpIdList(max: number) {
+export function wpIdList(max: number) {
   return z.pipe(
     z.unknown(),
     z.transform((value, ctx) => {
@@ -65,7 +65,7 @@ function wpIdList(max: number) {
 const idsArg = (description: string) => ({ schema: wpIdList(LIST_LIMITS.termIds), type: 'array', items: 'integer', maxItems: LIST_LIMITS.termIds, description }) satisfies Arg;
 
 export const WP_CONTEXTS = ['view', 'embed', 'edit'] as const;
-const context = {
+export const context = {
   schema: wpEnum(WP_CONTEXTS),
   type: 'string',
   enum: WP_CONTEXTS,

@@ -1,0 +1,4 @@
+import { readWpPost } from '#lib/logic/wp-post-reads.js';
+import { handle } from '#lib/http/pipeline.js';
+
+export const handler = handle('wpOrganizers.get', (ctx) => readWpPost(ctx, 'organizer'));

@@ -1,0 +1,4 @@
+import { listWpPosts } from '#lib/logic/wp-post-reads.js';
+import { handle } from '#lib/http/pipeline.js';
+
+export const handler = handle('wpOrganizers.list', (ctx) => listWpPosts(ctx, 'organizer'));

@@ -1,0 +1,233 @@
+// An event, venue or organizer as WordPress's core posts controller shows it (`wp/v2/tribe_events`,
+// `tribe_venue`, `tribe_organizer`): its keys and their order per context, the meta TEC registers
+// (every type shows all of TEC's keys, its own filled), and its links.
+import { config, type Lang } from '#lib/runtime/config.js';
+import type { Method } from '#lib/contract/operations.js';
+import type { AnyPost, EventItem, OrganizerItem, TermItem, VenueItem } from '#lib/store/items.js';
+import type { PostKind } from '#lib/store/keys.js';
+import { renderContent, renderExcerpt, renderTitle } from '#lib/wp/text.js';
+import { wpTrimWords } from '#lib/wp/strip.js';
+import { postUrl } from './present.js';
+import { wellTyped } from './well-typed.js';
+import { wpBase } from './wp-term.js';
+
+/** Each kind's post type, which is also its route below `wp/v2`. */
+export const WP_POST_TYPE: Record<PostKind, string> = { event: 'tribe_events', venue: 'tribe_venue', organizer: 'tribe_organizer' };
+
+/** A post type's collection URL. */
+export const wpPostCollection = (lang: Lang, kind: PostKind) => `${wpBase(lang)}/${WP_POST_TYPE[kind]}`;
+
+/** The `wp:action-*` links WordPress adds in the edit context: what the caller may do with the post. */
+export type WpAction = 'publish' | 'unfiltered-html' | 'assign-author' | 'create-tags' | 'assign-tags' | 'create-tribe_events_cat' | 'assign-tribe_events_cat';
+
+export interface WpPostView {
+  context: 'view' | 'embed' | 'edit';
+  /** The methods the caller may use on the post (the self link's `targetHints`). */
+  allow: readonly Method[];
+  /** The edit context's action links. */
+  actions?: readonly WpAction[];
+  /** Whether a password-protected post's content shows (editors, its author, or the right password). */
+  unlocked: boolean;
+  /** The event's terms, for its `class_list`. */
+  terms?: ReadonlyMap<number, TermItem>;
+}
+
+/** WordPress's dates: the site's wall time and UTC, `YYYY-MM-DDTHH:MM:SS`. */
+const wpDate = (d: string) => d.slice(0, 19).replace(' ', 'T');
+
+/** The REST answer's rendered content keeps the_content's closing newline, which TEC's own routes trim. */
+const rendered = (html: string) => (html === '' || html.endsWith('\n') ? html : `${html}\n`);
+
+/** The excerpt WordPress shows: the one written, else the content's first 55 words (wp_trim_excerpt). */
+function excerptOf(p: AnyPost): string {
+  if (p.excerpt.trim() !== '') return rendered(renderExcerpt(p.excerpt));
+  const content = renderContent(p.description);
+  return content === '' ? '' : rendered(renderExcerpt(wpTrimWords(content, 55, ' [&hellip;]')));
+}
+
+const EVENT_META_KEYS = [
+  '_EventAllDay',
+  '_EventTimezone',
+  '_EventStartDate',
+  '_EventEndDate',
+  '_EventStartDateUTC',
+  '_EventEndDateUTC',
+  '_EventShowMap',
+  '_EventShowMapLink',
+  '_EventURL',
+  '_EventCost',
+  '_EventCostDescription',
+  '_EventCurrencySymbol',
+  '_EventCurrencyCode',
+  '_EventCurrencyPosition',
+  '_EventDateTimeSeparator',
+  '_EventTimeRangeSeparator',
+] as const;
+
+/**
+ * TEC's registered meta, in the order the live site sends it: every post type shows every key,
+ * empty ('' or false or []) unless the post is of the type the key belongs to. A venue keeps its
+ * map flags in `_EventShowMap`/`_EventShowMapLink` as well, as TEC saves them.
+ */
+export function wpMeta(p: AnyPost): Record<string, unknown> {
+  const meta: Record<string, unknown> = {};
+  for (const key of EVENT_META_KEYS) meta[key] = key === '_EventAllDay' || key === '_EventShowMap' || key === '_EventShowMapLink' ? false : '';
+  Object.assign(meta, { _EventOrganizerID: [], _EventVenueID: [], _OrganizerEmail: '', _OrganizerPhone: '', _OrganizerWebsite: '' });
+  Object.assign(meta, {
+    _VenueAddress: '',
+    _VenueCity: '',
+    _VenueCountry: '',
+    _VenueProvince: '',
+    _VenueState: '',
+    _VenueZip: '',
+    _VenuePhone: '',
+    _VenueURL: '',
+    _VenueStateProvince: '',
+    _VenueLat: '',
+    _VenueLng: '',
+    _VenueShowMap: false,
+    _VenueShowMapLink: false,
+  });
+  if (p.kind === 'event') {
+    const e = p as EventItem;
+    const cost = e.cost;
+    Object.assign(meta, {
+      _EventAllDay: e.allDay,
+      _EventTimezone: e.timezone,
+      _EventStartDate: e.start,
+      _EventEndDate: e.end,
+      _EventStartDateUTC: e.utcStart,
+      _EventEndDateUTC: e.utcEnd,
+      _EventShowMap: e.showMap,
+      _EventShowMapLink: e.showMapLink,
+      _EventURL: e.website ?? '',
+      _EventCost: cost?.values[0] ?? '',
+      _EventCurrencySymbol: cost?.symbol ?? '',
+      _EventCurrencyCode: cost?.code ?? '',
+      _EventCurrencyPosition: cost?.position ?? '',
+      _EventOrganizerID: [...e.organizers],
+      _EventVenueID: [...e.venues],
+      _tribe_events_status: '',
+      _tribe_events_status_reason: '',
+    });
+  } else if (p.kind === 'venue') {
+    const v = p as VenueItem;
+    Object.assign(meta, {
+      _EventShowMap: v.showMap,
+      _EventShowMapLink: v.showMapLink,
+      _VenueAddress: v.address,
+      _VenueCity: v.city,
+      _VenueCountry: v.country,
+      _VenueProvince: v.province,
+      _VenueState: v.state,
+      _VenueZip: v.zip,
+      _VenuePhone: v.phone,
+      _VenueURL: v.website ?? '',
+      _VenueStateProvince: v.stateprovince,
+      _VenueLat: v.geoLat === undefined ? '' : String(v.geoLat),
+      _VenueLng: v.geoLng === undefined ? '' : String(v.geoLng),
+      _VenueShowMap: v.showMap,
+      _VenueShowMapLink: v.showMapLink,
+    });
+  } else {
+    const o = p as OrganizerItem;
+    Object.assign(meta, { _OrganizerEmail: o.email, _OrganizerPhone: o.phone, _OrganizerWebsite: o.website ?? '' });
+  }
+  meta.footnotes = '';
+  return meta;
+}
+
+/** get_post_class() for an event: its type and status, its tags and categories (TEC adds `cat_<slug>`). */
+function classList(e: EventItem, terms: ReadonlyMap<number, TermItem> | undefined): string[] {
+  const out = [`post-${e.id}`, 'tribe_events', 'type-tribe_events', `status-${e.status}`];
+  if (e.password) out.push('post-password-required');
+  if (e.image) out.push('has-post-thumbnail');
+  out.push('hentry');
+  for (const id of e.tags) {
+    const t = terms?.get(id);
+    if (t) out.push(`tag-${t.slug}`);
+  }
+  for (const id of e.categories) {
+    const t = terms?.get(id);
+    if (t) out.push(`tribe_events_cat-${t.slug}`, `cat_${t.slug}`);
+  }
+  return out;
+}
+
+function links(p: AnyPost, view: WpPostView) {
+  const base = wpBase(p.lang);
+  const collection = wpPostCollection(p.lang, p.kind);
+  const self = `${collection}/${p.id}`;
+  const type = WP_POST_TYPE[p.kind];
+  return {
+    self: [{ href: self, targetHints: { allow: [...view.allow] } }],
+    collection: [{ href: collection }],
+    about: [{ href: `${base}/types/${type}` }],
+    author: [{ embeddable: true, href: `${base}/users/${p.author}` }],
+    'version-history': [{ count: 0, href: `${self}/revisions` }],
+    'wp:attachment': [{ href: `${base}/media?parent=${p.id}` }],
+    ...(p.kind === 'event'
+      ? {
+          'wp:term': [
+            { taxonomy: 'post_tag', embeddable: true, href: `${base}/tags?post=${p.id}` },
+            { taxonomy: 'tribe_events_cat', embeddable: true, href: `${base}/tribe_events_cat?post=${p.id}` },
+          ],
+        }
+      : {}),
+    ...(view.context === 'edit' ? Object.fromEntries((view.actions ?? []).map((a) => [`wp:action-${a}`, [{ href: self }]])) : {}),
+    curies: [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }],
+  };
+}
+
+export function presentWpPost(given: AnyPost, view: WpPostView): Record<string, unknown> {
+  const p = wellTyped(given);
+  const edit = view.context === 'edit';
+  const link = postUrl(p);
+  const type = WP_POST_TYPE[p.kind];
+  const password = p.kind === 'event' ? ((p as EventItem).password ?? '') : '';
+  const locked = password !== '' && !view.unlocked;
+  const title = { ...(edit ? { raw: p.title } : {}), rendered: renderTitle(p.title) };
+  // A locked event's password and texts stay hidden in the edit context too (a contributor's list
+  // shows others' events in it): WordPress would show them raw.
+  const excerpt = { ...(edit ? { raw: locked ? '' : p.excerpt } : {}), rendered: locked ? '' : excerptOf(p), protected: password !== '' };
+  if (view.context === 'embed') {
+    return { id: p.id, date: wpDate(p.date), slug: p.slug, type, link, title, excerpt, author: p.author, featured_media: 0, _links: links(p, view) };
+  }
+  const body: Record<string, unknown> = {
+    id: p.id,
+    date: wpDate(p.date),
+    date_gmt: wpDate(p.date_utc),
+    guid: { rendered: link, ...(edit ? { raw: link } : {}) },
+    modified: wpDate(p.modified),
+    modified_gmt: wpDate(p.modified_utc),
+    ...(edit ? { password: locked ? '' : password } : {}),
+    slug: p.slug,
+    status: p.status,
+    type,
+    link,
+    title,
+    content: {
+      ...(edit ? { raw: locked ? '' : p.description } : {}),
+      rendered: locked ? '' : rendered(renderContent(p.description)),
+      protected: password !== '',
+      ...(edit ? { block_version: p.description.includes('<!-- wp:') ? 1 : 0 } : {}),
+    },
+    excerpt,
+    author: p.author,
+    featured_media: 0,
+    template: '',
+    meta: wpMeta(p),
+  };
+  if (p.kind === 'event') {
+    const e = p as EventItem;
+    body.tags = [...e.tags];
+    body.tribe_events_cat = [...e.categories];
+    if (edit) {
+      body.permalink_template = `${config().siteUrl}${link.slice(config().siteUrl.length).replace(/[^/]+\/$/, '%pagename%/')}`;
+      body.generated_slug = e.slug;
+    }
+    body.class_list = classList(e, view.terms);
+  }
+  body._links = links(p, view);
+  return body;
+}
