@@ -4,6 +4,7 @@ import { resetConfig } from '#lib/runtime/config.js';
 import { ensureDevKeys, localAuthEnv, mintToken } from '#lib/local/dev-auth.js';
 import { ensureTable, JavaMissingError, startDynamoLocal, type DynamoLocal } from '#lib/local/dynamo.js';
 import { Progress } from '#lib/local/demo-calendar.js';
+import { invoke } from '#lib/local/invoke.js';
 import { backfillSearch } from '#lib/stream/backfill.js';
 import { createReadStream } from 'node:fs';
 import { importEntries, importLive, formatSummary } from '#lib/import/run.js';
@@ -68,6 +69,7 @@ try {
   const token = await mintToken(keys, { role: 'editor', sub: 'site-import', ttl: '12h' });
   let bar: Progress | undefined;
   const common = {
+    send: invoke,
     token,
     dryRun: Boolean(c.values['dry-run']),
     deleteMissing: Boolean(c.values['delete-missing']),

@@ -1,6 +1,7 @@
 // Reads a live WordPress + TEC site through its REST APIs: WordPress's wp/v2 with context=edit
 // (the stored text, status, password, author, dates and TEC's _Event* meta) and TEC's
 // tribe/events/v1 for what wp/v2 does not show (featured, sticky, hidden from listings).
+import { waitAll } from '#lib/runtime/settle.js';
 import { gmtOr, truthy, wpDate, type SitePost, type SiteTerm, type SiteUser } from './records.js';
 
 export interface LiveOptions {
@@ -103,7 +104,7 @@ export class LiveSite {
   }
 
   async terms(): Promise<SiteTerm[]> {
-    const [cats, tags] = await Promise.all([this.all('/wp/v2/tribe_events_cat'), this.all('/wp/v2/tags')]);
+    const [cats, tags] = await waitAll([this.all('/wp/v2/tribe_events_cat'), this.all('/wp/v2/tags')]);
     return [...cats.map((t) => mapTerm(t, 'category')), ...tags.map((t) => mapTerm(t, 'tag'))];
   }
 
@@ -171,7 +172,7 @@ export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) =>
       out[i] = await fn(items[i]!);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  await waitAll(Array.from({ length: Math.min(limit, items.length) }, worker));
   return out;
 }
 

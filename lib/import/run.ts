@@ -1,5 +1,6 @@
 // One import run from a live site: read it (lib/import/live-source.ts), write what changed
 // (lib/import/writer.ts), remember when the run started for the next one's default --since.
+import { waitAll } from '#lib/runtime/settle.js';
 import { LiveSite, type LiveOptions } from './live-source.js';
 import { wxrRecords } from './wxr-source.js';
 import type { WxrEntry } from './wxr-types.js';
@@ -21,7 +22,7 @@ export async function importLive(opts: LiveImport): Promise<ImportSummary & { si
   const site = new LiveSite({ ...opts.site, since });
   await site.check();
   opts.log?.(since ? `Reading ${site.base}: posts modified since ${since}…` : `Reading ${site.base}…`);
-  const [users, terms, venues, organizers, events] = await Promise.all([site.users(), site.terms(), site.posts('venue'), site.posts('organizer'), site.posts('event')]);
+  const [users, terms, venues, organizers, events] = await waitAll([site.users(), site.terms(), site.posts('venue'), site.posts('organizer'), site.posts('event')]);
   const records: SiteRecord[] = [...users, ...terms, ...venues, ...organizers, ...events];
   // Which records the site still has: the lists read whole, or (after --since) every id.
   const present: Partial<Record<RecordKind, Set<number>>> = {

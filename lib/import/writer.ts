@@ -1,9 +1,10 @@
 // Writes site records into this API's data through its own write paths: every create and update
-// is a request to the operation's handler (lib/local/invoke.ts), as a client's would be, run within
+// is a request to the operation's handler (lib/local/invoke.ts, passed in), as a client's would be, run within
 // `asImported` so that the record keeps its id, slug and modification time
 // (lib/store/import-scope.ts). A record whose fingerprint is the one stored after its last import
 // is not written again; the fingerprint is stored after the record, so that a run stopped between
 // the two writes the record again (the same values: an update that changes nothing else).
+import { waitAll } from '#lib/runtime/settle.js';
 import { GetCommand, PutCommand, DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#lib/runtime/config.js';
 import { db } from '#lib/store/db.js';
@@ -13,7 +14,6 @@ import { asImported } from '#lib/store/import-scope.js';
 import { continueAfter } from '#lib/store/ids.js';
 import { registerUser } from '#lib/store/users.js';
 import type { AnyPost, TermItem } from '#lib/store/items.js';
-import { invoke, type ApiResult } from '#lib/local/invoke.js';
 import { fingerprint, KINDS, parentsFirst, type RecordKind, type SitePost, type SiteRecord, type SiteTerm, type SiteUser } from './records.js';
 
 /** The importer's own items: one fingerprint per imported record, and the time of the last run. */
@@ -41,7 +41,22 @@ export interface ImportSummary {
   failed: Failure[];
 }
 
+/** What a request to this API's handlers answers. */
+export interface ApiResult {
+  status: number;
+  // biome-ignore lint/suspicious/noExplicitAny: the handlers' JSON, read field by field
+  body: any;
+}
+
+/**
+ * Sends one request to this API's handlers, in-process (lib/local/invoke.ts, which the command
+ * passes: production code does not import the local runtime).
+ */
+export type Send = (method: string, lang: 'en', path: string, opts: { body?: unknown; token?: string; query?: Record<string, string | number | boolean> }) => Promise<ApiResult>;
+
 export interface WriteOptions {
+  /** How requests reach the handlers. */
+  send: Send;
   /** The editor's bearer token the writes are sent with. */
   token: string;
   dryRun?: boolean;
@@ -142,7 +157,7 @@ export async function writeRecords(records: SiteRecord[], opts: WriteOptions, pr
         tally.missing.push(id);
         if (deleteMissing && !opts.dryRun) {
           try {
-            await removeOne(kind as Exclude<RecordKind, 'user'>, id, opts.token);
+            await removeOne(kind as Exclude<RecordKind, 'user'>, id, opts);
             tally.deleted++;
           } catch (err) {
             summary.failed.push({ kind, id, reason: `delete: ${(err as Error).message}` });
@@ -161,7 +176,7 @@ async function inParallel<T>(items: T[], limit: number, fn: (item: T) => Promise
   const worker = async () => {
     while (next < items.length) await fn(items[next++]!);
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  await waitAll(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
 }
 
 /** Creates or updates one record here; what it did. */
@@ -181,7 +196,7 @@ async function writeTerm(t: SiteTerm, opts: WriteOptions): Promise<'created' | '
   if (here && here.taxonomy !== t.kind) throw new Error(`id ${t.id} is a ${here.taxonomy} here`);
   if (opts.dryRun) return here ? 'updated' : 'created';
   const path = here ? `${PATHS[t.kind]}/${t.id}` : PATHS[t.kind];
-  const res = await asImported({ sequence: 'term', id: t.id, slug: t.slug }, () => invoke('POST', 'en', path, { body: termBody(t), token: opts.token }));
+  const res = await asImported({ sequence: 'term', id: t.id, slug: t.slug }, () => opts.send('POST', 'en', path, { body: termBody(t), token: opts.token }));
   if (res.status >= 300) throw new Error(refused(res));
   if (res.body?.id !== t.id) throw new Error(`stored as id ${res.body?.id}`);
   return here ? 'updated' : 'created';
@@ -199,18 +214,18 @@ async function writePost(r: SitePost, opts: WriteOptions): Promise<'created' | '
     ...(r.utc ? { utc: r.utc } : {}),
   };
   const path = here ? `${PATHS[r.kind]}/${r.id}` : PATHS[r.kind];
-  const res = await asImported(scope, () => invoke('POST', 'en', path, { body: postBody(r, !here), token: opts.token }));
+  const res = await asImported(scope, () => opts.send('POST', 'en', path, { body: postBody(r, !here), token: opts.token }));
   if (res.status >= 300) throw new Error(refused(res));
   if (res.body?.id !== r.id) throw new Error(`stored as id ${res.body?.id}`);
   if (r.status === 'trash' && here?.status !== 'trash') {
-    const del = await asImported(scope, () => invoke('DELETE', 'en', `${PATHS[r.kind]}/${r.id}`, { token: opts.token }));
+    const del = await asImported(scope, () => opts.send('DELETE', 'en', `${PATHS[r.kind]}/${r.id}`, { token: opts.token }));
     if (del.status >= 300) throw new Error(`trash: ${refused(del)}`);
   }
   return here ? 'updated' : 'created';
 }
 
-async function removeOne(kind: Exclude<RecordKind, 'user'>, id: number, token: string): Promise<void> {
-  const res = await invoke('DELETE', 'en', `${PATHS[kind]}/${id}`, { token, query: { force: true } });
+async function removeOne(kind: Exclude<RecordKind, 'user'>, id: number, opts: WriteOptions): Promise<void> {
+  const res = await opts.send('DELETE', 'en', `${PATHS[kind]}/${id}`, { token: opts.token, query: { force: true } });
   if (res.status >= 300 && res.status !== 404 && res.status !== 410) throw new Error(refused(res));
   await db().send(new DeleteCommand({ TableName: config().tableName, Key: fpKey(kind, id) }));
 }

@@ -65,7 +65,7 @@ const tally = (s: Awaited<ReturnType<typeof writeRecords>>) =>
 
 describe('writing site records', () => {
   it('writes nothing on a dry run', async () => {
-    const s = await writeRecords(site(), { token, dryRun: true });
+    const s = await writeRecords(site(), { send: invoke, token, dryRun: true });
     expect(s.failed).toEqual([]);
     expect(s.kinds.event.created).toBe(3);
     expect((await get('/events/900')).status).toBe(404);
@@ -73,9 +73,9 @@ describe('writing site records', () => {
 
   it('stops midway and, run again, ends with every record once, with its id, slug, author and dates', async () => {
     // The first run sees only part of the site (as one killed after a few records).
-    const first = await writeRecords(site().slice(0, 6), { token });
+    const first = await writeRecords(site().slice(0, 6), { send: invoke, token });
     expect(first.failed).toEqual([]);
-    const s = await writeRecords(site(), { token });
+    const s = await writeRecords(site(), { send: invoke, token });
     expect(s.failed).toEqual([]);
     expect(tally(s)).toMatchObject({ user: '0/0/1/0', category: '0/0/2/0', venue: '0/0/2/0', organizer: '1/0/0/0', event: '3/0/0/0' });
     const e = (await get('/events/900')).body;
@@ -106,11 +106,11 @@ describe('writing site records', () => {
   });
 
   it('writes nothing on a second run, and only what changed after an edit on the site', async () => {
-    expect(tally(await writeRecords(site(), { token }))).toMatchObject({ category: '0/0/2/0', venue: '0/0/2/0', event: '0/0/3/0' });
+    expect(tally(await writeRecords(site(), { send: invoke, token }))).toMatchObject({ category: '0/0/2/0', venue: '0/0/2/0', event: '0/0/3/0' });
     const edited = site().map((r) =>
       r.kind === 'event' && r.id === 900 ? { ...r, modified_utc: '2026-03-01 00:00:00', modified: '2026-03-01 00:00:00', fields: { ...r.fields, cost: '20' } } : r,
     );
-    const s = await writeRecords(edited, { token });
+    const s = await writeRecords(edited, { send: invoke, token });
     expect(tally(s)).toMatchObject({ event: '0/1/2/0', venue: '0/0/2/0' });
     expect((await get('/events/900')).body).toMatchObject({ cost: '$20', modified_utc: '2026-03-01 00:00:00', slug: 'gig' });
   });
@@ -118,10 +118,10 @@ describe('writing site records', () => {
   it('reports records gone from the site, and deletes them only when asked', async () => {
     const records = site().filter((r) => r.id !== 903);
     const present = { event: new Set([900, 905]) };
-    const kept = await writeRecords(records, { token }, present, false);
+    const kept = await writeRecords(records, { send: invoke, token }, present, false);
     expect(kept.kinds.event.missing).toEqual([903]);
     expect((await get('/events/903')).status).toBe(200);
-    const gone = await writeRecords(records, { token }, present, true);
+    const gone = await writeRecords(records, { send: invoke, token }, present, true);
     expect(gone.kinds.event.deleted).toBe(1);
     expect((await get('/events/903')).status).toBe(404);
   });

@@ -7,6 +7,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { importLive } from '#lib/import/run.js';
+import { invoke } from '#lib/local/invoke.js';
 import { useGateway } from '../support/gateway.js';
 import { liveTec, TEC } from '../support/live-tec.js';
 
@@ -109,7 +110,12 @@ describe('importing the live TEC', () => {
     const trashed = await tec('DELETE', `/tribe/events/v1/events/${ids.events[11]}`);
     expect(trashed.status).toBe(200);
     const [login, password] = [site.credentials.slice(0, site.credentials.indexOf(':')), site.credentials.slice(site.credentials.indexOf(':') + 1)];
-    const summary = await importLive({ site: { url: TEC, user: login, appPassword: password, concurrency: 4 }, since: null, token: await gw.token('editor', 'site-import') });
+    const summary = await importLive({
+      site: { url: TEC, user: login, appPassword: password, concurrency: 4 },
+      since: null,
+      send: invoke,
+      token: await gw.token('editor', 'site-import'),
+    });
     expect(summary.failed).toEqual([]);
   }, 180_000);
 
@@ -167,7 +173,12 @@ describe('importing the live TEC', () => {
 
   it('writes nothing on a second run', async () => {
     const [login, password] = [site.credentials.slice(0, site.credentials.indexOf(':')), site.credentials.slice(site.credentials.indexOf(':') + 1)];
-    const summary = await importLive({ site: { url: TEC, user: login, appPassword: password, concurrency: 4 }, since: null, token: await gw.token('editor', 'site-import') });
+    const summary = await importLive({
+      site: { url: TEC, user: login, appPassword: password, concurrency: 4 },
+      since: null,
+      send: invoke,
+      token: await gw.token('editor', 'site-import'),
+    });
     for (const t of Object.values(summary.kinds)) expect({ created: t.created, updated: t.updated }).toEqual({ created: 0, updated: 0 });
   }, 120_000);
 });
