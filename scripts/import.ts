@@ -8,7 +8,7 @@ import { invoke } from '#lib/local/invoke.js';
 import { backfillSearch } from '#lib/stream/backfill.js';
 import { createReadStream } from 'node:fs';
 import { importEntries, importLive, formatSummary } from '#lib/import/run.js';
-import type { WxrEntry } from '#lib/import/wxr-types.js';
+import { readWxr, WxrError } from '#lib/import/wxr-reader.js';
 import { SiteError } from '#lib/import/live-source.js';
 import { cli, wholeNumber } from './cli.js';
 
@@ -84,7 +84,7 @@ try {
     log: (line: string) => console.error(line),
   };
   const summary = wxr
-    ? await importEntries(await wxrEntries(wxr), common)
+    ? await importEntries(readWxr(createReadStream(wxr)), common)
     : await importLive({ ...common, site: { url: from!, user: user!, appPassword: appPassword!, concurrency }, since: c.values.full ? null : since });
   bar?.finish();
   // Locally no stream consumer may be running: the search index of the events is built here
@@ -95,15 +95,8 @@ try {
   console.log(formatSummary(summary, Boolean(c.values['dry-run'])));
   if (summary.failed.length) process.exitCode = 1;
 } catch (err) {
-  console.error(err instanceof JavaMissingError || err instanceof SiteError ? err.message : `Import failed: ${(err as Error).stack}`);
+  console.error(err instanceof JavaMissingError || err instanceof SiteError || err instanceof WxrError ? err.message : `Import failed: ${(err as Error).stack}`);
   process.exitCode = 1;
 } finally {
   await dynamo?.stop();
-}
-
-/** The file's entries, streamed: the one place the export reader is plugged in. */
-async function wxrEntries(file: string): Promise<AsyncIterable<WxrEntry>> {
-  const reader = '#lib/import/wxr-reader.js';
-  const { readWxr } = (await import(reader)) as { readWxr: (input: AsyncIterable<Uint8Array | string>) => AsyncIterable<WxrEntry> };
-  return readWxr(createReadStream(file));
 }
