@@ -9,7 +9,7 @@ import { config } from '#lib/runtime/config.js';
 import { db } from './db.js';
 import { keys, type Sequence } from './keys.js';
 import { importedRecord } from './import-scope.js';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { raiseTo } from './raise.js';
 
 /** Ids a range holds at most beyond what callers are waiting for. */
 const MAX_SPARE = 64;
@@ -87,18 +87,5 @@ export async function nextId(sequence: Sequence, n = 1): Promise<number> {
  */
 export async function continueAfter(sequence: Sequence, id: number): Promise<void> {
   reserved.delete(`${config().tableName}|${sequence}`);
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: config().tableName,
-        Key: keys.counter(sequence),
-        UpdateExpression: 'SET #v = :id',
-        ConditionExpression: 'attribute_not_exists(#v) OR #v < :id',
-        ExpressionAttributeNames: { '#v': 'value' },
-        ExpressionAttributeValues: { ':id': id },
-      }),
-    );
-  } catch (err) {
-    if (!(err instanceof ConditionalCheckFailedException)) throw err;
-  }
+  await raiseTo(keys.counter(sequence), 'value', id);
 }
