@@ -4,6 +4,7 @@ import { nowUtc, parseDate, utcToWall, wallToUtc } from '#lib/domain/time/dates.
 import { invalidParam } from '#lib/contract/errors.js';
 import type { RequestWith } from '#lib/contract/request.js';
 import { batchGet, keyOf, queryAll } from '#lib/store/reads.js';
+import { importedRecord } from '#lib/store/import-scope.js';
 import { userExists, userIdOf } from '#lib/store/users.js';
 import { keys, listKeys, slugIndexKey, termKeys } from '#lib/store/keys.js';
 import type { AnyPost, Card, EventItem, TermItem } from '#lib/store/items.js';
@@ -33,6 +34,9 @@ export function publicationDates(
 }
 
 export function modifiedNow(now: Date) {
+  // An imported record keeps the time it was last modified on its site.
+  const given = importedRecord()?.modified;
+  if (given) return { ...given };
   const utc = nowUtc(now);
   return { modified: utcToWall(utc, config().siteTimezone), modified_utc: utc };
 }

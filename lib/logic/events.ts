@@ -2,7 +2,7 @@
 // before the start is a 400, links to unknown ids are a 400).
 import { config, type Lang } from '#lib/runtime/config.js';
 import { parseCostInput } from '#lib/domain/cost.js';
-import { endOfDay, parseDate, startOfDay, wallToUtc } from '#lib/domain/time/dates.js';
+import { endOfDay, parseDate, startOfDay, utcToWall, wallToUtc } from '#lib/domain/time/dates.js';
 import { ApiError, ConflictError, invalidParam, invalidParams, OutcomeUnknown, tec } from '#lib/contract/errors.js';
 import { HTML_FILTERS, renderTermName } from '#lib/contract/html-filters.js';
 import { collate } from './dedupe.js';
@@ -31,6 +31,7 @@ import { remainingMs } from '#lib/runtime/deadline.js';
 import { withRetry } from '#lib/store/retry.js';
 import { nextId } from '#lib/store/ids.js';
 import { createId, type CreateId } from '#lib/store/create-ids.js';
+import { importedRecord } from '#lib/store/import-scope.js';
 import { freeSlug, idAndSlug } from '#lib/store/slugs.js';
 import { keys, type Taxonomy } from '#lib/store/keys.js';
 import type { AnyPost, EventItem, OrganizerItem, TermItem, VenueItem } from '#lib/store/items.js';
@@ -216,6 +217,10 @@ function eventFrom(p: EventFields, base: { id: number; lang: Lang; slug: string;
     throw invalidParams({ end_date: `end_date (${end}) must not be before start_date (${start}).` });
   }
   const hidden = p.hide_from_listings ?? old?.hidden ?? false;
+  const given = importedRecord();
+  // Only while they are the same wall times (an update that moves the event computes them anew).
+  const kept = given?.id === base.id ? given.utc : undefined;
+  const imported = kept && utcToWall(kept.start, zone) === start && utcToWall(kept.end, zone) === end ? kept : undefined;
   const event: EventItem = {
     ...keys.post(base.id),
     id: base.id,
@@ -234,8 +239,9 @@ function eventFrom(p: EventFields, base: { id: number; lang: Lang; slug: string;
     version: (old?.version ?? 0) + 1,
     start,
     end,
-    utcStart: wallToUtc(start, zone),
-    utcEnd: wallToUtc(end, zone),
+    // An imported event keeps the UTC times its site stored (lib/store/import-scope.ts).
+    utcStart: imported?.start ?? wallToUtc(start, zone),
+    utcEnd: imported?.end ?? wallToUtc(end, zone),
     timezone,
     allDay,
     cost: p.cost !== undefined ? parseCostInput(p.cost) : old?.cost,

@@ -15,6 +15,7 @@ import { nextId } from '#lib/store/ids.js';
 import { createId } from '#lib/store/create-ids.js';
 import { freeSlug, idAndSlug } from '#lib/store/slugs.js';
 import { keys } from '#lib/store/keys.js';
+import { importedRecord } from '#lib/store/import-scope.js';
 import type { OrganizerItem, VenueItem } from '#lib/store/items.js';
 import { checked, writeChecked } from '#lib/store/precondition.js';
 import { refreshCards, REQUEST_FAN_OUT } from './cards.js';
@@ -131,7 +132,8 @@ export async function newPlace(
   attempt = 1,
   takeId = () => nextId('post'),
 ): Promise<{ item: Place; writes: TransactItem[]; reused: boolean; edited: boolean }> {
-  const duplicate = await findDuplicate(ctx, kind, str(p[kind]), p.description === undefined ? undefined : str(p.description));
+  // An imported record is the site's own, not a duplicate of another (the site may hold two of one name).
+  const duplicate = importedRecord() ? undefined : await findDuplicate(ctx, kind, str(p[kind]), p.description === undefined ? undefined : str(p.description));
   if (duplicate) {
     const saved = await savedOnMatch(kind, p, duplicate, ctx);
     return saved ? { item: saved, writes: [putIfVersion(saved, duplicate.version)], reused: true, edited: true } : { item: duplicate, writes: [], reused: true, edited: false };

@@ -1,4 +1,5 @@
 // Slug allocation: the guard item that reserves a slug, and the choice of a free one to try.
+import { importedRecord } from './import-scope.js';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { config, type Lang } from '#lib/runtime/config.js';
@@ -170,6 +171,9 @@ export async function freeSlug(kind: PostKind | Taxonomy, lang: Lang, wanted: st
  * the pending allocation (a create keeps one id over its retries).
  */
 export async function idAndSlug(id: Promise<number>, kind: PostKind | Taxonomy, lang: Lang, wanted: string, attempt = 1): Promise<[number, string]> {
+  // An imported record keeps its slug, which is unique on its site: taken here means a conflict.
+  const given = importedRecord()?.slug;
+  if (given) return waitAll([id, freeSlug(kind, lang, given, undefined, attempt)]);
   if (wanted) return waitAll([id, freeSlug(kind, lang, wanted, undefined, attempt)]);
   const n = await id;
   return [n, await freeSlug(kind, lang, String(n), undefined, attempt)];

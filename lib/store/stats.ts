@@ -3,11 +3,11 @@
 // and about how many bytes the language's terms take. Lists read it only for buckets written
 // before they carried durations, and to choose how lists other than an index page read terms.
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { config, type Lang } from '#lib/runtime/config.js';
 import { db } from './db.js';
 import { getItem } from './reads.js';
 import { keys } from './keys.js';
+import { raiseTo } from './raise.js';
 
 export interface LangStats {
   /** The longest event duration seen, in seconds. */
@@ -37,26 +37,8 @@ export async function durationBound(lang: Lang, seconds: number): Promise<number
   const key = `${config().tableName}|${lang}`;
   const known = knownMax.get(key) ?? -1;
   if (known >= seconds) return known;
-  const learn = (value: number) => knownMax.set(key, Math.max(knownMax.get(key) ?? -1, value));
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: config().tableName,
-        Key: keys.langStats(lang),
-        UpdateExpression: 'SET #s = :s',
-        ConditionExpression: 'attribute_not_exists(#s) OR #s < :s',
-        ExpressionAttributeNames: { '#s': 'seconds' },
-        ExpressionAttributeValues: { ':s': seconds },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    learn(seconds);
-  } catch (err) {
-    if (!(err instanceof ConditionalCheckFailedException)) throw err;
-    // The condition failing says the stored value is at least `seconds`; the item says how much.
-    const stored = (err.Item as { seconds?: { N?: string } } | undefined)?.seconds?.N;
-    learn(Math.max(seconds, Number(stored ?? seconds) || seconds));
-  }
+  const stored = await raiseTo(keys.langStats(lang), 'seconds', seconds);
+  knownMax.set(key, Math.max(knownMax.get(key) ?? -1, stored));
   return knownMax.get(key)!;
 }
 

@@ -28,3 +28,17 @@ export async function userIdOf(sub: string): Promise<number> {
 export async function userExists(id: number): Promise<boolean> {
   return (await getItem(keys.userById(id), false)) !== undefined;
 }
+
+/**
+ * Registers a subject under a given user id (a user moved here from another site keeps its id);
+ * nothing when the subject has that id already. A subject or id taken otherwise is an error.
+ */
+export async function registerUser(sub: string, id: number): Promise<'created' | 'unchanged'> {
+  const existing = await findUserId(sub);
+  if (existing === id) return 'unchanged';
+  if (existing !== undefined) throw new Error(`The user ${sub} has id ${existing} here, not ${id}.`);
+  const other = await getItem<{ sub: string }>(keys.userById(id), false);
+  if (other) throw new Error(`User id ${id} belongs to ${other.sub} here, not ${sub}.`);
+  await bookkeeping(() => transact([put({ ...keys.userBySub(sub), userId: id }), put({ ...keys.userById(id), sub })]));
+  return 'created';
+}

@@ -1,0 +1,271 @@
+// Reads a live WordPress + TEC site through its REST APIs: WordPress's wp/v2 with context=edit
+// (the stored text, status, password, author, dates and TEC's _Event* meta) and TEC's
+// tribe/events/v1 for what wp/v2 does not show (featured, sticky, hidden from listings).
+import { waitAll } from '#lib/runtime/settle.js';
+import { gmtOr, truthy, wpDate, type SitePost, type SiteTerm, type SiteUser } from './records.js';
+
+export interface LiveOptions {
+  url: string;
+  user: string;
+  appPassword: string;
+  concurrency?: number;
+  /** Only records modified after this time (ISO 8601); terms and users are always read whole. */
+  since?: string;
+  /** Retries of a 429 or 5xx, with doubling waits from `retryMs`. */
+  retries?: number;
+  retryMs?: number;
+  fetch?: typeof fetch;
+}
+
+export class SiteError extends Error {}
+
+const STATUSES = 'publish,future,draft,pending,private,trash';
+
+// biome-ignore lint/suspicious/noExplicitAny: the site's JSON, read field by field with fallbacks
+type Loose = any;
+type Json = Record<string, Loose>;
+
+export class LiveSite {
+  readonly base: string;
+  private readonly auth: string;
+  private readonly opts: Required<Pick<LiveOptions, 'concurrency' | 'retries' | 'retryMs'>> & LiveOptions;
+
+  constructor(opts: LiveOptions) {
+    this.opts = { concurrency: 4, retries: 5, retryMs: 500, ...opts };
+    this.base = opts.url.replace(/\/+$/, '');
+    this.auth = `Basic ${Buffer.from(`${opts.user}:${opts.appPassword.replace(/\s+/g, '')}`).toString('base64')}`;
+  }
+
+  /** One GET of the REST API, with retries on 429 and 5xx; the parsed body and the total header. */
+  async get(route: string, query: Record<string, string | number> = {}): Promise<{ body: Loose; total: number; status: number }> {
+    const qs = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
+    const url = `${this.base}/wp-json${route}${qs.size ? `?${qs}` : ''}`;
+    const doFetch = this.opts.fetch ?? fetch;
+    for (let attempt = 0; ; attempt++) {
+      let res: Response;
+      try {
+        res = await doFetch(url, { headers: { authorization: this.auth, accept: 'application/json' } });
+      } catch (err) {
+        if (attempt >= this.opts.retries) throw new SiteError(`${this.base} does not answer (${(err as Error).message}): is the URL right?`);
+        await sleep(this.opts.retryMs * 2 ** attempt);
+        continue;
+      }
+      if ((res.status === 429 || res.status >= 500) && attempt < this.opts.retries) {
+        const after = Number(res.headers.get('retry-after'));
+        await sleep(after > 0 ? after * 1000 : this.opts.retryMs * 2 ** attempt);
+        continue;
+      }
+      const text = await res.text();
+      let body: Loose;
+      try {
+        body = text ? JSON.parse(text) : undefined;
+      } catch {
+        throw new SiteError(`${url} answered ${res.status} with something other than JSON: is ${this.base} a WordPress site?`);
+      }
+      return { body, total: Number(res.headers.get('x-wp-total') ?? 0), status: res.status };
+    }
+  }
+
+  /** Checks the URL, TEC, the credentials and the right to read with context=edit. */
+  async check(): Promise<void> {
+    const root = await this.get('/');
+    if (root.status === 404 || !root.body || typeof root.body !== 'object' || !Array.isArray(root.body.namespaces))
+      throw new SiteError(`${this.base}/wp-json/ is not a WordPress REST API (HTTP ${root.status}): is the URL right?`);
+    if (!root.body.namespaces.includes('tribe/events/v1')) throw new SiteError(`${this.base} does not run The Events Calendar (no tribe/events/v1 in its REST API).`);
+    const me = await this.get('/wp/v2/users/me', { context: 'edit' });
+    if (me.status === 401) throw new SiteError(`The site refused the login ${this.opts.user} with that application password (401 ${me.body?.code ?? ''}).`);
+    if (me.status >= 400) throw new SiteError(`users/me answered ${me.status} ${me.body?.code ?? ''}: ${me.body?.message ?? ''}`);
+    const probe = await this.get('/wp/v2/tribe_events', { context: 'edit', per_page: 1 });
+    if (probe.status === 401 || probe.status === 403)
+      throw new SiteError(`${this.opts.user} may not read events with context=edit (${probe.body?.code}): the import needs a user who can edit posts (editor or administrator).`);
+  }
+
+  /** Every item of a wp/v2 collection, `per_page=100`, pages read `concurrency` at a time. */
+  async all(route: string, query: Record<string, string | number> = {}): Promise<Json[]> {
+    const q = { context: 'edit', per_page: 100, orderby: 'id', order: 'asc', ...query };
+    const first = await this.get(route, { ...q, page: 1 });
+    if (first.status >= 400) throw new SiteError(`GET ${route} answered ${first.status} ${first.body?.code ?? ''}: ${first.body?.message ?? ''}`);
+    const pages = Math.ceil(first.total / 100);
+    const rest = await mapLimit(
+      Array.from({ length: Math.max(0, pages - 1) }, (_, i) => i + 2),
+      this.opts.concurrency,
+      async (page) => {
+        const r = await this.get(route, { ...q, page });
+        if (r.status >= 400) throw new SiteError(`GET ${route} page ${page} answered ${r.status} ${r.body?.code ?? ''}`);
+        return r.body as Json[];
+      },
+    );
+    return [...(first.body as Json[]), ...rest.flat()];
+  }
+
+  async users(): Promise<SiteUser[]> {
+    const users = await this.all('/wp/v2/users');
+    return users.map((u) => mapUser(u));
+  }
+
+  async terms(): Promise<SiteTerm[]> {
+    const [cats, tags] = await waitAll([this.all('/wp/v2/tribe_events_cat'), this.all('/wp/v2/tags')]);
+    return [...cats.map((t) => mapTerm(t, 'category')), ...tags.map((t) => mapTerm(t, 'tag'))];
+  }
+
+  /** The venues, organizers or events (with their image URLs and TEC's flags). */
+  async posts(kind: 'venue' | 'organizer' | 'event'): Promise<SitePost[]> {
+    const type = { venue: 'tribe_venue', organizer: 'tribe_organizer', event: 'tribe_events' }[kind];
+    const query: Record<string, string> = { status: STATUSES };
+    if (this.opts.since) query.modified_after = this.opts.since;
+    const raw = await this.all(`/wp/v2/${type}`, query);
+    const media = await this.imageUrls(raw.map((p) => Number(p.featured_media)).filter((n) => n > 0));
+    const flags = kind === 'event' ? await this.eventFlags(raw.map((p) => Number(p.id))) : new Map<number, EventFlags>();
+    return raw.map((p) => mapPost(kind, p, media.get(Number(p.featured_media)) ?? '', flags.get(Number(p.id))));
+  }
+
+  /** Every id of a post type on the site (for --delete-missing after a partial read). */
+  async ids(kind: 'venue' | 'organizer' | 'event'): Promise<number[]> {
+    const type = { venue: 'tribe_venue', organizer: 'tribe_organizer', event: 'tribe_events' }[kind];
+    return (await this.all(`/wp/v2/${type}`, { status: STATUSES, _fields: 'id' })).map((p) => Number(p.id));
+  }
+
+  private async imageUrls(ids: number[]): Promise<Map<number, string>> {
+    const out = new Map<number, string>();
+    const unique = [...new Set(ids)];
+    const chunks = Array.from({ length: Math.ceil(unique.length / 100) }, (_, i) => unique.slice(i * 100, i * 100 + 100));
+    for (const list of await mapLimit(chunks, this.opts.concurrency, (c) => this.all('/wp/v2/media', { include: c.join(','), _fields: 'id,source_url' })))
+      for (const m of list) out.set(Number(m.id), String(m.source_url ?? ''));
+    return out;
+  }
+
+  /** TEC's featured, sticky and hidden flags, which wp/v2 does not show: one TEC read per event. */
+  private async eventFlags(ids: number[]): Promise<Map<number, EventFlags>> {
+    const out = new Map<number, EventFlags>();
+    await mapLimit(ids, this.opts.concurrency, async (id) => {
+      const r = await this.get(`/tribe/events/v1/events/${id}`);
+      if (r.status === 200 && r.body)
+        out.set(id, {
+          featured: truthy(r.body.featured),
+          sticky: truthy(r.body.sticky),
+          hide_from_listings: truthy(r.body.hide_from_listings),
+          // TEC shows the event's own link as its website while _EventURL was never set (wp/v2
+          // shows '' for both): such an event is stored here without one, and shows its link too.
+          websiteUnset: r.body.website === r.body.url,
+        });
+    });
+    return out;
+  }
+}
+
+interface EventFlags {
+  featured: boolean;
+  sticky: boolean;
+  hide_from_listings: boolean;
+  websiteUnset: boolean;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** `fn` over `items`, at most `limit` at once, results in order. */
+export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await waitAll(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+const raw = (v: Loose): string => (v && typeof v === 'object' ? String(v.raw ?? v.rendered ?? '') : String(v ?? ''));
+
+/** WordPress's roles, highest first, as this API names them (it knows contributor, author and editor). */
+const ROLE_ORDER = ['administrator', 'editor', 'author', 'contributor', 'subscriber'];
+
+export function mapUser(u: Json): SiteUser {
+  const roles: string[] = Array.isArray(u.roles) ? u.roles : [];
+  const role = ROLE_ORDER.find((r) => roles.includes(r));
+  return { kind: 'user', id: Number(u.id), login: String(u.username ?? u.slug), name: String(u.name ?? ''), email: String(u.email ?? ''), ...(role ? { role } : {}) };
+}
+
+export function mapTerm(t: Json, kind: 'category' | 'tag'): SiteTerm {
+  return { kind, id: Number(t.id), name: String(t.name), slug: String(t.slug), description: String(t.description ?? ''), parent: kind === 'category' ? Number(t.parent ?? 0) : 0 };
+}
+
+const ids = (v: unknown): number[] => (Array.isArray(v) ? v : v === '' || v == null ? [] : [v]).map(Number).filter((n) => n > 0);
+
+/** A wp/v2 post (context=edit) of a TEC type as a site record. */
+export function mapPost(kind: SitePost['kind'], p: Json, image: string, flags?: EventFlags): SitePost {
+  const m: Json = p.meta ?? {};
+  const date = wpDate(p.date);
+  const modified = wpDate(p.modified);
+  const base = {
+    kind,
+    id: Number(p.id),
+    slug: String(p.slug ?? ''),
+    status: String(p.status),
+    author: Number(p.author ?? 0),
+    date,
+    date_utc: gmtOr(p.date_gmt, date),
+    modified,
+    modified_utc: gmtOr(p.modified_gmt, modified),
+    password: String(p.password ?? ''),
+  };
+  const text = { description: raw(p.content), image };
+  if (kind === 'venue')
+    return {
+      ...base,
+      fields: {
+        venue: raw(p.title),
+        ...text,
+        address: String(m._VenueAddress ?? ''),
+        city: String(m._VenueCity ?? ''),
+        country: String(m._VenueCountry ?? ''),
+        province: String(m._VenueProvince ?? ''),
+        state: String(m._VenueState ?? ''),
+        zip: String(m._VenueZip ?? ''),
+        phone: String(m._VenuePhone ?? ''),
+        stateprovince: String(m._VenueStateProvince ?? ''),
+        website: String(m._VenueURL ?? ''),
+        show_map: truthy(m._VenueShowMap),
+        show_map_link: truthy(m._VenueShowMapLink),
+        ...(m._VenueLat !== '' && m._VenueLat != null ? { geo_lat: Number(m._VenueLat) } : {}),
+        ...(m._VenueLng !== '' && m._VenueLng != null ? { geo_lng: Number(m._VenueLng) } : {}),
+      },
+    };
+  if (kind === 'organizer')
+    return {
+      ...base,
+      fields: {
+        organizer: raw(p.title),
+        ...text,
+        phone: String(m._OrganizerPhone ?? ''),
+        email: String(m._OrganizerEmail ?? ''),
+        website: String(m._OrganizerURL ?? m._OrganizerWebsite ?? ''),
+      },
+    };
+  const utc = { start: wpDate(m._EventStartDateUTC), end: wpDate(m._EventEndDateUTC) };
+  return {
+    ...base,
+    ...(utc.start && utc.end ? { utc } : {}),
+    fields: {
+      title: raw(p.title),
+      ...text,
+      excerpt: raw(p.excerpt),
+      start_date: wpDate(m._EventStartDate),
+      end_date: wpDate(m._EventEndDate),
+      timezone: String(m._EventTimezone ?? ''),
+      all_day: truthy(m._EventAllDay),
+      cost: String(m._EventCost ?? ''),
+      ...(flags?.websiteUnset && !m._EventURL ? {} : { website: String(m._EventURL ?? '') }),
+      show_map: truthy(m._EventShowMap),
+      show_map_link: truthy(m._EventShowMapLink),
+      featured: flags?.featured ?? false,
+      sticky: flags?.sticky ?? false,
+      hide_from_listings: flags?.hide_from_listings ?? false,
+      venue: ids(m._EventVenueID),
+      organizer: ids(m._EventOrganizerID),
+      categories: ids(p.tribe_events_cat),
+      tags: ids(p.tags),
+    },
+  };
+}

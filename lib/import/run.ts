@@ -1,0 +1,65 @@
+// One import run from a live site: read it (lib/import/live-source.ts), write what changed
+// (lib/import/writer.ts), remember when the run started for the next one's default --since.
+import { waitAll } from '#lib/runtime/settle.js';
+import { LiveSite, type LiveOptions } from './live-source.js';
+import { wxrRecords } from './wxr-source.js';
+import type { WxrEntry } from './wxr-types.js';
+import { KINDS, type RecordKind, type SiteRecord } from './records.js';
+import { lastRun, rememberRun, writeRecords, type ImportSummary, type WriteOptions } from './writer.js';
+
+export interface LiveImport extends Omit<WriteOptions, 'progress'> {
+  site: Omit<LiveOptions, 'since'>;
+  /** Only posts modified after this time; undefined: since the last run; null: everything. */
+  since?: string | null;
+  deleteMissing?: boolean;
+  progress?: WriteOptions['progress'];
+  log?: (line: string) => void;
+}
+
+export async function importLive(opts: LiveImport): Promise<ImportSummary & { since?: string }> {
+  const startedAt = new Date().toISOString();
+  const since = opts.since === null ? undefined : (opts.since ?? (await lastRun()));
+  const site = new LiveSite({ ...opts.site, since });
+  await site.check();
+  opts.log?.(since ? `Reading ${site.base}: posts modified since ${since}…` : `Reading ${site.base}…`);
+  const [users, terms, venues, organizers, events] = await waitAll([site.users(), site.terms(), site.posts('venue'), site.posts('organizer'), site.posts('event')]);
+  const records: SiteRecord[] = [...users, ...terms, ...venues, ...organizers, ...events];
+  // Which records the site still has: the lists read whole, or (after --since) every id.
+  const present: Partial<Record<RecordKind, Set<number>>> = {
+    category: new Set(terms.filter((t) => t.kind === 'category').map((t) => t.id)),
+    tag: new Set(terms.filter((t) => t.kind === 'tag').map((t) => t.id)),
+  };
+  for (const [kind, read] of [
+    ['venue', venues],
+    ['organizer', organizers],
+    ['event', events],
+  ] as const)
+    present[kind] = new Set(since ? await site.ids(kind) : read.map((r) => r.id));
+  const summary = await writeRecords(records, opts, present, opts.deleteMissing);
+  if (!opts.dryRun && !summary.failed.length) await rememberRun(startedAt, site.base);
+  return { ...summary, ...(since ? { since } : {}) };
+}
+
+/** The run's summary: a line per kind, then each failure with its id and reason. */
+export function formatSummary(s: ImportSummary, dryRun = false): string {
+  const verb = dryRun ? 'would be ' : '';
+  const lines = KINDS.map((k) => {
+    const t = s.kinds[k];
+    const gone = t.missing.length
+      ? `, ${t.missing.length} gone from the site${t.deleted ? ` (${t.deleted} deleted here)` : ' (kept here: --delete-missing deletes them)'}: ${t.missing.slice(0, 20).join(', ')}`
+      : '';
+    const failed = s.failed.filter((f) => f.kind === k).length;
+    return `${(k === 'category' ? 'categories' : `${k}s`).padEnd(11)} ${t.created} ${verb}created, ${t.updated} ${verb}updated, ${t.unchanged} unchanged, ${failed} failed${gone}`;
+  });
+  for (const f of s.failed) lines.push(`failed: ${f.kind} ${f.id}: ${f.reason}`);
+  return lines.join('\n');
+}
+
+/** One import run from an export file's entries (its streaming reader's output). */
+export async function importEntries(entries: AsyncIterable<WxrEntry>, opts: Omit<LiveImport, 'site' | 'since'>): Promise<ImportSummary> {
+  const records = await wxrRecords(entries);
+  // The file holds the whole site: what it lacks is gone from it.
+  const present: Partial<Record<RecordKind, Set<number>>> = {};
+  for (const kind of KINDS) present[kind] = new Set(records.filter((r) => r.kind === kind).map((r) => r.id));
+  return writeRecords(records, opts, present, opts.deleteMissing);
+}

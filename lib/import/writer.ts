@@ -1,0 +1,231 @@
+// Writes site records into this API's data through its own write paths: every create and update
+// is a request to the operation's handler (lib/local/invoke.ts, passed in), as a client's would be, run within
+// `asImported` so that the record keeps its id, slug and modification time
+// (lib/store/import-scope.ts). A record whose fingerprint is the one stored after its last import
+// is not written again; the fingerprint is stored after the record, so that a run stopped between
+// the two writes the record again (the same values: an update that changes nothing else).
+import { waitAll } from '#lib/runtime/settle.js';
+import { GetCommand, PutCommand, DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '#lib/runtime/config.js';
+import { db } from '#lib/store/db.js';
+import { getItem, queryAll } from '#lib/store/reads.js';
+import { keys, type Sequence } from '#lib/store/keys.js';
+import { asImported } from '#lib/store/import-scope.js';
+import { continueAfter } from '#lib/store/ids.js';
+import { registerUser } from '#lib/store/users.js';
+import type { AnyPost, TermItem } from '#lib/store/items.js';
+import { fingerprint, KINDS, parentsFirst, type RecordKind, type SitePost, type SiteRecord, type SiteTerm, type SiteUser } from './records.js';
+
+/** The importer's own items: one fingerprint per imported record, and the time of the last run. */
+const PARTITION = 'IMPORT';
+const fpKey = (kind: RecordKind, id: number) => ({ pk: PARTITION, sk: `fp#${kind}#${id}` });
+const RUN_KEY = { pk: PARTITION, sk: 'run' };
+
+export interface Failure {
+  kind: RecordKind;
+  id: number;
+  reason: string;
+}
+
+export interface KindTally {
+  created: number;
+  updated: number;
+  unchanged: number;
+  deleted: number;
+  /** Imported before, gone from the site; deleted here only with `deleteMissing`. */
+  missing: number[];
+}
+
+export interface ImportSummary {
+  kinds: Record<RecordKind, KindTally>;
+  failed: Failure[];
+}
+
+/** What a request to this API's handlers answers. */
+export interface ApiResult {
+  status: number;
+  // biome-ignore lint/suspicious/noExplicitAny: the handlers' JSON, read field by field
+  body: any;
+}
+
+/**
+ * Sends one request to this API's handlers, in-process (lib/local/invoke.ts, which the command
+ * passes: production code does not import the local runtime).
+ */
+export type Send = (method: string, lang: 'en', path: string, opts: { body?: unknown; token?: string; query?: Record<string, string | number | boolean> }) => Promise<ApiResult>;
+
+export interface WriteOptions {
+  /** How requests reach the handlers. */
+  send: Send;
+  /** The editor's bearer token the writes are sent with. */
+  token: string;
+  dryRun?: boolean;
+  concurrency?: number;
+  /** Called once per record handled. */
+  progress?: (kind: RecordKind, total: number) => (() => void) | undefined;
+}
+
+const PATHS = { venue: '/venues', organizer: '/organizers', event: '/events', category: '/categories', tag: '/tags' } as const;
+
+/** What a post's create or update request sends: its fields, and what the site gave it. */
+export function postBody(r: SitePost, creating: boolean): Record<string, unknown> {
+  const body: Record<string, unknown> = { ...r.fields, author: r.author, date_utc: r.date_utc };
+  // This API refuses an empty text where TEC's v1 does (its create would keep none): left out.
+  for (const k of ['image', 'description', 'excerpt']) if (body[k] === '') delete body[k];
+  // A trashed record is made as a draft and then trashed, as on the site; its slug without the mark.
+  const trashed = r.status === 'trash';
+  if (!trashed || creating) body.status = trashed ? 'draft' : r.status;
+  if (r.kind === 'event') {
+    body.password = r.password;
+    // A draft never saved with a title has no slug on the site; here it takes one from its title.
+    if ((creating || !trashed) && r.slug) body.slug = r.slug.replace(/__trashed$/, '');
+  }
+  return body;
+}
+
+export const termBody = (t: SiteTerm): Record<string, unknown> => ({
+  name: t.name,
+  slug: t.slug,
+  ...(t.description ? { description: t.description } : {}),
+  ...(t.kind === 'category' ? { parent: t.parent } : {}),
+});
+
+const refused = (res: ApiResult) => `${res.status} ${res.body?.code ?? ''}: ${res.body?.message ?? JSON.stringify(res.body).slice(0, 200)}`;
+
+/** The stored fingerprints of imported records, by `kind#id`. */
+async function storedFingerprints(): Promise<Map<string, string>> {
+  const items = await queryAll<{ sk: string; fp: string }>({
+    KeyConditionExpression: 'pk = :p AND begins_with(sk, :f)',
+    ExpressionAttributeValues: { ':p': PARTITION, ':f': 'fp#' },
+  });
+  return new Map(items.map((i) => [i.sk.slice(3), i.fp]));
+}
+
+/** When the last finished run started (ISO 8601), the default of `--since`. */
+export async function lastRun(): Promise<string | undefined> {
+  const out = await db().send(new GetCommand({ TableName: config().tableName, Key: RUN_KEY, ConsistentRead: true }));
+  return out.Item?.startedAt as string | undefined;
+}
+
+export async function rememberRun(startedAt: string, source: string): Promise<void> {
+  await db().send(new PutCommand({ TableName: config().tableName, Item: { ...RUN_KEY, startedAt, source } }));
+}
+
+const SEQUENCE: Record<RecordKind, Sequence> = { user: 'user', category: 'term', tag: 'term', venue: 'post', organizer: 'post', event: 'post' };
+
+const emptyTally = (): KindTally => ({ created: 0, updated: 0, unchanged: 0, deleted: 0, missing: [] });
+
+/**
+ * Writes the records (any order: they are written kind by kind, parents first) and, with
+ * `present` (the ids on the site per kind), finds the imported records the site no longer has.
+ */
+export async function writeRecords(records: SiteRecord[], opts: WriteOptions, present?: Partial<Record<RecordKind, Set<number>>>, deleteMissing = false): Promise<ImportSummary> {
+  const summary: ImportSummary = { kinds: Object.fromEntries(KINDS.map((k) => [k, emptyTally()])) as Record<RecordKind, KindTally>, failed: [] };
+  const stored = await storedFingerprints();
+  const byKind = new Map<RecordKind, SiteRecord[]>(KINDS.map((k) => [k, []]));
+  for (const r of records) byKind.get(r.kind)!.push(r);
+  const highest: Partial<Record<Sequence, number>> = {};
+  for (const kind of KINDS) {
+    let list = byKind.get(kind)!;
+    if (kind === 'category') list = parentsFirst(list as SiteTerm[]);
+    const tick = opts.progress?.(kind, list.length);
+    const tally = summary.kinds[kind];
+    const one = async (r: SiteRecord) => {
+      const seq = SEQUENCE[kind];
+      highest[seq] = Math.max(highest[seq] ?? 0, r.id);
+      const fp = fingerprint(r);
+      try {
+        if (stored.get(`${kind}#${r.id}`) === fp) tally.unchanged++;
+        else {
+          const outcome = await writeOne(r, opts);
+          tally[outcome]++;
+          if (!opts.dryRun) await db().send(new PutCommand({ TableName: config().tableName, Item: { ...fpKey(kind, r.id), fp } }));
+        }
+      } catch (err) {
+        summary.failed.push({ kind, id: r.id, reason: (err as Error).message });
+      }
+      tick?.();
+    };
+    // Categories one at a time (a child needs its parent); the rest `concurrency` at once.
+    await inParallel(list, kind === 'category' || kind === 'user' ? 1 : (opts.concurrency ?? 4), one);
+    const ids = present?.[kind];
+    if (ids && kind !== 'user') {
+      for (const key of stored.keys()) {
+        const [k, idText] = key.split('#');
+        const id = Number(idText);
+        if (k !== kind || ids.has(id)) continue;
+        tally.missing.push(id);
+        if (deleteMissing && !opts.dryRun) {
+          try {
+            await removeOne(kind as Exclude<RecordKind, 'user'>, id, opts);
+            tally.deleted++;
+          } catch (err) {
+            summary.failed.push({ kind, id, reason: `delete: ${(err as Error).message}` });
+          }
+        }
+      }
+    }
+  }
+  // New ids here come after every id imported.
+  if (!opts.dryRun) for (const [seq, id] of Object.entries(highest)) await continueAfter(seq as Sequence, id);
+  return summary;
+}
+
+async function inParallel<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await waitAll(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+}
+
+/** Creates or updates one record here; what it did. */
+async function writeOne(r: SiteRecord, opts: WriteOptions): Promise<'created' | 'updated' | 'unchanged'> {
+  if (r.kind === 'user') return writeUser(r, opts.dryRun);
+  if (r.kind === 'category' || r.kind === 'tag') return writeTerm(r, opts);
+  return writePost(r as SitePost, opts);
+}
+
+async function writeUser(u: SiteUser, dryRun = false): Promise<'created' | 'unchanged'> {
+  if (dryRun) return (await getItem(keys.userBySub(u.login))) ? 'unchanged' : 'created';
+  return registerUser(u.login, u.id);
+}
+
+async function writeTerm(t: SiteTerm, opts: WriteOptions): Promise<'created' | 'updated'> {
+  const here = await getItem<TermItem>(keys.term(t.id));
+  if (here && here.taxonomy !== t.kind) throw new Error(`id ${t.id} is a ${here.taxonomy} here`);
+  if (opts.dryRun) return here ? 'updated' : 'created';
+  const path = here ? `${PATHS[t.kind]}/${t.id}` : PATHS[t.kind];
+  const res = await asImported({ sequence: 'term', id: t.id, slug: t.slug }, () => opts.send('POST', 'en', path, { body: termBody(t), token: opts.token }));
+  if (res.status >= 300) throw new Error(refused(res));
+  if (res.body?.id !== t.id) throw new Error(`stored as id ${res.body?.id}`);
+  return here ? 'updated' : 'created';
+}
+
+async function writePost(r: SitePost, opts: WriteOptions): Promise<'created' | 'updated'> {
+  const here = await getItem<AnyPost>(keys.post(r.id));
+  if (here && here.kind !== r.kind) throw new Error(`id ${r.id} is a ${here.kind} here`);
+  if (opts.dryRun) return here ? 'updated' : 'created';
+  const scope = {
+    sequence: 'post' as const,
+    id: r.id,
+    slug: r.slug.replace(/__trashed$/, '') || undefined,
+    modified: { modified: r.modified, modified_utc: r.modified_utc },
+    ...(r.utc ? { utc: r.utc } : {}),
+  };
+  const path = here ? `${PATHS[r.kind]}/${r.id}` : PATHS[r.kind];
+  const res = await asImported(scope, () => opts.send('POST', 'en', path, { body: postBody(r, !here), token: opts.token }));
+  if (res.status >= 300) throw new Error(refused(res));
+  if (res.body?.id !== r.id) throw new Error(`stored as id ${res.body?.id}`);
+  if (r.status === 'trash' && here?.status !== 'trash') {
+    const del = await asImported(scope, () => opts.send('DELETE', 'en', `${PATHS[r.kind]}/${r.id}`, { token: opts.token }));
+    if (del.status >= 300) throw new Error(`trash: ${refused(del)}`);
+  }
+  return here ? 'updated' : 'created';
+}
+
+async function removeOne(kind: Exclude<RecordKind, 'user'>, id: number, opts: WriteOptions): Promise<void> {
+  const res = await opts.send('DELETE', 'en', `${PATHS[kind]}/${id}`, { token: opts.token, query: { force: true } });
+  if (res.status >= 300 && res.status !== 404 && res.status !== 410) throw new Error(refused(res));
+  await db().send(new DeleteCommand({ TableName: config().tableName, Key: fpKey(kind, id) }));
+}

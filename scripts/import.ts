@@ -1,0 +1,102 @@
+// `npm run import -- --from URL --user LOGIN --app-password PASSWORD [options]`: moves a live
+// WordPress + TEC site's calendar here, record for record (lib/import/).
+import { resetConfig } from '#lib/runtime/config.js';
+import { ensureDevKeys, localAuthEnv, mintToken } from '#lib/local/dev-auth.js';
+import { ensureTable, JavaMissingError, startDynamoLocal, type DynamoLocal } from '#lib/local/dynamo.js';
+import { Progress } from '#lib/local/demo-calendar.js';
+import { invoke } from '#lib/local/invoke.js';
+import { backfillSearch } from '#lib/stream/backfill.js';
+import { createReadStream } from 'node:fs';
+import { importEntries, importLive, formatSummary } from '#lib/import/run.js';
+import { readWxr, WxrError } from '#lib/import/wxr-reader.js';
+import { SiteError } from '#lib/import/live-source.js';
+import { cli, wholeNumber } from './cli.js';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+const c = cli(
+  `Usage: npm run import -- --from URL --user LOGIN --app-password PASSWORD [options]
+Moves a WordPress + The Events Calendar site's events, venues, organizers, categories, tags and
+users here, each with its id and slug, into the data npm start serves (.local/dynamodb), or into
+DYNAMODB_ENDPOINT, or with --aws into a deployed table. Run it again to bring what changed.
+  --from            the site's URL (its home, e.g. https://example.org)
+  --user            a login of the site that may edit posts (an editor or administrator)
+  --app-password    that user's application password (Users → Profile → Application Passwords)
+  --wxr FILE        a WordPress export file (Tools → Export) instead of a live site
+  --since TIME      only posts modified after TIME (ISO 8601); default: since the last run
+  --full            read every post, whatever the last run
+  --delete-missing  delete here what was imported before and is gone from the site
+  --dry-run         say what would change, write nothing
+  --concurrency N   requests to the site at once (default 4), and writes here at once
+  --aws             the deployed table, with this machine's AWS credentials and AWS_REGION
+  --table NAME      the table (default TABLE_NAME, or event-calendar); with --aws, the stack output TableName`,
+  {
+    from: { type: 'string' },
+    user: { type: 'string' },
+    'app-password': { type: 'string' },
+    since: { type: 'string' },
+    full: { type: 'boolean' },
+    'delete-missing': { type: 'boolean' },
+    'dry-run': { type: 'boolean' },
+    wxr: { type: 'string' },
+    concurrency: { type: 'string' },
+    aws: { type: 'boolean' },
+    table: { type: 'string' },
+  },
+);
+const from = c.values.from as string | undefined;
+const user = c.values.user as string | undefined;
+const appPassword = (c.values['app-password'] as string | undefined) ?? process.env.WP_APP_PASSWORD;
+const wxr = c.values.wxr as string | undefined;
+if (!wxr && (!from || !user || !appPassword)) c.fail('--from, --user and --app-password (or WP_APP_PASSWORD) are required, or --wxr FILE.');
+if (c.values.aws && c.values.table === undefined) c.fail('--aws needs --table: the stack output TableName.');
+const since = c.values.since as string | undefined;
+if (since !== undefined && Number.isNaN(Date.parse(since))) c.fail(`--since must be a date and time (ISO 8601), got "${since}".`);
+const concurrency = wholeNumber(c, 'concurrency', c.values.concurrency as string | undefined, 4);
+
+let dynamo: DynamoLocal | undefined;
+try {
+  const keys = await ensureDevKeys();
+  Object.assign(process.env, localAuthEnv(keys));
+  process.env.TABLE_NAME = (c.values.table as string | undefined) ?? process.env.TABLE_NAME ?? 'event-calendar';
+  process.env.SITE_URL ||= `http://127.0.0.1:${process.env.PORT || 3000}`;
+  if (c.values.aws) delete process.env.DYNAMODB_ENDPOINT;
+  else if (!process.env.DYNAMODB_ENDPOINT) {
+    dynamo = await startDynamoLocal({ dataDir: '.local/dynamodb' });
+    process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+  }
+  resetConfig();
+  if (!c.values.aws) await ensureTable(process.env.TABLE_NAME);
+  const token = await mintToken(keys, { role: 'editor', sub: 'site-import', ttl: '12h' });
+  let bar: Progress | undefined;
+  const common = {
+    send: invoke,
+    token,
+    dryRun: Boolean(c.values['dry-run']),
+    deleteMissing: Boolean(c.values['delete-missing']),
+    concurrency,
+    progress: (kind: string, total: number) => {
+      bar?.finish();
+      if (!total) return undefined;
+      bar = new Progress(total, kind === 'category' ? 'categories' : `${kind}s`);
+      const b = bar;
+      return () => b.tick();
+    },
+    log: (line: string) => console.error(line),
+  };
+  const summary = wxr
+    ? await importEntries(readWxr(createReadStream(wxr)), common)
+    : await importLive({ ...common, site: { url: from!, user: user!, appPassword: appPassword!, concurrency }, since: c.values.full ? null : since });
+  bar?.finish();
+  // Locally no stream consumer may be running: the search index of the events is built here
+  // (idempotent); a deployed table's consumer builds it from the writes.
+  if (!c.values.aws && !c.values['dry-run']) {
+    await backfillSearch({ segments: 2 });
+  }
+  console.log(formatSummary(summary, Boolean(c.values['dry-run'])));
+  if (summary.failed.length) process.exitCode = 1;
+} catch (err) {
+  console.error(err instanceof JavaMissingError || err instanceof SiteError || err instanceof WxrError ? err.message : `Import failed: ${(err as Error).stack}`);
+  process.exitCode = 1;
+} finally {
+  await dynamo?.stop();
+}

@@ -1,0 +1,208 @@
+// The importer's mapping: a site's JSON (wp/v2, context=edit) and an export's entries become the
+// same site records, and the records become the requests the writer sends.
+import { describe, expect, it } from 'vitest';
+import { mapPost, mapTerm, mapUser } from '#lib/import/live-source.js';
+import { fingerprint, parentsFirst, type SitePost } from '#lib/import/records.js';
+import { postBody, termBody } from '#lib/import/writer.js';
+import { wxrRecords } from '#lib/import/wxr-source.js';
+import type { WxrEntry, WxrPost } from '#lib/import/wxr-types.js';
+
+const wpEvent = {
+  id: 155,
+  date: '2026-11-27T01:37:34',
+  date_gmt: '2026-11-27T00:37:34',
+  modified: '2026-11-28T10:00:00',
+  modified_gmt: '2026-11-28T09:00:00',
+  password: 'pw',
+  slug: 'concert',
+  status: 'publish',
+  title: { raw: 'Concert &amp; more', rendered: 'Concert &#038; more' },
+  content: { raw: '<p>Hello</p>', rendered: '<p>Hello</p>\n' },
+  excerpt: { raw: 'Short', rendered: '<p>Short</p>\n' },
+  author: 3,
+  featured_media: 9,
+  meta: {
+    _EventAllDay: false,
+    _EventTimezone: 'Europe/Vilnius',
+    _EventStartDate: '2027-10-31 03:30:00',
+    _EventEndDate: '2027-10-31 03:45:00',
+    _EventStartDateUTC: '2027-10-31 01:30:00',
+    _EventEndDateUTC: '2027-10-31 01:45:00',
+    _EventShowMap: true,
+    _EventShowMapLink: false,
+    _EventURL: '',
+    _EventCost: '15',
+    _EventOrganizerID: [154, 156],
+    _EventVenueID: [153],
+  },
+  tags: [60],
+  tribe_events_cat: [7, 8],
+};
+
+describe('live site JSON to site records', () => {
+  it('keeps the stored text, the dates in both zones, the links and the UTC times of an event', () => {
+    const r = mapPost('event', wpEvent, 'https://img.example/a.jpg', { featured: true, sticky: false, hide_from_listings: true, websiteUnset: true });
+    expect(r).toMatchObject({
+      id: 155,
+      slug: 'concert',
+      author: 3,
+      date: '2026-11-27 01:37:34',
+      date_utc: '2026-11-27 00:37:34',
+      modified_utc: '2026-11-28 09:00:00',
+      password: 'pw',
+    });
+    expect(r.utc).toEqual({ start: '2027-10-31 01:30:00', end: '2027-10-31 01:45:00' });
+    expect(r.fields).toMatchObject({
+      title: 'Concert &amp; more',
+      description: '<p>Hello</p>',
+      excerpt: 'Short',
+      venue: [153],
+      organizer: [154, 156],
+      categories: [7, 8],
+      tags: [60],
+    });
+    expect(r.fields).toMatchObject({ featured: true, hide_from_listings: true, image: 'https://img.example/a.jpg', timezone: 'Europe/Vilnius' });
+    // Never set on the site: the event keeps showing its own link as its website.
+    expect(r.fields).not.toHaveProperty('website');
+  });
+
+  it('takes a draft never given a GMT date as of its site-zone date', () => {
+    const r = mapPost('venue', { ...wpEvent, date_gmt: null, status: 'draft', meta: { _VenueCity: 'Vilnius', _VenueLat: '54.68', _VenueLng: '' } }, '');
+    expect(r.date_utc).toBe('2026-11-27 01:37:34');
+    expect(r.fields).toMatchObject({ venue: 'Concert &amp; more', city: 'Vilnius', geo_lat: 54.68 });
+    expect(r.fields).not.toHaveProperty('geo_lng');
+  });
+
+  it('maps users by login with their highest role, and terms with their parent', () => {
+    expect(mapUser({ id: 4, username: 'ana', name: 'Ana', email: 'a@x', roles: ['subscriber', 'editor'] })).toEqual({
+      kind: 'user',
+      id: 4,
+      login: 'ana',
+      name: 'Ana',
+      email: 'a@x',
+      role: 'editor',
+    });
+    expect(mapTerm({ id: 8, name: 'Jazz', slug: 'jazz', description: '', parent: 7 }, 'category')).toMatchObject({ parent: 7 });
+    expect(mapTerm({ id: 9, name: 'X', slug: 'x', parent: 7 }, 'tag')).toMatchObject({ parent: 0, description: '' });
+  });
+});
+
+describe('site records to requests', () => {
+  const event = mapPost('event', wpEvent, '', { featured: false, sticky: true, hide_from_listings: false, websiteUnset: false });
+
+  it('sends the fields, the author and the UTC publication date, leaving out empty texts', () => {
+    const body = postBody({ ...event, fields: { ...event.fields, excerpt: '' } }, true);
+    expect(body).toMatchObject({
+      title: 'Concert &amp; more',
+      author: 3,
+      date_utc: '2026-11-27 00:37:34',
+      status: 'publish',
+      slug: 'concert',
+      password: 'pw',
+      sticky: true,
+      website: '',
+    });
+    expect(body).not.toHaveProperty('excerpt');
+    expect(body).not.toHaveProperty('image');
+  });
+
+  it('makes a trashed record as a draft under its slug without the trash mark, and updates it without a status', () => {
+    const trashed: SitePost = { ...event, status: 'trash', slug: 'concert__trashed' };
+    expect(postBody(trashed, true)).toMatchObject({ status: 'draft', slug: 'concert' });
+    const update = postBody(trashed, false);
+    expect(update).not.toHaveProperty('status');
+    expect(update).not.toHaveProperty('slug');
+  });
+
+  it('sends a category with its parent, a tag without one', () => {
+    expect(termBody({ kind: 'category', id: 8, name: 'Jazz', slug: 'jazz', description: '', parent: 7 })).toEqual({ name: 'Jazz', slug: 'jazz', parent: 7 });
+    expect(termBody({ kind: 'tag', id: 9, name: 'X', slug: 'x', description: 'd', parent: 0 })).toEqual({ name: 'X', slug: 'x', description: 'd' });
+  });
+
+  it('fingerprints a record whatever the order of its fields, and tells a change', () => {
+    const reordered = { ...event, fields: Object.fromEntries(Object.entries(event.fields).reverse()) };
+    expect(fingerprint(reordered)).toBe(fingerprint(event));
+    expect(fingerprint({ ...event, fields: { ...event.fields, cost: '16' } })).not.toBe(fingerprint(event));
+  });
+
+  it('orders categories parents first, whatever the order listed', () => {
+    const t = (id: number, parent: number) => ({ id, parent });
+    expect(parentsFirst([t(3, 2), t(2, 1), t(1, 0), t(4, 99)]).map((x) => x.id)).toEqual([1, 4, 2, 3]);
+  });
+});
+
+describe('export entries to site records', () => {
+  const post = (p: Partial<WxrPost>): WxrPost => ({
+    kind: 'post',
+    id: 0,
+    type: 'tribe_events',
+    title: '',
+    link: '',
+    guid: '',
+    creator: 'ana',
+    content: '',
+    excerpt: '',
+    date: '2027-01-01 10:00:00',
+    dateGmt: '2027-01-01 08:00:00',
+    modified: '2027-01-02 10:00:00',
+    modifiedGmt: '2027-01-02 08:00:00',
+    slug: '',
+    status: 'publish',
+    parent: 0,
+    menuOrder: 0,
+    password: '',
+    sticky: false,
+    terms: [],
+    meta: [],
+    ...p,
+  });
+  async function* entries(list: WxrEntry[]) {
+    yield* list;
+  }
+
+  it('resolves parents by slug, authors by login, images by attachment and repeated organizer rows', async () => {
+    const records = await wxrRecords(
+      entries([
+        { kind: 'author', id: 5, login: 'ana', email: 'a@x', displayName: 'Ana', firstName: '', lastName: '' },
+        { kind: 'term', id: 11, taxonomy: 'tribe_events_cat', slug: 'jazz', name: 'Jazz', description: '', parentSlug: 'music' },
+        { kind: 'term', id: 10, taxonomy: 'tribe_events_cat', slug: 'music', name: 'Music', description: 'All', parentSlug: '' },
+        { kind: 'term', id: 12, taxonomy: 'post_tag', slug: 'outdoor', name: 'Outdoor', description: '', parentSlug: '' },
+        { kind: 'term', id: 13, taxonomy: 'category', slug: 'blog', name: 'Blog', description: '', parentSlug: '' },
+        post({
+          id: 40,
+          title: 'Gig',
+          slug: 'gig',
+          menuOrder: -1,
+          password: 'pw',
+          terms: [
+            { taxonomy: 'tribe_events_cat', slug: 'jazz', name: 'Jazz' },
+            { taxonomy: 'post_tag', slug: 'outdoor', name: 'Outdoor' },
+          ],
+          meta: [
+            ['_EventStartDate', '2027-03-28 01:30:00'],
+            ['_EventEndDate', '2027-03-28 04:30:00'],
+            ['_EventStartDateUTC', '2027-03-27 23:30:00'],
+            ['_EventEndDateUTC', '2027-03-28 01:30:00'],
+            ['_EventTimezone', 'Europe/Vilnius'],
+            ['_EventAllDay', 'yes'],
+            ['_EventVenueID', '30'],
+            ['_EventOrganizerID', '31'],
+            ['_EventOrganizerID', '32'],
+            ['_thumbnail_id', '50'],
+            ['_tribe_featured', '1'],
+            ['_EventHideFromUpcoming', 'yes'],
+          ],
+        }),
+        post({ id: 50, type: 'attachment', attachmentUrl: 'https://site.example/wp-content/uploads/a.jpg' }),
+        post({ id: 51, type: 'post' }),
+      ]),
+    );
+    expect(records.map((r) => `${r.kind}:${r.id}`)).toEqual(['user:5', 'category:11', 'category:10', 'tag:12', 'event:40']);
+    expect(records.find((r) => r.id === 11)).toMatchObject({ parent: 10 });
+    const e = records.find((r) => r.kind === 'event') as SitePost;
+    expect(e).toMatchObject({ author: 5, password: 'pw', date_utc: '2027-01-01 08:00:00', utc: { start: '2027-03-27 23:30:00', end: '2027-03-28 01:30:00' } });
+    expect(e.fields).toMatchObject({ all_day: true, venue: [30], organizer: [31, 32], categories: [11], tags: [12], sticky: true, featured: true, hide_from_listings: true });
+    expect(e.fields.image).toBe('https://site.example/wp-content/uploads/a.jpg');
+    expect(e.fields).not.toHaveProperty('website');
+  });
+});
