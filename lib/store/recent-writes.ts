@@ -1,6 +1,7 @@
 // The events written since the stream consumer indexed them for search. The search index follows
 // the table a moment behind (lib/stream/search-trigger.ts); an event's write transaction also puts
-// a small item in its language's `RECENT#<lang>` partition, which a search reads whole and applies
+// a small item in one of its language's `RECENT#<lang>#<k>` partitions (k from the event id, so that
+// the writes of a language spread over several keys), which a search reads whole and applies
 // on top of the index: there, an event's record as it is now decides, not the index. The consumer
 // deletes the item once it has indexed that version, so the partition holds only the writes it has
 // not caught up with (the TTL clears what a stopped consumer leaves).
@@ -9,7 +10,7 @@ import type { Lang } from '#lib/runtime/config.js';
 import { config } from '#lib/runtime/config.js';
 import { waitAll } from '#lib/runtime/settle.js';
 import { db } from './db.js';
-import { keys } from './keys.js';
+import { keys, RECENT_SHARDS, recentPartition } from './keys.js';
 import { queryAll } from './reads.js';
 import { TTL_ATTRIBUTE } from './table.js';
 import type { TransactItem } from './transactions.js';
@@ -33,16 +34,20 @@ export function recentWrites(old: Written | undefined, next: Written | undefined
   return [...langs].map((lang) => ({ Put: { TableName: '', Item: { ...keys.recentWrite(lang, e.id), id: e.id, version, [TTL_ATTRIBUTE]: expires } } }));
 }
 
-/** The ids of the events of a language written since the consumer indexed them. */
+/** The ids of the events of a language written since the consumer indexed them: every shard, at once. */
 export async function recentIds(lang: Lang): Promise<number[]> {
-  const items = await queryAll<{ id: number }>({
-    KeyConditionExpression: 'pk = :pk',
-    ExpressionAttributeValues: { ':pk': keys.recentWrite(lang, 0).pk },
-    ProjectionExpression: 'id',
-    // A write answered a moment ago is in it.
-    ConsistentRead: true,
-  });
-  return items.map((i) => Number(i.id));
+  const shards = await waitAll(
+    Array.from({ length: RECENT_SHARDS }, (_, k) =>
+      queryAll<{ id: number }>({
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': recentPartition(lang, k) },
+        ProjectionExpression: 'id',
+        // A write answered a moment ago is in it.
+        ConsistentRead: true,
+      }),
+    ),
+  );
+  return [...new Set(shards.flat().map((i) => Number(i.id)))];
 }
 
 /** After indexing an event's `version`: its items go, unless a later write put them again. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { exactByGram, eventGrams, gramsOf, keyGram } from '#lib/domain/search-grams.js';
+import { eventWords, exactByWords, keyRun, MAX_WORD_LENGTH, suffixes, vocabShard, wordsOf } from '#lib/domain/search-words.js';
+import { keys, RECENT_SHARDS } from '#lib/store/keys.js';
 import { matchesSearch, parseSearch, placeMatches, searchTermsOf } from '#lib/domain/search-terms.js';
 
 describe('search terms, as WordPress splits them', () => {
@@ -63,21 +64,36 @@ describe('search matching, as LIKE on the stored fields', () => {
   });
 });
 
-describe('search grams', () => {
-  it('are the pieces of one to three characters without white space', () => {
-    expect(gramsOf(['ab c']).sort()).toEqual(['a', 'ab', 'b', 'c']);
-    expect(gramsOf(['jazz'])).toEqual(expect.arrayContaining(['j', 'ja', 'jaz', 'a', 'az', 'azz', 'z', 'zz']));
-    expect(gramsOf(['jazz'])).not.toContain('jazz');
-    expect(eventGrams({ title: 'Café', excerpt: '', description: '<b>' })).toEqual(expect.arrayContaining(['caf', 'afe', '<b>']));
+describe('search words and vocabulary keys', () => {
+  it('are the runs of letters and digits of the folded texts, each once', () => {
+    expect(wordsOf(['jazz night', 'night-jazz!', '<p>cafe</p>']).sort()).toEqual(['cafe', 'jazz', 'night', 'p']);
+    expect(eventWords({ title: 'Café Crème', excerpt: '&amp;', description: 'Hel<b>lo</b>' }).sort()).toEqual(['amp', 'b', 'cafe', 'creme', 'hel', 'lo']);
+    // A word is indexed by its first characters; the search checks the record for more.
+    expect(wordsOf(['x'.repeat(MAX_WORD_LENGTH + 5)])).toEqual(['x'.repeat(MAX_WORD_LENGTH)]);
   });
 
-  it('key a term by its first gram, exactly when it is one', () => {
-    expect(keyGram('concert')).toBe('con');
-    expect(keyGram(' jazz night')).toBe('jaz');
-    expect(keyGram('   ')).toBe('');
-    expect(exactByGram('azz')).toBe(true);
-    expect(exactByGram('jazz')).toBe(false);
-    expect(exactByGram('a b')).toBe(false);
+  it('look a term up by its longest run; the index alone decides a term that is one run', () => {
+    expect(keyRun('crème-matinée!')).toBe('matinée');
+    expect(keyRun('a b')).toBe('a');
+    expect(keyRun('!!')).toBeUndefined();
+    expect(exactByWords('azz')).toBe(true);
+    expect(exactByWords('jazz night')).toBe(false);
+    expect(exactByWords('<strong>')).toBe(false);
+    expect(exactByWords('')).toBe(false);
+  });
+
+  it('list every suffix of a word, in the partition of its first two characters', () => {
+    expect(suffixes('jazz')).toEqual(['jazz', 'azz', 'zz', 'z']);
+    expect(suffixes('žąsis')).toEqual(['žąsis', 'ąsis', 'sis', 'is', 's']);
+    expect(keys.vocab('en', 'azz', 'jazz')).toEqual({ pk: 'VOCAB#en#az', sk: 'azz#jazz' });
+    expect(keys.vocab('lt', 'ž', 'už')).toEqual({ pk: 'VOCAB#lt#ž', sk: 'ž#už' });
+    expect(vocabShard('😀x')).toBe('😀x');
+  });
+
+  it('spread the recent writes of a language over shards by event id', () => {
+    const shards = new Set([1, 2, 3, 4, 5, 6, 7, 8].map((id) => keys.recentWrite('en', id).pk));
+    expect(shards).toEqual(new Set(Array.from({ length: RECENT_SHARDS }, (_, k) => `RECENT#en#${k}`)));
+    expect(keys.recentWrite('en', 9)).toEqual(keys.recentWrite('en', 9 + RECENT_SHARDS * 3) && { pk: `RECENT#en#${9 % RECENT_SHARDS}`, sk: '0000000009' });
   });
 });
 
