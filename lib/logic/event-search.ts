@@ -160,12 +160,14 @@ async function wordPage(
   const counts = (e: EventItem) => inList(e, ctx, statusList, ownBy, f, w);
   const stale = [...indexed.values()].filter((item) => item.gsi2pk !== undefined && counts({ ...item, kind: 'event' } as unknown as EventItem)).length;
   const fresh = [...records.values()].filter((e) => counts(e) && matchesSearch(e, { include: [term], exclude: [] }));
-  const total = (read.total ?? counted ?? 0) - stale + fresh.length;
   const merged: [number, string, EventItem | undefined][] = [
     ...read.hits.filter((h) => !isRecent.has(h.id)).map((h): [number, string, undefined] => [h.id, String(h.item.gsi2sk), undefined]),
     ...fresh.map((e): [number, string, EventItem] => [e.id, sortKey(e), e]),
   ];
   merged.sort(byOrder);
+  // A partition read to its end counts itself (the counts may be a moment behind its items while
+  // the consumer writes them).
+  const total = read.hits.length < want ? merged.length : Math.max(merged.length, (read.total ?? counted ?? 0) - stale + fresh.length);
   const page = merged.slice(offset, offset + perPage);
   const unread = page.filter(([, , e]) => !e).map(([id]) => keys.post(id));
   const found = unread.length ? await batchGet<EventItem>(unread) : new Map<string, EventItem>();

@@ -5,7 +5,7 @@
 // on top of the index: there, an event's record as it is now decides, not the index. The consumer
 // deletes the item once it has indexed that version, so the partition holds only the writes it has
 // not caught up with (the TTL clears what a stopped consumer leaves).
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Lang } from '#lib/runtime/config.js';
 import { config } from '#lib/runtime/config.js';
 import { waitAll } from '#lib/runtime/settle.js';
@@ -32,6 +32,17 @@ export function recentWrites(old: Written | undefined, next: Written | undefined
   const expires = Math.floor(Date.now() / 1000) + KEEP_SECONDS;
   const langs = new Set([old?.lang, next?.lang].filter((l): l is Lang => l !== undefined));
   return [...langs].map((lang) => ({ Put: { TableName: '', Item: { ...keys.recentWrite(lang, e.id), id: e.id, version, [TTL_ATTRIBUTE]: expires } } }));
+}
+
+/**
+ * The item of a write that changed only an event's record, in one UpdateItem of its own (so not in
+ * a transaction): put once the update answered `after`, before the client is answered. Should the
+ * consumer have indexed that version already, the item stays until a later version is indexed or
+ * its TTL: meanwhile searches judge the event by its record, which says the same.
+ */
+export async function noteRecentWrite(after: Written): Promise<void> {
+  const expires = Math.floor(Date.now() / 1000) + KEEP_SECONDS;
+  await db().send(new PutCommand({ TableName: config().tableName, Item: { ...keys.recentWrite(after.lang, after.id), id: after.id, version: after.version, [TTL_ATTRIBUTE]: expires } }));
 }
 
 /** The ids of the events of a language written since the consumer indexed them: every shard, at once. */
