@@ -41,8 +41,8 @@ import type { EventListRequest, Window } from './event-window.js';
 const MAX_TERM_PARTITIONS = 16;
 /** Vocabulary entries read for a term: a piece found in more is not selective anyway. */
 const VOCAB_READ = 200;
-/** Candidates judged at once (one batch read of records, one range read per checked partition). */
-const CHUNK = 40;
+/** The most candidates judged at once (one batch read of records, one range read per checked partition). */
+const MAX_CHUNK = 100;
 
 /** A term, and the words whose partitions hold its events (none known: the term is not selective). */
 export interface TermPlan {
@@ -98,14 +98,14 @@ class Merged {
     this.cursors = list.filter(nonEmpty).map((s) => ({ s, items: [], done: false }));
   }
 
-  /** The next event of the merge (each once), or none. */
-  async next(): Promise<IndexItem | undefined> {
+  /** The next event of the merge (each once), or none; a partition that needs reading reads `limit` items. */
+  async next(limit: number): Promise<IndexItem | undefined> {
     for (;;) {
       await waitAll(
         this.cursors
           .filter((c) => !c.items.length && !c.done)
           .map(async (c) => {
-            const out = await query<IndexItem>({ ...queryInputOf(c.s), Limit: CHUNK * (c.s.filter ? 2 : 1), ExclusiveStartKey: c.start });
+            const out = await query<IndexItem>({ ...queryInputOf(c.s), Limit: limit * (c.s.filter ? 2 : 1), ExclusiveStartKey: c.start });
             c.items = c.s.keep ? out.items.filter(c.s.keep) : out.items;
             c.start = out.last;
             c.done = !out.last;
@@ -216,10 +216,14 @@ export async function listSearched(
     const onRecords = include.some((p) => !byIndex.has(p)) || exclude.some((p) => !byIndex.has(p));
     const partitions = (p: TermPlan) => p.words!.flatMap((word) => sources(ctx, statusList, { ...f, word }, undefined, ownBy).sources);
     const candidates = new Merged(driverSources);
+    const judged = others.length > 0 || excluded.length > 0 || onRecords;
     while (matched.length < want && !exhausted) {
+      // As many candidates as the page still needs at the share that matched so far.
+      const needed = want - matched.length;
+      const size = Math.min(MAX_CHUNK, !judged ? needed : consumed ? Math.ceil((needed * consumed) / Math.max(matched.length, 1)) : 2 * needed);
       const chunk: IndexItem[] = [];
-      while (chunk.length < CHUNK) {
-        const item = await candidates.next();
+      while (chunk.length < size) {
+        const item = await candidates.next(size);
         if (!item) {
           exhausted = true;
           break;
