@@ -41,6 +41,8 @@ import type { EventListRequest, Window } from './event-window.js';
 const MAX_TERM_PARTITIONS = 16;
 /** Vocabulary entries read for a term: a piece found in more is not selective anyway. */
 const VOCAB_READ = 200;
+/** The most word partitions (words × statuses) of the other terms the index checks for each chunk. */
+const CHECKED_PARTITIONS = 8;
 /** The most candidates judged at once (one batch read of records, one range read per checked partition). */
 const MAX_CHUNK = 100;
 
@@ -210,8 +212,12 @@ export async function listSearched(
   if (!include.some((p) => p.words?.length === 0)) {
     driverSources = driver ? driver.words!.flatMap((word) => sources(ctx, statusList, { ...f, word }, w, ownBy).sources) : sources(ctx, statusList, f, w, ownBy).sources;
     // The other terms the index decides, each its words' partitions; the rest is checked on the records.
-    const others = selective.slice(1).filter((p) => p.exact);
-    const excluded = exclude.filter((p) => p.exact && p.words !== undefined && p.words.length > 0);
+    // Each is a range read per word and status for each chunk of candidates: past a few partitions
+    // in all, one batch read of the records checks the rest at once.
+    let room = CHECKED_PARTITIONS;
+    const fits = (p: TermPlan) => p.exact && p.words !== undefined && p.words.length > 0 && (room -= p.words.length * statusList.length) >= 0;
+    const others = selective.slice(1).filter(fits);
+    const excluded = exclude.filter(fits);
     const byIndex = new Set<TermPlan>([...(driver?.exact ? [driver] : []), ...others, ...excluded, ...exclude.filter((p) => p.exact && p.words?.length === 0)]);
     const onRecords = include.some((p) => !byIndex.has(p)) || exclude.some((p) => !byIndex.has(p));
     const partitions = (p: TermPlan) => p.words!.flatMap((word) => sources(ctx, statusList, { ...f, word }, undefined, ownBy).sources);
