@@ -123,7 +123,10 @@ function variants(plan: SeedPlan, ids: SeedIds, now: Date): Variant[] {
       // The consumer is paused: the new event is found through the recent writes.
       prepare: async (editorToken) => {
         const day = ymd(monthStart(now, 1));
-        const made = await call('POST', 'en', '/events', { token: editorToken, body: { title: `Fresh ${SEARCH_WORD} benefit`, start_date: `${day} 10:00:00`, end_date: `${day} 11:00:00` } });
+        const made = await call('POST', 'en', '/events', {
+          token: editorToken,
+          body: { title: `Fresh ${SEARCH_WORD} benefit`, start_date: `${day} 10:00:00`, end_date: `${day} 11:00:00` },
+        });
         if (made.status !== 201) throw new Error(`create before a search -> ${made.status}`);
       },
     },

@@ -42,7 +42,9 @@ export function recentWrites(old: Written | undefined, next: Written | undefined
  */
 export async function noteRecentWrite(after: Written): Promise<void> {
   const expires = Math.floor(Date.now() / 1000) + KEEP_SECONDS;
-  await db().send(new PutCommand({ TableName: config().tableName, Item: { ...keys.recentWrite(after.lang, after.id), id: after.id, version: after.version, [TTL_ATTRIBUTE]: expires } }));
+  await db().send(
+    new PutCommand({ TableName: config().tableName, Item: { ...keys.recentWrite(after.lang, after.id), id: after.id, version: after.version, [TTL_ATTRIBUTE]: expires } }),
+  );
 }
 
 /** The ids of the events of a language written since the consumer indexed them: every shard, at once. */

@@ -390,6 +390,34 @@ describe('GET /events filters', () => {
       expectPage(await h.list({ search: 'cafe -opera', ...y2040 }), [cafe], 1);
     });
 
+    it('merges the words that contain a part in list order, drives by the rarest term, and pages across them', async () => {
+      const y2041 = { start_date: '2041-01-01', end_date: '2041-12-31' };
+      const titles = ['Nightfall Harp', 'Midnight Harp', 'Knight Oboe', 'Nightly Oboe', 'Tonight Harp', 'Fortnight Sitar', 'Harp Overnight', 'Sunrise Harp'];
+      const made: number[] = [];
+      for (const [i, title] of titles.entries()) made.push(await h.event(title, `2041-0${1 + (i % 8)}-10 10:00:00`, `2041-0${1 + (i % 8)}-10 11:00:00`));
+      await gw.drain();
+      const night = made.filter((_, i) => titles[i]!.toLowerCase().includes('night'));
+      // Six words contain `ight`: their partitions merged by start, each event once.
+      expectPage(await h.list({ search: 'ight', ...y2041 }), night, night.length);
+      expectPage(await h.list({ search: 'IGHT', per_page: 2, page: 2, ...y2041 }), night.slice(2, 4), night.length, 2);
+      expectPage(await h.list({ search: 'ight', per_page: 4, page: 2, ...y2041 }), night.slice(4), night.length, 4);
+      // Two terms: `harp` (one word) drives, `ight` is checked by its words' partitions.
+      const harpNight = made.filter((_, i) => /night/i.test(titles[i]!) && /harp/i.test(titles[i]!));
+      expectPage(await h.list({ search: 'ight harp', ...y2041 }), harpNight, harpNight.length);
+      expectPage(await h.list({ search: 'harp -ight', ...y2041 }), [made[7]!], 1);
+      expectPage(await h.list({ search: 'oboe -knight', ...y2041 }), [made[3]!], 1);
+      // A term of one character names nearly every word: the list is read and the records checked.
+      expectPage(
+        await h.list({ search: 'r', ...y2041 }),
+        made.filter((_, i) => titles[i]!.toLowerCase().includes('r')),
+        6,
+      );
+      expectPage(await h.list({ search: 'harp -r', ...y2041 }), [], 0);
+      // A term no word contains finds nothing, without reading a list.
+      expectPage(await h.list({ search: 'harpsichord', ...y2041 }), [], 0);
+      expectPage(await h.list({ search: 'ght hx', ...y2041 }), [], 0);
+    });
+
     it('reads its own writes: a created, renamed or trashed event is searched as it is, before the stream consumer runs', async () => {
       const y2042 = { start_date: '2042-01-01', end_date: '2042-12-31' };
       const id = await h.event('Fleeting Theorbo', '2042-05-01 10:00:00', '2042-05-01 11:00:00');
