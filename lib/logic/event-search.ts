@@ -74,6 +74,23 @@ export async function planTerm(lang: Lang, term: string, statuses: number): Prom
   return { term, words, exact: exact && [...run].length <= MAX_WORD_LENGTH };
 }
 
+/**
+ * How many candidates to judge next: the page's missing matches at the share that matched so far
+ * (twice as many before any is known; exactly as many when every candidate matches).
+ */
+export function chunkSize(needed: number, consumed: number, matched: number, judged: boolean): number {
+  if (!judged) return Math.min(MAX_CHUNK, needed);
+  return Math.min(MAX_CHUNK, consumed ? Math.ceil((needed * consumed) / Math.max(matched, 1)) : 2 * needed);
+}
+
+/**
+ * The total of a search whose candidates did not run out: their count times the share of them that
+ * matched, plus the recent matches, and at least one more than found (there may be more).
+ */
+export function estimatedTotal(candidates: number, consumed: number, matched: number, recent: number): number {
+  return Math.max(matched + recent + 1, Math.round((candidates * matched) / Math.max(consumed, 1)) + recent);
+}
+
 /** Whether a record is in the list the request reads (language, status, author, window, filters). */
 function inList(e: EventItem, ctx: EventListRequest, statusList: string[], ownBy: number | undefined, f: Filters, w: Window | undefined): boolean {
   if (e.kind !== 'event' || e.lang !== ctx.lang || e.status === 'trash' || e.hidden || !statusList.includes(e.status)) return false;
@@ -225,8 +242,7 @@ export async function listSearched(
     const judged = others.length > 0 || excluded.length > 0 || onRecords;
     while (matched.length < want && !exhausted) {
       // As many candidates as the page still needs at the share that matched so far.
-      const needed = want - matched.length;
-      const size = Math.min(MAX_CHUNK, !judged ? needed : consumed ? Math.ceil((needed * consumed) / Math.max(matched.length, 1)) : 2 * needed);
+      const size = chunkSize(want - matched.length, consumed, matched.length, judged);
       const chunk: IndexItem[] = [];
       while (chunk.length < size) {
         const item = await candidates.next(size);
@@ -266,7 +282,7 @@ export async function listSearched(
     // The candidates did not run out: their count (from the buckets, where nothing else filters
     // them) times the share that matched, and at least one more than found.
     const counted = driverSources.every((s) => s.counted) && w ? await listTotal(driverSources, w, stats) : 0;
-    total = Math.max(all.length + 1, Math.round((counted * matched.length) / Math.max(consumed, 1)) + fresh.length);
+    total = estimatedTotal(counted, consumed, matched.length, fresh.length);
   }
   return { events, total };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { eventWords, exactByWords, keyRun, MAX_WORD_LENGTH, suffixes, vocabShard, wordsOf } from '#lib/domain/search-words.js';
 import { keys, RECENT_SHARDS } from '#lib/store/keys.js';
+import { chunkSize, estimatedTotal } from '#lib/logic/event-search.js';
 import { matchesSearch, parseSearch, placeMatches, searchTermsOf } from '#lib/domain/search-terms.js';
 
 describe('search terms, as WordPress splits them', () => {
@@ -107,5 +108,26 @@ describe("venue and organizer search, as TEC's find_like", () => {
     expect(placeMatches('main-street', fields)).toBe(false);
     expect(placeMatches('Café', ['Cafe Nord'])).toBe(true);
     expect(placeMatches('Cafés', ['Café Nord'])).toBe(false);
+  });
+});
+
+describe('how a search reads its candidates', () => {
+  it('asks for the matches still missing, at the share that matched so far', () => {
+    // Every candidate matches: exactly the missing ones.
+    expect(chunkSize(9, 0, 0, false)).toBe(9);
+    // Judged candidates: twice as many before any share is known, then by the share.
+    expect(chunkSize(9, 0, 0, true)).toBe(18);
+    expect(chunkSize(6, 18, 3, true)).toBe(36);
+    // None matched yet: the most at once.
+    expect(chunkSize(9, 18, 0, true)).toBe(100);
+    expect(chunkSize(500, 0, 0, false)).toBe(100);
+  });
+
+  it("estimates a total from the driving term's count and the share that matched, never below what was found", () => {
+    expect(estimatedTotal(1000, 40, 10, 0)).toBe(250);
+    expect(estimatedTotal(1000, 40, 10, 2)).toBe(252);
+    // Counts a moment behind, or none known: one more than found, so that a next page is offered.
+    expect(estimatedTotal(0, 40, 10, 1)).toBe(12);
+    expect(estimatedTotal(20, 40, 30, 0)).toBe(31);
   });
 });
