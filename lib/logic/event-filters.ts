@@ -109,7 +109,7 @@ export async function geoVenues(ctx: EventListRequest): Promise<number[] | undef
 }
 
 export interface Filters {
-  /** A gram of the search index (lib/domain/search-grams.ts). */
+  /** A word of the search index (lib/domain/search-words.ts). */
   word?: string;
   venue?: number[];
   organizer?: number[];
