@@ -423,6 +423,11 @@ describe('GET /events filters', () => {
       const id = await h.event('Fleeting Theorbo', '2042-05-01 10:00:00', '2042-05-01 11:00:00');
       expectPage(await h.list({ search: 'theorb', ...y2042 }), [id], 1);
       expectPage(await h.list({ search: 'eorbo', ...y2042 }), [id], 1);
+      // Several terms, a phrase and case, before the consumer has seen the words.
+      expectPage(await h.list({ search: 'FLEET theorb', ...y2042 }), [id], 1);
+      expectPage(await h.list({ search: '"fleeting THEORBO"', ...y2042 }), [id], 1);
+      expectPage(await h.list({ search: '"theorbo fleeting"', ...y2042 }), [], 0);
+      expectPage(await h.list({ search: 'theorbo -fleet', ...y2042 }), [], 0);
       expect((await gw.api('POST', `/events/${id}`, { token: 'editor', body: { title: 'Fleeting Lute' } })).status).toBe(200);
       expectPage(await h.list({ search: 'theorbo', ...y2042 }), [], 0);
       expectPage(await h.list({ search: 'lute', ...y2042 }), [id], 1);
@@ -439,6 +444,15 @@ describe('GET /events filters', () => {
       expectPage(await h.list({ search: 'cittern', ...y2042 }), [id], 1);
       expectPage(await h.list({ search: 'cit', ...y2042 }), [id], 1);
       expectPage(await h.list({ search: 'lute', ...y2042 }), [], 0);
+      // An edit of the excerpt alone (one UpdateItem, no transaction) is searched at once too.
+      expect((await gw.api('POST', `/events/${id}`, { token: 'editor', body: { excerpt: 'With a viola da gamba' } })).status).toBe(200);
+      expectPage(await h.list({ search: 'gamba cittern', ...y2042 }), [id], 1);
+      expectPage(await h.list({ search: 'viola', ...y2042 }), [id], 1);
+      expect((await gw.api('POST', `/events/${id}`, { token: 'editor', body: { excerpt: 'With a lute again' } })).status).toBe(200);
+      expectPage(await h.list({ search: 'viola', ...y2042 }), [], 0);
+      await gw.drain();
+      expectPage(await h.list({ search: 'viola', ...y2042 }), [], 0);
+      expectPage(await h.list({ search: 'ittern', ...y2042 }), [id], 1);
     });
 
     it('follows edits, trash and restore of an event through the stream consumer', async () => {
