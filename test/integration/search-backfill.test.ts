@@ -52,6 +52,13 @@ describe('backfillSearch', () => {
     expect(await search('jazz')).toEqual(want);
     expect(await search('jazz', true)).toEqual({ titles: ['Backfilled jazz draft', 'Backfilled jazz night', 'Backfilled rock'], total: 3 });
     expect(await search('night')).toEqual({ titles: ['Backfilled jazz night'], total: 1 });
+    // The vocabulary: every suffix of every word, once per word however many events have it.
+    const vocab = async (pk: string) =>
+      ((await client.send(new QueryCommand({ TableName: gw.table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }))).Items ?? []).map((i) => i.sk);
+    expect(await vocab('VOCAB#en#ja')).toEqual(['jazz#jazz']);
+    expect(await vocab('VOCAB#en#az')).toEqual(['azz#jazz']);
+    expect(await vocab('VOCAB#en#zz')).toEqual(['zz#jazz']);
+    expect(await vocab('VOCAB#en#ck')).toEqual(['ck#rock', 'ckfilled#backfilled']);
     // Parts of words, through the vocabulary the backfill wrote.
     expect(await search('azz')).toEqual(want);
     expect(await search('ROC')).toEqual({ titles: ['Backfilled rock'], total: 1 });
