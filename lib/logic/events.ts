@@ -452,9 +452,11 @@ export async function updateEvent(ctx: EventUpdate): Promise<Reply> {
   const statusOf = (old: EventItem) => (old.status === 'trash' && ctx.params.status === undefined ? 'trash' : scaleStatus(ctx.principal!, ctx.params.status, old.status));
   const recordOnly = wantedSlug === undefined && statusOf(found as EventItem) === found.status && Object.keys(ctx.params).every((k) => k in RECORD_ONLY || k === 'ml_language');
   if (recordOnly) {
+    // A searched field changes: searches read the record until the consumer has indexed it. Noted
+    // before the update, so that no answer (an error included) comes after an update searches miss;
+    // a note whose update did not land only makes searches read that record until it expires.
+    if (['title', 'description', 'excerpt'].some((k) => k in ctx.params)) await noteRecentWrite({ ...found, version: found.version + 1 } as EventItem);
     const updated = await updateFields(ctx, found as EventItem, check);
-    // A searched field changed: searches read the record until the consumer has indexed it.
-    if (updated && ['title', 'description', 'excerpt'].some((k) => k in ctx.params)) await noteRecentWrite(updated);
     if (updated) return respond(200, updated);
   }
   const author = await authorOf(ctx, found.author);
