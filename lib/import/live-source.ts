@@ -112,10 +112,10 @@ export class LiveSite {
   async posts(kind: 'venue' | 'organizer' | 'event'): Promise<SitePost[]> {
     const type = { venue: 'tribe_venue', organizer: 'tribe_organizer', event: 'tribe_events' }[kind];
     const query: Record<string, string> = { status: STATUSES };
-    if (this.opts.since) query.modified_after = this.opts.since;
+    if (this.opts.since) query.modified_after = modifiedAfter(this.opts.since);
     const raw = await this.all(`/wp/v2/${type}`, query);
     const media = await this.imageUrls(raw.map((p) => Number(p.featured_media)).filter((n) => n > 0));
-    const flags = kind === 'event' ? await this.eventFlags(raw.map((p) => Number(p.id))) : new Map<number, EventFlags>();
+    const flags = kind === 'event' ? await this.eventFlags(raw.map((p) => ({ id: Number(p.id), password: String(p.password ?? '') }))) : new Map<number, EventFlags>();
     return raw.map((p) => mapPost(kind, p, media.get(Number(p.featured_media)) ?? '', flags.get(Number(p.id))));
   }
 
@@ -135,10 +135,11 @@ export class LiveSite {
   }
 
   /** TEC's featured, sticky and hidden flags, which wp/v2 does not show: one TEC read per event. */
-  private async eventFlags(ids: number[]): Promise<Map<number, EventFlags>> {
+  private async eventFlags(events: { id: number; password: string }[]): Promise<Map<number, EventFlags>> {
     const out = new Map<number, EventFlags>();
-    await mapLimit(ids, this.opts.concurrency, async (id) => {
-      const r = await this.get(`/tribe/events/v1/events/${id}`);
+    await mapLimit(events, this.opts.concurrency, async ({ id, password }) => {
+      // TEC refuses a password-protected event even to its admin (403) unless the password is given.
+      const r = await this.get(`/tribe/events/v1/events/${id}`, password ? { password } : {});
       if (r.status === 200 && r.body)
         out.set(id, {
           featured: truthy(r.body.featured),
@@ -159,6 +160,13 @@ interface EventFlags {
   hide_from_listings: boolean;
   websiteUnset: boolean;
 }
+
+/**
+ * `modified_after` as WordPress applies it: the stored modification time, in whole seconds, later
+ * than the given time cut to its second. A post modified in the same second as `since` (the
+ * previous run's start) would be missed: the bound is the second before, whole.
+ */
+export const modifiedAfter = (since: string): string => new Date(Math.floor(Date.parse(since) / 1000) * 1000 - 1000).toISOString().replace('.000Z', 'Z');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -1,7 +1,7 @@
 // The importer's mapping: a site's JSON (wp/v2, context=edit) and an export's entries become the
 // same site records, and the records become the requests the writer sends.
 import { describe, expect, it } from 'vitest';
-import { mapPost, mapTerm, mapUser } from '#lib/import/live-source.js';
+import { mapPost, mapTerm, modifiedAfter, mapUser } from '#lib/import/live-source.js';
 import { fingerprint, parentsFirst, type SitePost } from '#lib/import/records.js';
 import { postBody, termBody } from '#lib/import/writer.js';
 import { wxrRecords } from '#lib/import/wxr-source.js';
@@ -204,5 +204,14 @@ describe('export entries to site records', () => {
     expect(e.fields).toMatchObject({ all_day: true, venue: [30], organizer: [31, 32], categories: [11], tags: [12], sticky: true, featured: true, hide_from_listings: true });
     expect(e.fields.image).toBe('https://site.example/wp-content/uploads/a.jpg');
     expect(e.fields).not.toHaveProperty('website');
+  });
+});
+
+describe('modifiedAfter', () => {
+  it('bounds by the whole second before, so that a post modified in the same second as the run start is read', () => {
+    // WordPress compares post_modified > the bound cut to its second.
+    expect(modifiedAfter('2026-11-27T03:50:12.345Z')).toBe('2026-11-27T03:50:11Z');
+    expect(modifiedAfter('2026-11-27T03:50:12Z')).toBe('2026-11-27T03:50:11Z');
+    expect(modifiedAfter('2026-11-27T05:50:12+02:00')).toBe('2026-11-27T03:50:11Z');
   });
 });
