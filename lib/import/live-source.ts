@@ -28,6 +28,7 @@ type Json = Record<string, Loose>;
 export class LiveSite {
   readonly base: string;
   private readonly auth: string;
+  private answered = false;
   private readonly opts: Required<Pick<LiveOptions, 'concurrency' | 'retries' | 'retryMs'>> & LiveOptions;
 
   constructor(opts: LiveOptions) {
@@ -46,7 +47,8 @@ export class LiveSite {
       try {
         res = await doFetch(url, { headers: { authorization: this.auth, accept: 'application/json' } });
       } catch (err) {
-        if (attempt >= this.opts.retries) throw new SiteError(`${this.base} does not answer (${(err as Error).message}): is the URL right?`);
+        // A site that never answered is not retried: a wrong URL stops the run at once.
+        if (attempt >= this.opts.retries || !this.answered) throw new SiteError(`${this.base} does not answer (${causeOf(err)}): is the URL right?`);
         await sleep(this.opts.retryMs * 2 ** attempt);
         continue;
       }
@@ -55,6 +57,7 @@ export class LiveSite {
         await sleep(after > 0 ? after * 1000 : this.opts.retryMs * 2 ** attempt);
         continue;
       }
+      this.answered = true;
       const text = await res.text();
       let body: Loose;
       try {
@@ -69,12 +72,19 @@ export class LiveSite {
   /** Checks the URL, TEC, the credentials and the right to read with context=edit. */
   async check(): Promise<void> {
     const root = await this.get('/');
+    // WordPress refuses every REST request, its index too, when the credentials are wrong.
+    if (root.status === 401) throw refusedLogin(this.opts.user, root.body);
     if (root.status === 404 || !root.body || typeof root.body !== 'object' || !Array.isArray(root.body.namespaces))
       throw new SiteError(`${this.base}/wp-json/ is not a WordPress REST API (HTTP ${root.status}): is the URL right?`);
     if (!root.body.namespaces.includes('tribe/events/v1')) throw new SiteError(`${this.base} does not run The Events Calendar (no tribe/events/v1 in its REST API).`);
     const me = await this.get('/wp/v2/users/me', { context: 'edit' });
-    if (me.status === 401) throw new SiteError(`The site refused the login ${this.opts.user} with that application password (401 ${me.body?.code ?? ''}).`);
+    if (me.status === 401) throw refusedLogin(this.opts.user, me.body);
     if (me.status >= 400) throw new SiteError(`users/me answered ${me.status} ${me.body?.code ?? ''}: ${me.body?.message ?? ''}`);
+    const caps = me.body?.capabilities;
+    if (caps && typeof caps === 'object' && !caps.edit_posts)
+      throw new SiteError(
+        `${this.opts.user} may not edit posts on ${this.base} (roles: ${(me.body.roles ?? []).join(', ') || 'none'}): the import needs an editor or administrator.`,
+      );
     const probe = await this.get('/wp/v2/tribe_events', { context: 'edit', per_page: 1 });
     if (probe.status === 401 || probe.status === 403)
       throw new SiteError(`${this.opts.user} may not read events with context=edit (${probe.body?.code}): the import needs a user who can edit posts (editor or administrator).`);
@@ -160,6 +170,14 @@ interface EventFlags {
   hide_from_listings: boolean;
   websiteUnset: boolean;
 }
+
+const refusedLogin = (user: string, body: Loose) => new SiteError(`The site refused the login ${user} with that application password (401 ${body?.code ?? ''}).`);
+
+/** A failed fetch's reason: undici hides it in `cause` (ECONNREFUSED, ENOTFOUND). */
+const causeOf = (err: unknown): string => {
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? (err as Error).message;
+};
 
 /**
  * `modified_after` as WordPress applies it: the stored modification time, in whole seconds, later

@@ -9,7 +9,6 @@ import { liveTec, TEC } from '../support/live-tec.js';
 
 export interface SiteReply {
   status: number;
-  // biome-ignore lint/suspicious/noExplicitAny: the site's JSON, read field by field
   body: any;
 }
 
