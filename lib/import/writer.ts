@@ -32,6 +32,8 @@ export interface KindTally {
   updated: number;
   unchanged: number;
   deleted: number;
+  /** The ids created or updated (or that would be, in a dry run). */
+  written: number[];
   /** Imported before, gone from the site; deleted here only with `deleteMissing`. */
   missing: number[];
 }
@@ -113,7 +115,7 @@ export async function rememberRun(startedAt: string, source: string): Promise<vo
 
 const SEQUENCE: Record<RecordKind, Sequence> = { user: 'user', category: 'term', tag: 'term', venue: 'post', organizer: 'post', event: 'post' };
 
-const emptyTally = (): KindTally => ({ created: 0, updated: 0, unchanged: 0, deleted: 0, missing: [] });
+const emptyTally = (): KindTally => ({ created: 0, updated: 0, unchanged: 0, deleted: 0, written: [], missing: [] });
 
 /**
  * Writes the records (any order: they are written kind by kind, parents first) and, with
@@ -139,6 +141,7 @@ export async function writeRecords(records: SiteRecord[], opts: WriteOptions, pr
         else {
           const outcome = await writeOne(r, opts);
           tally[outcome]++;
+          if (outcome !== 'unchanged') tally.written.push(r.id);
           if (!opts.dryRun) await db().send(new PutCommand({ TableName: config().tableName, Item: { ...fpKey(kind, r.id), fp } }));
         }
       } catch (err) {

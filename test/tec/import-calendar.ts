@@ -145,8 +145,14 @@ export const calendarKeys = (ids: CalendarIds): Set<string> =>
  * test's start: what it made), with the editor's token. Others may write on the same site
  * meanwhile: only failures of the test's own records count.
  */
-export async function importMine(site: LiveSiteClient, since: string | null, token: string, mine: Set<string>): Promise<ImportSummary> {
-  const summary = await importLive({ site: { url: TEC, user: site.login, appPassword: site.password, concurrency: 4 }, since, send: invoke, token });
+export async function importMine(
+  site: LiveSiteClient,
+  since: string | null | undefined,
+  token: string,
+  mine: Set<string>,
+  more: { deleteMissing?: boolean } = {},
+): Promise<ImportSummary & { since?: string }> {
+  const summary = await importLive({ site: { url: TEC, user: site.login, appPassword: site.password, concurrency: 4 }, since, send: invoke, token, ...more });
   expect(summary.failed.filter((f) => mine.has(`${f.kind}#${f.id}`))).toEqual([]);
   return summary;
 }
