@@ -67,13 +67,16 @@ export interface WriteOptions {
   progress?: (kind: RecordKind, total: number) => (() => void) | undefined;
 }
 
+const CLEARABLE = ['description', 'excerpt', 'image'] as const;
+
 const PATHS = { venue: '/venues', organizer: '/organizers', event: '/events', category: '/categories', tag: '/tags' } as const;
 
 /** What a post's create or update request sends: its fields, and what the site gave it. */
 export function postBody(r: SitePost, creating: boolean): Record<string, unknown> {
   const body: Record<string, unknown> = { ...r.fields, author: r.author, date_utc: r.date_utc };
-  // This API refuses an empty text where TEC's v1 does (its create would keep none): left out.
-  for (const k of ['image', 'description', 'excerpt']) if (body[k] === '') delete body[k];
+  // TEC's routes refuse an empty event description or excerpt and ignore an empty venue or
+  // organizer description, as this API does: left out, and cleared through the import scope.
+  for (const k of CLEARABLE) if (body[k] === '') delete body[k];
   // A trashed record is made as a draft and then trashed, as on the site; its slug without the mark.
   const trashed = r.status === 'trash';
   if (!trashed || creating) body.status = trashed ? 'draft' : r.status;
@@ -215,6 +218,8 @@ async function writePost(r: SitePost, opts: WriteOptions): Promise<'created' | '
     slug: r.slug.replace(/__trashed$/, '') || undefined,
     modified: { modified: r.modified, modified_utc: r.modified_utc },
     ...(r.utc ? { utc: r.utc } : {}),
+    // The texts the site holds empty, which a request cannot clear (see postBody).
+    cleared: CLEARABLE.filter((k) => r.fields[k] === ''),
   };
   const path = here ? `${PATHS[r.kind]}/${r.id}` : PATHS[r.kind];
   const res = await asImported(scope, () => opts.send('POST', 'en', path, { body: postBody(r, !here), token: opts.token }));

@@ -72,6 +72,27 @@ describe('importing what changed on the live site since a run', () => {
     expect((await gw.api('GET', `/events/${ev.later}`, { token: 'editor' })).body).toMatchObject({ title: `Later event, renamed ${run}` });
   }, 120_000);
 
+  it('clears here a description and excerpt cleared on the site, which TEC’s routes cannot clear', async () => {
+    const before = now();
+    await site.make(`/tribe/events/v1/events/${ev.kept}`, { description: '<p>Said</p>', excerpt: 'Short' });
+    await site.make(`/tribe/events/v1/venues/${ven.kept}`, { description: '<p>Said</p>' });
+    await importSince(before);
+    expect((await gw.api('GET', `/events/${ev.kept}`, { token: 'editor' })).body).toMatchObject({ description: '<p>Said</p>', excerpt: '<p>Short</p>' });
+    // TEC refuses an empty event text and ignores an empty venue description: only wp/v2 clears them.
+    expect((await site.tec('POST', `/tribe/events/v1/events/${ev.kept}`, { description: '', excerpt: '' })).status).toBe(400);
+    expect((await site.tec('POST', `/tribe/events/v1/venues/${ven.kept}`, { description: '' })).body).toMatchObject({ description: '<p>Said</p>' });
+    await site.make(`/wp/v2/tribe_events/${ev.kept}`, { content: '', excerpt: '' });
+    await site.make(`/wp/v2/tribe_venue/${ven.kept}`, { content: '' });
+    const summary = await importSince(before);
+    expect(writtenOfMine(summary)).toEqual(sorted(`event#${ev.kept}`, `venue#${ven.kept}`));
+    const [theirs, ours] = [await site.tec('GET', `/tribe/events/v1/events/${ev.kept}`), await gw.api('GET', `/events/${ev.kept}`, { token: 'editor' })];
+    expect({ description: ours.body.description, excerpt: ours.body.excerpt }).toEqual({ description: theirs.body.description, excerpt: theirs.body.excerpt });
+    expect(ours.body).toMatchObject({ description: '', excerpt: '' });
+    const [theirVenue, ourVenue] = [await site.tec('GET', `/tribe/events/v1/venues/${ven.kept}`), await gw.api('GET', `/venues/${ven.kept}`, { token: 'editor' })];
+    expect(ourVenue.body.description).toBe(theirVenue.body.description);
+    expect(ourVenue.body.description ?? '').toBe('');
+  }, 120_000);
+
   it('deletes here what was deleted there with --delete-missing', async () => {
     const summary = await importSince(undefined, true);
     expect(summary.kinds.event.missing).toContain(ev.deleted);
