@@ -29,6 +29,8 @@ export class LiveSite {
   readonly base: string;
   private readonly auth: string;
   private answered = false;
+  /** The site's time zone (known after `check`), as SITE_TIMEZONE names it. */
+  timezone = 'UTC';
   private readonly opts: Required<Pick<LiveOptions, 'concurrency' | 'retries' | 'retryMs'>> & LiveOptions;
 
   constructor(opts: LiveOptions) {
@@ -77,6 +79,7 @@ export class LiveSite {
     if (root.status === 404 || !root.body || typeof root.body !== 'object' || !Array.isArray(root.body.namespaces))
       throw new SiteError(`${this.base}/wp-json/ is not a WordPress REST API (HTTP ${root.status}): is the URL right?`);
     if (!root.body.namespaces.includes('tribe/events/v1')) throw new SiteError(`${this.base} does not run The Events Calendar (no tribe/events/v1 in its REST API).`);
+    this.timezone = siteTimezone(root.body);
     const me = await this.get('/wp/v2/users/me', { context: 'edit' });
     if (me.status === 401) throw refusedLogin(this.opts.user, me.body);
     if (me.status >= 400) throw new SiteError(`users/me answered ${me.status} ${me.body?.code ?? ''}: ${me.body?.message ?? ''}`);
@@ -169,6 +172,17 @@ interface EventFlags {
   sticky: boolean;
   hide_from_listings: boolean;
   websiteUnset: boolean;
+}
+
+/**
+ * The zone of a site's REST index as SITE_TIMEZONE names it: `timezone_string` (a zone name), or
+ * for a site set to a manual offset (`timezone_string` empty) WordPress's name of it, `UTC+5.5`.
+ */
+export function siteTimezone(index: { timezone_string?: unknown; gmt_offset?: unknown }): string {
+  const name = typeof index.timezone_string === 'string' ? index.timezone_string.trim() : '';
+  if (name) return name;
+  const offset = Number(index.gmt_offset ?? 0) || 0;
+  return `UTC${offset < 0 ? '-' : '+'}${Math.abs(offset)}`;
 }
 
 const refusedLogin = (user: string, body: Loose) => new SiteError(`The site refused the login ${user} with that application password (401 ${body?.code ?? ''}).`);

@@ -25,18 +25,21 @@ describe('npm run import against a site it cannot import from', () => {
   const subscriber = { id: 0, login: `sub-${run}`, password: '' };
 
   /** The command, as a site owner runs it; its exit code and output. */
-  const importer = (args: string[]) =>
+  const importer = (args: string[], more: Record<string, string> = {}) =>
     new Promise<{ code: number; stdout: string; stderr: string }>(async (resolve) => {
-      const env = { ...process.env, DYNAMODB_ENDPOINT: await dynamoEndpoint(), TABLE_NAME: table, NO_COLOR: '1' };
+      const env = { ...process.env, DYNAMODB_ENDPOINT: await dynamoEndpoint(), TABLE_NAME: table, NO_COLOR: '1', ...more };
       execFile('node_modules/.bin/tsx', ['scripts/import.ts', ...args], { env, timeout: 60_000 }, (err, stdout, stderr) =>
         resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
       );
     });
 
-  const expectRefused = async (args: string[], message: RegExp) => {
-    const out = await importer(args);
-    expect({ code: out.code, stderr: out.stderr.trim(), stdout: out.stdout }).toEqual({ code: 1, stderr: expect.stringMatching(message), stdout: '' });
-    expect(out.stderr.trim().split('\n')).toHaveLength(1);
+  /** Refused with `message` on one line and exit code 1 (2: refused by the command line itself). */
+  const expectRefused = async (args: string[], message: RegExp, env: Record<string, string> = {}, code = 1) => {
+    const out = await importer(args, env);
+    // A command-line error is followed by the usage, after an empty line.
+    const said = code === 2 ? out.stderr.split('\n\n')[0]! : out.stderr.trim();
+    expect({ code: out.code, stderr: said, stdout: out.stdout }).toEqual({ code, stderr: expect.stringMatching(message), stdout: '' });
+    expect(said.split('\n')).toHaveLength(1);
     // Nothing written: the table the command made is empty.
     const client = localClient(await dynamoEndpoint());
     try {
@@ -108,5 +111,25 @@ describe('npm run import against a site it cannot import from', () => {
       ['--from', TEC, '--user', subscriber.login, '--app-password', subscriber.password],
       new RegExp(`^${subscriber.login} may not edit posts on ${TEC.replaceAll('.', '\\.')} \\(roles: subscriber\\): the import needs an editor or administrator\\.$`),
     );
+  });
+
+  it('reads the time zone from the site, and refuses a SITE_TIMEZONE that is not the site’s', async () => {
+    const zone = (await site.tec('GET', '/')).body as { timezone_string: string; gmt_offset: number | string };
+    const expected = zone.timezone_string || `UTC${Number(zone.gmt_offset) < 0 ? '-' : '+'}${Math.abs(Number(zone.gmt_offset))}`;
+    const other = expected === 'Pacific/Chatham' ? 'Europe/Vilnius' : 'Pacific/Chatham';
+    await expectRefused(
+      ['--from', TEC, '--user', site.login, '--app-password', site.password],
+      new RegExp(`^SITE_TIMEZONE is ${other}, but the site's time zone is ${expected.replace('+', '\\+')}: `),
+      { SITE_TIMEZONE: other },
+    );
+    // A dry run of what changed in the last second: it says the zone the calendar is served in.
+    const out = await importer(['--from', TEC, '--user', site.login, '--app-password', site.password, '--dry-run', '--since', new Date().toISOString()]);
+    expect(out.code).toBe(0);
+    expect(out.stderr).toContain(`The site's time zone is ${expected}: serve the imported calendar with SITE_TIMEZONE=${expected}.`);
+  });
+
+  it('says an export file needs the site’s time zone', async () => {
+    await expectRefused(['--wxr', 'test/fixtures/wxr/tec-export.xml'], /^--wxr needs --timezone ZONE: the site's time zone \(Settings → General\)/, {}, 2);
+    await expectRefused(['--wxr', 'test/fixtures/wxr/tec-export.xml', '--timezone', 'Mars/Base'], /^--timezone must be a time zone/, {}, 2);
   });
 });
