@@ -13,6 +13,8 @@ import { keys, type Sequence } from '#lib/store/keys.js';
 import { asImported } from '#lib/store/import-scope.js';
 import { continueAfter } from '#lib/store/ids.js';
 import { registerUser } from '#lib/store/users.js';
+import { importRole, type StoredRole } from '#lib/store/credentials.js';
+import { ROLES, type Role } from '#lib/contract/principal.js';
 import type { AnyPost, TermItem } from '#lib/store/items.js';
 import { fingerprint, KINDS, parentsFirst, type RecordKind, type SitePost, type SiteRecord, type SiteTerm, type SiteUser } from './records.js';
 
@@ -127,6 +129,7 @@ const emptyTally = (): KindTally => ({ created: 0, updated: 0, unchanged: 0, del
 export async function writeRecords(records: SiteRecord[], opts: WriteOptions, present?: Partial<Record<RecordKind, Set<number>>>, deleteMissing = false): Promise<ImportSummary> {
   const summary: ImportSummary = { kinds: Object.fromEntries(KINDS.map((k) => [k, emptyTally()])) as Record<RecordKind, KindTally>, failed: [] };
   const stored = await storedFingerprints();
+  const runAt = Math.floor(Date.now() / 1000);
   const byKind = new Map<RecordKind, SiteRecord[]>(KINDS.map((k) => [k, []]));
   for (const r of records) byKind.get(r.kind)!.push(r);
   const highest: Partial<Record<Sequence, number>> = {};
@@ -142,7 +145,7 @@ export async function writeRecords(records: SiteRecord[], opts: WriteOptions, pr
       try {
         if (stored.get(`${kind}#${r.id}`) === fp) tally.unchanged++;
         else {
-          const outcome = await writeOne(r, opts);
+          const outcome = await writeOne(r, opts, runAt);
           tally[outcome]++;
           if (outcome !== 'unchanged') tally.written.push(r.id);
           if (!opts.dryRun) await db().send(new PutCommand({ TableName: config().tableName, Item: { ...fpKey(kind, r.id), fp } }));
@@ -186,15 +189,26 @@ async function inParallel<T>(items: T[], limit: number, fn: (item: T) => Promise
 }
 
 /** Creates or updates one record here; what it did. */
-async function writeOne(r: SiteRecord, opts: WriteOptions): Promise<'created' | 'updated' | 'unchanged'> {
-  if (r.kind === 'user') return writeUser(r, opts.dryRun);
+async function writeOne(r: SiteRecord, opts: WriteOptions, runAt: number): Promise<'created' | 'updated' | 'unchanged'> {
+  if (r.kind === 'user') return writeUser(r, opts, runAt);
   if (r.kind === 'category' || r.kind === 'tag') return writeTerm(r, opts);
   return writePost(r as SitePost, opts);
 }
 
-async function writeUser(u: SiteUser, dryRun = false): Promise<'created' | 'unchanged'> {
-  if (dryRun) return (await getItem(keys.userBySub(u.login))) ? 'unchanged' : 'created';
-  return registerUser(u.login, u.id);
+/**
+ * WordPress's roles as this API's: it knows contributor, author and editor (an administrator is an
+ * editor here); a subscriber, or a user without a role, may not write.
+ */
+export const storedRole = (wpRole: string): StoredRole => (wpRole === 'administrator' ? 'editor' : (ROLES as readonly string[]).includes(wpRole) ? (wpRole as Role) : 'none');
+
+async function writeUser(u: SiteUser, opts: WriteOptions, runAt: number): Promise<'created' | 'updated' | 'unchanged'> {
+  const registered = await getItem(keys.userBySub(u.login));
+  if (opts.dryRun) return registered ? (u.role ? 'updated' : 'unchanged') : 'created';
+  const outcome = await registerUser(u.login, u.id);
+  // The site's role, as of this run: the ceiling of the user's application passwords here
+  // (lib/store/credentials.ts), until a token issued later says otherwise.
+  if (u.role !== undefined) await importRole({ sub: u.login, login: u.login, userId: u.id }, storedRole(u.role), runAt);
+  return outcome === 'created' ? 'created' : u.role !== undefined ? 'updated' : 'unchanged';
 }
 
 async function writeTerm(t: SiteTerm, opts: WriteOptions): Promise<'created' | 'updated'> {
