@@ -31,7 +31,12 @@ describe('named entities in the live TEC’s export', () => {
       const back = await site.tec('POST', '/wp/v2/settings', { description: tagline });
       expect(back.body.description).toBe(tagline);
     }
-    for await (const e of readWxr([text])) entries.push(e);
+    for await (const e of readWxr(
+      (async function* () {
+        yield text;
+      })(),
+    ))
+      entries.push(e);
   });
 
   afterAll(async () => {
