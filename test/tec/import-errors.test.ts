@@ -25,13 +25,14 @@ describe('npm run import against a site it cannot import from', () => {
   const subscriber = { id: 0, login: `sub-${run}`, password: '' };
 
   /** The command, as a site owner runs it; its exit code and output. */
-  const importer = (args: string[], more: Record<string, string> = {}) =>
-    new Promise<{ code: number; stdout: string; stderr: string }>(async (resolve) => {
-      const env = { ...process.env, DYNAMODB_ENDPOINT: await dynamoEndpoint(), TABLE_NAME: table, NO_COLOR: '1', ...more };
+  const importer = async (args: string[], more: Record<string, string> = {}) => {
+    const env = { ...process.env, DYNAMODB_ENDPOINT: await dynamoEndpoint(), TABLE_NAME: table, NO_COLOR: '1', ...more };
+    return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
       execFile('node_modules/.bin/tsx', ['scripts/import.ts', ...args], { env, timeout: 60_000 }, (err, stdout, stderr) =>
         resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
       );
     });
+  };
 
   /** Refused with `message` on one line and exit code 1 (2: refused by the command line itself). */
   const expectRefused = async (args: string[], message: RegExp, env: Record<string, string> = {}, code = 1) => {
