@@ -280,8 +280,7 @@ async function commit(old: EventItem | undefined, next: EventItem, links: Resolv
   const spread = bucketSpread(links.split.size ? attempt + 2 : attempt);
   const tx = eventTransaction(old, next, config().tableName, extra, links.created, bound, spread, links.split);
   try {
-    // One resend at most: the next attempt spreads wider, or over the shards of a record split meanwhile.
-    await writeChecked(tx.items, check, () => transact(tx.items, (i) => tx.meaning.get(i)?.(), true, 1));
+    await writeChecked(tx.items, check, () => transact(tx.items, (i) => tx.meaning.get(i)?.()));
   } catch (err) {
     // Writes kept meeting on a linked record: split it, so that the retry (and every later write
     // that links it) names one of its shards instead.

@@ -179,8 +179,6 @@ export async function transact(
   onFailed?: (index: number, current?: Record<string, unknown>) => Error | undefined,
   /** Whether its time counts in the estimate of the next (a large bookkeeping write's does not). */
   timed = true,
-  /** Resends after meeting others (a caller that spreads its items anew on a retry sends fewer). */
-  resends = CONFLICT_RESENDS,
 ): Promise<void> {
   if (items.length === 0) return;
   if (items.length > 100) throw new Error(`A transaction holds at most 100 items, got ${items.length}`);
@@ -203,7 +201,7 @@ export async function transact(
       }
       const met = reasons.flatMap((r, i) => (r.Code === 'TransactionConflict' ? [itemKey(items[i])] : [])).filter((k): k is Key => !!k);
       if (!met.length) throw err;
-      if (resend >= resends) throw new TransactionConflicted(met);
+      if (resend >= CONFLICT_RESENDS) throw new TransactionConflicted(met);
       const wait = backoff(resend + 1, 10, 100);
       transactTimes.ensure('commit the write', wait);
       await sleep(wait);
