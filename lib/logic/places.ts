@@ -60,7 +60,8 @@ export function placeFrom(
     ...publicationDates(p, base.now, old),
     ...modifiedNow(base.now),
     title: str(p[kind], old?.title),
-    description: str(p.description, keptText(base.id, 'description', old?.description)),
+    // TEC keeps the description an empty one is sent for (its update ignores it).
+    description: str(p.description || undefined, keptText(base.id, 'description', old?.description)),
     excerpt: old?.excerpt ?? '',
     image: str(p.image, keptText(base.id, 'image', old?.image)),
     website: p.website ?? old?.website ?? '',

@@ -81,6 +81,9 @@ describe('importing what changed on the live site since a run', () => {
     // TEC refuses an empty event text and ignores an empty venue description: only wp/v2 clears them.
     expect((await site.tec('POST', `/tribe/events/v1/events/${ev.kept}`, { description: '', excerpt: '' })).status).toBe(400);
     expect((await site.tec('POST', `/tribe/events/v1/venues/${ven.kept}`, { description: '' })).body).toMatchObject({ description: '<p>Said</p>' });
+    // This API's routes alike.
+    expect((await gw.api('POST', `/events/${ev.kept}`, { token: 'editor', body: { description: '', excerpt: '' } })).status).toBe(400);
+    expect((await gw.api('POST', `/venues/${ven.kept}`, { token: 'editor', body: { description: '' } })).body).toMatchObject({ description: '<p>Said</p>' });
     await site.make(`/wp/v2/tribe_events/${ev.kept}`, { content: '', excerpt: '' });
     await site.make(`/wp/v2/tribe_venue/${ven.kept}`, { content: '' });
     const summary = await importSince(before);
