@@ -7,7 +7,8 @@ import { Progress } from '#lib/local/demo-calendar.js';
 import { invoke } from '#lib/local/invoke.js';
 import { backfillSearch } from '#lib/stream/backfill.js';
 import { createReadStream } from 'node:fs';
-import { importEntries, importLive, formatSummary } from '#lib/import/run.js';
+import { agreeingZone, importEntries, importLive, formatSummary } from '#lib/import/run.js';
+import { isValidTimezone } from '#lib/domain/time/dates.js';
 import { readWxr, WxrError } from '#lib/import/wxr-reader.js';
 import { SiteError } from '#lib/import/live-source.js';
 import { cli, wholeNumber } from './cli.js';
@@ -22,6 +23,9 @@ DYNAMODB_ENDPOINT, or with --aws into a deployed table. Run it again to bring wh
   --user            a login of the site that may edit posts (an editor or administrator)
   --app-password    that user's application password (Users → Profile → Application Passwords)
   --wxr FILE        a WordPress export file (Tools → Export) instead of a live site
+  --timezone ZONE   with --wxr: the site's time zone (Settings → General: Europe/Vilnius, or
+                    UTC+2 for a manual offset), which an export does not hold; a live import
+                    reads it from the site
   --since TIME      only posts modified after TIME (ISO 8601); default: since the last run
   --full            read every post, whatever the last run
   --delete-missing  delete here what was imported before and is gone from the site
@@ -38,6 +42,7 @@ DYNAMODB_ENDPOINT, or with --aws into a deployed table. Run it again to bring wh
     'delete-missing': { type: 'boolean' },
     'dry-run': { type: 'boolean' },
     wxr: { type: 'string' },
+    timezone: { type: 'string' },
     concurrency: { type: 'string' },
     aws: { type: 'boolean' },
     table: { type: 'string' },
@@ -52,6 +57,19 @@ if (c.values.aws && c.values.table === undefined) c.fail('--aws needs --table: t
 const since = c.values.since as string | undefined;
 if (since !== undefined && Number.isNaN(Date.parse(since))) c.fail(`--since must be a date and time (ISO 8601), got "${since}".`);
 const concurrency = wholeNumber(c, 'concurrency', c.values.concurrency as string | undefined, 4);
+const timezone = c.values.timezone as string | undefined;
+if (timezone !== undefined && !wxr) c.fail('--timezone is for --wxr: a live import reads the time zone from the site.');
+if (wxr && !timezone && !process.env.SITE_TIMEZONE)
+  c.fail("--wxr needs --timezone ZONE: the site's time zone (Settings → General), in which the export's dates without a zone are read; an export does not hold it.");
+if (timezone !== undefined && !isValidTimezone(timezone)) c.fail(`--timezone must be a time zone (Europe/Vilnius, UTC, UTC+2), got "${timezone}".`);
+if (wxr && timezone) {
+  // The export's dates are read in the site's zone: it is the zone the writes run with.
+  try {
+    process.env.SITE_TIMEZONE = agreeingZone(process.env.SITE_TIMEZONE, timezone);
+  } catch (err) {
+    c.fail((err as Error).message);
+  }
+}
 
 let dynamo: DynamoLocal | undefined;
 try {
@@ -85,7 +103,17 @@ try {
   };
   const summary = wxr
     ? await importEntries(readWxr(createReadStream(wxr)), common)
-    : await importLive({ ...common, site: { url: from!, user: user!, appPassword: appPassword!, concurrency }, since: c.values.full ? null : since });
+    : await importLive({
+        ...common,
+        site: { url: from!, user: user!, appPassword: appPassword!, concurrency },
+        since: c.values.full ? null : since,
+        // The writes read dates in the site's zone, which the served API must be told too.
+        onTimezone: (zone) => {
+          process.env.SITE_TIMEZONE = agreeingZone(process.env.SITE_TIMEZONE, zone);
+          resetConfig();
+          console.error(`The site's time zone is ${zone}: serve the imported calendar with SITE_TIMEZONE=${zone}.`);
+        },
+      });
   bar?.finish();
   // Locally no stream consumer may be running: the search index of the events is built here
   // (idempotent); a deployed table's consumer builds it from the writes.

@@ -28,6 +28,9 @@ type Json = Record<string, Loose>;
 export class LiveSite {
   readonly base: string;
   private readonly auth: string;
+  private answered = false;
+  /** The site's time zone (known after `check`), as SITE_TIMEZONE names it. */
+  timezone = 'UTC';
   private readonly opts: Required<Pick<LiveOptions, 'concurrency' | 'retries' | 'retryMs'>> & LiveOptions;
 
   constructor(opts: LiveOptions) {
@@ -46,7 +49,8 @@ export class LiveSite {
       try {
         res = await doFetch(url, { headers: { authorization: this.auth, accept: 'application/json' } });
       } catch (err) {
-        if (attempt >= this.opts.retries) throw new SiteError(`${this.base} does not answer (${(err as Error).message}): is the URL right?`);
+        // A site that never answered is not retried: a wrong URL stops the run at once.
+        if (attempt >= this.opts.retries || !this.answered) throw new SiteError(`${this.base} does not answer (${causeOf(err)}): is the URL right?`);
         await sleep(this.opts.retryMs * 2 ** attempt);
         continue;
       }
@@ -55,6 +59,7 @@ export class LiveSite {
         await sleep(after > 0 ? after * 1000 : this.opts.retryMs * 2 ** attempt);
         continue;
       }
+      this.answered = true;
       const text = await res.text();
       let body: Loose;
       try {
@@ -69,12 +74,20 @@ export class LiveSite {
   /** Checks the URL, TEC, the credentials and the right to read with context=edit. */
   async check(): Promise<void> {
     const root = await this.get('/');
+    // WordPress refuses every REST request, its index too, when the credentials are wrong.
+    if (root.status === 401) throw refusedLogin(this.opts.user, root.body);
     if (root.status === 404 || !root.body || typeof root.body !== 'object' || !Array.isArray(root.body.namespaces))
       throw new SiteError(`${this.base}/wp-json/ is not a WordPress REST API (HTTP ${root.status}): is the URL right?`);
     if (!root.body.namespaces.includes('tribe/events/v1')) throw new SiteError(`${this.base} does not run The Events Calendar (no tribe/events/v1 in its REST API).`);
+    this.timezone = siteTimezone(root.body);
     const me = await this.get('/wp/v2/users/me', { context: 'edit' });
-    if (me.status === 401) throw new SiteError(`The site refused the login ${this.opts.user} with that application password (401 ${me.body?.code ?? ''}).`);
+    if (me.status === 401) throw refusedLogin(this.opts.user, me.body);
     if (me.status >= 400) throw new SiteError(`users/me answered ${me.status} ${me.body?.code ?? ''}: ${me.body?.message ?? ''}`);
+    const caps = me.body?.capabilities;
+    if (caps && typeof caps === 'object' && !caps.edit_posts)
+      throw new SiteError(
+        `${this.opts.user} may not edit posts on ${this.base} (roles: ${(me.body.roles ?? []).join(', ') || 'none'}): the import needs an editor or administrator.`,
+      );
     const probe = await this.get('/wp/v2/tribe_events', { context: 'edit', per_page: 1 });
     if (probe.status === 401 || probe.status === 403)
       throw new SiteError(`${this.opts.user} may not read events with context=edit (${probe.body?.code}): the import needs a user who can edit posts (editor or administrator).`);
@@ -112,10 +125,10 @@ export class LiveSite {
   async posts(kind: 'venue' | 'organizer' | 'event'): Promise<SitePost[]> {
     const type = { venue: 'tribe_venue', organizer: 'tribe_organizer', event: 'tribe_events' }[kind];
     const query: Record<string, string> = { status: STATUSES };
-    if (this.opts.since) query.modified_after = this.opts.since;
+    if (this.opts.since) query.modified_after = modifiedAfter(this.opts.since);
     const raw = await this.all(`/wp/v2/${type}`, query);
     const media = await this.imageUrls(raw.map((p) => Number(p.featured_media)).filter((n) => n > 0));
-    const flags = kind === 'event' ? await this.eventFlags(raw.map((p) => Number(p.id))) : new Map<number, EventFlags>();
+    const flags = kind === 'event' ? await this.eventFlags(raw.map((p) => ({ id: Number(p.id), password: String(p.password ?? '') }))) : new Map<number, EventFlags>();
     return raw.map((p) => mapPost(kind, p, media.get(Number(p.featured_media)) ?? '', flags.get(Number(p.id))));
   }
 
@@ -135,10 +148,11 @@ export class LiveSite {
   }
 
   /** TEC's featured, sticky and hidden flags, which wp/v2 does not show: one TEC read per event. */
-  private async eventFlags(ids: number[]): Promise<Map<number, EventFlags>> {
+  private async eventFlags(events: { id: number; password: string }[]): Promise<Map<number, EventFlags>> {
     const out = new Map<number, EventFlags>();
-    await mapLimit(ids, this.opts.concurrency, async (id) => {
-      const r = await this.get(`/tribe/events/v1/events/${id}`);
+    await mapLimit(events, this.opts.concurrency, async ({ id, password }) => {
+      // TEC refuses a password-protected event even to its admin (403) unless the password is given.
+      const r = await this.get(`/tribe/events/v1/events/${id}`, password ? { password } : {});
       if (r.status === 200 && r.body)
         out.set(id, {
           featured: truthy(r.body.featured),
@@ -159,6 +173,32 @@ interface EventFlags {
   hide_from_listings: boolean;
   websiteUnset: boolean;
 }
+
+/**
+ * The zone of a site's REST index as SITE_TIMEZONE names it: `timezone_string` (a zone name), or
+ * for a site set to a manual offset (`timezone_string` empty) WordPress's name of it, `UTC+5.5`.
+ */
+export function siteTimezone(index: { timezone_string?: unknown; gmt_offset?: unknown }): string {
+  const name = typeof index.timezone_string === 'string' ? index.timezone_string.trim() : '';
+  if (name) return name;
+  const offset = Number(index.gmt_offset ?? 0) || 0;
+  return `UTC${offset < 0 ? '-' : '+'}${Math.abs(offset)}`;
+}
+
+const refusedLogin = (user: string, body: Loose) => new SiteError(`The site refused the login ${user} with that application password (401 ${body?.code ?? ''}).`);
+
+/** A failed fetch's reason: undici hides it in `cause` (ECONNREFUSED, ENOTFOUND). */
+const causeOf = (err: unknown): string => {
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? (err as Error).message;
+};
+
+/**
+ * `modified_after` as WordPress applies it: the stored modification time, in whole seconds, later
+ * than the given time cut to its second. A post modified in the same second as `since` (the
+ * previous run's start) would be missed: the bound is the second before, whole.
+ */
+export const modifiedAfter = (since: string): string => new Date(Math.floor(Date.parse(since) / 1000) * 1000 - 1000).toISOString().replace('.000Z', 'Z');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -1,7 +1,8 @@
 // One import run from a live site: read it (lib/import/live-source.ts), write what changed
 // (lib/import/writer.ts), remember when the run started for the next one's default --since.
 import { waitAll } from '#lib/runtime/settle.js';
-import { LiveSite, type LiveOptions } from './live-source.js';
+import { isFixedOffset, isValidTimezone, offsetAt } from '#lib/domain/time/dates.js';
+import { LiveSite, SiteError, type LiveOptions } from './live-source.js';
 import { wxrRecords } from './wxr-source.js';
 import type { WxrEntry } from './wxr-types.js';
 import { KINDS, type RecordKind, type SiteRecord } from './records.js';
@@ -14,13 +15,30 @@ export interface LiveImport extends Omit<WriteOptions, 'progress'> {
   deleteMissing?: boolean;
   progress?: WriteOptions['progress'];
   log?: (line: string) => void;
+  /**
+   * Told the site's time zone before anything is written: publication dates and events without a
+   * zone of their own are read in it, so the writes must run with it as SITE_TIMEZONE.
+   */
+  onTimezone?: (zone: string) => void;
 }
 
-export async function importLive(opts: LiveImport): Promise<ImportSummary & { since?: string }> {
+/**
+ * The zone to import with: the site's, unless SITE_TIMEZONE names another (a fixed offset equal to
+ * the site's agrees: `UTC` is `UTC+0`).
+ */
+export function agreeingZone(configured: string | undefined, site: string): string {
+  if (!configured || configured === site) return site;
+  const fixed = (z: string) => (isValidTimezone(z) && isFixedOffset(z) ? offsetAt(z, 0) : undefined);
+  if (fixed(configured) !== undefined && fixed(configured) === fixed(site)) return site;
+  throw new SiteError(`SITE_TIMEZONE is ${configured}, but the site's time zone is ${site}: leave SITE_TIMEZONE unset (the import takes the site's) or set it to ${site}.`);
+}
+
+export async function importLive(opts: LiveImport): Promise<ImportSummary & { since?: string; timezone: string }> {
   const startedAt = new Date().toISOString();
   const since = opts.since === null ? undefined : (opts.since ?? (await lastRun()));
   const site = new LiveSite({ ...opts.site, since });
   await site.check();
+  opts.onTimezone?.(site.timezone);
   opts.log?.(since ? `Reading ${site.base}: posts modified since ${since}…` : `Reading ${site.base}…`);
   const [users, terms, venues, organizers, events] = await waitAll([site.users(), site.terms(), site.posts('venue'), site.posts('organizer'), site.posts('event')]);
   const records: SiteRecord[] = [...users, ...terms, ...venues, ...organizers, ...events];
@@ -37,7 +55,7 @@ export async function importLive(opts: LiveImport): Promise<ImportSummary & { si
     present[kind] = new Set(since ? await site.ids(kind) : read.map((r) => r.id));
   const summary = await writeRecords(records, opts, present, opts.deleteMissing);
   if (!opts.dryRun && !summary.failed.length) await rememberRun(startedAt, site.base);
-  return { ...summary, ...(since ? { since } : {}) };
+  return { ...summary, timezone: site.timezone, ...(since ? { since } : {}) };
 }
 
 /** The run's summary: a line per kind, then each failure with its id and reason. */

@@ -13,6 +13,8 @@ import { keys, type Sequence } from '#lib/store/keys.js';
 import { asImported } from '#lib/store/import-scope.js';
 import { continueAfter } from '#lib/store/ids.js';
 import { registerUser } from '#lib/store/users.js';
+import { importRole, type StoredRole } from '#lib/store/credentials.js';
+import { ROLES, type Role } from '#lib/contract/principal.js';
 import type { AnyPost, TermItem } from '#lib/store/items.js';
 import { fingerprint, KINDS, parentsFirst, type RecordKind, type SitePost, type SiteRecord, type SiteTerm, type SiteUser } from './records.js';
 
@@ -32,6 +34,8 @@ export interface KindTally {
   updated: number;
   unchanged: number;
   deleted: number;
+  /** The ids created or updated (or that would be, in a dry run). */
+  written: number[];
   /** Imported before, gone from the site; deleted here only with `deleteMissing`. */
   missing: number[];
 }
@@ -65,13 +69,16 @@ export interface WriteOptions {
   progress?: (kind: RecordKind, total: number) => (() => void) | undefined;
 }
 
+const CLEARABLE = ['description', 'excerpt', 'image'] as const;
+
 const PATHS = { venue: '/venues', organizer: '/organizers', event: '/events', category: '/categories', tag: '/tags' } as const;
 
 /** What a post's create or update request sends: its fields, and what the site gave it. */
 export function postBody(r: SitePost, creating: boolean): Record<string, unknown> {
   const body: Record<string, unknown> = { ...r.fields, author: r.author, date_utc: r.date_utc };
-  // This API refuses an empty text where TEC's v1 does (its create would keep none): left out.
-  for (const k of ['image', 'description', 'excerpt']) if (body[k] === '') delete body[k];
+  // TEC's routes refuse an empty event description or excerpt and ignore an empty venue or
+  // organizer description, as this API does: left out, and cleared through the import scope.
+  for (const k of CLEARABLE) if (body[k] === '') delete body[k];
   // A trashed record is made as a draft and then trashed, as on the site; its slug without the mark.
   const trashed = r.status === 'trash';
   if (!trashed || creating) body.status = trashed ? 'draft' : r.status;
@@ -113,7 +120,7 @@ export async function rememberRun(startedAt: string, source: string): Promise<vo
 
 const SEQUENCE: Record<RecordKind, Sequence> = { user: 'user', category: 'term', tag: 'term', venue: 'post', organizer: 'post', event: 'post' };
 
-const emptyTally = (): KindTally => ({ created: 0, updated: 0, unchanged: 0, deleted: 0, missing: [] });
+const emptyTally = (): KindTally => ({ created: 0, updated: 0, unchanged: 0, deleted: 0, written: [], missing: [] });
 
 /**
  * Writes the records (any order: they are written kind by kind, parents first) and, with
@@ -122,6 +129,7 @@ const emptyTally = (): KindTally => ({ created: 0, updated: 0, unchanged: 0, del
 export async function writeRecords(records: SiteRecord[], opts: WriteOptions, present?: Partial<Record<RecordKind, Set<number>>>, deleteMissing = false): Promise<ImportSummary> {
   const summary: ImportSummary = { kinds: Object.fromEntries(KINDS.map((k) => [k, emptyTally()])) as Record<RecordKind, KindTally>, failed: [] };
   const stored = await storedFingerprints();
+  const runAt = Math.floor(Date.now() / 1000);
   const byKind = new Map<RecordKind, SiteRecord[]>(KINDS.map((k) => [k, []]));
   for (const r of records) byKind.get(r.kind)!.push(r);
   const highest: Partial<Record<Sequence, number>> = {};
@@ -137,8 +145,9 @@ export async function writeRecords(records: SiteRecord[], opts: WriteOptions, pr
       try {
         if (stored.get(`${kind}#${r.id}`) === fp) tally.unchanged++;
         else {
-          const outcome = await writeOne(r, opts);
+          const outcome = await writeOne(r, opts, runAt);
           tally[outcome]++;
+          if (outcome !== 'unchanged') tally.written.push(r.id);
           if (!opts.dryRun) await db().send(new PutCommand({ TableName: config().tableName, Item: { ...fpKey(kind, r.id), fp } }));
         }
       } catch (err) {
@@ -180,15 +189,26 @@ async function inParallel<T>(items: T[], limit: number, fn: (item: T) => Promise
 }
 
 /** Creates or updates one record here; what it did. */
-async function writeOne(r: SiteRecord, opts: WriteOptions): Promise<'created' | 'updated' | 'unchanged'> {
-  if (r.kind === 'user') return writeUser(r, opts.dryRun);
+async function writeOne(r: SiteRecord, opts: WriteOptions, runAt: number): Promise<'created' | 'updated' | 'unchanged'> {
+  if (r.kind === 'user') return writeUser(r, opts, runAt);
   if (r.kind === 'category' || r.kind === 'tag') return writeTerm(r, opts);
   return writePost(r as SitePost, opts);
 }
 
-async function writeUser(u: SiteUser, dryRun = false): Promise<'created' | 'unchanged'> {
-  if (dryRun) return (await getItem(keys.userBySub(u.login))) ? 'unchanged' : 'created';
-  return registerUser(u.login, u.id);
+/**
+ * WordPress's roles as this API's: it knows contributor, author and editor (an administrator is an
+ * editor here); a subscriber, or a user without a role, may not write.
+ */
+export const storedRole = (wpRole: string): StoredRole => (wpRole === 'administrator' ? 'editor' : (ROLES as readonly string[]).includes(wpRole) ? (wpRole as Role) : 'none');
+
+async function writeUser(u: SiteUser, opts: WriteOptions, runAt: number): Promise<'created' | 'updated' | 'unchanged'> {
+  const registered = await getItem(keys.userBySub(u.login));
+  if (opts.dryRun) return registered ? (u.role ? 'updated' : 'unchanged') : 'created';
+  const outcome = await registerUser(u.login, u.id);
+  // The site's role, as of this run: the ceiling of the user's application passwords here
+  // (lib/store/credentials.ts), until a token issued later says otherwise.
+  if (u.role !== undefined) await importRole({ sub: u.login, login: u.login, userId: u.id }, storedRole(u.role), runAt);
+  return outcome === 'created' ? 'created' : u.role !== undefined ? 'updated' : 'unchanged';
 }
 
 async function writeTerm(t: SiteTerm, opts: WriteOptions): Promise<'created' | 'updated'> {
@@ -212,6 +232,8 @@ async function writePost(r: SitePost, opts: WriteOptions): Promise<'created' | '
     slug: r.slug.replace(/__trashed$/, '') || undefined,
     modified: { modified: r.modified, modified_utc: r.modified_utc },
     ...(r.utc ? { utc: r.utc } : {}),
+    // The texts the site holds empty, which a request cannot clear (see postBody).
+    cleared: CLEARABLE.filter((k) => r.fields[k] === ''),
   };
   const path = here ? `${PATHS[r.kind]}/${r.id}` : PATHS[r.kind];
   const res = await asImported(scope, () => opts.send('POST', 'en', path, { body: postBody(r, !here), token: opts.token }));

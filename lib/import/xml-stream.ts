@@ -3,7 +3,9 @@
 // predefined entities and character references. Text arrives in chunks that may split anywhere; the
 // tokenizer keeps only the unfinished token, and hands text over as it goes, so a long CDATA section
 // never sits whole in its buffer. No DTD (WordPress writes none, and one could define entities that
-// expand without bound), so any other named entity is an error.
+// expand without bound), so any other named entity is an error. WordPress's export cannot hold one:
+// it writes the channel's texts through ent2ncr (`&nbsp;` as `&#160;`) and the rest in CDATA
+// (test/tec/wxr-entities.test.ts sets the live site's tagline to hold some and exports it).
 
 /** Where something is in the input: line and column from 1, offset in characters from 0. */
 export interface XmlPosition {

@@ -32,7 +32,7 @@ import { remainingMs } from '#lib/runtime/deadline.js';
 import { withRetry } from '#lib/store/retry.js';
 import { nextId } from '#lib/store/ids.js';
 import { createId, type CreateId } from '#lib/store/create-ids.js';
-import { importedRecord } from '#lib/store/import-scope.js';
+import { importedRecord, keptText } from '#lib/store/import-scope.js';
 import { freeSlug, idAndSlug } from '#lib/store/slugs.js';
 import { keys, type Taxonomy } from '#lib/store/keys.js';
 import { noteRecentWrite } from '#lib/store/recent-writes.js';
@@ -238,9 +238,9 @@ function eventFrom(p: EventFields, base: { id: number; lang: Lang; slug: string;
     ...publicationDates(p, base.now, old),
     ...modifiedNow(base.now),
     title: p.title ?? old!.title,
-    description: p.description ?? old?.description ?? '',
-    excerpt: p.excerpt ?? old?.excerpt ?? '',
-    image: p.image ?? old?.image ?? '',
+    description: p.description ?? keptText(base.id, 'description', old?.description),
+    excerpt: p.excerpt ?? keptText(base.id, 'excerpt', old?.excerpt),
+    image: p.image ?? keptText(base.id, 'image', old?.image),
     website: p.website ?? old?.website ?? null,
     version: (old?.version ?? 0) + 1,
     start,

@@ -16,7 +16,7 @@ import { nextId } from '#lib/store/ids.js';
 import { createId } from '#lib/store/create-ids.js';
 import { freeSlug, idAndSlug } from '#lib/store/slugs.js';
 import { keys } from '#lib/store/keys.js';
-import { importedRecord } from '#lib/store/import-scope.js';
+import { importedRecord, keptText } from '#lib/store/import-scope.js';
 import type { OrganizerItem, VenueItem } from '#lib/store/items.js';
 import { checked, writeChecked } from '#lib/store/precondition.js';
 import { refreshCards, REQUEST_FAN_OUT } from './cards.js';
@@ -60,9 +60,10 @@ export function placeFrom(
     ...publicationDates(p, base.now, old),
     ...modifiedNow(base.now),
     title: str(p[kind], old?.title),
-    description: str(p.description, old?.description),
+    // TEC keeps the description an empty one is sent for (its update ignores it).
+    description: str(p.description || undefined, keptText(base.id, 'description', old?.description)),
     excerpt: old?.excerpt ?? '',
-    image: str(p.image, old?.image),
+    image: str(p.image, keptText(base.id, 'image', old?.image)),
     website: p.website ?? old?.website ?? '',
     version: (old?.version ?? 0) + 1,
     rev: (old?.rev ?? 0) + 1,

@@ -194,6 +194,32 @@ export async function refreshRole(sub: string, role: StoredRole, issuedAt: numbe
   confirmed.set(sub, { role, issuedAt: Math.max(issuedAt, storedAt), at: nowMs });
 }
 
+/**
+ * The role a user had on a site moved here, as of `issuedAt` (the import's time, Unix seconds),
+ * stored as their credential record's role: their application passwords then hold at most it, as
+ * if a token of that role had been issued at that time. A token issued later sets the role again
+ * (roles go down with time, or back up by a newer token); an older token, or an older import,
+ * changes nothing. False when a newer role was there already.
+ */
+export async function importRole(who: { sub: string; login: string; userId: number }, role: StoredRole, issuedAt: number): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: config().tableName,
+        Key: keys.credentials(who.sub),
+        UpdateExpression: 'SET #r = :r, #i = :i, #s = :s, #l = if_not_exists(#l, :l), #u = :u',
+        ConditionExpression: 'attribute_not_exists(#i) OR #i <= :i',
+        ExpressionAttributeNames: { '#r': 'role', '#i': 'roleIssuedAt', '#s': 'sub', '#l': 'login', '#u': 'userId' },
+        ExpressionAttributeValues: { ':r': role, ':i': issuedAt, ':s': who.sub, ':l': who.login, ':u': who.userId },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
+}
+
 /** Forgets the confirmations above (tests that change a user's role within a minute). */
 export function forgetConfirmedRoles(): void {
   confirmed.clear();

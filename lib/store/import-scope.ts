@@ -19,7 +19,15 @@ export interface ImportedRecord {
    * twice (when they go back) is the site's choice of the two, not this API's.
    */
   utc?: { start: string; end: string };
+  /**
+   * The texts the site holds empty. TEC's routes refuse an empty event description or excerpt
+   * (400) and ignore an empty venue or organizer description, so no request clears one: an
+   * imported update that names a text here stores it empty.
+   */
+  cleared?: readonly ClearableText[];
 }
+
+export type ClearableText = 'description' | 'excerpt' | 'image';
 
 const imported = scopedValue<ImportedRecord>('imported record');
 
@@ -28,3 +36,9 @@ export const asImported = <T>(record: ImportedRecord, fn: () => Promise<T>): Pro
 
 /** The imported record the current write stores, if it stores one. */
 export const importedRecord = (): ImportedRecord | undefined => imported.get();
+
+/** An update's kept text of record `id`: empty when the imported record's site has it empty. */
+export const keptText = (id: number, field: ClearableText, old: string | undefined): string => {
+  const given = imported.get();
+  return given?.id === id && given.cleared?.includes(field) ? '' : (old ?? '');
+};

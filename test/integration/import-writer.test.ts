@@ -115,6 +115,26 @@ describe('writing site records', () => {
     expect((await get('/events/900')).body).toMatchObject({ cost: '$20', modified_utc: '2026-03-01 00:00:00', slug: 'gig' });
   });
 
+  it('clears here a description, excerpt or image cleared on the site', async () => {
+    const withTexts = (description: string, excerpt: string, image: string) =>
+      site().map((r) => {
+        if (r.kind === 'event' && r.id === 900) return { ...r, modified_utc: `2026-04-01 00:00:0${description ? 0 : 1}`, fields: { ...r.fields, description, excerpt, image } };
+        if (r.kind === 'venue' && r.id === 500) return { ...r, modified_utc: `2026-04-01 00:00:0${description ? 0 : 1}`, fields: { ...r.fields, description, image } };
+        return r;
+      });
+    expect((await writeRecords(withTexts('<p>Long</p>', 'Short', 'https://img.example/a.png'), { send: invoke, token })).failed).toEqual([]);
+    expect((await get('/events/900')).body).toMatchObject({ description: '<p>Long</p>', excerpt: '<p>Short</p>', image: { url: 'https://img.example/a.png' } });
+    expect((await get('/venues/500')).body).toMatchObject({ description: '<p>Long</p>', image: { url: 'https://img.example/a.png' } });
+    const s = await writeRecords(withTexts('', '', ''), { send: invoke, token });
+    expect(s.failed).toEqual([]);
+    expect(s.kinds.event.written).toEqual([900]);
+    expect((await get('/events/900')).body).toMatchObject({ description: '', excerpt: '', image: false });
+    // A venue without them shows neither (as TEC); its stored record holds them empty.
+    const venue = (await get('/venues/500')).body;
+    expect([venue.description, venue.image, venue.city]).toEqual([undefined, undefined, 'Vilnius']);
+    expect(await getItem(keys.post(500))).toMatchObject({ description: '', image: '' });
+  });
+
   it('reports records gone from the site, and deletes them only when asked', async () => {
     const records = site().filter((r) => r.id !== 903);
     const present = { event: new Set([900, 905]) };

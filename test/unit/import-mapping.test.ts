@@ -1,7 +1,8 @@
 // The importer's mapping: a site's JSON (wp/v2, context=edit) and an export's entries become the
 // same site records, and the records become the requests the writer sends.
 import { describe, expect, it } from 'vitest';
-import { mapPost, mapTerm, mapUser } from '#lib/import/live-source.js';
+import { mapPost, mapTerm, modifiedAfter, mapUser, siteTimezone } from '#lib/import/live-source.js';
+import { agreeingZone } from '#lib/import/run.js';
 import { fingerprint, parentsFirst, type SitePost } from '#lib/import/records.js';
 import { postBody, termBody } from '#lib/import/writer.js';
 import { wxrRecords } from '#lib/import/wxr-source.js';
@@ -204,5 +205,33 @@ describe('export entries to site records', () => {
     expect(e.fields).toMatchObject({ all_day: true, venue: [30], organizer: [31, 32], categories: [11], tags: [12], sticky: true, featured: true, hide_from_listings: true });
     expect(e.fields.image).toBe('https://site.example/wp-content/uploads/a.jpg');
     expect(e.fields).not.toHaveProperty('website');
+  });
+});
+
+describe('modifiedAfter', () => {
+  it('bounds by the whole second before, so that a post modified in the same second as the run start is read', () => {
+    // WordPress compares post_modified > the bound cut to its second.
+    expect(modifiedAfter('2026-11-27T03:50:12.345Z')).toBe('2026-11-27T03:50:11Z');
+    expect(modifiedAfter('2026-11-27T03:50:12Z')).toBe('2026-11-27T03:50:11Z');
+    expect(modifiedAfter('2026-11-27T05:50:12+02:00')).toBe('2026-11-27T03:50:11Z');
+  });
+});
+
+describe('the site time zone', () => {
+  it('is the REST index’s zone name, or WordPress’s name of its manual offset', () => {
+    expect(siteTimezone({ timezone_string: 'Europe/Vilnius', gmt_offset: 2 })).toBe('Europe/Vilnius');
+    expect(siteTimezone({ timezone_string: '', gmt_offset: 5.5 })).toBe('UTC+5.5');
+    expect(siteTimezone({ timezone_string: '', gmt_offset: '-3.5' })).toBe('UTC-3.5');
+    expect(siteTimezone({ timezone_string: '', gmt_offset: 0 })).toBe('UTC+0');
+    expect(siteTimezone({})).toBe('UTC+0');
+  });
+
+  it('is the one imported with, unless SITE_TIMEZONE names another', () => {
+    expect(agreeingZone(undefined, 'Europe/Vilnius')).toBe('Europe/Vilnius');
+    expect(agreeingZone('Europe/Vilnius', 'Europe/Vilnius')).toBe('Europe/Vilnius');
+    expect(agreeingZone('UTC', 'UTC+0')).toBe('UTC+0');
+    expect(agreeingZone('UTC+5:30', 'UTC+5.5')).toBe('UTC+5.5');
+    expect(() => agreeingZone('Europe/Vilnius', 'UTC+0')).toThrow("SITE_TIMEZONE is Europe/Vilnius, but the site's time zone is UTC+0");
+    expect(() => agreeingZone('UTC+2', 'Europe/Vilnius')).toThrow(/but the site's time zone is Europe\/Vilnius/);
   });
 });
