@@ -26,23 +26,21 @@ export async function readFitting<T>(list: Key[], maxBytes = config().icalMaxByt
   let count = 0;
   let bytes = 0;
   let costliest = 0;
-  const units = () => readSoFar();
   while (count < list.length) {
     let take = FIRST;
     if (count > 0) {
       // The records read so far stand for the ones left: their average size, their dearest read.
       const perItem = bytes / Math.max(found.size, 1);
-      const spent = units();
+      const spent = readSoFar();
       const byUnits = spent === undefined ? Number.POSITIVE_INFINITY : (REQUEST_BUDGET.readUnits - LINKED_RESERVE - spent) / Math.max(costliest, 0.5);
       take = Math.floor(Math.min(byUnits, (maxBytes - bytes) / Math.max(perItem, 1)));
       if (take <= 0) break;
     }
     const keys = list.slice(count, count + take);
-    const before = units() ?? 0;
+    const before = readSoFar() ?? 0;
     const read = await batchGet<T>(keys);
-    const after = units() ?? before;
+    const after = readSoFar() ?? before;
     // Keep the prefix within the bytes: a record past them ends the feed.
-    let kept = 0;
     for (const key of keys) {
       const item = read.get(keyOf(key));
       if (item !== undefined) {
@@ -51,11 +49,9 @@ export async function readFitting<T>(list: Key[], maxBytes = config().icalMaxByt
         bytes += size;
         found.set(keyOf(key), item);
       }
-      kept++;
       count++;
     }
     costliest = Math.max(costliest, (after - before) / Math.max(read.size, 1));
-    if (kept < keys.length) break;
   }
   return { found, count };
 }
