@@ -25,7 +25,7 @@ import type { Card, CardOmitted, EventItem, OrganizerItem, VenueItem } from '#li
 
 type Place = VenueItem | OrganizerItem;
 
-const OMITTED: readonly CardOmitted[] = ['pk', 'sk', 'gsi1pk', 'gsi2pk', 'gsi2sk', 'version', 'linkedEvents', 'trashedFrom'];
+const OMITTED: readonly CardOmitted[] = ['pk', 'sk', 'gsi1pk', 'gsi2pk', 'gsi2sk', 'version', 'linkedEvents', 'shards', 'shardGen', 'trashedFrom'];
 
 export function cardOf(place: Place): Card {
   const card: Record<string, unknown> = { ...place };

@@ -1,5 +1,6 @@
 // Pieces shared by the post operations: publication dates, index attributes, linked records.
 import { config, type Lang } from '#lib/runtime/config.js';
+import { withShardTotals } from '#lib/store/record-shards.js';
 import { nowUtc, parseDate, utcToWall, wallToUtc } from '#lib/domain/time/dates.js';
 import { invalidParam } from '#lib/contract/errors.js';
 import type { RequestWith } from '#lib/contract/request.js';
@@ -115,6 +116,8 @@ export async function loadTerms(lang: Lang, ids: ReadonlySet<number>, how: TermR
       if (t) out.set(id, t);
     }
   }
+  // Split terms carry part of their counts in shards (lib/store/record-shards.ts).
+  for (const t of await withShardTotals([...wanted].flatMap((id) => (out.get(id)?.shards ? [out.get(id)!] : [])))) out.set(t.id, t);
   keepFor(
     how.shared,
     [...wanted].map((id) => out.get(id)),

@@ -4,6 +4,7 @@
 // as it shows; totals come from per-month count buckets (lib/logic/event-writes.ts) plus
 // corrections that read at most the events of the window's edge days.
 import { apiBase } from '#lib/runtime/config.js';
+import { withShardTotals } from '#lib/store/record-shards.js';
 import { invalidParams, tec } from '#lib/contract/errors.js';
 import type { Reply } from '#lib/contract/reply.js';
 import { presentEvent, redact, type Linked } from '#lib/present/present.js';
@@ -109,7 +110,7 @@ async function listEventsWith(ctx: EventListRequest, side: SideWork, feed: Feed 
     } else found = await batchGet<EventItem | TermItem>([...hits.map((h) => keys.post(h.id)), ...others]);
     if (!checked) verify(found);
     events = shown.map((h) => found.get(keyOf(keys.post(h.id))) as EventItem | undefined).filter((e): e is EventItem => e !== undefined);
-    const read = unread.map((id) => found.get(keyOf(keys.term(id))) as TermItem | undefined).filter((t): t is TermItem => t !== undefined);
+    const read = await withShardTotals(unread.map((id) => found.get(keyOf(keys.term(id))) as TermItem | undefined).filter((t): t is TermItem => t !== undefined));
     keepFor(ctx.shared, read);
     for (const t of read) known.set(t.id, t);
     n = counted ?? (await counting!);

@@ -7,12 +7,13 @@
 // - the count buckets of every list it appears in (exact totals without reading the matches),
 //   in a shard of each month's bucket once writes meet on it;
 // - the published-event counts of its terms and the linked-event counts of its venues and
-//   organizers (has_events).
+//   organizers (has_events), in a shard of a record that writes met on (lib/store/record-shards.ts).
 import { ApiError, ConflictError } from '#lib/contract/errors.js';
 import { del, put, update, type TransactItem } from '#lib/store/transactions.js';
 import { DURATIONS, durationClass, eventSeconds } from '#lib/store/durations.js';
 import { bucketOf, keys, listKeys } from '#lib/store/keys.js';
 import type { EventItem, LinkItem } from '#lib/store/items.js';
+import { RECORD_SHARDS, shardKey, type Split } from '#lib/store/record-shards.js';
 import { readCards } from './cards.js';
 import { indexed } from './common.js';
 
@@ -75,7 +76,7 @@ function countedIn(e: EventItem | undefined): string[] {
 }
 
 /** The most shards a month's count bucket is spread over (lib/store/keys.ts, bucketOf). */
-export const MAX_BUCKET_SHARDS = 64;
+export const MAX_BUCKET_SHARDS = RECORD_SHARDS;
 
 /**
  * How many shards an attempt's count updates spread over: none on the first attempt, so that a
@@ -214,7 +215,9 @@ export const linkGone = (what: string) => new ApiError(400, 'invalid-linked-post
  * `extra` holds records created in the same transaction (inline venues, organizers and terms);
  * `created` names their partition keys, which need no existence check, and new records carry
  * their starting counts themselves (one transaction may not touch an item twice). The count
- * updates go to one shard, chosen at random among `spread` (see `bucketSpread`).
+ * updates go to one shard, chosen at random among `spread` (see `bucketSpread`). `split` names the
+ * linked records known to be split (partition key → how): their counts and checks go to the
+ * same shard of theirs instead (lib/store/record-shards.ts).
  */
 export function eventTransaction(
   old: EventItem | undefined,
@@ -224,6 +227,7 @@ export function eventTransaction(
   created: Set<string> = new Set(),
   bound?: number,
   spread = 1,
+  split: ReadonlyMap<string, Split> = new Map(),
 ): EventTransaction {
   const items: TransactItem[] = [];
   const meaning = new Map<number, () => Error>();
@@ -249,7 +253,15 @@ export function eventTransaction(
   }
   for (const [id, item] of before) if (!after.has(id)) items.push(del({ pk: item.pk, sk: item.sk }));
 
-  items.push(...bucketUpdates(old, next, bound, Math.floor(Math.random() * spread)));
+  const shard = Math.floor(Math.random() * spread);
+  items.push(...bucketUpdates(old, next, bound, shard));
+  // A split record is named through one of its shards, which carry a part of its count (and no
+  // `version`: whole-record writes of it need not retry): the same shard number as the buckets',
+  // so that writes that miss each other there miss each other here too.
+  const target = (key: { pk: string; sk: string }) => {
+    const how = split.get(key.pk);
+    return how ? { key: shardKey(key, how, shard), version: '' } : { key, version: ', #v :one' };
+  };
 
   // Term counts. Bumping `version` makes a concurrent whole-record term update retry.
   const wasCounted = publishedTerms(old);
@@ -262,14 +274,18 @@ export function eventTransaction(
     for (const id of set) {
       if (other.has(id) || created.has(keys.term(id).pk)) continue;
       touchedTerms.add(id);
-      expect(() => linkGone(`term ${id}`), update(keys.term(id), 'ADD #c :d, #v :one', { ':d': delta, ':one': 1 }, { '#c': 'count', '#v': 'version' }, 'attribute_exists(pk)'));
+      const { key, version } = target(keys.term(id));
+      expect(
+        () => linkGone(`term ${id}`),
+        update(key, `ADD #c :d${version}`, { ':d': delta, ...(version ? { ':one': 1 } : {}) }, { '#c': 'count', ...(version ? { '#v': 'version' } : {}) }, 'attribute_exists(pk)'),
+      );
     }
   }
   const hadLink = new Set(old ? dimensions(old).map((d) => d.dim) : []);
   for (const id of [...(next?.categories ?? []), ...(next?.tags ?? [])]) {
     const dim = next!.categories.includes(id) ? `category#${id}` : `tag#${id}`;
     if (hadLink.has(dim) || touchedTerms.has(id) || created.has(keys.term(id).pk)) continue;
-    expect(() => linkGone(`term ${id}`), { ConditionCheck: { TableName: tableName, Key: keys.term(id), ConditionExpression: 'attribute_exists(pk)' } });
+    expect(() => linkGone(`term ${id}`), { ConditionCheck: { TableName: tableName, Key: target(keys.term(id)).key, ConditionExpression: 'attribute_exists(pk)' } });
   }
 
   // Venue and organizer linked-event counts; a new link also checks that the record is usable.
@@ -313,15 +329,22 @@ export function eventTransaction(
     const condition = conditions.join(' AND ');
     // A card's record was read in this attempt, so a retry reads it again and answers a gone one.
     const failed = carded.has(id) ? () => new ConflictError(`${kind} ${id} changed while linking`) : () => linkGone(`${kind} ${id}`);
+    const { key: record, version } = target(keys.post(id));
     if (delta !== 0) {
-      expect(failed, update(keys.post(id), 'ADD #l :d, #v :one', { ':d': delta, ':one': 1, ...condValues }, { '#l': 'linkedEvents', '#v': 'version', ...condNames }, condition));
+      const versioned: { values: Record<string, unknown>; names: Record<string, string> } = version
+        ? { values: { ':one': 1 }, names: { '#v': 'version' } }
+        : { values: {}, names: {} };
+      expect(
+        failed,
+        update(record, `ADD #l :d${version}`, { ':d': delta, ...versioned.values, ...condValues }, { '#l': 'linkedEvents', ...versioned.names, ...condNames }, condition),
+      );
     } else if (isNew || carded.has(id)) {
       // DynamoDB refuses empty expression maps (a record without `rev` needs no value).
       const maps = {
         ...(Object.keys(condNames).length ? { ExpressionAttributeNames: condNames } : {}),
         ...(Object.keys(condValues).length ? { ExpressionAttributeValues: condValues } : {}),
       };
-      expect(failed, { ConditionCheck: { TableName: tableName, Key: keys.post(id), ConditionExpression: condition, ...maps } });
+      expect(failed, { ConditionCheck: { TableName: tableName, Key: record, ConditionExpression: condition, ...maps } });
     }
   }
 

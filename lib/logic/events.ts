@@ -26,7 +26,8 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db } from '#lib/store/db.js';
 import { batchGet, getItem, keyOf } from '#lib/store/reads.js';
-import { abortAfter, foundInRace, logWrite, outcomeOpen, SlugTaken, transact, type TransactItem } from '#lib/store/transactions.js';
+import { abortAfter, foundInRace, logWrite, outcomeOpen, SlugTaken, transact, TransactionConflicted, type TransactItem } from '#lib/store/transactions.js';
+import { splitAll, splitOf, splitsSettled, type Split } from '#lib/store/record-shards.js';
 import { remainingMs } from '#lib/runtime/deadline.js';
 import { withRetry } from '#lib/store/retry.js';
 import { nextId } from '#lib/store/ids.js';
@@ -82,6 +83,8 @@ interface Resolved {
   /** Existing venues and organizers this write saves fields onto (their records are in `writes`). */
   edited: (VenueItem | OrganizerItem)[];
   newTerms: TermItem[];
+  /** Linked records read that are split (lib/store/record-shards.ts): partition key → how. */
+  split: Map<string, Split>;
 }
 
 /**
@@ -116,9 +119,11 @@ async function resolveLinks(ctx: EventUpdate, author: number, attempt: number): 
         lookups.push(keys.slugGuard(tax[field], lang, s.toLowerCase()), keys.termName(tax[field], lang, 0, s));
       }
     }
-  // Consistent: a card taken from this read must carry the record's current `rev`.
+  // Consistent: a card taken from this read must carry the record's current `rev`. A record being
+  // split is read once it is (lib/store/record-shards.ts).
+  await splitsSettled(lookups);
   const found = await batchGet<Record<string, unknown>>(lookups, true);
-  const out: Resolved = { places: new Map(), writes: [], created: new Set(), edited: [], newTerms: [] };
+  const out: Resolved = { places: new Map(), writes: [], created: new Set(), edited: [], newTerms: [], split: splitOf(found.values()) };
 
   for (const [field, kind, args] of [
     ['venue', 'venue', venueWriteArgs],
@@ -276,8 +281,17 @@ async function commit(old: EventItem | undefined, next: EventItem, links: Resolv
   const published = next.status === 'publish';
   const extra = [...links.writes, ...links.newTerms.flatMap((t) => termWrites({ ...t, count: published && [...next.categories, ...next.tags].includes(t.id) ? 1 : 0 }))];
   const bound = await durationBound(next.lang, eventSeconds(next));
-  const tx = eventTransaction(old, next, config().tableName, extra, links.created, bound, bucketSpread(attempt));
-  await writeChecked(tx.items, check, () => transact(tx.items, (i) => tx.meaning.get(i)?.()));
+  // A split record is one that writes meet on: spread at once (from 16 shards), not after a lost race.
+  const spread = bucketSpread(links.split.size ? attempt + 2 : attempt);
+  const tx = eventTransaction(old, next, config().tableName, extra, links.created, bound, spread, links.split);
+  try {
+    await writeChecked(tx.items, check, () => transact(tx.items, (i) => tx.meaning.get(i)?.()));
+  } catch (err) {
+    // Writes kept meeting on a linked record: split it, so that the retry (and every later write
+    // that links it) names one of its shards instead.
+    if (err instanceof TransactionConflicted) await splitAll(err.items.filter((k) => linkedRecord(k, next)));
+    throw err;
+  }
   // Other events that link a venue or organizer this write saved fields onto show them too (as
   // after its edit); what fails here, the stream consumer completes: the write itself stands.
   for (const place of links.edited)
@@ -288,6 +302,10 @@ async function commit(old: EventItem | undefined, next: EventItem, links: Resolv
       links.newTerms.reduce((n, t) => n + itemBytes(t), 0),
     );
 }
+
+/** Whether `key` is the record of a venue, organizer or term `e` links. */
+const linkedRecord = (key: { pk: string; sk: string }, e: EventItem) =>
+  [...e.venues, ...e.organizers].some((id) => keyOf(keys.post(id)) === keyOf(key)) || [...e.categories, ...e.tags].some((id) => keyOf(keys.term(id)) === keyOf(key));
 
 async function respond(status: number, e: EventItem): Promise<Reply> {
   return recordReply(status, presentEvent(e, await loadLinked([e]), false), e);
@@ -327,7 +345,7 @@ export async function createEvent(ctx: EventCreate): Promise<Reply> {
   return respond(201, event);
 }
 
-const NO_LINKS: Resolved = { places: new Map(), writes: [], created: new Set(), edited: [], newTerms: [] };
+const NO_LINKS: Resolved = { places: new Map(), writes: [], created: new Set(), edited: [], newTerms: [], split: new Map() };
 
 /**
  * Event parameters stored in the record alone, by attribute: no index item, count bucket, guard,

@@ -1,6 +1,8 @@
 // List operations and TEC's envelopes (reference §4). A page reads keys from the `list` index
 // (small items), then the page's records and their links in batch reads.
 import { apiBase, config, withQuery, type Lang } from '#lib/runtime/config.js';
+import { withShardTotals } from '#lib/store/record-shards.js';
+import { readStats } from '#lib/store/stats.js';
 import { invalidParam, tec } from '#lib/contract/errors.js';
 import { json, type Reply } from '#lib/contract/reply.js';
 import { callerId, isEditor } from '#lib/auth/permissions.js';
@@ -210,6 +212,14 @@ export function withFilters(base: Source, ...parts: ({ expr: string; names?: Rec
   };
 }
 
+/** The language's split venues and organizers with their linked-event totals (usually none). */
+async function splitPlaceTotals(lang: Lang): Promise<Map<number, number>> {
+  const ids = (await readStats(lang)).splitPlaces;
+  if (!ids?.size) return new Map();
+  const records = [...(await batchGet<VenueItem | OrganizerItem>([...ids].map(keys.post))).values()];
+  return new Map((await withShardTotals(records)).map((r) => [r.id, r.linkedEvents ?? 0]));
+}
+
 /** Every record of some list partitions (for the filters that must look at record fields). */
 async function allOf<T>(sources: Source[]): Promise<T[]> {
   const read = await waitAll(sources.map((s) => queryAll<Key>(queryInput(s, false))));
@@ -252,8 +262,14 @@ export async function listPlaces(ctx: RequestContext<ArgsOf<'venues.list'>>, kin
   const { page, perPage, offset } = paging(ctx);
   const { list, shown, ownBy } = await statuses(ctx);
   const hasEvents = p.has_events;
+  // Split records keep a part of their linked-event count in shards (lib/store/record-shards.ts):
+  // when the language has any, `has_events` is judged here, their totals added up, not by a filter.
+  const split = hasEvents === undefined ? new Map<number, number>() : await splitPlaceTotals(ctx.lang);
+  const linked = (r: { id?: unknown; linkedEvents?: unknown }) => (split.get(Number(r.id)) ?? Number(r.linkedEvents ?? 0)) > 0;
   const linkedFilter =
-    hasEvents === undefined ? undefined : { expr: hasEvents ? '#l > :zero' : 'attribute_not_exists(#l) OR #l = :zero', names: { '#l': 'linkedEvents' }, values: { ':zero': 0 } };
+    hasEvents === undefined || split.size
+      ? undefined
+      : { expr: hasEvents ? '#l > :zero' : 'attribute_not_exists(#l) OR #l = :zero', names: { '#l': 'linkedEvents' }, values: { ':zero': 0 } };
   const sources: Source[] = list.map((status) => withFilters({ partition: listKeys.partition(kind, ctx.lang, status) }, linkedFilter, ownFilter(status, ownBy)));
   const query: [string, string][] = [
     ['page', String(page)],
@@ -276,10 +292,11 @@ export async function listPlaces(ctx: RequestContext<ArgsOf<'venues.list'>>, kin
           r.lang === ctx.lang &&
           list.includes(r.status) &&
           (ownBy === undefined || r.status === 'publish' || r.author === ownBy) &&
-          (hasEvents === undefined || (r.linkedEvents ?? 0) > 0 === hasEvents),
+          (hasEvents === undefined || linked(r) === hasEvents),
       );
     } else {
       candidates = await allOf<VenueItem | OrganizerItem>(sources);
+      if (split.size) candidates = candidates.filter((r) => linked(r) === hasEvents);
     }
     const search = p.search;
     if (search !== undefined) {
@@ -298,7 +315,8 @@ export async function listPlaces(ctx: RequestContext<ArgsOf<'venues.list'>>, kin
     if (p.search !== undefined) query.push(['search', p.search]);
     if (p.event !== undefined) query.push(['event', String(p.event)]);
   } else {
-    const kept = upcoming ? sources.map((s) => ({ ...s, keep: (item: Record<string, unknown>) => upcoming.has(Number(item.id)) })) : sources;
+    const keep = (item: Record<string, unknown>) => (!upcoming || upcoming.has(Number(item.id))) && (!split.size || linked(item) === hasEvents);
+    const kept = upcoming || split.size ? sources.map((s) => ({ ...s, keep })) : sources;
     const { hits, total: count } = await pageAndTotal(kept, offset, perPage, true);
     const found = await batchGet<VenueItem | OrganizerItem>(hits);
     records = hits.map((k) => found.get(keyOf(k))).filter((r): r is VenueItem | OrganizerItem => r !== undefined);
@@ -357,11 +375,12 @@ export async function queryTerms(lang: Lang, q: TermQuery): Promise<{ terms: Ter
   const { taxonomy, offset, perPage, hideEmpty } = q;
   const whole: Source = { index: INDEXES.terms, partition: termKeys.partition(lang), ...termKeys.range(taxonomy) };
   const filtered = q.search !== undefined || q.exclude !== undefined || q.include !== undefined || q.parent !== undefined || q.of !== undefined || q.slugs !== undefined;
-  if (!filtered && q.orderby === 'name') {
-    // The `terms` index holds whole terms: the page's index items are the page.
-    const source: Source = { ...whole, ...(hideEmpty ? { filter: '#c > :zero', names: { '#c': 'count' }, values: { ':zero': 0 } } : {}) };
-    const { hits, total } = await pageAndTotal([source], offset, perPage, q.order === 'desc');
-    return { terms: hits.map((h) => h.item as unknown as TermItem), total };
+  if (!filtered && q.orderby === 'name' && !hideEmpty) {
+    // The `terms` index holds whole terms: the page's index items are the page. (`hide_empty`
+    // reads them all below: a split term's own count is only a part of it, and its total, like
+    // the list's, needs every term read anyway; lib/store/record-shards.ts.)
+    const { hits, total } = await pageAndTotal([whole], offset, perPage, q.order === 'desc');
+    return { terms: await withShardTotals(hits.map((h) => h.item as unknown as TermItem)), total };
   }
   let candidates: TermItem[];
   if (q.of !== undefined) {
@@ -375,6 +394,7 @@ export async function queryTerms(lang: Lang, q: TermQuery): Promise<{ terms: Ter
     // More slugs than one: the language's terms, filtered below.
     candidates = await queryAll<TermItem>(queryInput(whole, false));
   }
+  candidates = await withShardTotals(candidates);
   const exclude = q.exclude === undefined ? [] : q.strict ? (await existingTerms('exclude', q.exclude, taxonomy)).map((t) => t.id) : q.exclude;
   if (q.strict && q.parent !== undefined && q.parent !== 0) await existingTerms('parent', [q.parent], 'category');
   const search = q.search?.toLowerCase();

@@ -10,6 +10,7 @@ import type { RequestContext } from '#lib/contract/request.js';
 import { presentOrganizer, presentVenue } from '#lib/present/present.js';
 import { slugify } from '#lib/domain/slug.js';
 import { foundInRace, put, putIfVersion, transact, type TransactItem } from '#lib/store/transactions.js';
+import { shardWrites } from '#lib/store/record-shards.js';
 import { withRetry } from '#lib/store/retry.js';
 import { nextId } from '#lib/store/ids.js';
 import { createId } from '#lib/store/create-ids.js';
@@ -67,6 +68,7 @@ export function placeFrom(
     rev: (old?.rev ?? 0) + 1,
     // Bookkeeping of the events' writes (lib/logic/event-writes.ts), which a rewrite keeps.
     ...(old?.linkedEvents === undefined ? {} : { linkedEvents: old.linkedEvents }),
+    ...(old?.shards === undefined ? {} : { shards: old.shards, shardGen: old.shardGen }),
   };
   if (kind === 'organizer') {
     const o = old as OrganizerItem | undefined;
@@ -136,7 +138,9 @@ export async function newPlace(
   const duplicate = importedRecord() ? undefined : await findDuplicate(ctx, kind, str(p[kind]), p.description === undefined ? undefined : str(p.description));
   if (duplicate) {
     const saved = await savedOnMatch(kind, p, duplicate, ctx);
-    return saved ? { item: saved, writes: [putIfVersion(saved, duplicate.version)], reused: true, edited: true } : { item: duplicate, writes: [], reused: true, edited: false };
+    return saved
+      ? { item: saved, writes: [putIfVersion(saved, duplicate.version), ...shardWrites(duplicate, saved)], reused: true, edited: true }
+      : { item: duplicate, writes: [], reused: true, edited: false };
   }
   const [id, slug] = await idAndSlug(takeId(), kind, ctx.lang, slugify(str(p[kind])), attempt);
   const item = indexed(placeFrom(kind, p, { id, lang: ctx.lang, slug, author, now: ctx.now }));
@@ -186,7 +190,7 @@ export async function updatePlace(ctx: PlaceUpdate, kind: PlaceKind): Promise<Re
     }
     const status = old.status === 'trash' && ctx.params.status === undefined ? 'trash' : scaleStatus(ctx.principal!, ctx.params.status, old.status);
     const next = indexed(placeFrom(kind, { ...ctx.params, status }, { id: old.id, lang: old.lang, slug, author, now: ctx.now, old }));
-    writes.unshift(putIfVersion(next, old.version));
+    writes.unshift(putIfVersion(next, old.version), ...shardWrites(old, next));
     // A renamed record is found by its new title too (the old title's item is checked and skipped).
     if (collate(next.title) !== collate(old.title)) writes.push(titleItem(next));
     await writeChecked(writes, check, () => transact(writes));

@@ -1,6 +1,7 @@
 // Reading one category or tag: apart from the term writes (lib/logic/terms.ts), so that the read
 // functions' bundles carry no write logic.
 import { invalidParam } from '#lib/contract/errors.js';
+import { withShardTotal } from '#lib/store/record-shards.js';
 import { recordReply, type Reply } from '#lib/contract/reply.js';
 import { requireMatch } from '#lib/contract/revision.js';
 import type { RequestContext } from '#lib/contract/request.js';
@@ -21,6 +22,6 @@ export async function findTerm(ctx: RequestContext): Promise<TermItem> {
 }
 
 export async function readTerm(ctx: RequestContext): Promise<Reply> {
-  const term = await findTerm(ctx);
+  const term = (await withShardTotal(await findTerm(ctx)))!;
   return recordReply(200, presentTerm(term, await archivePath(term)), term);
 }

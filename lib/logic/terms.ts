@@ -1,5 +1,6 @@
 // Categories and tags (reference §3.11, §5.4, §6.3): WordPress's terms controller semantics.
 import { ApiError, invalidParam, tec } from '#lib/contract/errors.js';
+import { withShardTotal } from '#lib/store/record-shards.js';
 import { json, recordReply, type Reply } from '#lib/contract/reply.js';
 import { requireEditor } from '#lib/auth/permissions.js';
 import type { ArgsOf } from '#lib/contract/operations.js';
@@ -8,6 +9,7 @@ import { presentTerm } from '#lib/present/present.js';
 import { slugify } from '#lib/domain/slug.js';
 import { getItem } from '#lib/store/reads.js';
 import { del, put, putIfVersion, transact, type TransactItem } from '#lib/store/transactions.js';
+import { shardWrites } from '#lib/store/record-shards.js';
 import { withRetry } from '#lib/store/retry.js';
 import { nextId } from '#lib/store/ids.js';
 import { createId, earlierId } from '#lib/store/create-ids.js';
@@ -92,7 +94,7 @@ export async function storeNewTerm(ctx: RequestContext<TermCreate>): Promise<Ter
 }
 
 export async function updateTerm(ctx: RequestContext<TermUpdate>): Promise<Reply> {
-  const term = await storeTermChanges(ctx);
+  const term = (await withShardTotal(await storeTermChanges(ctx)))!;
   return recordReply(200, presentTerm(term, await archivePath(term)), term);
 }
 
@@ -151,7 +153,12 @@ export async function removeTerm(ctx: RequestContext): Promise<TermItem> {
   const due = await unlinkTerm(term.taxonomy, term.id, ctx.now, REQUEST_FAN_OUT, checked(ctx.ifMatch, term));
   // WordPress moves a deleted category's children up to its parent.
   if (term.taxonomy === 'category') await reparentChildren(term);
-  const deletes = [del(keys.term(term.id)), del(keys.slugGuard(term.taxonomy, term.lang, term.slug)), del(keys.termName(term.taxonomy, term.lang, term.parent, term.name))];
+  const deletes = [
+    del(keys.term(term.id)),
+    del(keys.slugGuard(term.taxonomy, term.lang, term.slug)),
+    del(keys.termName(term.taxonomy, term.lang, term.parent, term.name)),
+    ...shardWrites(term, undefined),
+  ];
   await writeChecked(deletes, due, () => transact(deletes));
   await addTermBytes(term.lang, -itemBytes(term));
   return term;

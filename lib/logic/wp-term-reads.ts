@@ -3,6 +3,7 @@
 // controller answers differently, its shapes, refusals (each checked where WordPress checks it),
 // headers and paging. Apart from the writes (wp-terms.ts), so that read bundles carry none.
 import { ApiError } from '#lib/contract/errors.js';
+import { withShardTotal } from '#lib/store/record-shards.js';
 import { json, recordReply, type Reply } from '#lib/contract/reply.js';
 import type { ArgsOf, Method } from '#lib/contract/operations.js';
 import type { RequestContext } from '#lib/contract/request.js';
@@ -129,7 +130,7 @@ export async function listWpTerms(ctx: RequestContext<WpList>): Promise<Reply> {
 }
 
 export async function readWpTerm(ctx: RequestContext<ArgsOf<'wpCategories.get'>>): Promise<Reply> {
-  const term = await findWpTerm(ctx);
+  const term = (await withShardTotal(await findWpTerm(ctx)))!;
   if (ctx.params.context === 'edit' && !isEditor(ctx.principal)) throw refuse(ctx, 'editOne');
   const allow = allowed(ctx);
   return { ...recordReply(200, presentWpTerm(term, { context: ctx.params.context, allow, path: await archivePath(term) }), term), headers: allowHeader(allow, false) };

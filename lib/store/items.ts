@@ -44,7 +44,7 @@ export interface PostItem {
  * Events carry one per linked venue and organizer (see lib/logic/cards.ts).
  */
 export type Card = Omit<VenueItem, CardOmitted> | Omit<OrganizerItem, CardOmitted>;
-export type CardOmitted = 'pk' | 'sk' | 'gsi1pk' | 'gsi2pk' | 'gsi2sk' | 'version' | 'linkedEvents' | 'trashedFrom';
+export type CardOmitted = 'pk' | 'sk' | 'gsi1pk' | 'gsi2pk' | 'gsi2sk' | 'version' | 'linkedEvents' | 'shards' | 'shardGen' | 'trashedFrom';
 
 export interface EventItem extends PostItem {
   kind: 'event';
@@ -92,8 +92,11 @@ export interface VenueItem extends PostItem {
   geoLng?: number;
   /** Content revision, bumped by the venue's own writes only; cards carry it. */
   rev?: number;
-  /** Events linked with a status other than draft or pending (TEC's has_events). */
+  /** Events linked with a status other than draft or pending (TEC's has_events); with `shards`, a part of it. */
   linkedEvents?: number;
+  /** Shards that carry the rest of `linkedEvents`, and their generation (lib/store/record-shards.ts). */
+  shards?: number;
+  shardGen?: string;
 }
 
 export interface OrganizerItem extends PostItem {
@@ -103,6 +106,8 @@ export interface OrganizerItem extends PostItem {
   /** Content revision, bumped by the organizer's own writes only; cards carry it. */
   rev?: number;
   linkedEvents?: number;
+  shards?: number;
+  shardGen?: string;
 }
 
 export type AnyPost = EventItem | VenueItem | OrganizerItem;
@@ -117,8 +122,11 @@ export interface TermItem {
   slug: string;
   description: string;
   parent: number;
-  /** Published events that carry the term; kept exact by the event writes' transactions. */
+  /** Published events that carry the term; kept exact by the event writes' transactions (with `shards`, a part of it). */
   count: number;
+  /** Shards that carry the rest of `count`, and their generation (lib/store/record-shards.ts). */
+  shards?: number;
+  shardGen?: string;
   version: number;
   gsi1pk?: string;
   gsi3pk?: string;

@@ -14,6 +14,8 @@ export interface LangStats {
   seconds?: number;
   /** About the size of all the language's terms together (see `itemBytes`). */
   termBytes?: number;
+  /** The venues and organizers split into shards (lib/store/record-shards.ts). */
+  splitPlaces?: Set<number>;
 }
 
 export const readStats = async (lang: Lang): Promise<LangStats> => (await getItem<LangStats>(keys.langStats(lang), false)) ?? {};

@@ -13,6 +13,16 @@ import { backoff, Durations, sleep } from './retry.js';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
+/**
+ * The transaction kept meeting others on items (`items`, their keys): DynamoDB refused it each
+ * time, and it wrote nothing.
+ */
+export class TransactionConflicted extends ConflictError {
+  constructor(readonly items: Key[]) {
+    super('Transaction conflict');
+  }
+}
+
 /** A slug guard of the transaction was taken by another writer in the meantime. */
 export class SlugTaken extends ConflictError {}
 
@@ -144,6 +154,13 @@ async function sendOnce(items: TransactItem[]): Promise<void> {
   }
 }
 
+/** The key of a transaction item. */
+const itemKey = (item: TransactItem | undefined): Key | undefined => {
+  const op = item && (item.Put ?? item.Update ?? item.Delete ?? item.ConditionCheck);
+  const key = (item?.Put ? item.Put.Item : (op as { Key?: Key } | undefined)?.Key) as Key | undefined;
+  return key && { pk: key.pk, sk: key.sk };
+};
+
 const isSlugGuard = (item: TransactItem | undefined) => String((item?.Put?.Item as { pk?: unknown } | undefined)?.pk ?? '').startsWith('SLUG#');
 
 /**
@@ -157,12 +174,18 @@ const isSlugGuard = (item: TransactItem | undefined) => String((item?.Put?.Item 
  * not land afterwards; one sent whose answer does not come back in time is sent again with its
  * token until one does, and otherwise is an OutcomeUnknown.
  */
-export async function transact(items: TransactItem[], onFailed?: (index: number, current?: Record<string, unknown>) => Error | undefined): Promise<void> {
+export async function transact(
+  items: TransactItem[],
+  onFailed?: (index: number, current?: Record<string, unknown>) => Error | undefined,
+  /** Whether its time counts in the estimate of the next (a large bookkeeping write's does not). */
+  timed = true,
+): Promise<void> {
   if (items.length === 0) return;
   if (items.length > 100) throw new Error(`A transaction holds at most 100 items, got ${items.length}`);
   for (let resend = 0; ; resend++) {
     try {
-      await transactTimes.time('commit the write', () => logWrite(() => sendOnce(items)));
+      const send = () => logWrite(() => sendOnce(items));
+      await (timed ? transactTimes.time('commit the write', send) : (transactTimes.ensure('commit the write'), send()));
       return;
     } catch (err) {
       if (!(err instanceof TransactionCanceledException)) throw err;
@@ -176,8 +199,9 @@ export async function transact(items: TransactItem[], onFailed?: (index: number,
         if (isSlugGuard(items[failed])) throw new SlugTaken(`Slug guard ${String((items[failed]!.Put!.Item as Key).pk)} was taken`);
         throw new StaleItem(`Condition failed on transaction item ${failed}`, current);
       }
-      if (!reasons.some((r) => r.Code === 'TransactionConflict')) throw err;
-      if (resend >= CONFLICT_RESENDS) throw new ConflictError('Transaction conflict');
+      const met = reasons.flatMap((r, i) => (r.Code === 'TransactionConflict' ? [itemKey(items[i])] : [])).filter((k): k is Key => !!k);
+      if (!met.length) throw err;
+      if (resend >= CONFLICT_RESENDS) throw new TransactionConflicted(met);
       const wait = backoff(resend + 1, 10, 100);
       transactTimes.ensure('commit the write', wait);
       await sleep(wait);

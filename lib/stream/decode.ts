@@ -122,7 +122,7 @@ export function decode(record: DynamoDBRecord): Change | undefined {
  * (every event write), venues' and organizers' linked-event counts, events' copies of their
  * venue and organizer cards, and the version counters all of these bump.
  */
-export const BOOKKEEPING_ATTRIBUTES: ReadonlySet<string> = new Set(['version', 'indexVersion', 'count', 'linkedEvents', 'cards']);
+export const BOOKKEEPING_ATTRIBUTES: ReadonlySet<string> = new Set(['version', 'indexVersion', 'count', 'linkedEvents', 'shards', 'shardGen', 'cards']);
 
 /**
  * Whether an update changed bookkeeping only (a term's count after an event write, an event's
