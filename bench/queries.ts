@@ -11,7 +11,7 @@
 // The table's stream runs through the real consumer (the local poller), as `npm start` does: the
 // search index it keeps is what `search` reads. After seeding, the bench waits until the consumer
 // has caught up, and measures the index lag (a new event until a search finds it); the poller is
-// paused while the variants are measured, so that its work is not counted. `search` has the
+// paused while the variants are measured, so that its work is not counted. The searches have the
 // same target as every other variant.
 //
 // Its settings are environment variables (`npm run bench:queries -- --help` lists them).
@@ -54,6 +54,7 @@ const RESULTS = resolve(HERE, 'results', 'queries.json');
 const TARGET_RATIO = 1.2;
 const PER_PAGE = 9;
 const SEARCH_WORD = 'jazz';
+const SEARCH_PAIR = 'wheelchair accessible';
 
 function intList(raw: string): number[] {
   const list = raw.split(',').map((s) => Number(s.trim()));
@@ -73,6 +74,8 @@ interface Variant {
   label: string;
   query: Record<string, string | number>;
   editor?: boolean;
+  /** Done once before the variant is measured. */
+  prepare?: (editorToken: string) => Promise<void>;
 }
 
 const two = (n: number) => String(n).padStart(2, '0');
@@ -108,6 +111,25 @@ function variants(plan: SeedPlan, ids: SeedIds, now: Date): Variant[] {
     { key: 'venue+6months', label: 'venue + date window (6 months)', query: { venue, ...halfYear } },
     { key: 'page3', label: 'page 3, default window', query: { page: 3 } },
     { key: 'search', label: `search "${SEARCH_WORD}"`, query: { search: SEARCH_WORD } },
+    // A part of a word: the vocabulary names the words that contain it.
+    { key: 'search-part', label: `search "${SEARCH_WORD.slice(1)}" (a word part)`, query: { search: SEARCH_WORD.slice(1) } },
+    // Two words of one description sentence (a quarter of the events): a full page at both sizes,
+    // so that both measure what finding a page costs (a rarer pair has fewer than a page at 1,000).
+    { key: 'search-two', label: `search "${SEARCH_PAIR}" (two words)`, query: { search: SEARCH_PAIR } },
+    {
+      key: 'search-after-write',
+      label: `search "${SEARCH_WORD}" right after a write`,
+      query: { search: SEARCH_WORD },
+      // The consumer is paused: the new event is found through the recent writes.
+      prepare: async (editorToken) => {
+        const day = ymd(monthStart(now, 1));
+        const made = await call('POST', 'en', '/events', {
+          token: editorToken,
+          body: { title: `Fresh ${SEARCH_WORD} benefit`, start_date: `${day} 10:00:00`, end_date: `${day} 11:00:00` },
+        });
+        if (made.status !== 201) throw new Error(`create before a search -> ${made.status}`);
+      },
+    },
   ];
 }
 
@@ -142,6 +164,7 @@ const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 async function measure(v: Variant, editorToken: string): Promise<Measured> {
   const query = { per_page: PER_PAGE, ...v.query };
   const send = () => call('GET', 'en', '/events', { query, token: v.editor ? editorToken : undefined });
+  await v.prepare?.(editorToken);
   await send(); // warm-up: module loading, token verification caches, connections
   capacity.reset();
   trace.reset();

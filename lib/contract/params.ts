@@ -3,7 +3,7 @@
 // Query strings carry only strings, so the schemas accept the string forms of numbers, booleans
 // and lists; JSON bodies may send the real types.
 import * as z from 'zod/mini';
-import { searchWords } from '#lib/domain/search-words.js';
+import { parseSearch } from '#lib/domain/search-terms.js';
 
 export type DocType = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
 
@@ -264,12 +264,12 @@ export const listArg = <S>(schema: (opts: { max: number }) => S, max: number, de
 });
 
 /**
- * Words to search for: each is one more index partition to read (lib/domain/search-words.ts tells
- * what a word is), so a search takes at most `maxWords`.
+ * Terms to search for, as WordPress splits them (lib/domain/search-terms.ts): each term to find
+ * is one more index partition to read, so a search takes at most `maxWords` of them.
  */
 export function searchText(opts: { max: number; maxWords: number }) {
   return z.pipe(
     str({ nonEmpty: true, max: opts.max }),
-    z.transform((value, ctx) => (searchWords(value).length > opts.maxWords ? fail({ ...ctx, value }, `must contain at most ${opts.maxWords} words.`) : value)),
+    z.transform((value, ctx) => (parseSearch(value).include.length > opts.maxWords ? fail({ ...ctx, value }, `must contain at most ${opts.maxWords} words.`) : value)),
   );
 }

@@ -1,31 +1,48 @@
-// The words of event search. An event is found by every whole word of its title, description and
-// excerpt (tags stripped), compared without case and accents, as MySQL's collation compares
-// TEC's `LIKE`; a search matches the events that have all of its words. The stream consumer keeps
-// one index item per word and event (lib/stream/search-trigger.ts), so that a search reads about
-// what a filtered list reads. What the index cannot do, and TEC does: find a part of a word
-// (`azz` in `jazz`).
-import { stripTags } from './searchable-text.js';
+// The search index's keys. A search term matches an event when it occurs anywhere in the folded
+// title, excerpt or content (lib/domain/search-terms.ts). The index keeps, per event, its whole
+// words: the maximal runs of letters and digits of those folded texts. A run of letters and digits
+// of a term lies inside one word of every text it occurs in, so the events of a term are among those
+// that have a word containing the term's longest run; when the term is that run, exactly those. The
+// words that contain a run come from the language's vocabulary: every suffix of every word, so
+// that "the words containing `t`" is one range of suffixes beginning with `t`.
 
 /** Words beyond this many per event are not indexed (a description is at most 65,535 characters). */
-export const MAX_WORDS = 400;
-/** Longer words are cut (a key of the index holds a word). */
+export const MAX_WORDS = 1000;
+/** A word is indexed by its first this many characters (a key of the index holds it). */
 export const MAX_WORD_LENGTH = 64;
 
-/** The distinct words of a text, folded: lower case, without accents. */
-export function words(text: string): string[] {
-  const folded = stripTags(text)
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase();
+import { searchedTexts, type Searchable } from './search-terms.js';
+
+const SEPARATORS = /[^\p{L}\p{N}]+/u;
+
+/** The runs of letters and digits of a folded text, in order. */
+export const runsOf = (text: string): string[] => text.split(SEPARATORS).filter(Boolean);
+
+/** The distinct words of folded texts, each cut at `MAX_WORD_LENGTH` characters. */
+export function wordsOf(texts: readonly string[]): string[] {
   const out = new Set<string>();
-  for (const w of folded.split(/[^\p{L}\p{N}]+/u)) if (w) out.add(w.slice(0, MAX_WORD_LENGTH));
+  for (const text of texts) for (const run of runsOf(text)) out.add([...run].slice(0, MAX_WORD_LENGTH).join(''));
   return [...out];
 }
 
-/** The words an event is found by. */
-export function eventWords(e: { title: string; description: string; excerpt: string }): string[] {
-  return words(`${e.title} ${e.description} ${e.excerpt}`).slice(0, MAX_WORDS);
+/** The run of a folded term the index looks up: its longest (the most selective), or none. */
+export function keyRun(term: string): string | undefined {
+  let best: string | undefined;
+  for (const run of runsOf(term)) if (best === undefined || [...run].length > [...best].length) best = run;
+  return best;
 }
 
-/** The words a search asks for (all of them must match). */
-export const searchWords = (search: string) => words(search);
+/** Whether the words that contain the term's key run are exactly the term's events (no record check). */
+export const exactByWords = (term: string): boolean => term !== '' && keyRun(term) === term && [...term].length <= MAX_WORD_LENGTH;
+
+/** Every suffix of a word, the word itself first: the vocabulary's entries of the word. */
+export function suffixes(word: string): string[] {
+  const chars = [...word];
+  return chars.map((_, i) => chars.slice(i).join(''));
+}
+
+/** The vocabulary partition of a suffix (or of a run looked up): its first two characters. */
+export const vocabShard = (text: string): string => [...text].slice(0, 2).join('');
+
+/** The words an event is found by. */
+export const eventWords = (e: Searchable): string[] => wordsOf(searchedTexts(e)).slice(0, MAX_WORDS);

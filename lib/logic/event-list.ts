@@ -13,7 +13,7 @@ import { batchGet, keyOf } from '#lib/store/reads.js';
 import { keys } from '#lib/store/keys.js';
 import { readStats, type LangStats } from '#lib/store/stats.js';
 import type { EventItem, TermItem } from '#lib/store/items.js';
-import { searchWords } from '#lib/domain/search-words.js';
+import { parseSearch } from '#lib/domain/search-terms.js';
 import { loadLinked } from './common.js';
 import { keepFor, termsFor } from './term-cache.js';
 import { asList, envelope, pageAndTotal, pageKeys, paging, statuses } from './lists.js';
@@ -22,7 +22,8 @@ import { windowOf, type EventListRequest } from './event-window.js';
 import { geoVenues, parentCheck, postCheck, termCheck, type Filters } from './event-filters.js';
 import { sources } from './event-sources.js';
 import { listTotal } from './event-totals.js';
-import { listAllWords, listIncluded } from './event-in-memory.js';
+import { listIncluded } from './event-in-memory.js';
+import { listSearched } from './event-search.js';
 import { echoQuery } from './event-echo.js';
 import { readFitting } from './feed-reads.js';
 
@@ -71,7 +72,7 @@ async function listEventsWith(ctx: EventListRequest, side: SideWork, feed: Feed 
   const near = ahead ? undefined : await geo;
   const venues = near === undefined ? venue : venue === undefined ? near : venue.filter((id) => near.includes(id));
   const filters: Filters = { venue: venues, organizer, categories, tags, featured: p.featured, parent: p.post_parent };
-  const paged = !(venues !== undefined && venues.length === 0) && p.include === undefined && !(p.search !== undefined && searchWords(p.search).length > 1);
+  const paged = !(venues !== undefined && venues.length === 0) && p.include === undefined && p.search === undefined;
   // Other reads than the page's own check the filters beside them.
   const aside = ahead && !paged ? side.start(batchGet(checkKeys)) : undefined;
 
@@ -84,11 +85,9 @@ async function listEventsWith(ctx: EventListRequest, side: SideWork, feed: Feed 
   } else if (p.include !== undefined) {
     ({ events, total: n } = await listIncluded(ctx, statusList, ownBy, filters, offset, perPage));
   } else if (!paged) {
-    ({ events, total: n } = await listAllWords(ctx, searchWords(p.search ?? ''), statusList, ownBy, filters, w, offset, perPage));
+    ({ events, total: n } = await listSearched(ctx, parseSearch(p.search ?? ''), statusList, ownBy, filters, w, offset, perPage, stats));
   } else {
-    // One searched word is one more list partition (a search without words is no search).
-    const word = p.search === undefined ? undefined : searchWords(p.search)[0];
-    const { sources: src, multi } = sources(ctx, statusList, { ...filters, word }, w, ownBy);
+    const { sources: src, multi } = sources(ctx, statusList, filters, w, ownBy);
     // Several values of a filter (OR) may list an event twice: their total counts the ids, so
     // every key is read, and the page comes from that same read (one request per partition).
     const counting = multi ? undefined : side.start(listTotal(src, w, stats));

@@ -12,6 +12,7 @@ import { ApiError, ConflictError } from '#lib/contract/errors.js';
 import { del, put, update, type TransactItem } from '#lib/store/transactions.js';
 import { DURATIONS, durationClass, eventSeconds } from '#lib/store/durations.js';
 import { bucketOf, keys, listKeys } from '#lib/store/keys.js';
+import { recentWrites } from '#lib/store/recent-writes.js';
 import type { EventItem, LinkItem } from '#lib/store/items.js';
 import { RECORD_SHARDS, shardKey, type Split } from '#lib/store/record-shards.js';
 import { readCards } from './cards.js';
@@ -353,6 +354,7 @@ export function eventTransaction(
     const delta = item ? (rewrittenDelta.get(itemKey(item)) ?? 0) : 0;
     items.push(item && delta ? { ...t, Put: { ...t.Put!, Item: { ...item, linkedEvents: Number(item.linkedEvents ?? 0) + delta } } } : t);
   }
+  items.push(...recentWrites(old, next));
   for (const item of items) {
     const op = (item.Put ?? item.Update ?? item.Delete ?? item.ConditionCheck)!;
     op.TableName = tableName;

@@ -35,6 +35,7 @@ import { createId, type CreateId } from '#lib/store/create-ids.js';
 import { importedRecord } from '#lib/store/import-scope.js';
 import { freeSlug, idAndSlug } from '#lib/store/slugs.js';
 import { keys, type Taxonomy } from '#lib/store/keys.js';
+import { noteRecentWrite } from '#lib/store/recent-writes.js';
 import type { AnyPost, EventItem, OrganizerItem, TermItem, VenueItem } from '#lib/store/items.js';
 import { checked, requireVersion, settleChecked, writeChecked, type Checked } from '#lib/store/precondition.js';
 import { addTermBytes, durationBound, itemBytes } from '#lib/store/stats.js';
@@ -457,6 +458,8 @@ export async function updateEvent(ctx: EventUpdate): Promise<Reply> {
   const recordOnly = wantedSlug === undefined && statusOf(found as EventItem) === found.status && Object.keys(ctx.params).every((k) => k in RECORD_ONLY || k === 'ml_language');
   if (recordOnly) {
     const updated = await updateFields(ctx, found as EventItem, check);
+    // A searched field changed: searches read the record until the consumer has indexed it.
+    if (updated && ['title', 'description', 'excerpt'].some((k) => k in ctx.params)) await noteRecentWrite(updated);
     if (updated) return respond(200, updated);
   }
   const author = await authorOf(ctx, found.author);

@@ -1,5 +1,6 @@
 // List operations and TEC's envelopes (reference §4). A page reads keys from the `list` index
 // (small items), then the page's records and their links in batch reads.
+import { placeMatches } from '#lib/domain/search-terms.js';
 import { apiBase, config, withQuery, type Lang } from '#lib/runtime/config.js';
 import { withShardTotals } from '#lib/store/record-shards.js';
 import { readStats } from '#lib/store/stats.js';
@@ -227,16 +228,6 @@ async function allOf<T>(sources: Source[]): Promise<T[]> {
   return [...(await batchGet<T>(keysOfAll)).values()];
 }
 
-/** Every word (split on non-alphanumerics) must appear in one of the fields, case-insensitively. */
-export function matchesWords(search: string, fields: (string | null | undefined)[]): boolean {
-  const haystack = fields.map((f) => (f ?? '').toLowerCase());
-  return search
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean)
-    .every((word) => haystack.some((f) => f.includes(word)));
-}
-
 const PLACE_SEARCH_FIELDS = {
   venue: ['address', 'city', 'province', 'state', 'stateprovince', 'zip', 'phone'],
   organizer: ['phone', 'email', 'website'],
@@ -302,7 +293,7 @@ export async function listPlaces(ctx: RequestContext<ArgsOf<'venues.list'>>, kin
     if (search !== undefined) {
       const fields = ['title', 'description', 'excerpt', ...PLACE_SEARCH_FIELDS[kind]] as const;
       candidates = candidates.filter((r) =>
-        matchesWords(
+        placeMatches(
           search,
           fields.map((f) => (r as unknown as Record<string, string>)[f]),
         ),

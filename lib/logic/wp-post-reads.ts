@@ -21,7 +21,8 @@ import { batchGet, getItem, queryAll } from '#lib/store/reads.js';
 import { keys, listKeys, type PostKind } from '#lib/store/keys.js';
 import type { AnyPost, EventItem, TermItem } from '#lib/store/items.js';
 import { waitAll } from '#lib/runtime/settle.js';
-import { asList, matchesWords, ownFilter, queryInput, withFilters } from './lists.js';
+import { asList, ownFilter, queryInput, withFilters } from './lists.js';
+import { matchesSearch, parseSearch } from '#lib/domain/search-terms.js';
 import { pageLinks } from './wp-term-reads.js';
 
 /** The most records a list reads to order or search them (a batch read of 100 keys each). */
@@ -141,7 +142,8 @@ export async function listWpPosts(ctx: RequestContext<WpPostList>, kind: PostKin
     const search = p.search;
     // WordPress searches password-protected posts for signed-in users only.
     if (search !== undefined && search !== '') {
-      list = list.filter((r) => matchesWords(search, [r.title, r.excerpt, r.description]) && (!!ctx.principal || !(r as EventItem).password));
+      const terms = parseSearch(search);
+      list = list.filter((r) => matchesSearch(r, terms) && (!!ctx.principal || !(r as EventItem).password));
     }
     const compare = primary(RECORD_ORDER[p.orderby] ?? indexOrder(p.orderby, p.include, new Map(list.map((r) => [r.id, r as unknown as IndexItem]))));
     list.sort((a, b) => compare(a, b) || tie(a.id, b.id));

@@ -2,12 +2,17 @@
 // the attributes and indexes). Ids are zero-padded in sort keys so that they order numerically.
 import type { Lang } from '#lib/runtime/config.js';
 import { CREDENTIALS_PREFIX, LOGIN_PREFIX } from '#lib/contract/grants.js';
+import { vocabShard } from '#lib/domain/search-words.js';
 
 export type PostKind = 'event' | 'venue' | 'organizer';
 export type Taxonomy = 'category' | 'tag';
 export type Sequence = 'post' | 'term' | 'user';
 
 export const pad = (id: number) => String(id).padStart(10, '0');
+
+/** How many partitions a language's recent writes spread over (lib/store/recent-writes.ts). */
+export const RECENT_SHARDS = 4;
+export const recentPartition = (lang: Lang, shard: number) => `RECENT#${lang}#${shard}`;
 
 export const keys = {
   /** An event, venue or organizer: they share the post id sequence, as in WordPress. */
@@ -50,8 +55,20 @@ export const keys = {
    */
   link: (targetPk: string, eventId: number) => ({ pk: targetPk, sk: `EVENT#${pad(eventId)}` }),
   linkPrefix: 'EVENT#',
+  /**
+   * An event written since the stream consumer last indexed it for search: `RECENT_SHARDS`
+   * partitions per language (by event id, so that no one key takes every write of a language),
+   * each read whole by a search (lib/store/recent-writes.ts).
+   */
+  recentWrite: (lang: Lang, eventId: number) => ({ pk: recentPartition(lang, eventId % RECENT_SHARDS), sk: pad(eventId) }),
   /** The search index item of one word of an event (its `word#<word>` list entry): lib/stream/search-trigger.ts. */
   word: (eventId: number, word: string) => ({ pk: `WORD#${eventId}`, sk: word }),
+  /**
+   * A language's search vocabulary: one item per suffix of each word its events were ever indexed
+   * by, in the partition of the suffix's first two characters, so that the words containing a
+   * piece are one `begins_with` range (lib/domain/search-words.ts).
+   */
+  vocab: (lang: Lang, suffix: string, word: string) => ({ pk: `VOCAB#${lang}#${vocabShard(suffix)}`, sk: `${suffix}#${word}` }),
   /** The featured index item of an event (its `featured#1` or `featured#0` list entry). */
   featured: (eventId: number) => ({ pk: `POST#${eventId}`, sk: 'IDX#featured' }),
   /**

@@ -1,16 +1,21 @@
-// Keeps the search index from the change stream: for every listed event, one item per word in the
-// list partition `word#<word>` (the same index, attributes and order as the other list filters),
-// and the word partitions' month buckets, whose day entries are sets of event ids. Every step is
-// idempotent (puts, deletes, and set ADD/DELETE), so a batch delivered again changes nothing.
-import { DeleteCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+// Keeps the search index from the change stream: for every listed event, one item per word
+// (lib/domain/search-words.ts) in the list partition `word#<word>` (the same index, attributes and
+// order as the other list filters), and those partitions' month buckets, whose day entries are sets
+// of event ids; and the language's vocabulary, the suffixes of every word it has seen, written once
+// per word (a word already there is one key of a batch read). Every step is idempotent (puts,
+// deletes, and set ADD/DELETE), so a batch delivered again changes nothing. Once an event's version
+// is indexed, its recent-write items go (lib/store/recent-writes.ts).
+import { BatchGetCommand, DeleteCommand, PutCommand, UpdateCommand, type BatchGetCommandOutput, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '#lib/runtime/config.js';
 import { db } from '#lib/store/db.js';
 import { indexAttributes, listed } from '#lib/logic/event-writes.js';
-import { eventWords } from '#lib/domain/search-words.js';
+import { eventWords, suffixes } from '#lib/domain/search-words.js';
+import { forgetRecent } from '#lib/store/recent-writes.js';
 import { DURATIONS, durationClass, eventSeconds } from '#lib/store/durations.js';
 import { bucketOf, keys, listKeys } from '#lib/store/keys.js';
 import { durationBound } from '#lib/store/stats.js';
 import type { EventItem } from '#lib/store/items.js';
+import type { Lang } from '#lib/runtime/config.js';
 import type { Change, Trigger } from './change.js';
 
 /** What an event contributes to the index: its word items, by word, when it is listed. */
@@ -42,6 +47,33 @@ async function inParallel<T>(list: readonly T[], fn: (item: T) => Promise<unknow
 export interface IndexTarget {
   table: string;
   client: DynamoDBDocumentClient;
+}
+
+/** A BatchGetItem takes 100 keys. */
+const BATCH_KEYS = 100;
+
+/**
+ * Adds the words new to the index of a language to its vocabulary: a word whose own entry (the
+ * suffix that is the whole word) is there has all of them, since they are written before it.
+ */
+export async function addToVocabulary(lang: Lang, words: readonly string[], { table, client }: IndexTarget): Promise<void> {
+  const missing: string[] = [];
+  for (let i = 0; i < words.length; i += BATCH_KEYS) {
+    let ask: Record<string, unknown>[] | undefined = words.slice(i, i + BATCH_KEYS).map((w) => keys.vocab(lang, w, w));
+    const found = new Set<string>();
+    while (ask?.length) {
+      const out: BatchGetCommandOutput = await client.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: ask, ProjectionExpression: 'sk' } } }));
+      for (const item of out.Responses?.[table] ?? []) found.add(String(item.sk));
+      ask = out.UnprocessedKeys?.[table]?.Keys;
+    }
+    missing.push(...words.slice(i, i + BATCH_KEYS).filter((w) => !found.has(keys.vocab(lang, w, w).sk)));
+  }
+  for (const word of missing) {
+    // The whole word last: it tells that its other suffixes are written.
+    const [whole, ...rest] = suffixes(word);
+    await inParallel(rest, (suffix) => client.send(new PutCommand({ TableName: table, Item: { ...keys.vocab(lang, suffix, word), word } })));
+    await client.send(new PutCommand({ TableName: table, Item: { ...keys.vocab(lang, whole!, word), word } }));
+  }
 }
 
 /** Brings the index from what `old` contributed to what `next` contributes. */
@@ -83,6 +115,9 @@ export async function reindex(old: EventItem | undefined, next: EventItem | unde
   // indexes every event itself, so each one's own duration is enough.
   const bound = next && [...moves.values()].some((m) => m.lasts) ? (target ? eventSeconds(next) : await durationBound(next.lang, eventSeconds(next))) : undefined;
 
+  // The vocabulary first: a search finds an indexed word only through it.
+  const fresh = [...after].filter(([word, item]) => before.get(word)?.lang !== item.lang).map(([word]) => word);
+  if (next && fresh.length) await addToVocabulary(next.lang, fresh, { table, client });
   await inParallel(puts, (item) => client.send(new PutCommand({ TableName: table, Item: item })));
   await inParallel(deletes, (word) => client.send(new DeleteCommand({ TableName: table, Key: keys.word(id, word) })));
   await inParallel([...moves.values()], ({ key, add, remove, lasts }) => {
@@ -104,5 +139,14 @@ export async function reindex(old: EventItem | undefined, next: EventItem | unde
 export const searchTrigger: Trigger = {
   id: 'search',
   wants: (change: Change) => change.kind === 'event',
-  apply: (change: Change) => reindex(change.old as EventItem | undefined, change.new as EventItem | undefined),
+  apply: async (change: Change) => {
+    const old = change.old as EventItem | undefined;
+    const next = change.new as EventItem | undefined;
+    await reindex(old, next);
+    await forgetRecent(
+      change.id,
+      [old?.lang, next?.lang].filter((l) => l !== undefined),
+      change.revision,
+    );
+  },
 };

@@ -1,13 +1,15 @@
 // The search index of events written before the stream consumer kept it: `backfillSearch` indexes
 // them as the consumer would, idempotently. The gateway here runs without the consumer, so the
-// creates leave the index empty, as on a table that predates it.
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+// creates leave the index empty; their recent-write items are removed too, as on a table that
+// predates both.
+import { DeleteCommand, DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { localClient } from '#lib/local/dynamo.js';
 import { backfillSearch } from '#lib/stream/backfill.js';
 import { useGateway } from '../support/gateway.js';
 import { createAsEditor } from '../support/expect.js';
 import { dynamoEndpoint } from '../support/table.js';
+import { RECENT_SHARDS, recentPartition } from '#lib/store/keys.js';
 
 const gw = useGateway();
 const at = (days: number) => `${new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10)} 10:00:00`;
@@ -25,10 +27,21 @@ describe('backfillSearch', () => {
     await createAsEditor(gw, '/events', { title: 'Backfilled jazz draft', start_date: at(5), end_date: at(5), status: 'draft' });
     const trashed = await createAsEditor(gw, '/events', { title: 'Backfilled jazz, trashed', start_date: at(6), end_date: at(6), status: 'publish' });
     expect((await gw.api('DELETE', `/events/${trashed.id}`, { token: 'editor' })).status).toBe(200);
-    // Nothing consumed the stream: the index is empty.
+    // Searches see the events written since the index caught up, by their records.
+    expect(await search('jazz')).toEqual({ titles: ['Backfilled jazz night', 'Backfilled rock'], total: 2 });
+    const client = DynamoDBDocumentClient.from(localClient(await dynamoEndpoint()), { marshallOptions: { removeUndefinedValues: true } });
+    const recent = [];
+    for (let k = 0; k < RECENT_SHARDS; k++) {
+      const out = await client.send(new QueryCommand({ TableName: gw.table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': recentPartition('en', k) } }));
+      recent.push(...(out.Items ?? []));
+    }
+    // One item per event, spread over the shards by id.
+    expect(recent).toHaveLength(4);
+    expect(new Set(recent.map((i) => i.pk)).size).toBeGreaterThan(1);
+    for (const item of recent) await client.send(new DeleteCommand({ TableName: gw.table, Key: { pk: item.pk, sk: item.sk } }));
+    // Without them, as on a table older than the index, nothing consumed the stream: the index is empty.
     expect(await search('jazz')).toEqual({ titles: [], total: 0 });
 
-    const client = DynamoDBDocumentClient.from(localClient(await dynamoEndpoint()), { marshallOptions: { removeUndefinedValues: true } });
     const seen: number[] = [];
     const first = await backfillSearch({ target: { table: gw.table, client }, segments: 2, progress: ({ events }) => seen.push(events) });
     expect(first.events).toBe(4);
@@ -39,6 +52,18 @@ describe('backfillSearch', () => {
     expect(await search('jazz')).toEqual(want);
     expect(await search('jazz', true)).toEqual({ titles: ['Backfilled jazz draft', 'Backfilled jazz night', 'Backfilled rock'], total: 3 });
     expect(await search('night')).toEqual({ titles: ['Backfilled jazz night'], total: 1 });
+    // The vocabulary: every suffix of every word, once per word however many events have it.
+    const vocab = async (pk: string) =>
+      ((await client.send(new QueryCommand({ TableName: gw.table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }))).Items ?? []).map((i) => i.sk);
+    expect(await vocab('VOCAB#en#ja')).toEqual(['jazz#jazz']);
+    expect(await vocab('VOCAB#en#az')).toEqual(['azz#jazz']);
+    expect(await vocab('VOCAB#en#zz')).toEqual(['zz#jazz']);
+    expect(await vocab('VOCAB#en#ck')).toEqual(['ck#rock', 'ckfilled#backfilled']);
+    // Parts of words, through the vocabulary the backfill wrote.
+    expect(await search('azz')).toEqual(want);
+    expect(await search('ROC')).toEqual({ titles: ['Backfilled rock'], total: 1 });
+    expect(await search('ackfill')).toEqual({ titles: ['Backfilled jazz night', 'Backfilled rock'], total: 2 });
+    expect(await search('azz igh')).toEqual({ titles: ['Backfilled jazz night'], total: 1 });
 
     // Again: the same index, the same totals (day buckets hold sets of ids, not counters).
     expect((await backfillSearch({ target: { table: gw.table, client } })).events).toBe(4);

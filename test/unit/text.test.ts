@@ -3,7 +3,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { resetConfig } from '#lib/runtime/config.js';
 import { escapeHtml, jsonLdDescription, jsonLdName, renderContent, renderExcerpt, renderTitle } from '#lib/wp/text.js';
-import { stripTags } from '#lib/domain/searchable-text.js';
 import { renderTermName } from '#lib/contract/html-filters.js';
 import { shortcodeUnautop, wpautop, wpHtmlSplit } from '#lib/wp/autop.js';
 import { stripBlockDelimiters } from '#lib/wp/blocks.js';
@@ -443,12 +442,5 @@ describe('legacy helpers', () => {
   it('escapeHtml encodes like htmlspecialchars with ENT_QUOTES', () => {
     expect(escapeHtml(`Tom & "Jerry's"`)).toBe('Tom &amp; &quot;Jerry&#039;s&quot;');
     expect(escapeHtml('&amp;')).toBe('&amp;amp;');
-  });
-
-  it('stripTags makes searchable text', () => {
-    expect(stripTags('<p>a</p><p>b</p>')).toBe('a b');
-    expect(stripTags('Hel<b>lo</b>  \n\t world')).toBe('Hello world');
-    expect(stripTags('a<script>alert(1)</script>b<style>p{}</style>c<!-- note -->d')).toBe('a b c d');
-    expect(stripTags('1 < 2 and 3 > 2')).toBe('1 < 2 and 3 > 2');
   });
 });
