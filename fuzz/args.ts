@@ -58,10 +58,10 @@ export function jsonViolation(arg: Arg, v: JVal): string | undefined {
     case 'integer':
       if (n !== undefined) {
         if (!Number.isSafeInteger(n)) return `${v instanceof Raw ? v.text : n} is not an integer`;
-        if (n < 0) return `${n} is negative`;
+        if (n < 0 && !takesNegative(arg)) return `${n} is negative`;
         return undefined;
       }
-      if (typeof v === 'string') return stringIntViolation(v);
+      if (typeof v === 'string') return stringIntViolation(v, takesNegative(arg));
       return `a ${isArr ? 'list' : isObj ? 'map' : typeof v} is not an integer`;
     case 'number':
       if (n !== undefined) return Number.isFinite(n) ? undefined : `${(v as Raw).text ?? n} is not a finite number`;
@@ -110,11 +110,14 @@ function idListViolation(v: JVal, top: boolean): string | undefined {
   return undefined;
 }
 
-function stringIntViolation(s: string): string | undefined {
+/** Integers that may be negative (WordPress's `offset`, which it reads as its absolute value), as the argument's validator says. */
+const takesNegative = (arg: Arg) => arg.schema.safeParse(-1).success;
+
+function stringIntViolation(s: string, negative: boolean): string | undefined {
   if (!/^\s*-?\d+\s*$/.test(s)) return `"${s.slice(0, 20)}" is not an integer`;
   const n = Number(s);
   if (!Number.isSafeInteger(n)) return `${s.trim()} is beyond the safe integers`;
-  if (n < 0) return `${n} is negative`;
+  if (n < 0 && !negative) return `${n} is negative`;
   return undefined;
 }
 
@@ -138,7 +141,7 @@ export function queryViolation(arg: Arg, v: QVal): string | undefined {
     case 'array':
       return tooLong(arg, v);
     case 'integer':
-      return stringIntViolation(v);
+      return stringIntViolation(v, takesNegative(arg));
     case 'number':
       return stringNumberViolation(v);
     case 'boolean':

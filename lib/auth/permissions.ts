@@ -79,10 +79,17 @@ export function samePassword(given: unknown, stored: string): boolean {
   return timingSafeEqual(digest(given), digest(stored));
 }
 
-/** Whether the caller sees a password-protected event in full: editors, its author, or the password. */
-export async function unlocked(ctx: RequestWith<{ password?: string }>, event: Pick<PostItem, 'author'> & { password?: string }): Promise<boolean> {
-  if (!event.password || isEditor(ctx.principal)) return true;
-  if (ctx.principal?.role && event.author === (await callerId(ctx))) return true;
+/**
+ * Whether the caller sees a password-protected event in full: with its password, or with
+ * `context=edit` when the caller may edit it (TEC's rule, WordPress's for protected posts: an
+ * editor or the author reading without either is refused like anyone else).
+ */
+export async function unlocked(
+  ctx: RequestWith<{ password?: string; context?: string }>,
+  event: Pick<PostItem, 'author' | 'status' | 'trashedFrom'> & { password?: string },
+): Promise<boolean> {
+  if (!event.password) return true;
+  if (ctx.params.context === 'edit' && (await canWrite(ctx, event))) return true;
   return samePassword(ctx.params.password, event.password);
 }
 

@@ -140,7 +140,7 @@ export function responses(op: Operation): Record<string, Json> {
   } else if (t.pathVar && t.postStatus) {
     out[403] = fail(
       kind === 'events'
-        ? "The event is trashed (event-no-longer-available), not published and not the caller's (event-not-accessible), or protected by a password that was not given (event-password-protected)"
+        ? "The event is trashed (event-no-longer-available), not published and not the caller's (event-not-accessible), or protected by a password that was not given, without context=edit by one who may edit it (event-password-protected)"
         : `The ${one} is trashed or not published and not the caller's (${one}-not-accessible)`,
     );
   }

@@ -25,6 +25,7 @@ import { listTotal } from './event-totals.js';
 import { listIncluded } from './event-in-memory.js';
 import { listSearched } from './event-search.js';
 import { echoQuery } from './event-echo.js';
+import { readFitting } from './feed-reads.js';
 
 /** The first `limit` events of the whole list, and what a feed makes of them (lib/logic/event-feed.ts). */
 export interface Feed {
@@ -97,9 +98,17 @@ async function listEventsWith(ctx: EventListRequest, side: SideWork, feed: Feed 
     for (const h of hits) for (const id of [...asList(h.item.categories), ...asList(h.item.tags)]) hitTerms.add(id);
     known = termsFor(ctx.shared, hitTerms);
     const unread = [...hitTerms].filter((id) => !known!.has(id));
-    const found = await batchGet<EventItem | TermItem>([...hits.map((h) => keys.post(h.id)), ...unread.map(keys.term), ...(checked ? [] : checkKeys)]);
+    const others = [...unread.map(keys.term), ...(checked ? [] : checkKeys)];
+    let found: Map<string, EventItem | TermItem>;
+    let shown = hits;
+    if (feed) {
+      // A feed holds the soonest events that one answer can hold (lib/logic/feed-reads.ts).
+      const [fitting, rest] = await waitAll([readFitting<EventItem>(hits.map((h) => keys.post(h.id))), batchGet<TermItem>(others)] as const);
+      found = new Map<string, EventItem | TermItem>([...rest, ...fitting.found]);
+      shown = hits.slice(0, fitting.count);
+    } else found = await batchGet<EventItem | TermItem>([...hits.map((h) => keys.post(h.id)), ...others]);
     if (!checked) verify(found);
-    events = hits.map((h) => found.get(keyOf(keys.post(h.id))) as EventItem | undefined).filter((e): e is EventItem => e !== undefined);
+    events = shown.map((h) => found.get(keyOf(keys.post(h.id))) as EventItem | undefined).filter((e): e is EventItem => e !== undefined);
     const read = await withShardTotals(unread.map((id) => found.get(keyOf(keys.term(id))) as TermItem | undefined).filter((t): t is TermItem => t !== undefined));
     keepFor(ctx.shared, read);
     for (const t of read) known.set(t.id, t);

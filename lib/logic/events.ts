@@ -218,6 +218,11 @@ function eventFrom(p: EventFields, base: { id: number; lang: Lang; slug: string;
   if (allDay) {
     start = startOfDay(start);
     end = endOfDay(end);
+  } else {
+    // A wall time the zone skips (the hour clocks go forward) is saved as the time it resolves to,
+    // as TEC saves it: 03:30 in Vilnius on 2027-03-28 is 04:30.
+    if (p.start_date !== undefined) start = utcToWall(wallToUtc(start, zone), zone);
+    if (p.end_date !== undefined) end = utcToWall(wallToUtc(end, zone), zone);
   }
   if (end < start) {
     throw invalidParams({ end_date: `end_date (${end}) must not be before start_date (${start}).` });

@@ -3,7 +3,7 @@
 // (`/<lang>/<ns>/events/v1`) and the REST API index (`/wp-json/`, `/<lang>`) that lists the site,
 // its namespaces and every route served (the OpenAPI document is lib/logic/doc.ts).
 import { apiBase, config, restRoot, type Config, type Lang } from '#lib/runtime/config.js';
-import { instantToWall, isoWithOffset } from '#lib/domain/time/dates.js';
+import { offsetAt } from '#lib/domain/time/dates.js';
 import { json, type Reply } from '#lib/contract/reply.js';
 import { argSchema, documentedArgs, type ArgDoc } from '#lib/contract/arg-docs.js';
 import { API_ROOTS, OPERATIONS, routePath, type Api, type Operation } from '#lib/contract/operations.js';
@@ -79,9 +79,8 @@ function buildIndex(lang: Lang): Record<string, unknown> {
 
 /** WordPress's `gmt_offset` and `timezone_string` of the site's time zone (a fixed `UTC±N` has no zone name). */
 function siteZone(cfg: Config, now: Date): { gmt_offset: number | string; timezone_string: string } {
-  const iso = isoWithOffset(instantToWall(now, cfg.siteTimezone), cfg.siteTimezone);
-  const [, sign, h, m] = /([+-])(\d\d):(\d\d)$/.exec(iso)!;
-  const hours = (sign === '-' ? -1 : 1) * (Number(h) + Number(m) / 60);
+  // The offset of the instant itself: a wall time the zone passes twice names two.
+  const hours = offsetAt(cfg.siteTimezone, now.getTime()) / 60;
   return /^UTC[+-]/i.test(cfg.siteTimezone) ? { gmt_offset: String(hours), timezone_string: '' } : { gmt_offset: hours, timezone_string: cfg.siteTimezone };
 }
 

@@ -161,11 +161,14 @@ export async function listWpPosts(ctx: RequestContext<WpPostList>, kind: PostKin
     ordered = list.map((it) => Number(it.id));
   }
 
-  const total = ordered.length;
-  const pages = Math.ceil(total / p.per_page);
-  const offset = p.offset ?? (p.page - 1) * p.per_page;
-  if (p.page > pages && total > 0) throw new ApiError(400, 'rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.');
+  // As WP_Query: an offset, 0 included, replaces the page (which still names the links), a negative
+  // one counts as positive (absint), and a page it leaves empty reports no posts at all (found_posts
+  // is 0 then; without an offset WordPress counts again, and a page past the last is refused).
+  const offset = p.offset !== undefined ? Math.abs(p.offset) : (p.page - 1) * p.per_page;
   const pageIds = ordered.slice(offset, offset + p.per_page);
+  const total = p.offset !== undefined && !pageIds.length ? 0 : ordered.length;
+  const pages = Math.ceil(total / p.per_page);
+  if (p.page > pages && total > 0) throw new ApiError(400, 'rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.');
   const unread = pageIds.filter((id) => !records.has(id));
   if (unread.length) for (const r of (await batchGet<AnyPost>(unread.map(keys.post))).values()) records.set(r.id, r);
   const posts = pageIds.map((id) => records.get(id)).filter((r): r is AnyPost => r !== undefined);

@@ -97,10 +97,12 @@ export async function listWpTerms(ctx: RequestContext<WpList>): Promise<Reply> {
     const event = post as EventItem;
     of = taxonomy === 'category' ? event.categories : event.tags;
   }
-  // An offset (tags only) wins over the page, and names the page the links count from.
+  // An offset (tags only) other than 0 wins over the page, and names the page the links count from.
+  // As WordPress: the query takes its absolute value (absint), the links the value as given (so
+  // offset=-5 with per_page=2 links its next page as page=0).
   const given = (p as { offset?: number }).offset;
-  const offset = given ? Math.max(0, given) : (p.page - 1) * p.per_page;
-  const page = Math.ceil(offset / p.per_page + 1);
+  const offset = given ? Math.abs(given) : (p.page - 1) * p.per_page;
+  const page = Math.ceil((given || offset) / p.per_page + 1);
   const { terms, total } = await queryTerms(ctx.lang, {
     taxonomy,
     offset,

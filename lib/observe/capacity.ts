@@ -88,6 +88,11 @@ export function recordConsumed(command: string, consumed: Consumed | Consumed[] 
   if (scope) add(scope, command, read, write);
 }
 
+/** The read units the current API request has used so far; undefined outside a request (no budget there). */
+export function readSoFar(): number | undefined {
+  return scopes.get()?.read;
+}
+
 /** What one API request may spend: lib/contract/budget.ts states it, lib/store/db.ts enforces it. */
 export interface Budget {
   requests: number;

@@ -2,7 +2,7 @@
 // and terms, nested and standalone. `single` adds json_ld, as TEC does on single reads only.
 import { apiBase, config, type Lang } from '#lib/runtime/config.js';
 import { presentCost } from '#lib/domain/cost.js';
-import { dateDetails, isoWithOffset, timezoneAbbr } from '#lib/domain/time/dates.js';
+import { dateDetails, offsetAt, timezoneAbbr, utcToWall } from '#lib/domain/time/dates.js';
 import type { CardOmitted, EventItem, OrganizerItem, PostItem, TermItem, VenueItem } from '#lib/store/items.js';
 import { wellTyped } from './well-typed.js';
 import { escHtml, escUrl, jsonLdDescription, jsonLdName, renderContent, renderExcerpt, renderTitle, sanitizeTextField } from '#lib/wp/text.js';
@@ -117,10 +117,31 @@ function organizerJsonLd(o: OrganizerShown): Record<string, unknown> {
   });
 }
 
+/**
+ * A stored UTC time as JSON-LD shows it: the wall time in the event's zone and that instant's
+ * offset. TEC converts the UTC time it stores back into the zone, so a wall time the zone passes
+ * twice (the hour clocks go back) carries the offset of the instant stored, not of its wall time.
+ */
+function jsonLdDate(utc: string, zone: string): string {
+  const minutes = offsetAt(zone, Date.parse(`${utc.replace(' ', 'T')}Z`));
+  const abs = Math.abs(minutes);
+  const hhmm = `${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+  return `${utcToWall(utc, zone).replace(' ', 'T')}${minutes < 0 ? '-' : '+'}${hhmm}`;
+}
+
+/**
+ * The offer's price: TEC's cost without its currency mark, a cost of just "Free" as 0, a text or
+ * range as it is written ("Donation", "5 – 10"); no offer without a cost.
+ */
+function jsonLdPrice(cost: EventItem['cost']): string | undefined {
+  const bare = cost ? presentCost({ ...cost, symbol: '' }, { symbol: '' }).cost : '';
+  if (bare === '') return undefined;
+  return /^\s*free\s*$/i.test(bare) ? '0' : bare;
+}
+
 function eventJsonLd(e: EventItem, venue: VenueShown | undefined, organizers: OrganizerShown[]): Record<string, unknown> {
   const zone = tz(e);
-  const { cost_details } = presentCost(e.cost);
-  const price = cost_details.values.find((v) => /^\d/.test(v));
+  const price = jsonLdPrice(e.cost);
   const url = postUrl(e);
   return defined({
     '@context': 'http://schema.org',
@@ -131,8 +152,8 @@ function eventJsonLd(e: EventItem, venue: VenueShown | undefined, organizers: Or
     url,
     eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
     eventStatus: 'https://schema.org/EventScheduled',
-    startDate: isoWithOffset(e.start, zone),
-    endDate: isoWithOffset(e.end, zone),
+    startDate: jsonLdDate(e.utcStart, zone),
+    endDate: jsonLdDate(e.utcEnd, zone),
     location: venue ? venueJsonLd(venue) : undefined,
     organizer: organizers[0] ? organizerJsonLd(organizers[0]) : undefined,
     offers:

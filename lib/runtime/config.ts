@@ -21,6 +21,8 @@ export interface Config {
   siteName: string;
   /** The most events one calendar feed (`GET /events?ical=1`) holds; the soonest are kept. */
   icalMaxEvents: number;
+  /** The most bytes of event records one calendar feed is made from (a function answers at most 6 MB). */
+  icalMaxBytes: number;
   postsPerPage: number;
   maxPerPage: number;
   tableName: string;
@@ -64,6 +66,7 @@ export function loadConfig(): Config {
     siteTimezone: process.env.SITE_TIMEZONE || 'UTC',
     siteName: process.env.SITE_NAME ?? 'Event Calendar',
     icalMaxEvents: int('ICAL_MAX_EVENTS', 1000),
+    icalMaxBytes: int('ICAL_MAX_BYTES', 4 * 1024 * 1024),
     postsPerPage: int('POSTS_PER_PAGE', 9),
     maxPerPage: int('MAX_PER_PAGE', 50),
     tableName: process.env.TABLE_NAME || 'event-calendar',

@@ -1,7 +1,8 @@
 // Password-protected events end to end (reference §3.12, §5.1 step 6): the `password` field is
-// write-only; single reads without the right `password` are 403 event-password-protected; editors
-// and the event's author read it in full; lists redact protected events unless `password`
-// matches; "" removes the protection; every language behaves the same.
+// write-only; single reads without the right `password` are 403 event-password-protected, whoever
+// asks; with `context=edit`, those who may edit the event (editors, its author) read it in full, as
+// on TEC (WordPress's rule); lists redact protected events unless `password` matches or the same
+// `context=edit` applies; "" removes the protection; every language behaves the same.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '#lib/contract/principal.js';
 import { useGateway, type ApiOptions, type ApiResponse, type Lang } from '../support/gateway.js';
@@ -155,7 +156,7 @@ describe('password-protected events', () => {
 
     beforeAll(async () => {
       ({ event } = await protectedEvent(PW));
-      const res = await editor('GET', `/events/${event.id}`);
+      const res = await editor('GET', `/events/${event.id}`, { query: { context: 'edit' } });
       expect(res.status, res.text).toBe(200);
       full = res.body;
     });
@@ -188,17 +189,27 @@ describe('password-protected events', () => {
         expectNoPassword(res, PW);
       });
 
-      it(`by ${route}: editors and the event's author read it in full without the password`, async () => {
-        for (const res of [await editor('GET', path()), await owner('GET', path())]) {
+      it(`by ${route}: editors and the event's author read it in full with context=edit, without the password`, async () => {
+        const edit = { query: { context: 'edit' } };
+        for (const res of [await editor('GET', path(), edit), await owner('GET', path(), edit), await editor('GET', path(), { query: { context: 'edit', password: 'wrong' } })]) {
           expect(res.status, res.text).toBe(200);
           expect(res.body).toEqual(full);
           expectNoPassword(res, PW);
         }
       });
 
-      it(`by ${route}: other authors and contributors need the password`, async () => {
+      it(`by ${route}: editors and the event's author need the password or context=edit, as anyone`, async () => {
+        expect((await editor('GET', path())).body).toEqual(PROTECTED);
+        expect((await owner('GET', path())).body).toEqual(PROTECTED);
+        expect((await editor('GET', path(), { query: { context: 'view' } })).body).toEqual(PROTECTED);
+        expect((await owner('GET', path(), { query: { password: PW } })).body).toEqual(full);
+      });
+
+      it(`by ${route}: other authors and contributors need the password, context=edit or not`, async () => {
         expect((await as('author', OTHER_AUTHOR, 'GET', path())).body).toEqual(PROTECTED);
-        expect((await as('contributor', CONTRIBUTOR, 'GET', path())).body).toEqual(PROTECTED);
+        expect((await as('author', OTHER_AUTHOR, 'GET', path(), { query: { context: 'edit' } })).body).toEqual(PROTECTED);
+        expect((await as('contributor', CONTRIBUTOR, 'GET', path(), { query: { context: 'edit' } })).body).toEqual(PROTECTED);
+        expect((await api('GET', path(), { query: { context: 'edit' } })).body).toEqual(PROTECTED);
         const res = await as('author', OTHER_AUTHOR, 'GET', path(), { query: { password: PW } });
         expect(res.status, res.text).toBe(200);
         expect(res.body).toEqual(full);
@@ -211,10 +222,10 @@ describe('password-protected events', () => {
       const responses = [
         await owner('PATCH', `/events/${e.id}`, { body: { title: `Renamed ${RUN}` } }),
         await editor('PUT', `/events/by-slug/${e.slug}`, { body: { password: pw } }),
-        await editor('GET', `/events/${e.id}`),
+        await editor('GET', `/events/${e.id}`, { query: { context: 'edit' } }),
         await api('GET', `/events/${e.id}`, { query: { password: pw } }),
         await api('GET', `/events/by-slug/${e.slug}`, { query: { password: pw } }),
-        await editor('GET', '/events', { query: { start_date: day(dayOffset), end_date: day(dayOffset) } }),
+        await editor('GET', '/events', { query: { start_date: day(dayOffset), end_date: day(dayOffset), context: 'edit' } }),
         await dayList(dayOffset, { query: { password: pw } }),
         await dayList(dayOffset),
       ];
@@ -233,10 +244,11 @@ describe('password-protected events', () => {
       const body = { code: 'event-not-accessible', message: 'The requested event is not accessible', data: { status: 403 } };
       expect((await api('GET', `/events/${e.id}`)).body).toEqual(body);
       expect((await api('GET', `/events/${e.id}`, { query: { password: pw } })).body).toEqual(body);
-      expect((await owner('GET', `/events/${e.id}`)).status).toBe(200);
+      expect((await owner('GET', `/events/${e.id}`, { query: { context: 'edit' } })).status).toBe(200);
+      expect((await owner('GET', `/events/${e.id}`)).body).toEqual(PROTECTED);
     });
 
-    it('a contributor creates a protected draft and reads it without the password; the password stays hidden', async () => {
+    it('a contributor creates a protected draft and reads it with context=edit, without the password; the password stays hidden', async () => {
       const pw = `Contrib-${RUN}`;
       const res = await as('contributor', CONTRIBUTOR, 'POST', '/events', {
         body: { title: `Contrib guarded ${RUN}`, start_date: `${day(90)} 10:00:00`, end_date: `${day(90)} 11:00:00`, password: pw },
@@ -244,9 +256,10 @@ describe('password-protected events', () => {
       expect(res.status, res.text).toBe(201);
       expect(res.body.status).toBe('draft');
       expectNoPassword(res, pw);
-      const own = await as('contributor', CONTRIBUTOR, 'GET', `/events/${res.body.id}`);
+      const own = await as('contributor', CONTRIBUTOR, 'GET', `/events/${res.body.id}`, { query: { context: 'edit' } });
       expect(own.status, own.text).toBe(200);
       expectNoPassword(own, pw);
+      expect((await as('contributor', CONTRIBUTOR, 'GET', `/events/${res.body.id}`)).body).toEqual(PROTECTED);
     });
   });
 
@@ -255,13 +268,13 @@ describe('password-protected events', () => {
     let event: Json;
     let open: Json;
     let dayOffset: number;
-    /** The protected event as an editor's list shows it (unredacted). */
+    /** The protected event as an editor's list shows it with context=edit (unredacted). */
     let full: Json;
 
     beforeAll(async () => {
       ({ event, dayOffset } = await protectedEvent(PW));
       open = await plainEvent(dayOffset);
-      const res = await editor('GET', '/events', { query: { start_date: day(dayOffset), end_date: day(dayOffset) } });
+      const res = await editor('GET', '/events', { query: { start_date: day(dayOffset), end_date: day(dayOffset), context: 'edit' } });
       expect(res.status, res.text).toBe(200);
       expect(res.body.events.map((e: Json) => e.id)).toEqual([open.id, event.id]);
       full = res.body.events[1];
@@ -317,10 +330,16 @@ describe('password-protected events', () => {
       expect(wrong.body.events[1]).toEqual(redacted(full));
     });
 
-    it("editors and the event's author see it in full; another author sees it redacted", async () => {
-      expect((await dayList(dayOffset, { token: await tokenOf('editor', EDITOR) })).body.events[1]).toEqual(full);
-      expect((await dayList(dayOffset, { token: await tokenOf('author', OWNER) })).body.events[1]).toEqual(full);
-      expect((await dayList(dayOffset, { token: await tokenOf('author', OTHER_AUTHOR) })).body.events[1]).toEqual(redacted(full));
+    it("with context=edit editors and the event's author see it in full; another author sees it redacted", async () => {
+      const edit = { query: { context: 'edit' } };
+      expect((await dayList(dayOffset, { token: await tokenOf('editor', EDITOR), ...edit })).body.events[1]).toEqual(full);
+      expect((await dayList(dayOffset, { token: await tokenOf('author', OWNER), ...edit })).body.events[1]).toEqual(full);
+      expect((await dayList(dayOffset, { token: await tokenOf('author', OTHER_AUTHOR), ...edit })).body.events[1]).toEqual(redacted(full));
+    });
+
+    it("without context=edit editors and the event's author see it redacted, as anyone", async () => {
+      expect((await dayList(dayOffset, { token: await tokenOf('editor', EDITOR) })).body.events[1]).toEqual(redacted(full));
+      expect((await dayList(dayOffset, { token: await tokenOf('author', OWNER) })).body.events[1]).toEqual(redacted(full));
     });
 
     it('search and include lists redact too', async () => {
@@ -388,7 +407,7 @@ describe('password-protected events', () => {
           expect(ok.body.description).toBe('<p>Hidden words</p>');
           expect(ok.body.lang).toBe(lang);
           expectNoPassword(ok, pw);
-          const mine = await api('GET', path, { lang, token: await tokenOf('author', OWNER) });
+          const mine = await api('GET', path, { lang, token: await tokenOf('author', OWNER), query: { context: 'edit' } });
           expect(mine.status, mine.text).toBe(200);
         }
         const list = await dayList(dayOffset, { lang });

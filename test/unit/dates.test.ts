@@ -227,7 +227,7 @@ describe('wallToUtc / utcToWall / DST', () => {
 
   it('America/New_York fall back 2027-11-07', () => {
     expect(wallToUtc('2027-11-07 00:59:59', NY)).toBe('2027-11-07 04:59:59');
-    // 01:00-01:59 happens twice: the first (EDT) instant wins.
+    // 01:00-01:59 happens twice: the first (EDT) instant, as PHP resolves it west of UTC.
     expect(wallToUtc('2027-11-07 01:00:00', NY)).toBe('2027-11-07 05:00:00');
     expect(wallToUtc('2027-11-07 01:30:00', NY)).toBe('2027-11-07 05:30:00');
     expect(wallToUtc('2027-11-07 02:00:00', NY)).toBe('2027-11-07 07:00:00');
@@ -249,16 +249,17 @@ describe('wallToUtc / utcToWall / DST', () => {
     expect(utcToWall('2027-01-15 23:30:00', VILNIUS)).toBe('2027-01-16 01:30:00');
     // Spring forward 2027-03-28 03:00 -> 04:00.
     expect(wallToUtc('2027-03-28 03:30:00', VILNIUS)).toBe('2027-03-28 01:30:00');
-    // Fall back 2027-10-31 04:00 -> 03:00; 03:30 is ambiguous, EEST first.
-    expect(wallToUtc('2027-10-31 03:30:00', VILNIUS)).toBe('2027-10-31 00:30:00');
+    // Fall back 2027-10-31 04:00 -> 03:00; 03:30 is ambiguous: EET, the later instant, as PHP and
+    // so the live TEC resolve it east of UTC.
+    expect(wallToUtc('2027-10-31 03:30:00', VILNIUS)).toBe('2027-10-31 01:30:00');
   });
 
   it('Australia/Sydney (southern hemisphere DST)', () => {
     expect(wallToUtc('2027-01-15 12:00:00', SYDNEY)).toBe('2027-01-15 01:00:00');
     expect(wallToUtc('2027-07-15 08:00:00', SYDNEY)).toBe('2027-07-14 22:00:00');
     expect(utcToWall('2027-07-14 22:00:00', SYDNEY)).toBe('2027-07-15 08:00:00');
-    // DST ends 2027-04-04 03:00 AEDT -> 02:00 AEST; 02:30 is ambiguous, AEDT first.
-    expect(wallToUtc('2027-04-04 02:30:00', SYDNEY)).toBe('2027-04-03 15:30:00');
+    // DST ends 2027-04-04 03:00 AEDT -> 02:00 AEST; 02:30 is ambiguous: AEST, as PHP resolves it.
+    expect(wallToUtc('2027-04-04 02:30:00', SYDNEY)).toBe('2027-04-03 16:30:00');
     // DST starts 2027-10-03 02:00 -> 03:00; 02:30 does not exist.
     expect(wallToUtc('2027-10-03 02:30:00', SYDNEY)).toBe('2027-10-02 16:30:00');
   });

@@ -67,6 +67,12 @@ export const eventWriteArgs = {
 
 /** Unlocks a password-protected event on reads (the spec declares it on the ru routes; every language accepts it). */
 const unlock = { schema: str({ max: 255 }), type: 'string' as const, description: 'The password of a protected event' };
+/** `context=edit` unlocks a password-protected event for those who may edit it; TEC checks no other value. */
+const editContext = {
+  schema: str({ max: 20 }),
+  type: 'string' as const,
+  description: 'edit: a password-protected event shows in full, without its password, to those who may edit it',
+};
 /** `?ical=1`: the answer as an iCalendar file (text/calendar), as TEC exports events. */
 const ical = flag('Answer with an iCalendar file (text/calendar) instead of JSON');
 
@@ -104,12 +110,13 @@ export const eventArgs = {
     post_parent: { schema: int({ min: 1 }), type: 'integer', description: 'Events whose parent is the given event id' },
     ticketed: flag('Events should be filtered by whether they have tickets'),
     password: { ...unlock, description: 'Shows password-protected events with this password unredacted' },
+    context: editContext,
     ical: { ...ical, description: 'Answer with an iCalendar feed (text/calendar) of every matching event, up to a limit, instead of a page' },
     ml_language: mlLanguage,
   },
   create: eventWriteArgs,
-  get: { id: pathId, password: unlock, ical, ml_language: mlLanguage },
-  getBySlug: { slug: pathSlug, password: unlock, ical, ml_language: mlLanguage },
+  get: { id: pathId, password: unlock, context: editContext, ical, ml_language: mlLanguage },
+  getBySlug: { slug: pathSlug, password: unlock, context: editContext, ical, ml_language: mlLanguage },
   update: { id: pathId, ...optional(eventWriteArgs) },
   updateBySlug: { ...optional(eventWriteArgs), slug: { ...pathSlug, inBody: { ...eventWriteArgs.slug, description: 'A new slug for the event (renames it)' } } },
   delete: { id: pathId, force: forceArg, password: unlock, ml_language: mlLanguage },

@@ -37,7 +37,8 @@ const commonList = {
   author_exclude: ids('Ensure result set excludes posts assigned to specific authors.'),
   exclude: ids('Ensure result set excludes specific IDs.'),
   include: ids('Limit result set to specific IDs.'),
-  offset: { schema: int({ min: 0 }), type: 'integer', description: 'Offset the result set by a specific number of items.' },
+  // Any integer, as WordPress takes it (WP_Query reads a negative offset as its absolute value).
+  offset: { schema: int(), type: 'integer', description: 'Offset the result set by a specific number of items.' },
   order: { schema: wpEnum(['asc', 'desc'] as const), type: 'string', enum: ['asc', 'desc'], default: 'desc', description: 'Order sort attribute ascending or descending.' },
   orderby: { schema: wpEnum(WP_POST_ORDERBY), type: 'string', enum: WP_POST_ORDERBY, default: 'date', description: 'Sort collection by post attribute.' },
   slug: {

@@ -148,22 +148,23 @@ function toNaive(zone: Zone, instant: number): number {
   return naiveMs(year, Number(p.month), Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
 }
 
-/** Naive ms of a wall time in the zone -> instant (epoch ms), resolving DST gaps and overlaps. */
+/**
+ * Naive ms of a wall time in the zone -> instant (epoch ms), resolved as PHP resolves it (TEC
+ * computes its UTC times with PHP's DateTime): the offset in force at the wall time read as UTC,
+ * corrected once. So a wall time the zone passes twice is the later instant east of UTC
+ * (Vilnius 03:30 on 2027-10-31 -> 01:30 UTC, +02:00) and the earlier one west of it (New York
+ * 01:30 on 2027-11-07 -> 05:30 UTC, -04:00); a wall time in a gap takes the offset before the change
+ * (02:30 EST -> 03:30 EDT).
+ */
 function toInstant(zone: Zone, naive: number): number {
   if (zone.kind === 'fixed') return naive - zone.offset;
-  // The offsets a day before and after bracket any single transition near this wall time, so
-  // the only possible instants are naive minus one of them.
-  const before = naive - MS_DAY;
-  const after = naive + MS_DAY;
-  const early = naive - (toNaive(zone, before) - before);
-  const late = naive - (toNaive(zone, after) - after);
-  const earlyOk = toNaive(zone, early) === naive;
-  const lateOk = toNaive(zone, late) === naive;
-  if (earlyOk && lateOk) return Math.min(early, late); // fall-back overlap: first instant
-  if (lateOk) return late;
-  // Either `early` is the only match, or the wall time falls in a spring-forward gap: applying
-  // the pre-transition offset then lands exactly "gap" later, e.g. 02:30 EST -> 03:30 EDT.
-  return early;
+  const offset = (t: number) => toNaive(zone, t) - Math.floor(t / 1000) * 1000;
+  const current = offset(naive);
+  const actual = offset(naive - current);
+  if (current === actual) return naive - current;
+  if (current > actual) return naive - actual;
+  // Between the two readings lies a change: the offset before it unless the wall time falls past it.
+  return offset(naive - actual) !== actual ? naive - current : naive - actual;
 }
 
 /* ---------- public API ---------- */
