@@ -43,7 +43,7 @@ import { eventSeconds } from '#lib/store/durations.js';
 import { cardsFor, refreshCards, REQUEST_FAN_OUT } from './cards.js';
 import { logger } from '#lib/observe/log.js';
 import { authorOf, loadLinked, modifiedNow, publicationDates } from './common.js';
-import { bucketSpread, eventTransaction } from './event-writes.js';
+import { bucketSpread, eventTransaction, MAX_BUCKET_SHARDS } from './event-writes.js';
 import { newPlace, type PlaceFields } from './places.js';
 import { findPost } from './post-reads.js';
 import { newTermItem, termWrites } from './term-items.js';
@@ -282,8 +282,8 @@ async function commit(old: EventItem | undefined, next: EventItem, links: Resolv
   const published = next.status === 'publish';
   const extra = [...links.writes, ...links.newTerms.flatMap((t) => termWrites({ ...t, count: published && [...next.categories, ...next.tags].includes(t.id) ? 1 : 0 }))];
   const bound = await durationBound(next.lang, eventSeconds(next));
-  // A split record is one that writes meet on: spread at once (from 16 shards), not after a lost race.
-  const spread = bucketSpread(links.split.size ? attempt + 2 : attempt);
+  // A split record is one that writes meet on: spread as wide as it is split, at once.
+  const spread = links.split.size ? MAX_BUCKET_SHARDS : bucketSpread(attempt);
   const tx = eventTransaction(old, next, config().tableName, extra, links.created, bound, spread, links.split);
   try {
     await writeChecked(tx.items, check, () => transact(tx.items, (i) => tx.meaning.get(i)?.()));
