@@ -1,6 +1,7 @@
 // What the import tests against the live TEC share: requests to the site as its admin, a calendar
 // of hard cases made there through TEC's REST API (every record named with the run's marker),
 // and an import of the live site bounded to what the test made.
+import { existsSync, readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { importLive } from '#lib/import/run.js';
 import type { ImportSummary } from '#lib/import/writer.js';
@@ -159,3 +160,20 @@ export async function importMine(
 
 /** The time of this moment, as `--since` takes it. */
 export const now = () => new Date().toISOString();
+
+const CORPUS = '../shared/reference/tec-corpus/text.jsonl';
+
+/** A few stored texts of the corpus (titles and descriptions TEC keeps as they are sent, or changes). */
+export function corpusTexts(field: string, n: number): string[] {
+  if (!existsSync(CORPUS)) return ['Plain & simple', '<p>Ąžuolas "quoted"</p>'];
+  const rows = readFileSync(CORPUS, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { kind: string; field: string; input: string });
+  const picked = rows.filter((r) => r.kind === 'event' && r.field === field && r.input.trim() !== '');
+  const step = Math.max(1, Math.floor(picked.length / n));
+  return picked
+    .filter((_, i) => i % step === 0)
+    .slice(0, n)
+    .map((r) => r.input);
+}

@@ -2,7 +2,6 @@
 // calendar of hard cases is made on the site, its WordPress export (wp-admin/export.php) is
 // imported into one table and the site itself (through its REST APIs) into another, and every
 // record made is read from both, as an editor and anonymously, with the lists that name them.
-import { readFileSync, existsSync } from 'node:fs';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importEntries } from '#lib/import/run.js';
@@ -14,24 +13,9 @@ import { resetConfig } from '#lib/runtime/config.js';
 import { useGateway } from '../support/gateway.js';
 import { dynamoEndpoint, uniqueTableName } from '../support/table.js';
 import { tecExport } from '../support/tec-export.js';
-import { calendarKeys, importMine, liveSite, makeCalendar, now, type CalendarIds, type LiveSiteClient } from './import-calendar.js';
+import { calendarKeys, corpusTexts, importMine, liveSite, makeCalendar, now, type CalendarIds, type LiveSiteClient } from './import-calendar.js';
 
 const run = `iwx${Date.now().toString(36)}`;
-const CORPUS = '../shared/reference/tec-corpus/text.jsonl';
-
-function corpus(field: string, n: number): string[] {
-  if (!existsSync(CORPUS)) return ['Plain & simple', '<p>Ąžuolas "quoted"</p>'];
-  const rows = readFileSync(CORPUS, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as { kind: string; field: string; input: string });
-  const picked = rows.filter((r) => r.kind === 'event' && r.field === field && r.input.trim() !== '');
-  const step = Math.max(1, Math.floor(picked.length / n));
-  return picked
-    .filter((_, i) => i % step === 0)
-    .slice(0, n)
-    .map((r) => r.input);
-}
 
 describe('an export file and the live site, imported, answer alike', () => {
   const gw = useGateway({ tablePrefix: 'tec-import-wxr' });
@@ -73,7 +57,7 @@ describe('an export file and the live site, imported, answer alike', () => {
   beforeAll(async () => {
     site = await liveSite();
     const start = now();
-    ids = await makeCalendar(site, run, { titles: corpus('title', 8), descriptions: corpus('description', 8) });
+    ids = await makeCalendar(site, run, { titles: corpusTexts('title', 8), descriptions: corpusTexts('description', 8) });
     const mine = calendarKeys(ids);
     const token = await gw.token('editor', 'site-import');
 

@@ -5,29 +5,12 @@
 // test started: however large the site, only what the test made, with every term and user), and
 // every record made is read on both sites, as an editor and anonymously, and compared field by
 // field. Links differ by the site's URL only. A second run writes nothing.
-import { readFileSync, existsSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useGateway } from '../support/gateway.js';
 import { TEC } from '../support/live-tec.js';
-import { calendarKeys, importMine, liveSite, makeCalendar, now, type CalendarIds, type LiveSiteClient } from './import-calendar.js';
+import { calendarKeys, corpusTexts, importMine, liveSite, makeCalendar, now, type CalendarIds, type LiveSiteClient } from './import-calendar.js';
 
 const run = `imp${Date.now().toString(36)}`;
-const CORPUS = '../shared/reference/tec-corpus/text.jsonl';
-
-/** A few stored texts of the corpus (titles and descriptions TEC keeps as they are sent, or changes). */
-function corpusTexts(field: string, n: number): string[] {
-  if (!existsSync(CORPUS)) return ['Plain & simple', '<p>Ąžuolas "quoted"</p>'];
-  const rows = readFileSync(CORPUS, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as { kind: string; field: string; input: string });
-  const picked = rows.filter((r) => r.kind === 'event' && r.field === field && r.input.trim() !== '');
-  const step = Math.max(1, Math.floor(picked.length / n));
-  return picked
-    .filter((_, i) => i % step === 0)
-    .slice(0, n)
-    .map((r) => r.input);
-}
 
 describe('importing the live TEC', () => {
   const gw = useGateway({ tablePrefix: 'tec-import' });
