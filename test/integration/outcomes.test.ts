@@ -148,10 +148,12 @@ async function tableItems(): Promise<Map<string, Record<string, unknown>>> {
 
 /**
  * The items a request changed, less the bookkeeping a request may leave whatever it answers (id
- * sequences, slug tickets, the Idempotency-Key's records): what remains is what it wrote.
+ * sequences, slug tickets, the Idempotency-Key's records, and a search's note to read an event's
+ * record as it is, which an edit of searched fields puts before its update: lib/store/recent-writes.ts):
+ * what remains is what it wrote.
  */
 function changed(before: Map<string, Record<string, unknown>>, after: Map<string, Record<string, unknown>>): string[] {
-  const bookkeeping = /^(COUNTER#|SLUGSEQ#|IDEMPOTENCY\|)/;
+  const bookkeeping = /^(COUNTER#|SLUGSEQ#|IDEMPOTENCY\||RECENT#)/;
   const keysOf = new Set([...before.keys(), ...after.keys()]);
   return [...keysOf].filter((k) => !bookkeeping.test(k) && JSON.stringify(before.get(k)) !== JSON.stringify(after.get(k)));
 }
