@@ -46,7 +46,7 @@ export interface Split {
 type Stored = Key & Partial<Split> & { version?: number; lang?: Lang } & Record<string, unknown>;
 
 /** The attribute a record's events move: a term's published-event count, a place's linked events. */
-export const counterOf = (key: Key): 'count' | 'linkedEvents' => (key.sk === keys.term(0).sk ? 'count' : 'linkedEvents');
+const counterOf = (key: Key): 'count' | 'linkedEvents' => (key.sk === keys.term(0).sk ? 'count' : 'linkedEvents');
 
 const shardPrefix = (key: Key, gen: string) => `${key.sk}#${gen}#`;
 
@@ -201,7 +201,7 @@ export async function withShardTotals<T extends object>(records: T[]): Promise<T
 export const withShardTotal = async <T extends object>(record: T | undefined): Promise<T | undefined> => (record ? (await withShardTotals([record]))[0] : undefined);
 
 /** How a stored record is split, if it is. */
-export const splitOfRecord = (record: object | undefined): Split | undefined => {
+const splitOfRecord = (record: object | undefined): Split | undefined => {
   const r = record as Stored | undefined;
   return r?.shards ? { shards: r.shards, shardGen: r.shardGen ?? '' } : undefined;
 };
