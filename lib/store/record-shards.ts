@@ -17,7 +17,7 @@
 //   on the record;
 // - splitting bumps the record's `version`, so a whole-record write that read it before retries
 //   (and keeps `shards`).
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config, type Lang } from '#lib/runtime/config.js';
 import { waitAll } from '#lib/runtime/settle.js';
@@ -85,8 +85,9 @@ export async function splitRecord(key: Key): Promise<boolean> {
     const puts = Array.from({ length: RECORD_SHARDS }, (_, k) => put({ ...shardKey(key, split, k), ...copied, [counter]: 0 }));
     await transact(puts, undefined, false);
   } catch (err) {
-    // Another writer put this generation's shards: they are the same.
-    if (!(err instanceof StaleItem || err instanceof TransactionCanceledException)) throw err;
+    // Another writer put this generation's shards (a put's condition failed): they are the same.
+    // Any other refusal (throttling among them) wrote none, and the record must not name them.
+    if (!(err instanceof StaleItem)) throw err;
   }
   const send = (command: UpdateCommand) => db().send(command);
   if (counter === 'linkedEvents' && record.lang) {

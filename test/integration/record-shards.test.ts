@@ -3,6 +3,7 @@
 // transactions that meet on an item (it refuses them) splits them; every count read back is
 // exact (a failure wrote nothing); and the record's own writes (edit, trash, restore,
 // delete) keep the shards' copies, so that a link to a trashed or deleted record is still refused.
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { config } from '#lib/runtime/config.js';
@@ -44,6 +45,32 @@ async function shardsOf(key: { pk: string; sk: string }): Promise<Record<string,
     }),
   );
   return out.Items ?? [];
+}
+
+type Sent = { TransactItems?: { Put?: { Item?: Record<string, unknown> }; Update?: { Key?: Record<string, unknown> } }[] } & Record<string, unknown>;
+
+/**
+ * Runs `fn` while the first request to DynamoDB that `matches` (its command's name and input)
+ * goes through `before` first, or fails with what `before` throws.
+ */
+async function onFirst<T>(matches: (command: string, input: Sent) => boolean, before: (input: Sent) => Promise<void>, fn: () => Promise<T>): Promise<{ out: T; seen: boolean }> {
+  const name = `onFirst-${Math.random()}`;
+  let seen = false;
+  db().middlewareStack.add(
+    (next, context) => async (args) => {
+      if (!seen && matches(context.commandName, args.input as Sent)) {
+        seen = true;
+        await before(args.input as Sent);
+      }
+      return next(args);
+    },
+    { step: 'initialize', name },
+  );
+  try {
+    return { out: await fn(), seen };
+  } finally {
+    db().middlewareStack.remove(name);
+  }
 }
 
 const event = (title: string, day: string, links: Record<string, unknown>) =>
@@ -162,5 +189,32 @@ describe('a split record', () => {
     expect(renamed.body.count).toBe(2);
     expect((await getItem<TermItem>(keys.term(tag)))!.shards).toBe(RECORD_SHARDS);
     expect((await call('GET', '/tags', undefined, { search: 'renamed split', per_page: 50 }, true)).body.tags[0].count).toBe(2);
+  });
+});
+
+describe('a split that does not complete', () => {
+  it('names no shards when their put was cancelled for another reason than their being put already', async () => {
+    const venue = (await call('POST', '/venues', { venue: 'Throttled Hall' })).body.id as number;
+    // DynamoDB cancels a transaction whose items' partition is over its capacity (ThrottlingError).
+    const isShardPut = (command: string, input: Sent) =>
+      command === 'TransactWriteItemsCommand' && String(input.TransactItems?.[0]?.Put?.Item?.sk).startsWith(`${keys.post(venue).sk}#`);
+    const throttled = async (input: Sent) => {
+      throw new TransactionCanceledException({
+        message: 'Transaction cancelled, please refer cancellation reasons for specific reasons [ThrottlingError]',
+        $metadata: {},
+        CancellationReasons: (input.TransactItems ?? []).map(() => ({ Code: 'ThrottlingError', Message: 'Throughput exceeds the current capacity of your table or index.' })),
+      });
+    };
+    const { out: split, seen } = await onFirst(isShardPut, throttled, () => splitRecord(keys.post(venue)).catch(() => false));
+    expect(seen).toBe(true);
+    expect(split).toBe(false);
+    // The record names no shards that were never written, so events still link it.
+    expect((await getItem<VenueItem>(keys.post(venue)))!.shards).toBeUndefined();
+    expect(await shardsOf(keys.post(venue))).toHaveLength(0);
+    expect((await event('Throttled one', '2036-04-02', { venue })).status).toBe(201);
+    expect(await venuesWith(true)).toContain(venue);
+    // A later split completes.
+    expect(await splitRecord(keys.post(venue))).toBe(true);
+    expect((await event('Throttled two', '2036-04-03', { venue })).status).toBe(201);
   });
 });
