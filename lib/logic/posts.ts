@@ -7,7 +7,7 @@ import { isEditor, requireRole, requireWrite } from '#lib/auth/permissions.js';
 import type { RequestContext, RequestWith } from '#lib/contract/request.js';
 import { getItem } from '#lib/store/reads.js';
 import { del, putIfVersion, transact } from '#lib/store/transactions.js';
-import { shardWrites } from '#lib/store/record-shards.js';
+import { deleteWithShards, shardWrites } from '#lib/store/record-shards.js';
 import { withRetry } from '#lib/store/retry.js';
 import { keys, type PostKind } from '#lib/store/keys.js';
 import type { AnyPost, EventItem } from '#lib/store/items.js';
@@ -53,8 +53,11 @@ export async function deletePost(ctx: RequestWith<{ force: boolean; password?: s
   const due = await unlinkPlace(kind, post.id, ctx.now, REQUEST_FAN_OUT, post.status === 'trash' ? check : undefined);
   if (!force) return json(200, await presentPost(trashed, false));
   // Trashing freed the slug guard already.
-  const remove = [{ Delete: { TableName: table, Key: keys.post(post.id) } }, ...shardWrites(post, undefined)];
-  await writeChecked(remove, due, () => transact(remove));
+  await withRetry(async () => {
+    // Read again: the record may have been split since (its shards go with it).
+    const remove = deleteWithShards(keys.post(post.id), await getItem<AnyPost>(keys.post(post.id)));
+    await writeChecked(remove, due, () => transact(remove));
+  });
   return json(200, await presentPost(post, false));
 }
 

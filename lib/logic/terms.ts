@@ -9,7 +9,7 @@ import { presentTerm } from '#lib/present/present.js';
 import { slugify } from '#lib/domain/slug.js';
 import { getItem } from '#lib/store/reads.js';
 import { del, put, putIfVersion, transact, type TransactItem } from '#lib/store/transactions.js';
-import { shardWrites } from '#lib/store/record-shards.js';
+import { deleteWithShards } from '#lib/store/record-shards.js';
 import { withRetry } from '#lib/store/retry.js';
 import { nextId } from '#lib/store/ids.js';
 import { createId, earlierId } from '#lib/store/create-ids.js';
@@ -153,13 +153,15 @@ export async function removeTerm(ctx: RequestContext): Promise<TermItem> {
   const due = await unlinkTerm(term.taxonomy, term.id, ctx.now, REQUEST_FAN_OUT, checked(ctx.ifMatch, term));
   // WordPress moves a deleted category's children up to its parent.
   if (term.taxonomy === 'category') await reparentChildren(term);
-  const deletes = [
-    del(keys.term(term.id)),
-    del(keys.slugGuard(term.taxonomy, term.lang, term.slug)),
-    del(keys.termName(term.taxonomy, term.lang, term.parent, term.name)),
-    ...shardWrites(term, undefined),
-  ];
-  await writeChecked(deletes, due, () => transact(deletes));
+  await withRetry(async () => {
+    // Read again: the term may have been split since (its shards go with it).
+    const deletes = [
+      ...deleteWithShards(keys.term(term.id), await getItem<TermItem>(keys.term(term.id))),
+      del(keys.slugGuard(term.taxonomy, term.lang, term.slug)),
+      del(keys.termName(term.taxonomy, term.lang, term.parent, term.name)),
+    ];
+    await writeChecked(deletes, due, () => transact(deletes));
+  });
   await addTermBytes(term.lang, -itemBytes(term));
   return term;
 }

@@ -166,6 +166,22 @@ export function shardWrites(record: object, next: object | undefined): TransactI
 }
 
 /**
+ * The delete of a record, read as `record` (undefined: gone already), with its shards', to go in
+ * one transaction. A record is split whenever writes meet on it, also while it is being deleted
+ * (its events unlinked one by one): the delete holds only while the record is still split as read,
+ * so that a split landing after the read fails it (StaleItem, retried from a new read) rather
+ * than leave its shards behind.
+ */
+export function deleteWithShards(key: Key, record: object | undefined): TransactItem[] {
+  if (!record) return [del(key)];
+  const split = splitOfRecord(record);
+  const condition: { ConditionExpression: string; ExpressionAttributeNames: Record<string, string>; ExpressionAttributeValues?: Record<string, unknown> } = split
+    ? { ConditionExpression: '#g = :g', ExpressionAttributeNames: { '#g': 'shardGen' }, ExpressionAttributeValues: { ':g': split.shardGen } }
+    : { ConditionExpression: 'attribute_not_exists(#s)', ExpressionAttributeNames: { '#s': 'shards' } };
+  return [{ Delete: { TableName: config().tableName, Key: { pk: key.pk, sk: key.sk }, ...condition } }, ...shardWrites(record, undefined)];
+}
+
+/**
  * Records with their shards' counts added (copies; unsplit records as they are): one consistent
  * Query of each split record's shards.
  */

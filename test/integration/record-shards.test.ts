@@ -58,7 +58,7 @@ async function onFirst<T>(matches: (command: string, input: Sent) => boolean, be
   let seen = false;
   db().middlewareStack.add(
     (next, context) => async (args) => {
-      if (!seen && matches(context.commandName, args.input as Sent)) {
+      if (!seen && matches(String(context.commandName), args.input as Sent)) {
         seen = true;
         await before(args.input as Sent);
       }
@@ -216,5 +216,34 @@ describe('a split that does not complete', () => {
     // A later split completes.
     expect(await splitRecord(keys.post(venue))).toBe(true);
     expect((await event('Throttled two', '2036-04-03', { venue })).status).toBe(201);
+  });
+
+  // A record is split whenever event writes keep meeting on it: also while it is being deleted,
+  // its events unlinked one by one (here the split lands just before the first unlink).
+  const namesRecord = (key: { pk: string; sk: string }) => (command: string, input: Sent) =>
+    command === 'TransactWriteItemsCommand' && (input.TransactItems ?? []).some((t) => t.Update?.Key?.pk === key.pk && t.Update.Key.sk === key.sk);
+
+  it('a term split while it is deleted goes with its shards', async () => {
+    const tag = (await call('POST', '/tags', { name: 'Split while deleted' })).body.id as number;
+    expect((await event('Deleted tag one', '2036-04-05', { tags: [tag] })).status).toBe(201);
+    const key = keys.term(tag);
+    const split = async () => void expect(await splitRecord(key)).toBe(true);
+    const { out: deleted, seen } = await onFirst(namesRecord(key), split, () => call('DELETE', `/tags/${tag}`));
+    expect(seen).toBe(true);
+    expect(deleted.status).toBe(200);
+    expect(await getItem(key)).toBeUndefined();
+    expect(await shardsOf(key)).toHaveLength(0);
+  });
+
+  it('a venue split while it is deleted goes with its shards', async () => {
+    const venue = (await call('POST', '/venues', { venue: 'Split while deleted' })).body.id as number;
+    expect((await event('Deleted venue one', '2036-04-06', { venue })).status).toBe(201);
+    const key = keys.post(venue);
+    const split = async () => void expect(await splitRecord(key)).toBe(true);
+    const { out: deleted, seen } = await onFirst(namesRecord(key), split, () => call('DELETE', `/venues/${venue}`, undefined, { force: 'true' }));
+    expect(seen).toBe(true);
+    expect(deleted.status).toBe(200);
+    expect(await getItem(key)).toBeUndefined();
+    expect(await shardsOf(key)).toHaveLength(0);
   });
 });
