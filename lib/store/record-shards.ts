@@ -122,6 +122,13 @@ export async function splitRecord(key: Key): Promise<boolean> {
       await send(flag);
       return true;
     } catch (err) {
+      // Lost: the record is split already, gone, or no longer what the shards copy. Unless it
+      // names this generation, the shards put above are left: no record names them, so nothing
+      // reads, counts or writes them, and a split of the same generation would find them as
+      // they were put. They are not deleted, because no read can prove that no other writer is
+      // about to name them: a record never returns to a generation it left, but a record of the
+      // same id can be created again (a create retried with its Idempotency-Key after a delete),
+      // starting at its first generation, and a writer that read the old one may still name them.
       if (err instanceof ConditionalCheckFailedException) return !!(await getItem<Stored>(key))?.shards;
       if (!isHeld(err) || attempt >= 8) throw err;
       await sleep(backoff(attempt, 10, 200));

@@ -10,7 +10,7 @@ import { config } from '#lib/runtime/config.js';
 import { db } from '#lib/store/db.js';
 import { getItem } from '#lib/store/reads.js';
 import { keys } from '#lib/store/keys.js';
-import { RECORD_SHARDS, splitRecord } from '#lib/store/record-shards.js';
+import { RECORD_SHARDS, splitRecord, withShardTotal } from '#lib/store/record-shards.js';
 import type { EventItem, TermItem, VenueItem } from '#lib/store/items.js';
 import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
 import { invoke, type ApiResult } from '#lib/local/invoke.js';
@@ -245,5 +245,36 @@ describe('a split that does not complete', () => {
     expect(deleted.status).toBe(200);
     expect(await getItem(key)).toBeUndefined();
     expect(await shardsOf(key)).toHaveLength(0);
+  });
+
+  it('a split that loses to the trash leaves the record unsplit, and a later split counts only its own shards', async () => {
+    const venue = (await call('POST', '/venues', { venue: 'Lost split Hall' })).body.id as number;
+    const key = keys.post(venue);
+    for (const day of ['07', '08']) expect((await event(`Lost split ${day}`, `2036-04-${day}`, { venue })).status).toBe(201);
+    // The venue goes to the trash between the split's shard puts and its update of the record.
+    const isFlag = (command: string, input: Sent) =>
+      command === 'UpdateItemCommand' && (input.Key as { pk?: string } | undefined)?.pk === key.pk && JSON.stringify(input.ExpressionAttributeNames).includes('shardGen');
+    const trash = async () => void expect((await call('DELETE', `/venues/${venue}`)).status).toBe(200);
+    const { out: split, seen } = await onFirst(isFlag, trash, () => splitRecord(key));
+    expect(seen).toBe(true);
+    expect(split).toBe(false);
+    expect((await getItem<VenueItem>(key))!.shards).toBeUndefined();
+    expect((await event('Lost split refused', '2036-04-09', { venue })).status).toBe(400);
+    // Restored (a new revision, so a new generation): linked, split again, linked through shards.
+    expect((await call('POST', `/venues/${venue}`, { status: 'publish' })).status).toBe(200);
+    expect((await event('Lost split 10', '2036-04-10', { venue })).status).toBe(201);
+    expect(await splitRecord(key)).toBe(true);
+    const record = (await getItem<VenueItem>(key))!;
+    expect(record.shardGen).toBe(`${record.rev}.publish`);
+    for (const day of ['11', '12']) expect((await event(`Lost split ${day}`, `2036-04-${day}`, { venue })).status).toBe(201);
+    // The lost split's shards stay (lib/store/record-shards.ts says why), beside the ones named.
+    expect(await shardsOf(key)).toHaveLength(2 * RECORD_SHARDS);
+    // Three events link it now (the first two were unlinked by the trash).
+    expect((await withShardTotal(await getItem<VenueItem>(key)))!.linkedEvents).toBe(3);
+    expect(await venuesWith(true)).toContain(venue);
+    // Trashed again: refused through every shard, and the count back to none.
+    expect((await call('DELETE', `/venues/${venue}`)).status).toBe(200);
+    expect((await event('Lost split refused again', '2036-04-13', { venue })).status).toBe(400);
+    expect((await withShardTotal(await getItem<VenueItem>(key)))!.linkedEvents).toBe(0);
   });
 });
