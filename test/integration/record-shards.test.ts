@@ -278,3 +278,40 @@ describe('a split that does not complete', () => {
     expect((await withShardTotal(await getItem<VenueItem>(key)))!.linkedEvents).toBe(0);
   });
 });
+
+describe('event writes between split and unsplit records', () => {
+  it('keep every count exact through moves, trash, restore and delete', async () => {
+    const split = (await call('POST', '/venues', { venue: 'Moves split' })).body.id as number;
+    const plain = (await call('POST', '/venues', { venue: 'Moves plain' })).body.id as number;
+    const splitTag = (await call('POST', '/tags', { name: 'Moves split tag' })).body.id as number;
+    const plainTag = (await call('POST', '/tags', { name: 'Moves plain tag' })).body.id as number;
+    expect(await splitRecord(keys.post(split))).toBe(true);
+    expect(await splitRecord(keys.term(splitTag))).toBe(true);
+    const linked = async (id: number) => (await withShardTotal(await getItem<VenueItem>(keys.post(id))))!.linkedEvents ?? 0;
+    const count = async (id: number) => (await call('GET', `/tags/${id}`, undefined, undefined, true)).body.count as number;
+    const expectCounts = async (venues: [number, number], tags: [number, number]) => {
+      expect([await linked(split), await linked(plain)]).toEqual(venues);
+      expect([await count(splitTag), await count(plainTag)]).toEqual(tags);
+    };
+    const made = await event('Moves one', '2036-05-02', { venue: split, tags: [splitTag] });
+    expect(made.status).toBe(201);
+    const id = made.body.id as number;
+    await expectCounts([1, 0], [1, 0]);
+    expect((await call('POST', `/events/${id}`, { venue: plain, tags: [plainTag] })).status).toBe(200);
+    await expectCounts([0, 1], [0, 1]);
+    expect((await call('POST', `/events/${id}`, { venue: split, tags: [splitTag, plainTag] })).status).toBe(200);
+    await expectCounts([1, 0], [1, 1]);
+    expect((await call('DELETE', `/events/${id}`)).status).toBe(200);
+    await expectCounts([0, 0], [0, 0]);
+    expect((await call('POST', `/events/${id}`, { status: 'publish' })).status).toBe(200);
+    await expectCounts([1, 0], [1, 1]);
+    expect((await call('POST', `/events/${id}`, { status: 'draft' })).status).toBe(200);
+    await expectCounts([0, 0], [0, 0]);
+    expect((await call('POST', `/events/${id}`, { status: 'publish' })).status).toBe(200);
+    expect((await call('DELETE', `/events/${id}`, undefined, { force: 'true' })).status).toBe(200);
+    await expectCounts([0, 0], [0, 0]);
+    const tags = await call('GET', '/tags', undefined, { hide_empty: 'true', per_page: 50 }, true);
+    expect((tags.body.tags as { id: number }[]).map((t) => t.id)).not.toContain(splitTag);
+  });
+});
+
