@@ -169,8 +169,10 @@ async function resolveLinks(ctx: EventUpdate, author: number, attempt: number): 
       const { item, writes, reused, edited } = await newPlace(kind, { ...params, status }, ctx, author, attempt);
       out.writes.push(...writes);
       if (edited) out.edited.push(item);
-      // A reused record is linked like any existing one (its card checked against its revision).
+      // A reused record is linked like any existing one (its card checked against its revision),
+      // through its shards when it is split (one it is rewritten with carries its own count).
       if (!reused) out.created.add(item.pk);
+      else if (!edited) for (const [pk, how] of splitOf([item])) out.split.set(pk, how);
       out.places.set(item.id, item);
       ids.push(item.id);
     }

@@ -313,5 +313,15 @@ describe('event writes between split and unsplit records', () => {
     const tags = await call('GET', '/tags', undefined, { hide_empty: 'true', per_page: 50 }, true);
     expect((tags.body.tags as { id: number }[]).map((t) => t.id)).not.toContain(splitTag);
   });
-});
 
+  it('link a split venue sent as an object (the match TEC links) through its shards', async () => {
+    const venue = (await call('POST', '/venues', { venue: 'Inline split Hall' })).body.id as number;
+    expect(await splitRecord(keys.post(venue))).toBe(true);
+    const made = await event('Inline split one', '2036-05-03', { venue: { venue: 'Inline split Hall' } });
+    expect(made.status).toBe(201);
+    expect((made.body.venue as { id: number }).id).toBe(venue);
+    // Not the record: writes that link it at once would keep meeting there.
+    expect((await getItem<VenueItem>(keys.post(venue)))!.linkedEvents ?? 0).toBe(0);
+    expect((await shardsOf(keys.post(venue))).reduce((n, s) => n + Number(s.linkedEvents ?? 0), 0)).toBe(1);
+  });
+});
