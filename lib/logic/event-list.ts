@@ -85,7 +85,7 @@ async function listEventsWith(ctx: EventListRequest, side: SideWork, feed: Feed 
   } else if (p.include !== undefined) {
     ({ events, total: n } = await listIncluded(ctx, statusList, ownBy, filters, offset, perPage));
   } else if (!paged) {
-    ({ events, total: n } = await listSearched(ctx, parseSearch(p.search ?? ''), statusList, ownBy, filters, w, offset, perPage, stats));
+    ({ events, total: n } = await listSearched(ctx, parseSearch(p.search ?? ''), statusList, ownBy, filters, w, offset, perPage, stats, feed !== undefined));
   } else {
     const { sources: src, multi } = sources(ctx, statusList, filters, w, ownBy);
     // Several values of a filter (OR) may list an event twice: their total counts the ids, so

@@ -31,6 +31,7 @@ import { recentIds } from '#lib/store/recent-writes.js';
 import type { EventItem } from '#lib/store/items.js';
 import { waitAll } from '#lib/runtime/settle.js';
 import { matchesFilters } from './event-in-memory.js';
+import { readFitting, SearchRoom } from './feed-reads.js';
 import { nonEmpty, pageAndTotal, pageKeys, type Source } from './lists.js';
 import { listTotal } from './event-totals.js';
 import type { Filters } from './event-filters.js';
@@ -141,6 +142,28 @@ class Merged {
   }
 }
 
+type Hit = [number, string, EventItem | undefined];
+
+/**
+ * The records of a page's hits, in its order (those not read yet in one batch). A feed keeps the
+ * longest prefix that one answer can hold (lib/logic/feed-reads.ts).
+ */
+async function recordsOf(page: Hit[], feed: boolean): Promise<EventItem[]> {
+  const list = page.map(([id]) => keys.post(id));
+  const known = new Map(page.flatMap(([id, , e]) => (e ? [[keyOf(keys.post(id)), e] as const] : [])));
+  let found = known;
+  let count = list.length;
+  if (feed) ({ found, count } = await readFitting<EventItem>(list, undefined, known));
+  else {
+    const unread = list.filter((k) => !known.has(keyOf(k)));
+    if (unread.length) found = new Map([...known, ...(await batchGet<EventItem>(unread))]);
+  }
+  return list
+    .slice(0, count)
+    .map((k) => found.get(keyOf(k)))
+    .filter((e): e is EventItem => e !== undefined);
+}
+
 /** The ids among a term's word partitions between two sort keys (inclusive). */
 async function idsBetween(src: Source[], from: string, to: string): Promise<Set<number>> {
   const ranged = src.map((s) => ({ ...s, from: s.from && s.from > from ? s.from : from, to: s.to && s.to < to ? s.to : to })).filter(nonEmpty);
@@ -161,6 +184,7 @@ async function wordPage(
   perPage: number,
   stats: () => Promise<LangStats>,
   recent: number[],
+  feed: boolean,
 ): Promise<{ events: EventItem[]; total: number }> {
   const { sources: src, multi } = sources(ctx, statusList, { ...f, word }, w, ownBy);
   // The index's entries of the recent events are skipped, so the page reads that many more keys.
@@ -179,19 +203,15 @@ async function wordPage(
   const counts = (e: EventItem) => inList(e, ctx, statusList, ownBy, f, w);
   const stale = [...indexed.values()].filter((item) => item.gsi2pk !== undefined && counts({ ...item, kind: 'event' } as unknown as EventItem)).length;
   const fresh = [...records.values()].filter((e) => counts(e) && matchesSearch(e, { include: [term], exclude: [] }));
-  const merged: [number, string, EventItem | undefined][] = [
+  const merged: Hit[] = [
     ...read.hits.filter((h) => !isRecent.has(h.id)).map((h): [number, string, undefined] => [h.id, String(h.item.gsi2sk), undefined]),
-    ...fresh.map((e): [number, string, EventItem] => [e.id, sortKey(e), e]),
+    ...fresh.map((e): Hit => [e.id, sortKey(e), e]),
   ];
   merged.sort(byOrder);
   // A partition read to its end counts itself (the counts may be a moment behind its items while
   // the consumer writes them).
   const total = read.hits.length < want ? merged.length : Math.max(merged.length, (read.total ?? counted ?? 0) - stale + fresh.length);
-  const page = merged.slice(offset, offset + perPage);
-  const unread = page.filter(([, , e]) => !e).map(([id]) => keys.post(id));
-  const found = unread.length ? await batchGet<EventItem>(unread) : new Map<string, EventItem>();
-  const events = page.map(([id, , e]) => e ?? found.get(keyOf(keys.post(id)))).filter((e): e is EventItem => e !== undefined);
-  return { events, total };
+  return { events: await recordsOf(merged.slice(offset, offset + perPage), feed), total };
 }
 
 export async function listSearched(
@@ -204,6 +224,7 @@ export async function listSearched(
   offset: number,
   perPage: number,
   stats: () => Promise<LangStats>,
+  feed = false,
 ): Promise<{ events: EventItem[]; total: number }> {
   const recentRead = recentIds(ctx.lang);
   const [include, exclude] = await waitAll([
@@ -213,7 +234,7 @@ export async function listSearched(
   const recent = await recentRead;
   const [only] = include;
   if (include.length === 1 && !exclude.length && only!.exact && only!.words?.length === 1) {
-    return wordPage(ctx, only!.term, only!.words[0]!, statusList, ownBy, f, w, offset, perPage, stats, recent);
+    return wordPage(ctx, only!.term, only!.words[0]!, statusList, ownBy, f, w, offset, perPage, stats, recent, feed);
   }
   const isRecent = new Set(recent);
   const freshRead = batchGet<EventItem>(recent.map(keys.post), true);
@@ -221,10 +242,13 @@ export async function listSearched(
   // The driving term: the fewest words, then the longest piece.
   const selective = include.filter((p) => p.words !== undefined).sort((a, b) => a.words!.length - b.words!.length || b.term.length - a.term.length);
   const driver = selective[0];
-  const matched: [number, string, EventItem | undefined][] = [];
+  const matched: Hit[] = [];
   let consumed = 0;
   let exhausted = false;
   let driverSources: EventSource[] = [];
+  // The last candidate judged; where a feed stopped judging (null: before any), its events end.
+  let lastJudged: IndexItem | undefined;
+  let cut: IndexItem | null | undefined;
   // A term no word contains matches no indexed event.
   if (!include.some((p) => p.words?.length === 0)) {
     driverSources = driver ? driver.words!.flatMap((word) => sources(ctx, statusList, { ...f, word }, w, ownBy).sources) : sources(ctx, statusList, f, w, ownBy).sources;
@@ -240,9 +264,16 @@ export async function listSearched(
     const partitions = (p: TermPlan) => p.words!.flatMap((word) => sources(ctx, statusList, { ...f, word }, undefined, ownBy).sources);
     const candidates = new Merged(driverSources);
     const judged = others.length > 0 || excluded.length > 0 || onRecords;
+    const feedRoom = feed ? new SearchRoom() : undefined;
     while (matched.length < want && !exhausted) {
-      // As many candidates as the page still needs at the share that matched so far.
-      const size = chunkSize(want - matched.length, consumed, matched.length, judged);
+      // As many candidates as the page still needs at the share that matched so far (a feed: as
+      // many as its budget leaves room for).
+      const needed = chunkSize(want - matched.length, consumed, matched.length, judged);
+      const size = feedRoom ? feedRoom.fit(needed, matched.length, onRecords) : needed;
+      if (!size) {
+        cut = lastJudged ?? null;
+        break;
+      }
       const chunk: IndexItem[] = [];
       while (chunk.length < size) {
         const item = await candidates.next(size);
@@ -254,6 +285,7 @@ export async function listSearched(
       }
       consumed += chunk.length;
       if (!chunk.length) break;
+      lastJudged = chunk[chunk.length - 1];
       const [first, last] = [chunk[0]!.gsi2sk, chunk[chunk.length - 1]!.gsi2sk];
       const [having, notHaving] = await waitAll([
         waitAll(others.map((p) => idsBetween(partitions(p), first, last))),
@@ -268,15 +300,19 @@ export async function listSearched(
           return e !== undefined && matchesSearch(e, terms);
         });
       }
-      for (const i of kept) matched.push([Number(i.id), i.gsi2sk, records.get(keyOf(keys.post(Number(i.id))))]);
+      const hits = kept.map((i): Hit => [Number(i.id), i.gsi2sk, records.get(keyOf(keys.post(Number(i.id))))]);
+      matched.push(...hits);
+      feedRoom?.judged(
+        chunk.length,
+        hits.flatMap(([, , e]) => (e ? [e] : [])),
+      );
     }
   } else exhausted = true;
   const fresh = [...(await freshRead).values()].filter((e) => inList(e, ctx, statusList, ownBy, f, w) && matchesSearch(e, terms));
-  const all = [...matched, ...fresh.map((e): [number, string, EventItem] => [e.id, sortKey(e), e])].sort(byOrder);
-  const page = all.slice(offset, want);
-  const unread = page.filter(([, , e]) => !e).map(([id]) => keys.post(id));
-  const more = unread.length ? await batchGet<EventItem>(unread) : new Map<string, EventItem>();
-  const events = page.map(([id, , e]) => e ?? more.get(keyOf(keys.post(id)))).filter((e): e is EventItem => e !== undefined);
+  let all = [...matched, ...fresh.map((e): Hit => [e.id, sortKey(e), e])].sort(byOrder);
+  // Past the last candidate judged, a recent event could come before one not judged yet.
+  if (cut !== undefined) all = cut ? all.filter((h) => byOrder(h, [Number(cut.id), cut.gsi2sk]) <= 0) : [];
+  const events = await recordsOf(all.slice(offset, want), feed);
   let total = all.length;
   if (!exhausted) {
     // The candidates did not run out: their count (from the buckets, where nothing else filters

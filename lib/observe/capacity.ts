@@ -93,6 +93,12 @@ export function readSoFar(): number | undefined {
   return scopes.get()?.read;
 }
 
+/** The DynamoDB requests the current API request has sent so far; undefined outside a request (no budget there). */
+export function requestsSoFar(): number | undefined {
+  const scope = scopes.get();
+  return scope && (spent.get(scope)?.started ?? 0);
+}
+
 /** What one API request may spend: lib/contract/budget.ts states it, lib/store/db.ts enforces it. */
 export interface Budget {
   requests: number;

@@ -6,7 +6,7 @@ import { resetConfig } from '#lib/runtime/config.js';
 import { createAsEditor } from '../support/expect.js';
 import { useGateway } from '../support/gateway.js';
 
-const gw = useGateway({ tablePrefix: 'icalheavy' });
+const gw = useGateway({ tablePrefix: 'icalheavy', stream: true });
 
 describe('a feed of heavy events', () => {
   const titles: string[] = [];
@@ -17,6 +17,7 @@ describe('a feed of heavy events', () => {
       titles.push(title);
       await createAsEditor(gw, '/events', { title, description: `<p>${`Word${i} `.repeat(10_000)}</p>`, start_date: `2031-02-0${i} 10:00:00`, end_date: `2031-02-0${i} 11:00:00` });
     }
+    await gw.drain();
   });
   afterAll(() => {
     delete process.env.ICAL_MAX_BYTES;
@@ -43,5 +44,17 @@ describe('a feed of heavy events', () => {
     // The JSON list is not cut: a page of at most 50 events fits the budget by design.
     const page = await gw.api('GET', '/events', { query: { start_date: '2031-02-01', end_date: '2031-02-28' } });
     expect(page.body.events).toHaveLength(6);
+  });
+
+  // One word is one index partition; "o" is checked on the records the search reads; "heavy eavy"
+  // is decided by the index alone.
+  it.each(['heavy', 'Heavy o', 'heavy eavy'])('cuts a feed of the search %j the same way', async (search) => {
+    process.env.ICAL_MAX_BYTES = String(250 * 1024);
+    resetConfig();
+    const res = await gw.api('GET', '/events', { query: { ical: 1, search, start_date: '2031-02-01', end_date: '2031-02-28' } });
+    expect(res.status, res.text.slice(0, 300)).toBe(200);
+    expect([res.headers.get('x-feed-events'), res.headers.get('x-feed-truncated')]).toEqual(['4', 'true']);
+    expect(Number(res.headers.get('x-tec-total'))).toBeGreaterThan(4);
+    expect([...res.text.matchAll(/^SUMMARY:(.*)\r$/gm)].map((m) => m[1])).toEqual(titles.slice(0, 4));
   });
 });

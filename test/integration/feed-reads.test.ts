@@ -56,4 +56,19 @@ describe('reading the records of a feed', () => {
     expect(count).toBe(3);
     expect(found.size).toBe(2);
   });
+
+  it('counts the records it is given in the prefix without reading them again', async () => {
+    const all = await readFitting<Record<string, unknown>>(keysOf('heavy', 10), 100 * 1024 * KB);
+    const known = new Map([...all.found].slice(0, 5));
+    const tally = emptyTally();
+    const { found, count } = await capacity.scoped(tally, () => readFitting(keysOf('heavy', 30), 1_000 * KB, known));
+    // The five given take their room: 24 fit in all, as when every record is read.
+    expect(count).toBe(24);
+    expect([...found.keys()]).toEqual(keysOf('heavy', 24).map((k) => `${k.pk}|${k.sk}`));
+    expect(found.get(`${key('heavy', 0).pk}|${key('heavy', 0).sk}`)).toBe(known.get(`${key('heavy', 0).pk}|${key('heavy', 0).sk}`));
+    // The five given are not read again: the read costs less than reading all of them.
+    const everything = emptyTally();
+    await capacity.scoped(everything, () => readFitting(keysOf('heavy', 30), 1_000 * KB));
+    expect(tally.read).toBeLessThan(everything.read);
+  });
 });

@@ -8,7 +8,6 @@ import {
   dateDetails,
   endOfDay,
   instantToWall,
-  isoWithOffset,
   isValidTimezone,
   nowUtc,
   parseDate,
@@ -372,26 +371,6 @@ describe('time zone rules', () => {
   it('covers every zone Intl knows', () => {
     const missing = Intl.supportedValuesOf('timeZone').filter((z) => !(z in TZ_RULES));
     expect(missing).toEqual([]);
-  });
-});
-
-describe('isoWithOffset', () => {
-  it.each([
-    ['2027-01-15 19:00:00', 'UTC', '2027-01-15T19:00:00+00:00'],
-    ['2027-01-15 19:00:00', 'UTC+0', '2027-01-15T19:00:00+00:00'],
-    ['2027-01-15 19:00:00', NY, '2027-01-15T19:00:00-05:00'],
-    ['2027-07-15 19:00:00', NY, '2027-07-15T19:00:00-04:00'],
-    ['2027-11-07 01:30:00', NY, '2027-11-07T01:30:00-04:00'],
-    // A wall time inside the gap comes out as the instant it resolves to.
-    ['2027-03-14 02:30:00', NY, '2027-03-14T03:30:00-04:00'],
-    ['2027-07-15 19:00:00', VILNIUS, '2027-07-15T19:00:00+03:00'],
-    ['2027-01-15 19:00:00', VILNIUS, '2027-01-15T19:00:00+02:00'],
-    ['2027-01-15 19:00:00', SYDNEY, '2027-01-15T19:00:00+11:00'],
-    ['2027-01-15 19:00:00', 'UTC-3:30', '2027-01-15T19:00:00-03:30'],
-    ['2027-01-15 19:00:00', 'UTC+05:45', '2027-01-15T19:00:00+05:45'],
-    ['2027-01-15 19:00:00', 'UTC+5.5', '2027-01-15T19:00:00+05:30'],
-  ])('%s in %s -> %s', (wall, tz, expected) => {
-    expect(isoWithOffset(wall, tz)).toBe(expected);
   });
 });
 

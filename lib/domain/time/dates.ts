@@ -341,21 +341,6 @@ export function timezoneAbbr(tz: string, wall: Wall): string {
   return zoneAbbreviation(name, offset);
 }
 
-/**
- * ISO 8601 with offset, as JSON-LD wants: '2027-01-15T19:00:00+00:00' (offset of tz at that wall
- * time, '+00:00' for UTC, never 'Z'). A wall time inside a DST gap is output as the instant it
- * resolves to (02:30 on spring-forward day in New York -> '03:30:00-04:00').
- */
-export function isoWithOffset(wall: Wall, tz: string): string {
-  const zone = zoneOf(tz);
-  const instant = toInstant(zone, parseWall(wall));
-  const local = toNaive(zone, instant);
-  const minutes = Math.round((local - instant) / MS_MIN);
-  const abs = Math.abs(minutes);
-  const offset = `${minutes < 0 ? '-' : '+'}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
-  return formatNaive(local).replace(' ', 'T') + offset;
-}
-
 /** Minutes east of UTC of tz at the instant (epoch ms). */
 export function offsetAt(tz: string, instant: number): number {
   const t = Math.floor(instant / 1000) * 1000;
