@@ -33,6 +33,18 @@ function apiFunctions(resources: Resources, which: 'api' | 'all' = 'api'): Map<s
   return out;
 }
 
+type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: Record<string, any> };
+
+/** Every statement of a function's role: its inline policies and the AWS::IAM::Policy resources attached to it. */
+function policyStatements(resources: Resources, fn: Resource): Statement[] {
+  const roleId = (fn.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+  const inline = ((resources[roleId]!.Properties.Policies as { PolicyDocument: { Statement: Statement[] } }[] | undefined) ?? []).map((p) => p.PolicyDocument);
+  const attached = ofType(resources, 'AWS::IAM::Policy')
+    .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
+    .map(([, p]) => p.Properties.PolicyDocument as { Statement: Statement[] });
+  return [...inline, ...attached].flatMap((d) => d.Statement);
+}
+
 /**
  * Every IAM action a function's role is allowed without conditions, from its inline policies and
  * attached ones (statements scoped by a condition are read by roleStatements).
@@ -40,23 +52,13 @@ function apiFunctions(resources: Resources, which: 'api' | 'all' = 'api'): Map<s
 function roleActions(resources: Resources, fn: Resource): { actions: Set<string>; managed: unknown[] } {
   const roleId = (fn.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
   const actions = new Set<string>();
-  for (const [, policy] of ofType(resources, 'AWS::IAM::Policy')) {
-    const roles = policy.Properties.Roles as { Ref: string }[];
-    if (!roles.some((r) => r.Ref === roleId)) continue;
-    for (const st of policy.Properties.PolicyDocument.Statement as { Effect: string; Action: string | string[]; Condition?: unknown }[]) {
-      if (st.Effect === 'Allow' && !st.Condition) for (const a of [st.Action].flat()) actions.add(a);
-    }
-  }
+  for (const st of policyStatements(resources, fn)) if (st.Effect === 'Allow' && !st.Condition) for (const a of [st.Action].flat()) actions.add(a);
   return { actions, managed: (resources[roleId]!.Properties.ManagedPolicyArns as unknown[] | undefined) ?? [] };
 }
 
 /** Every Allow statement of a function's role. */
-function roleStatements(resources: Resources, fn: Resource): { Action: string | string[]; Resource: unknown; Condition?: Record<string, any> }[] {
-  const roleId = (fn.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
-  return ofType(resources, 'AWS::IAM::Policy')
-    .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
-    .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as { Effect: string; Action: string | string[]; Resource: unknown; Condition?: Record<string, any> }[])
-    .filter((st) => st.Effect === 'Allow');
+function roleStatements(resources: Resources, fn: Resource): Statement[] {
+  return policyStatements(resources, fn).filter((st) => st.Effect === 'Allow');
 }
 
 const WRITE_ACTIONS = [
