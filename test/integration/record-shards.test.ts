@@ -223,24 +223,27 @@ describe('a split that does not complete', () => {
   const namesRecord = (key: { pk: string; sk: string }) => (command: string, input: Sent) =>
     command === 'TransactWriteItemsCommand' && (input.TransactItems ?? []).some((t) => t.Update?.Key?.pk === key.pk && t.Update.Key.sk === key.sk);
 
-  it('a term split while it is deleted goes with its shards', async () => {
-    const tag = (await call('POST', '/tags', { name: 'Split while deleted' })).body.id as number;
-    expect((await event('Deleted tag one', '2036-04-05', { tags: [tag] })).status).toBe(201);
-    const key = keys.term(tag);
+  it.each([
+    {
+      what: 'term',
+      create: () => call('POST', '/tags', { name: 'Split while deleted' }),
+      link: (id: number) => ({ tags: [id] }),
+      key: keys.term,
+      remove: (id: number) => call('DELETE', `/tags/${id}`),
+    },
+    {
+      what: 'venue',
+      create: () => call('POST', '/venues', { venue: 'Split while deleted' }),
+      link: (id: number) => ({ venue: id }),
+      key: keys.post,
+      remove: (id: number) => call('DELETE', `/venues/${id}`, undefined, { force: 'true' }),
+    },
+  ])('a $what split while it is deleted goes with its shards', async ({ what, create, link, key: keyOf, remove }) => {
+    const id = (await create()).body.id as number;
+    expect((await event(`Deleted ${what} one`, what === 'term' ? '2036-04-05' : '2036-04-06', link(id))).status).toBe(201);
+    const key = keyOf(id);
     const split = async () => void expect(await splitRecord(key)).toBe(true);
-    const { out: deleted, seen } = await onFirst(namesRecord(key), split, () => call('DELETE', `/tags/${tag}`));
-    expect(seen).toBe(true);
-    expect(deleted.status).toBe(200);
-    expect(await getItem(key)).toBeUndefined();
-    expect(await shardsOf(key)).toHaveLength(0);
-  });
-
-  it('a venue split while it is deleted goes with its shards', async () => {
-    const venue = (await call('POST', '/venues', { venue: 'Split while deleted' })).body.id as number;
-    expect((await event('Deleted venue one', '2036-04-06', { venue })).status).toBe(201);
-    const key = keys.post(venue);
-    const split = async () => void expect(await splitRecord(key)).toBe(true);
-    const { out: deleted, seen } = await onFirst(namesRecord(key), split, () => call('DELETE', `/venues/${venue}`, undefined, { force: 'true' }));
+    const { out: deleted, seen } = await onFirst(namesRecord(key), split, () => remove(id));
     expect(seen).toBe(true);
     expect(deleted.status).toBe(200);
     expect(await getItem(key)).toBeUndefined();
