@@ -1,12 +1,12 @@
 // `npm run backfill:search -- [--aws --table NAME] [--segments N]`: indexes for search every event
 // written before the stream consumer kept the search index (lib/stream/backfill.ts).
+import './sdk-quiet.js';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { JavaMissingError, localClient, startDynamoLocal, type DynamoLocal } from '#lib/local/dynamo.js';
 import { backfillSearch } from '#lib/stream/backfill.js';
 import { cli, wholeNumber } from './cli.js';
 
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const c = cli(
   `Usage: npm run backfill:search -- [--aws --table NAME] [--segments N]
 Indexes for search every event written before the stream consumer kept the search index (a

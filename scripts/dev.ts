@@ -1,11 +1,11 @@
 // `npm run dev`: npm start that restarts on a code change. DynamoDB Local starts once, here, and
 // keeps running (with its data, even --memory) while tsx's watcher restarts the server process
 // on every change to a file it imports.
+import './sdk-quiet.js';
 import { spawn } from 'node:child_process';
 import { ensureTable, JavaMissingError, startDynamoLocal, type DynamoLocal } from '#lib/local/dynamo.js';
 import { cli } from './cli.js';
 
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const DATA_DIR = '.local/dynamodb';
 
 const c = cli(

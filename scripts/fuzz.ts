@@ -4,6 +4,7 @@
 // first and a summary last; exits 1 on any failure. A fresh process per run: a request that
 // pollutes a prototype would spoil anything that ran after it in the same process.
 //   npm run fuzz [-- --runs N] [--seed S] [--concurrency C] [--no-minimize]
+import './sdk-quiet.js';
 import { parseArgs } from 'node:util';
 import { resetConfig } from '#lib/runtime/config.js';
 import { ensureDevKeys, localAuthEnv } from '#lib/local/dev-auth.js';
@@ -11,8 +12,6 @@ import { ensureTable, JavaMissingError, startDynamoLocal, type DynamoLocal } fro
 import { startGateway, type Gateway } from '#lib/local/gateway.js';
 import { failed, formatSummary } from '../fuzz/report.js';
 import { runFuzz } from '../fuzz/runner.js';
-
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const USAGE = `Usage: npm run fuzz [-- --runs N] [--seed S] [--concurrency C] [--no-minimize]
   --runs N          requests to send (default 20000)

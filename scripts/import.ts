@@ -1,5 +1,6 @@
 // `npm run import -- --from URL --user LOGIN --app-password PASSWORD [options]`: moves a live
 // WordPress + TEC site's calendar here, record for record (lib/import/).
+import './sdk-quiet.js';
 import { resetConfig } from '#lib/runtime/config.js';
 import { ensureDevKeys, localAuthEnv, mintToken } from '#lib/local/dev-auth.js';
 import { ensureTable, JavaMissingError, startDynamoLocal, type DynamoLocal } from '#lib/local/dynamo.js';
@@ -7,13 +8,14 @@ import { Progress } from '#lib/local/demo-calendar.js';
 import { invoke } from '#lib/local/invoke.js';
 import { backfillSearch } from '#lib/stream/backfill.js';
 import { createReadStream } from 'node:fs';
-import { agreeingZone, importEntries, importLive, formatSummary } from '#lib/import/run.js';
+import { agreeingZone, importRecords, importLive, formatSummary } from '#lib/import/run.js';
+import { wxrRecords } from '#lib/import/wxr-source.js';
+import type { SiteRecord } from '#lib/import/records.js';
 import { isValidTimezone } from '#lib/domain/time/dates.js';
 import { readWxr, WxrError } from '#lib/import/wxr-reader.js';
-import { SiteError } from '#lib/import/live-source.js';
+import { LiveSite, SiteError } from '#lib/import/live-source.js';
 import { cli, wholeNumber } from './cli.js';
 
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const c = cli(
   `Usage: npm run import -- --from URL --user LOGIN --app-password PASSWORD [options]
 Moves a WordPress + The Events Calendar site's events, venues, organizers, categories, tags and
@@ -26,6 +28,8 @@ DYNAMODB_ENDPOINT, or with --aws into a deployed table. Run it again to bring wh
   --timezone ZONE   with --wxr: the site's time zone (Settings → General: Europe/Vilnius, or
                     UTC+2 for a manual offset), which an export does not hold; a live import
                     reads it from the site
+  --author LOGIN    with --wxr: the user a post without a known author is written as (an author
+                    the file lists); default: the file's first author, else the import's own user
   --since TIME      only posts modified after TIME (ISO 8601); default: since the last run
   --full            read every post, whatever the last run
   --delete-missing  delete here what was imported before and is gone from the site
@@ -43,6 +47,7 @@ DYNAMODB_ENDPOINT, or with --aws into a deployed table. Run it again to bring wh
     'dry-run': { type: 'boolean' },
     wxr: { type: 'string' },
     timezone: { type: 'string' },
+    author: { type: 'string' },
     concurrency: { type: 'string' },
     aws: { type: 'boolean' },
     table: { type: 'string' },
@@ -62,6 +67,8 @@ if (timezone !== undefined && !wxr) c.fail('--timezone is for --wxr: a live impo
 if (wxr && !timezone && !process.env.SITE_TIMEZONE)
   c.fail("--wxr needs --timezone ZONE: the site's time zone (Settings → General), in which the export's dates without a zone are read; an export does not hold it.");
 if (timezone !== undefined && !isValidTimezone(timezone)) c.fail(`--timezone must be a time zone (Europe/Vilnius, UTC, UTC+2), got "${timezone}".`);
+const authorLogin = c.values.author as string | undefined;
+if (authorLogin !== undefined && !wxr) c.fail('--author is for --wxr: a live site names every author.');
 if (wxr && timezone) {
   // The export's dates are read in the site's zone: it is the zone the writes run with.
   try {
@@ -73,12 +80,28 @@ if (wxr && timezone) {
 
 let dynamo: DynamoLocal | undefined;
 try {
+  // What can be checked without the table is checked first: the file whole, or the site and its login.
+  let records: SiteRecord[] | undefined;
+  let defaultAuthor: number | undefined;
+  if (wxr) {
+    console.error(`Reading ${wxr}…`);
+    records = await wxrRecords(readWxr(createReadStream(wxr)));
+    const authors = records.filter((r) => r.kind === 'user');
+    const chosen = authorLogin === undefined ? authors.toSorted((a, b) => a.id - b.id)[0] : authors.find((u) => u.login === authorLogin);
+    if (authorLogin !== undefined && !chosen) c.fail(`--author ${authorLogin} is not an author the file lists (${authors.map((u) => u.login).join(', ') || 'it lists none'}).`);
+    defaultAuthor = chosen?.id;
+    const posts = records.filter((r) => r.kind === 'venue' || r.kind === 'organizer' || r.kind === 'event').length;
+    console.error(`The file holds ${posts} venues, organizers and events, ${records.length - posts - authors.length} categories and tags, ${authors.length} authors.`);
+  } else {
+    await new LiveSite({ url: from!, user: user!, appPassword: appPassword!, concurrency }).check();
+  }
   const keys = await ensureDevKeys();
   Object.assign(process.env, localAuthEnv(keys));
   process.env.TABLE_NAME = (c.values.table as string | undefined) ?? process.env.TABLE_NAME ?? 'event-calendar';
   process.env.SITE_URL ||= `http://127.0.0.1:${process.env.PORT || 3000}`;
   if (c.values.aws) delete process.env.DYNAMODB_ENDPOINT;
   else if (!process.env.DYNAMODB_ENDPOINT) {
+    console.error('Starting DynamoDB Local (.local/dynamodb)…');
     dynamo = await startDynamoLocal({ dataDir: '.local/dynamodb' });
     process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
   }
@@ -92,6 +115,7 @@ try {
     dryRun: Boolean(c.values['dry-run']),
     deleteMissing: Boolean(c.values['delete-missing']),
     concurrency,
+    ...(defaultAuthor ? { defaultAuthor } : {}),
     progress: (kind: string, total: number) => {
       bar?.finish();
       if (!total) return undefined;
@@ -101,8 +125,8 @@ try {
     },
     log: (line: string) => console.error(line),
   };
-  const summary = wxr
-    ? await importEntries(readWxr(createReadStream(wxr)), common)
+  const summary = records
+    ? await importRecords(records, common)
     : await importLive({
         ...common,
         site: { url: from!, user: user!, appPassword: appPassword!, concurrency },
@@ -118,7 +142,19 @@ try {
   // Locally no stream consumer may be running: the search index of the events is built here
   // (idempotent); a deployed table's consumer builds it from the writes.
   if (!c.values.aws && !c.values['dry-run']) {
-    await backfillSearch({ segments: 2 });
+    const events = summary.kinds.event;
+    const total = events.created + events.updated + events.unchanged;
+    console.error(`Building the search index of ${total} events…`);
+    const index = total ? new Progress(total, 'events indexed') : undefined;
+    let shown = 0;
+    await backfillSearch({
+      segments: 2,
+      progress: ({ events: done }) => {
+        if (index && done > shown) index.tick(Math.min(done, total) - Math.min(shown, total));
+        shown = done;
+      },
+    });
+    index?.finish();
   }
   console.log(formatSummary(summary, Boolean(c.values['dry-run'])));
   if (summary.failed.length) process.exitCode = 1;

@@ -9,6 +9,7 @@
 //   names an EventBridge bus; with a running npm start it is appended to its feed file too.
 // Exit codes: 0 when the handler returned (whatever its status), 1 when it threw or could not
 // run, 2 for an unknown operation or an unreadable fixture.
+import './sdk-quiet.js';
 import { readFile } from 'node:fs/promises';
 import { STATUS_CODES } from 'node:http';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
@@ -25,8 +26,6 @@ import { OPERATIONS, routePath, type Operation } from '#lib/contract/operations.
 import { readServerInfo } from '#lib/local/server-info.js';
 import { BACKGROUND_FUNCTIONS, type BackgroundFunction } from '#lib/stream/functions.js';
 import { cli } from './cli.js';
-
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const USAGE = `Usage: npm run invoke -- <operation-id> <fixture.json>
 Runs one operation's handler in-process with a payload-2.0 event (events-fixtures/ has one per

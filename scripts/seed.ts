@@ -1,12 +1,12 @@
 // `npm run seed -- [--events N]`: loads the demo calendar into the local data (.local/dynamodb), or
 // into DYNAMODB_ENDPOINT. Run it while `npm start` is stopped, or use `npm start -- --seed`.
+import './sdk-quiet.js';
 import { resetConfig } from '#lib/runtime/config.js';
 import { ensureDevKeys, localAuthEnv } from '#lib/local/dev-auth.js';
 import { ensureTable, JavaMissingError, startDynamoLocal, type DynamoLocal } from '#lib/local/dynamo.js';
 import { seedDemo } from '#lib/local/seed.js';
 import { cli, wholeNumber } from './cli.js';
 
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const c = cli(
   `Usage: npm run seed -- [--events N]
 Loads the demo calendar (venues, organizers, categories, tags and N events in en, lt and ru) into

@@ -5,6 +5,7 @@
 //   npm start [-- --memory] [-- --seed] [-- --log-json]
 //   env: PORT (3000), HOST (127.0.0.1), DYNAMODB_ENDPOINT (use a running DynamoDB instead),
 //   LOG_FORMAT (json or pretty), LOG_LEVEL, CHANGE_BUS_NAME (unset or `local`: the local bus)
+import './sdk-quiet.js';
 import { seedDemo } from '#lib/local/seed.js';
 import { config, resetConfig } from '#lib/runtime/config.js';
 import { ensureDevKeys, localAuthEnv } from '#lib/local/dev-auth.js';
@@ -18,7 +19,6 @@ import { clearServerInfo, writeServerInfo } from '#lib/local/server-info.js';
 import { cli } from './cli.js';
 
 // The SDK's "Node 20 will lose support" notice is not actionable for a local run.
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const DATA_DIR = '.local/dynamodb';
 /** The change feed's events, one JSON line each, when it goes to the local bus. */

@@ -77,6 +77,13 @@ export function parseCostInput(input: unknown): StoredCost | undefined {
   return { values, symbol, position, code: '' };
 }
 
+/** A cost shown with the currency a site stored for it (an imported event's), rather than the one its text suggests. */
+export function withCurrency(cost: StoredCost | undefined, currency: { symbol: string; code: string; position: string } | undefined): StoredCost | undefined {
+  if (!currency) return cost;
+  const position = currency.position === 'prefix' || currency.position === 'postfix' ? currency.position : '';
+  return { ...(cost ?? EMPTY), symbol: currency.symbol, code: currency.code, position };
+}
+
 /**
  * Normalises one number token to a '.'-decimal string, keeping the digits as written.
  * A lone ',' is a decimal comma unless exactly three digits follow it ('1,000' is a thousand);

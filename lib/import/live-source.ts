@@ -3,6 +3,7 @@
 // tribe/events/v1 for what wp/v2 does not show (featured, sticky, hidden from listings).
 import { waitAll } from '#lib/runtime/settle.js';
 import { gmtOr, truthy, wpDate, type SitePost, type SiteTerm, type SiteUser } from './records.js';
+import { eventMeta, jsonMeta, organizerFields, venueFields } from './tec-meta.js';
 
 export interface LiveOptions {
   url: string;
@@ -20,6 +21,7 @@ export interface LiveOptions {
 export class SiteError extends Error {}
 
 const STATUSES = 'publish,future,draft,pending,private,trash';
+const TYPES = { venue: 'tribe_venue', organizer: 'tribe_organizer', event: 'tribe_events' } as const;
 
 // biome-ignore lint/suspicious/noExplicitAny: the site's JSON, read field by field with fallbacks
 type Loose = any;
@@ -123,10 +125,10 @@ export class LiveSite {
 
   /** The venues, organizers or events (with their image URLs and TEC's flags). */
   async posts(kind: 'venue' | 'organizer' | 'event'): Promise<SitePost[]> {
-    const type = { venue: 'tribe_venue', organizer: 'tribe_organizer', event: 'tribe_events' }[kind];
     const query: Record<string, string> = { status: STATUSES };
     if (this.opts.since) query.modified_after = modifiedAfter(this.opts.since);
-    const raw = await this.all(`/wp/v2/${type}`, query);
+    const raw = await this.all(`/wp/v2/${TYPES[kind]}`, query);
+    if (kind === 'event') raw.push(...(await this.pastEvents(raw)));
     const media = await this.imageUrls(raw.map((p) => Number(p.featured_media)).filter((n) => n > 0));
     const flags = kind === 'event' ? await this.eventFlags(raw.map((p) => ({ id: Number(p.id), password: String(p.password ?? '') }))) : new Map<number, EventFlags>();
     return raw.map((p) => mapPost(kind, p, media.get(Number(p.featured_media)) ?? '', flags.get(Number(p.id))));
@@ -134,8 +136,54 @@ export class LiveSite {
 
   /** Every id of a post type on the site (for --delete-missing after a partial read). */
   async ids(kind: 'venue' | 'organizer' | 'event'): Promise<number[]> {
-    const type = { venue: 'tribe_venue', organizer: 'tribe_organizer', event: 'tribe_events' }[kind];
-    return (await this.all(`/wp/v2/${type}`, { status: STATUSES, _fields: 'id' })).map((p) => Number(p.id));
+    const listed = (await this.all(`/wp/v2/${TYPES[kind]}`, { status: STATUSES, _fields: 'id' })).map((p) => Number(p.id));
+    return kind === 'event' ? [...new Set([...listed, ...(await this.tecEvents()).map((e) => e.id)])] : listed;
+  }
+
+  /** Whether the site still serves a record by id (it may leave it out of its lists). */
+  async has(kind: 'venue' | 'organizer' | 'event', id: number): Promise<boolean> {
+    const r = await this.get(`/wp/v2/${TYPES[kind]}/${id}`, { context: 'edit', _fields: 'id' });
+    if (r.status === 200) return true;
+    if (r.status === 404 || r.status === 410) return false;
+    throw new SiteError(`GET /wp/v2/${TYPES[kind]}/${id} answered ${r.status} ${r.body?.code ?? ''}: ${r.body?.message ?? ''}`);
+  }
+
+  /**
+   * Every event of every status and date in TEC's own list, with its modification time. TEC's
+   * wp/v2 collection leaves out events that have ended (with `include=` too), though it serves
+   * each by id; TEC's list, over all dates, holds them (but not those hidden from listings).
+   */
+  private async tecEvents(): Promise<{ id: number; modified_utc: string }[]> {
+    const q = { start_date: '1000-01-01 00:00:00', end_date: '9999-12-31 23:59:59', status: STATUSES, per_page: 50 };
+    const first = await this.get('/tribe/events/v1/events', { ...q, page: 1 });
+    if (first.status === 404 && first.body?.code === 'rest_no_route') return [];
+    // TEC answers 404 for a page past the last, and for a list with no event.
+    if (first.status >= 400) return [];
+    const pages = Number(first.body?.total_pages ?? 1) || 1;
+    const rest = await mapLimit(
+      Array.from({ length: Math.max(0, pages - 1) }, (_, i) => i + 2),
+      this.opts.concurrency,
+      async (page) => {
+        const r = await this.get('/tribe/events/v1/events', { ...q, page });
+        if (r.status >= 400) throw new SiteError(`GET /tribe/events/v1/events page ${page} answered ${r.status} ${r.body?.code ?? ''}`);
+        return (r.body?.events ?? []) as Json[];
+      },
+    );
+    return [...((first.body?.events ?? []) as Json[]), ...rest.flat()].map((e) => ({ id: Number(e.id), modified_utc: wpDate(e.modified_utc) }));
+  }
+
+  /** The events TEC lists that wp/v2's collection did not (those that have ended), read by id. */
+  private async pastEvents(listed: Json[]): Promise<Json[]> {
+    const seen = new Set(listed.map((p) => Number(p.id)));
+    const since = this.opts.since ? wpDate(modifiedAfter(this.opts.since)) : undefined;
+    const missing = (await this.tecEvents()).filter((e) => !seen.has(e.id) && (!since || e.modified_utc > since));
+    const read = await mapLimit(missing, this.opts.concurrency, async ({ id }) => {
+      const r = await this.get(`/wp/v2/tribe_events/${id}`, { context: 'edit' });
+      if (r.status === 404) return undefined;
+      if (r.status >= 400) throw new SiteError(`GET /wp/v2/tribe_events/${id} answered ${r.status} ${r.body?.code ?? ''}: ${r.body?.message ?? ''}`);
+      return r.body as Json;
+    });
+    return read.filter((p): p is Json => p !== undefined);
   }
 
   private async imageUrls(ids: number[]): Promise<Map<number, string>> {
@@ -158,6 +206,8 @@ export class LiveSite {
           featured: truthy(r.body.featured),
           sticky: truthy(r.body.sticky),
           hide_from_listings: truthy(r.body.hide_from_listings),
+          show_map: truthy(r.body.show_map),
+          show_map_link: truthy(r.body.show_map_link),
           // TEC shows the event's own link as its website while _EventURL was never set (wp/v2
           // shows '' for both): such an event is stored here without one, and shows its link too.
           websiteUnset: r.body.website === r.body.url,
@@ -171,6 +221,8 @@ interface EventFlags {
   featured: boolean;
   sticky: boolean;
   hide_from_listings: boolean;
+  show_map: boolean;
+  show_map_link: boolean;
   websiteUnset: boolean;
 }
 
@@ -231,11 +283,9 @@ export function mapTerm(t: Json, kind: 'category' | 'tag'): SiteTerm {
   return { kind, id: Number(t.id), name: String(t.name), slug: String(t.slug), description: String(t.description ?? ''), parent: kind === 'category' ? Number(t.parent ?? 0) : 0 };
 }
 
-const ids = (v: unknown): number[] => (Array.isArray(v) ? v : v === '' || v == null ? [] : [v]).map(Number).filter((n) => n > 0);
-
 /** A wp/v2 post (context=edit) of a TEC type as a site record. */
 export function mapPost(kind: SitePost['kind'], p: Json, image: string, flags?: EventFlags): SitePost {
-  const m: Json = p.meta ?? {};
+  const m = jsonMeta(p.meta);
   const date = wpDate(p.date);
   const modified = wpDate(p.modified);
   const base = {
@@ -251,61 +301,26 @@ export function mapPost(kind: SitePost['kind'], p: Json, image: string, flags?: 
     password: String(p.password ?? ''),
   };
   const text = { description: raw(p.content), image };
-  if (kind === 'venue')
-    return {
-      ...base,
-      fields: {
-        venue: raw(p.title),
-        ...text,
-        address: String(m._VenueAddress ?? ''),
-        city: String(m._VenueCity ?? ''),
-        country: String(m._VenueCountry ?? ''),
-        province: String(m._VenueProvince ?? ''),
-        state: String(m._VenueState ?? ''),
-        zip: String(m._VenueZip ?? ''),
-        phone: String(m._VenuePhone ?? ''),
-        stateprovince: String(m._VenueStateProvince ?? ''),
-        website: String(m._VenueURL ?? ''),
-        show_map: truthy(m._VenueShowMap),
-        show_map_link: truthy(m._VenueShowMapLink),
-        ...(m._VenueLat !== '' && m._VenueLat != null ? { geo_lat: Number(m._VenueLat) } : {}),
-        ...(m._VenueLng !== '' && m._VenueLng != null ? { geo_lng: Number(m._VenueLng) } : {}),
-      },
-    };
-  if (kind === 'organizer')
-    return {
-      ...base,
-      fields: {
-        organizer: raw(p.title),
-        ...text,
-        phone: String(m._OrganizerPhone ?? ''),
-        email: String(m._OrganizerEmail ?? ''),
-        website: String(m._OrganizerURL ?? m._OrganizerWebsite ?? ''),
-      },
-    };
-  const utc = { start: wpDate(m._EventStartDateUTC), end: wpDate(m._EventEndDateUTC) };
+  if (kind === 'venue') return { ...base, fields: { venue: raw(p.title), ...text, ...venueFields(m) } };
+  if (kind === 'organizer') return { ...base, fields: { organizer: raw(p.title), ...text, ...organizerFields(m) } };
+  const { fields, utc } = eventMeta(m);
+  // wp/v2 shows an _EventURL never written as '' and fills unwritten flags with false: TEC's own
+  // answer tells them (its website is the event's link, its map flags true).
+  if (flags?.websiteUnset && !fields.website) delete fields.website;
   return {
     ...base,
-    ...(utc.start && utc.end ? { utc } : {}),
+    ...(utc ? { utc } : {}),
     fields: {
       title: raw(p.title),
       ...text,
       excerpt: raw(p.excerpt),
-      start_date: wpDate(m._EventStartDate),
-      end_date: wpDate(m._EventEndDate),
-      timezone: String(m._EventTimezone ?? ''),
-      all_day: truthy(m._EventAllDay),
-      cost: String(m._EventCost ?? ''),
-      ...(flags?.websiteUnset && !m._EventURL ? {} : { website: String(m._EventURL ?? '') }),
-      show_map: truthy(m._EventShowMap),
-      show_map_link: truthy(m._EventShowMapLink),
-      featured: flags?.featured ?? false,
+      ...fields,
+      ...(flags ? { show_map: flags.show_map, show_map_link: flags.show_map_link, featured: flags.featured, hide_from_listings: flags.hide_from_listings } : {}),
       sticky: flags?.sticky ?? false,
-      hide_from_listings: flags?.hide_from_listings ?? false,
-      venue: ids(m._EventVenueID),
-      organizer: ids(m._EventOrganizerID),
-      categories: ids(p.tribe_events_cat),
-      tags: ids(p.tags),
+      categories: termIds(p.tribe_events_cat),
+      tags: termIds(p.tags),
     },
   };
 }
+
+const termIds = (v: unknown): number[] => (Array.isArray(v) ? v : []).map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);

@@ -53,7 +53,12 @@ export async function importLive(opts: LiveImport): Promise<ImportSummary & { si
     ['event', events],
   ] as const)
     present[kind] = new Set(since ? await site.ids(kind) : read.map((r) => r.id));
-  const summary = await writeRecords(records, opts, present, opts.deleteMissing);
+  const summary = await writeRecords(
+    records,
+    { ...opts, stillThere: (kind, id) => (kind === 'category' || kind === 'tag' ? Promise.resolve(false) : site.has(kind, id)) },
+    present,
+    opts.deleteMissing,
+  );
   if (!opts.dryRun && !summary.failed.length) await rememberRun(startedAt, site.base);
   return { ...summary, timezone: site.timezone, ...(since ? { since } : {}) };
 }
@@ -69,15 +74,29 @@ export function formatSummary(s: ImportSummary, dryRun = false): string {
     const failed = s.failed.filter((f) => f.kind === k).length;
     return `${(k === 'category' ? 'categories' : `${k}s`).padEnd(11)} ${t.created} ${verb}created, ${t.updated} ${verb}updated, ${t.unchanged} unchanged, ${failed} failed${gone}`;
   });
+  if (s.authorless.count)
+    lines.push(
+      `${s.authorless.count} posts had no author on the site: written as ${s.authorless.author ? `user ${s.authorless.author}` : "the import's own user"} (--author LOGIN names another).`,
+    );
+  if (s.unlinked.length) {
+    const shown = s.unlinked.slice(0, 20).map((u) => `event ${u.event} → ${u.kind} ${typeof u.ref === 'string' ? `"${u.ref}"` : u.ref}`);
+    lines.push(`${s.unlinked.length} links to records neither the source nor this calendar holds, left out: ${shown.join(', ')}${s.unlinked.length > 20 ? ', …' : ''}`);
+  }
   for (const f of s.failed) lines.push(`failed: ${f.kind} ${f.id}: ${f.reason}`);
   return lines.join('\n');
 }
 
-/** One import run from an export file's entries (its streaming reader's output). */
+/**
+ * One import run from an export file's entries (its streaming reader's output). A kind the file
+ * holds none of (an export of events alone holds no venues) is not judged gone from the site.
+ */
 export async function importEntries(entries: AsyncIterable<WxrEntry>, opts: Omit<LiveImport, 'site' | 'since'>): Promise<ImportSummary> {
-  const records = await wxrRecords(entries);
-  // The file holds the whole site: what it lacks is gone from it.
+  return importRecords(await wxrRecords(entries), opts);
+}
+
+/** One import run from an export file's records (lib/import/wxr-source.ts). */
+export async function importRecords(records: SiteRecord[], opts: Omit<LiveImport, 'site' | 'since'>): Promise<ImportSummary> {
   const present: Partial<Record<RecordKind, Set<number>>> = {};
-  for (const kind of KINDS) present[kind] = new Set(records.filter((r) => r.kind === kind).map((r) => r.id));
+  for (const r of records) if (r.id > 0) (present[r.kind] ??= new Set()).add(r.id);
   return writeRecords(records, opts, present, opts.deleteMissing);
 }

@@ -8,14 +8,15 @@ import { waitAll } from '#lib/runtime/settle.js';
 import { GetCommand, PutCommand, DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#lib/runtime/config.js';
 import { db } from '#lib/store/db.js';
-import { getItem, queryAll } from '#lib/store/reads.js';
-import { keys, type Sequence } from '#lib/store/keys.js';
+import { bySlug, getItem, queryAll } from '#lib/store/reads.js';
+import { keys, slugIndexKey, type Sequence } from '#lib/store/keys.js';
 import { asImported } from '#lib/store/import-scope.js';
 import { continueAfter } from '#lib/store/ids.js';
 import { registerUser } from '#lib/store/users.js';
 import { importRole, type StoredRole } from '#lib/store/credentials.js';
 import { ROLES, type Role } from '#lib/contract/principal.js';
 import type { AnyPost, TermItem } from '#lib/store/items.js';
+import type { SiteCurrency } from './tec-meta.js';
 import { fingerprint, KINDS, parentsFirst, type RecordKind, type SitePost, type SiteRecord, type SiteTerm, type SiteUser } from './records.js';
 
 /** The importer's own items: one fingerprint per imported record, and the time of the last run. */
@@ -27,6 +28,14 @@ export interface Failure {
   kind: RecordKind;
   id: number;
   reason: string;
+}
+
+/** A link an event names that neither the import nor this calendar holds: the event is written without it. */
+export interface Unlinked {
+  event: number;
+  kind: 'venue' | 'organizer' | 'category' | 'tag';
+  /** The id, or a term's slug. */
+  ref: number | string;
 }
 
 export interface KindTally {
@@ -43,6 +52,9 @@ export interface KindTally {
 export interface ImportSummary {
   kinds: Record<RecordKind, KindTally>;
   failed: Failure[];
+  unlinked: Unlinked[];
+  /** Posts the source gives no known author, written as the default author's (its id; 0: the import's own user). */
+  authorless: { count: number; author: number };
 }
 
 /** What a request to this API's handlers answers. */
@@ -67,6 +79,13 @@ export interface WriteOptions {
   concurrency?: number;
   /** Called once per record handled. */
   progress?: (kind: RecordKind, total: number) => (() => void) | undefined;
+  /** The user id a post without a known author is written as; unset: the import's own user. */
+  defaultAuthor?: number;
+  /**
+   * Whether the site still has a record the import did not list (asked before `deleteMissing`
+   * deletes it): a site may leave records out of its lists that it still serves by id.
+   */
+  stillThere?: (kind: Exclude<RecordKind, 'user'>, id: number) => Promise<boolean>;
 }
 
 const CLEARABLE = ['description', 'excerpt', 'image'] as const;
@@ -74,8 +93,11 @@ const CLEARABLE = ['description', 'excerpt', 'image'] as const;
 const PATHS = { venue: '/venues', organizer: '/organizers', event: '/events', category: '/categories', tag: '/tags' } as const;
 
 /** What a post's create or update request sends: its fields, and what the site gave it. */
-export function postBody(r: SitePost, creating: boolean): Record<string, unknown> {
-  const body: Record<string, unknown> = { ...r.fields, author: r.author, date_utc: r.date_utc };
+export function postBody(r: SitePost, creating: boolean, defaultAuthor?: number): Record<string, unknown> {
+  const author = r.author || defaultAuthor;
+  const body: Record<string, unknown> = { ...r.fields, ...(author ? { author } : {}), date_utc: r.date_utc };
+  // The site's currency is not a field of the create request: it travels in the import scope.
+  delete body.currency;
   // TEC's routes refuse an empty event description or excerpt and ignore an empty venue or
   // organizer description, as this API does: left out, and cleared through the import scope.
   for (const k of CLEARABLE) if (body[k] === '') delete body[k];
@@ -127,22 +149,40 @@ const emptyTally = (): KindTally => ({ created: 0, updated: 0, unchanged: 0, del
  * `present` (the ids on the site per kind), finds the imported records the site no longer has.
  */
 export async function writeRecords(records: SiteRecord[], opts: WriteOptions, present?: Partial<Record<RecordKind, Set<number>>>, deleteMissing = false): Promise<ImportSummary> {
-  const summary: ImportSummary = { kinds: Object.fromEntries(KINDS.map((k) => [k, emptyTally()])) as Record<RecordKind, KindTally>, failed: [] };
+  const summary: ImportSummary = {
+    kinds: Object.fromEntries(KINDS.map((k) => [k, emptyTally()])) as Record<RecordKind, KindTally>,
+    failed: [],
+    unlinked: [],
+    authorless: { count: 0, author: opts.defaultAuthor ?? 0 },
+  };
   const stored = await storedFingerprints();
   const runAt = Math.floor(Date.now() / 1000);
   const byKind = new Map<RecordKind, SiteRecord[]>(KINDS.map((k) => [k, []]));
-  for (const r of records) byKind.get(r.kind)!.push(r);
+  // Terms an item names by slug alone: found or made here once the defined terms are written.
+  const named: SiteTerm[] = [];
+  for (const r of records) {
+    if ((r.kind === 'category' || r.kind === 'tag') && r.id === 0) named.push(r);
+    else byKind.get(r.kind)!.push(r);
+    if ((r.kind === 'venue' || r.kind === 'organizer' || r.kind === 'event') && !r.author) summary.authorless.count++;
+  }
+  const links = new Links(records);
   const highest: Partial<Record<Sequence, number>> = {};
   for (const kind of KINDS) {
+    if (kind === 'venue' && named.length) {
+      // Their new ids come after every id the import gives terms.
+      if (!opts.dryRun && highest.term) await continueAfter('term', highest.term);
+      await links.findNamed(named, opts, summary);
+    }
     let list = byKind.get(kind)!;
     if (kind === 'category') list = parentsFirst(list as SiteTerm[]);
     const tick = opts.progress?.(kind, list.length);
     const tally = summary.kinds[kind];
-    const one = async (r: SiteRecord) => {
+    const one = async (given: SiteRecord) => {
       const seq = SEQUENCE[kind];
-      highest[seq] = Math.max(highest[seq] ?? 0, r.id);
-      const fp = fingerprint(r);
+      highest[seq] = Math.max(highest[seq] ?? 0, given.id);
       try {
+        const r = given.kind === 'event' ? await links.resolve(given, summary.unlinked) : given;
+        const fp = fingerprint(r);
         if (stored.get(`${kind}#${r.id}`) === fp) tally.unchanged++;
         else {
           const outcome = await writeOne(r, opts, runAt);
@@ -151,33 +191,119 @@ export async function writeRecords(records: SiteRecord[], opts: WriteOptions, pr
           if (!opts.dryRun) await db().send(new PutCommand({ TableName: config().tableName, Item: { ...fpKey(kind, r.id), fp } }));
         }
       } catch (err) {
-        summary.failed.push({ kind, id: r.id, reason: (err as Error).message });
+        summary.failed.push({ kind, id: given.id, reason: (err as Error).message });
       }
       tick?.();
     };
     // Categories one at a time (a child needs its parent); the rest `concurrency` at once.
     await inParallel(list, kind === 'category' || kind === 'user' ? 1 : (opts.concurrency ?? 4), one);
     const ids = present?.[kind];
-    if (ids && kind !== 'user') {
-      for (const key of stored.keys()) {
-        const [k, idText] = key.split('#');
-        const id = Number(idText);
-        if (k !== kind || ids.has(id)) continue;
-        tally.missing.push(id);
-        if (deleteMissing && !opts.dryRun) {
-          try {
-            await removeOne(kind as Exclude<RecordKind, 'user'>, id, opts);
-            tally.deleted++;
-          } catch (err) {
-            summary.failed.push({ kind, id, reason: `delete: ${(err as Error).message}` });
-          }
-        }
-      }
-    }
+    if (ids && kind !== 'user') await findMissing(kind, ids, stored, opts, deleteMissing, summary);
   }
   // New ids here come after every id imported.
   if (!opts.dryRun) for (const [seq, id] of Object.entries(highest)) await continueAfter(seq as Sequence, id);
+  summary.unlinked.sort((a, b) => a.event - b.event || a.kind.localeCompare(b.kind));
   return summary;
+}
+
+/** The imported records of `kind` the site no longer has; with `deleteMissing`, deleted here. */
+async function findMissing(kind: Exclude<RecordKind, 'user'>, ids: Set<number>, stored: Map<string, string>, opts: WriteOptions, deleteMissing: boolean, summary: ImportSummary) {
+  const tally = summary.kinds[kind];
+  for (const key of stored.keys()) {
+    const [k, idText] = key.split('#');
+    const id = Number(idText);
+    if (k !== kind || ids.has(id)) continue;
+    if (opts.stillThere && (await opts.stillThere(kind, id))) continue;
+    tally.missing.push(id);
+    if (!deleteMissing || opts.dryRun) continue;
+    try {
+      await removeOne(kind, id, opts);
+      tally.deleted++;
+    } catch (err) {
+      summary.failed.push({ kind, id, reason: `delete: ${(err as Error).message}` });
+    }
+  }
+}
+
+/**
+ * What an event may link to: the records of the import, and those this calendar already holds
+ * (an export of events alone names venues, organizers and terms it does not hold). A link to
+ * neither is left out of the write and reported.
+ */
+class Links {
+  private readonly inImport = new Set<string>();
+  private readonly here = new Map<string, Promise<boolean>>();
+  /** A term named by slug alone: its id here. */
+  private readonly bySlug = new Map<string, number>();
+
+  constructor(records: SiteRecord[]) {
+    for (const r of records) if (r.kind !== 'user' && r.id > 0) this.inImport.add(`${r.kind}#${r.id}`);
+  }
+
+  /** Finds each term named by slug alone here, or makes it with the name the source gives it. */
+  async findNamed(terms: SiteTerm[], opts: WriteOptions, summary: ImportSummary): Promise<void> {
+    for (const t of terms) {
+      const key = `${t.kind}#${t.slug}`;
+      const tally = summary.kinds[t.kind];
+      try {
+        const found = await bySlug<TermItem>(slugIndexKey(t.kind, 'en', t.slug));
+        if (found && found.taxonomy === t.kind) {
+          this.bySlug.set(key, found.id);
+          tally.unchanged++;
+          continue;
+        }
+        if (opts.dryRun) {
+          tally.created++;
+          continue;
+        }
+        const res = await opts.send('POST', 'en', PATHS[t.kind], { body: termBody(t), token: opts.token });
+        if (res.status >= 300) throw new Error(refused(res));
+        this.bySlug.set(key, Number(res.body.id));
+        tally.created++;
+        tally.written.push(Number(res.body.id));
+      } catch (err) {
+        summary.failed.push({ kind: t.kind, id: 0, reason: `"${t.slug}": ${(err as Error).message}` });
+      }
+    }
+  }
+
+  /** The event with each link it may keep; the others are reported in `unlinked`. */
+  async resolve(e: SitePost, unlinked: Unlinked[]): Promise<SitePost> {
+    const f = e.fields;
+    const keep = async (kind: Unlinked['kind'], refs: unknown) => {
+      const out: number[] = [];
+      for (const ref of Array.isArray(refs) ? (refs as (number | string)[]) : []) {
+        const id = typeof ref === 'string' ? this.bySlug.get(`${kind}#${ref}`) : (await this.holds(kind, ref)) ? ref : undefined;
+        if (id === undefined) unlinked.push({ event: e.id, kind, ref });
+        else if (!out.includes(id)) out.push(id);
+      }
+      return out;
+    };
+    return {
+      ...e,
+      fields: {
+        ...f,
+        venue: await keep('venue', f.venue),
+        organizer: await keep('organizer', f.organizer),
+        categories: await keep('category', f.categories),
+        tags: await keep('tag', f.tags),
+      },
+    };
+  }
+
+  private holds(kind: Unlinked['kind'], id: number): Promise<boolean> {
+    const key = `${kind}#${id}`;
+    if (this.inImport.has(key)) return Promise.resolve(true);
+    let known = this.here.get(key);
+    if (!known) {
+      known =
+        kind === 'venue' || kind === 'organizer'
+          ? getItem<AnyPost>(keys.post(id)).then((p) => p?.kind === kind)
+          : getItem<TermItem>(keys.term(id)).then((t) => t?.taxonomy === kind);
+      this.here.set(key, known);
+    }
+    return known;
+  }
 }
 
 async function inParallel<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
@@ -234,9 +360,10 @@ async function writePost(r: SitePost, opts: WriteOptions): Promise<'created' | '
     ...(r.utc ? { utc: r.utc } : {}),
     // The texts the site holds empty, which a request cannot clear (see postBody).
     cleared: CLEARABLE.filter((k) => r.fields[k] === ''),
+    ...(r.kind === 'event' ? { currency: (r.fields.currency as SiteCurrency | undefined) ?? { symbol: '', code: '', position: '' } } : {}),
   };
   const path = here ? `${PATHS[r.kind]}/${r.id}` : PATHS[r.kind];
-  const res = await asImported(scope, () => opts.send('POST', 'en', path, { body: postBody(r, !here), token: opts.token }));
+  const res = await asImported(scope, () => opts.send('POST', 'en', path, { body: postBody(r, !here, opts.defaultAuthor), token: opts.token }));
   if (res.status >= 300) throw new Error(refused(res));
   if (res.body?.id !== r.id) throw new Error(`stored as id ${res.body?.id}`);
   if (r.status === 'trash' && here?.status !== 'trash') {

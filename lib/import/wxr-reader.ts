@@ -140,6 +140,7 @@ class WxrBuilder {
   private skipping = 0;
   private entryLength = 0;
   private sawChannel = false;
+  private wxrVersion = '';
 
   constructor(private readonly maxEntryLength: number) {}
 
@@ -229,6 +230,8 @@ class WxrBuilder {
   /** The end of the input: the file must have been an export. */
   finish(at: XmlPosition): void {
     if (!this.sawChannel) throw new WxrError('no <channel> in <rss>', at);
+    // Every export WordPress writes names its format's version; an RSS feed has no such element.
+    if (!this.wxrVersion) throw new WxrError('an RSS feed without <wp:wxr_version>, which every WordPress export has (Tools → Export writes one)', at);
   }
 
   private begin(entry: WxrAuthor | WxrTerm | WxrPost, fields: Record<string, Setter<never>>): void {
@@ -241,6 +244,7 @@ class WxrBuilder {
   /** The header ends where the first entry starts (or with the channel). */
   private flushSite(): void {
     if (!this.site) return;
+    this.wxrVersion = this.site.wxrVersion;
     this.ready.push(this.site);
     this.site = undefined;
   }

@@ -3,15 +3,11 @@
 // are kept only as records (the file's text is not held), and links are resolved at the end,
 // because an item may name an attachment or a term that the file lists after it.
 import type { WxrEntry, WxrPost } from './wxr-types.js';
-import { gmtOr, truthy, wpDate, type SitePost, type SiteRecord, type SiteTerm, type SiteUser } from './records.js';
+import { gmtOr, wpDate, type SitePost, type SiteRecord, type SiteTerm, type SiteUser } from './records.js';
+import { eventMeta, organizerFields, rowMeta, venueFields } from './tec-meta.js';
 
 const TAXONOMY: Record<string, SiteTerm['kind']> = { tribe_events_cat: 'category', post_tag: 'tag' };
 const KIND: Record<string, SitePost['kind']> = { tribe_venue: 'venue', tribe_organizer: 'organizer', tribe_events: 'event' };
-
-/** The first value of a meta key, or undefined. */
-const metaOf = (p: WxrPost, key: string) => p.meta.find(([k]) => k === key)?.[1];
-/** Every value of a repeated meta key (one `_EventOrganizerID` row per organizer). */
-const metaAll = (p: WxrPost, key: string) => p.meta.filter(([k]) => k === key).map(([, v]) => v);
 
 /** The site's records in an export's entries. */
 export async function wxrRecords(entries: AsyncIterable<WxrEntry>): Promise<SiteRecord[]> {
@@ -32,14 +28,26 @@ export async function wxrRecords(entries: AsyncIterable<WxrEntry>): Promise<Site
   const userId = new Map(users.map((u) => [u.login, u.id]));
   const records: SiteRecord[] = [...users];
   for (const { parentSlug, ...t } of terms) records.push({ ...t, parent: parentSlug ? (termId.get(`${t.kind}#${parentSlug}`) ?? 0) : 0 });
-  for (const p of posts) records.push(wxrPost(p, images, termId, userId));
+  // A term an item names that the file does not define (an export of events alone defines none):
+  // found here by its slug, or made here with the name the item gives it.
+  const named = new Map<string, SiteTerm>();
+  const termRef = (kind: SiteTerm['kind'], slug: string): number | string => termId.get(`${kind}#${slug}`) ?? slug;
+  for (const p of posts) {
+    for (const t of p.terms) {
+      const kind = TAXONOMY[t.taxonomy];
+      if (!kind || !t.slug || termId.has(`${kind}#${t.slug}`) || named.has(`${kind}#${t.slug}`)) continue;
+      named.set(`${kind}#${t.slug}`, { kind, id: 0, name: t.name, slug: t.slug, description: '', parent: 0 });
+    }
+  }
+  records.push(...named.values());
+  for (const p of posts) records.push(wxrPost(p, images, termRef, userId));
   return records;
 }
 
 /** One venue, organizer or event item as a site record. */
-export function wxrPost(p: WxrPost, images: Map<number, string>, termId: Map<string, number>, userId: Map<string, number>): SitePost {
+export function wxrPost(p: WxrPost, images: Map<number, string>, termRef: (kind: SiteTerm['kind'], slug: string) => number | string, userId: Map<string, number>): SitePost {
   const kind = KIND[p.type]!;
-  const m = (key: string) => metaOf(p, key) ?? '';
+  const m = rowMeta(p.meta);
   const date = wpDate(p.date);
   const modified = wpDate(p.modified);
   const base = {
@@ -54,65 +62,22 @@ export function wxrPost(p: WxrPost, images: Map<number, string>, termId: Map<str
     modified_utc: gmtOr(p.modifiedGmt, modified),
     password: p.password,
   };
-  const thumbnail = Number(metaOf(p, '_thumbnail_id') ?? 0);
+  const thumbnail = Number(m.one('_thumbnail_id') ?? 0);
   const text = { description: p.content, image: images.get(thumbnail) ?? '' };
-  if (kind === 'venue') {
-    const lat = metaOf(p, '_VenueLat');
-    const lng = metaOf(p, '_VenueLng');
-    return {
-      ...base,
-      fields: {
-        venue: p.title,
-        ...text,
-        address: m('_VenueAddress'),
-        city: m('_VenueCity'),
-        country: m('_VenueCountry'),
-        province: m('_VenueProvince'),
-        state: m('_VenueState'),
-        zip: m('_VenueZip'),
-        phone: m('_VenuePhone'),
-        stateprovince: m('_VenueStateProvince'),
-        website: m('_VenueURL'),
-        show_map: truthy(m('_VenueShowMap')),
-        show_map_link: truthy(m('_VenueShowMapLink')),
-        ...(lat ? { geo_lat: Number(lat) } : {}),
-        ...(lng ? { geo_lng: Number(lng) } : {}),
-      },
-    };
-  }
-  if (kind === 'organizer') return { ...base, fields: { organizer: p.title, ...text, phone: m('_OrganizerPhone'), email: m('_OrganizerEmail'), website: m('_OrganizerWebsite') } };
-  const terms = (kind: SiteTerm['kind'], taxonomy: string) =>
-    p.terms.filter((t) => t.taxonomy === taxonomy).flatMap((t) => (termId.has(`${kind}#${t.slug}`) ? [termId.get(`${kind}#${t.slug}`)!] : []));
-  const ids = (key: string) => [
-    ...new Set(
-      metaAll(p, key)
-        .map(Number)
-        .filter((n) => n > 0),
-    ),
-  ];
-  const url = metaOf(p, '_EventURL');
-  const utc = { start: wpDate(m('_EventStartDateUTC')), end: wpDate(m('_EventEndDateUTC')) };
+  if (kind === 'venue') return { ...base, fields: { venue: p.title, ...text, ...venueFields(m) } };
+  if (kind === 'organizer') return { ...base, fields: { organizer: p.title, ...text, ...organizerFields(m) } };
+  const terms = (kind: SiteTerm['kind'], taxonomy: string) => [...new Set(p.terms.filter((t) => t.taxonomy === taxonomy && t.slug).map((t) => termRef(kind, t.slug)))];
+  const { fields, utc } = eventMeta(m);
   return {
     ...base,
-    ...(utc.start && utc.end ? { utc } : {}),
+    ...(utc ? { utc } : {}),
     fields: {
       title: p.title,
       ...text,
       excerpt: p.excerpt,
-      start_date: wpDate(m('_EventStartDate')),
-      end_date: wpDate(m('_EventEndDate')),
-      timezone: m('_EventTimezone'),
-      all_day: truthy(m('_EventAllDay')),
-      cost: m('_EventCost'),
-      // An event whose _EventURL was never set shows its own link as its website (as live).
-      ...(url === undefined ? {} : { website: url }),
-      show_map: truthy(m('_EventShowMap')),
-      show_map_link: truthy(m('_EventShowMapLink')),
-      featured: truthy(m('_tribe_featured')),
+      ...fields,
+      // TEC's sticky is the post's menu order -1, not WordPress's sticky posts.
       sticky: p.menuOrder === -1,
-      hide_from_listings: truthy(m('_EventHideFromUpcoming')),
-      venue: ids('_EventVenueID'),
-      organizer: ids('_EventOrganizerID'),
       categories: terms('category', 'tribe_events_cat'),
       tags: terms('tag', 'post_tag'),
     },

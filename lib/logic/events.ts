@@ -1,7 +1,7 @@
 // Event create and update (reference §6.1, with DESIGN §2's deviations: partial updates, an end
 // before the start is a 400, links to unknown ids are a 400).
 import { config, type Lang } from '#lib/runtime/config.js';
-import { parseCostInput } from '#lib/domain/cost.js';
+import { parseCostInput, withCurrency } from '#lib/domain/cost.js';
 import { endOfDay, parseDate, startOfDay, utcToWall, wallToUtc } from '#lib/domain/time/dates.js';
 import { ApiError, ConflictError, invalidParam, invalidParams, OutcomeUnknown, tec } from '#lib/contract/errors.js';
 import { HTML_FILTERS, renderTermName } from '#lib/contract/html-filters.js';
@@ -231,9 +231,9 @@ function eventFrom(p: EventFields, base: { id: number; lang: Lang; slug: string;
   }
   const hidden = p.hide_from_listings ?? old?.hidden ?? false;
   const given = importedRecord();
-  // Only while they are the same wall times (an update that moves the event computes them anew).
-  const kept = given?.id === base.id ? given.utc : undefined;
-  const imported = kept && utcToWall(kept.start, zone) === start && utcToWall(kept.end, zone) === end ? kept : undefined;
+  // The import's write of the record sends the site's wall times: their UTC times are the site's
+  // too, whatever this API would compute (an all-day event in a manual offset, an hour clocks pass twice).
+  const imported = given?.id === base.id ? given : undefined;
   const event: EventItem = {
     ...keys.post(base.id),
     id: base.id,
@@ -253,11 +253,11 @@ function eventFrom(p: EventFields, base: { id: number; lang: Lang; slug: string;
     start,
     end,
     // An imported event keeps the UTC times its site stored (lib/store/import-scope.ts).
-    utcStart: imported?.start ?? wallToUtc(start, zone),
-    utcEnd: imported?.end ?? wallToUtc(end, zone),
+    utcStart: imported?.utc?.start ?? wallToUtc(start, zone),
+    utcEnd: imported?.utc?.end ?? wallToUtc(end, zone),
     timezone,
     allDay,
-    cost: p.cost !== undefined ? parseCostInput(p.cost) : old?.cost,
+    cost: withCurrency(p.cost !== undefined ? parseCostInput(p.cost) : old?.cost, imported?.currency),
     showMap: p.show_map ?? old?.showMap ?? false,
     showMapLink: p.show_map_link ?? old?.showMapLink ?? false,
     sticky: p.sticky ?? old?.sticky ?? false,

@@ -83,8 +83,9 @@ export function placeFrom(
     showMap: p.show_map ?? v?.showMap ?? true,
     showMapLink: p.show_map_link ?? v?.showMapLink ?? true,
   };
-  // TEC fills an empty state-or-province from the state (a US venue, or one without a country), else the province.
-  if (venue.stateprovince === '') {
+  // TEC fills an empty state-or-province from the state (a US venue, or one without a country), else
+  // the province, when it saves a venue; an imported venue keeps the site's as it is.
+  if (venue.stateprovince === '' && importedRecord()?.id !== venue.id) {
     const us = venue.country === '' || venue.country === 'US' || venue.country === 'United States';
     venue.stateprovince = venue.state !== '' && us ? venue.state : venue.province;
   }

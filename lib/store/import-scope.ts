@@ -25,6 +25,12 @@ export interface ImportedRecord {
    * imported update that names a text here stores it empty.
    */
   cleared?: readonly ClearableText[];
+  /**
+   * An event's currency as the site stored it (`_EventCurrencySymbol`, `_EventCurrencyCode`,
+   * `_EventCurrencyPosition`, '' where never written), which TEC shows instead of what its cost
+   * text suggests and which no request field sets.
+   */
+  currency?: { symbol: string; code: string; position: string };
 }
 
 export type ClearableText = 'description' | 'excerpt' | 'image';

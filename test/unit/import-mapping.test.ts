@@ -7,6 +7,7 @@ import { fingerprint, parentsFirst, type SitePost } from '#lib/import/records.js
 import { postBody, termBody } from '#lib/import/writer.js';
 import { wxrRecords } from '#lib/import/wxr-source.js';
 import type { WxrEntry, WxrPost } from '#lib/import/wxr-types.js';
+import { eventMeta, jsonMeta, rowMeta, venueFields } from '#lib/import/tec-meta.js';
 
 const wpEvent = {
   id: 155,
@@ -42,7 +43,14 @@ const wpEvent = {
 
 describe('live site JSON to site records', () => {
   it('keeps the stored text, the dates in both zones, the links and the UTC times of an event', () => {
-    const r = mapPost('event', wpEvent, 'https://img.example/a.jpg', { featured: true, sticky: false, hide_from_listings: true, websiteUnset: true });
+    const r = mapPost('event', wpEvent, 'https://img.example/a.jpg', {
+      featured: true,
+      sticky: false,
+      hide_from_listings: true,
+      show_map: true,
+      show_map_link: true,
+      websiteUnset: true,
+    });
     expect(r).toMatchObject({
       id: 155,
       slug: 'concert',
@@ -89,7 +97,7 @@ describe('live site JSON to site records', () => {
 });
 
 describe('site records to requests', () => {
-  const event = mapPost('event', wpEvent, '', { featured: false, sticky: true, hide_from_listings: false, websiteUnset: false });
+  const event = mapPost('event', wpEvent, '', { featured: false, sticky: true, hide_from_listings: false, show_map: false, show_map_link: true, websiteUnset: false });
 
   it('sends the fields, the author and the UTC publication date, leaving out empty texts', () => {
     const body = postBody({ ...event, fields: { ...event.fields, excerpt: '' } }, true);
@@ -205,6 +213,131 @@ describe('export entries to site records', () => {
     expect(e.fields).toMatchObject({ all_day: true, venue: [30], organizer: [31, 32], categories: [11], tags: [12], sticky: true, featured: true, hide_from_listings: true });
     expect(e.fields.image).toBe('https://site.example/wp-content/uploads/a.jpg');
     expect(e.fields).not.toHaveProperty('website');
+  });
+});
+
+describe("TEC's meta, one mapping for both readers", () => {
+  const rows: [string, string][] = [
+    ['_EventStartDate', '2027-06-01 00:00:00'],
+    ['_EventEndDate', '2027-06-01 23:59:59'],
+    ['_EventStartDateUTC', '2027-05-31 20:30:00'],
+    ['_EventEndDateUTC', '2027-06-01 20:29:59'],
+    ['_EventAllDay', 'yes'],
+    ['_EventTimezone', 'UTC+3:30'],
+    ['_EventCost', '500'],
+    ['_EventCurrencySymbol', '₹'],
+    ['_EventCurrencyCode', 'INR'],
+    ['_EventCurrencyPosition', 'postfix'],
+    ['_EventVenueID', '0'],
+    ['_EventOrganizerID', '12'],
+    ['_EventOrganizerID', '12'],
+    ['_EventOrganizerID', '13'],
+  ];
+
+  it('reads an export row and the same wp/v2 meta alike', () => {
+    const fromRows = eventMeta(rowMeta(rows));
+    const json: Record<string, unknown> = {};
+    for (const [k, v] of rows) json[k] = k === '_EventOrganizerID' ? [...((json[k] as string[]) ?? []), Number(v)] : k === '_EventAllDay' ? true : v;
+    expect(eventMeta(jsonMeta(json))).toEqual({ ...fromRows, fields: { ...fromRows.fields, all_day: true } });
+    expect(fromRows.fields).toMatchObject({ all_day: true, cost: '500', currency: { symbol: '₹', code: 'INR', position: 'postfix' }, venue: [], organizer: [12, 13] });
+    expect(fromRows.utc).toEqual({ start: '2027-05-31 20:30:00', end: '2027-06-01 20:29:59' });
+  });
+
+  it("defaults what was never written as TEC shows it: map flags on, the website the event's link, no currency", () => {
+    const none = eventMeta(rowMeta([['_EventStartDate', '2027-06-01 10:00:00']])).fields;
+    expect(none).toMatchObject({ show_map: true, show_map_link: true, featured: false, hide_from_listings: false });
+    expect(none).not.toHaveProperty('website');
+    expect(none).not.toHaveProperty('currency');
+    const off = eventMeta(
+      rowMeta([
+        ['_EventShowMap', ''],
+        ['_EventShowMapLink', '0'],
+        ['_EventURL', ''],
+      ]),
+    ).fields;
+    expect(off).toMatchObject({ show_map: false, show_map_link: false, website: '' });
+    expect(venueFields(rowMeta([]))).toMatchObject({ show_map: true, show_map_link: true, stateprovince: '' });
+    // TEC's hidden flag is 'yes' alone; featured is 1.
+    expect(
+      eventMeta(
+        rowMeta([
+          ['_EventHideFromUpcoming', '1'],
+          ['_tribe_featured', 'yes'],
+        ]),
+      ).fields,
+    ).toMatchObject({ hide_from_listings: false, featured: false });
+  });
+
+  it('keeps a venue state-or-province as stored, empty included', () => {
+    expect(
+      venueFields(
+        rowMeta([
+          ['_VenueState', 'CA'],
+          ['_VenueCountry', 'United States'],
+        ]),
+      ),
+    ).toMatchObject({ state: 'CA', stateprovince: '' });
+  });
+});
+
+describe('export entries a real tool writes', () => {
+  async function* entries(list: WxrEntry[]) {
+    yield* list;
+  }
+  const item = (p: Partial<WxrPost>): WxrPost => ({
+    kind: 'post',
+    id: 0,
+    type: 'tribe_events',
+    title: 'T',
+    link: '',
+    guid: '',
+    creator: '',
+    content: '',
+    excerpt: '',
+    date: '2027-01-01 10:00:00',
+    dateGmt: '2027-01-01 10:00:00',
+    modified: '2027-01-01 10:00:00',
+    modifiedGmt: '2027-01-01 10:00:00',
+    slug: 't',
+    status: 'publish',
+    parent: 0,
+    menuOrder: 0,
+    password: '',
+    sticky: false,
+    terms: [],
+    meta: [],
+    ...p,
+  });
+
+  it('names terms the file does not define by slug, once each, with the name the item gives', async () => {
+    const records = await wxrRecords(
+      entries([
+        { kind: 'term', id: 4, taxonomy: 'post_tag', slug: 'kids', name: 'Kids', description: '', parentSlug: '' },
+        item({
+          id: 20,
+          terms: [
+            { taxonomy: 'tribe_events_cat', slug: 'jazz', name: 'Jazz &amp; Blues' },
+            { taxonomy: 'post_tag', slug: 'kids', name: 'Kids' },
+            { taxonomy: 'post_tag', slug: 'free', name: 'Free' },
+          ],
+        }),
+        item({ id: 21, terms: [{ taxonomy: 'tribe_events_cat', slug: 'jazz', name: 'Jazz &amp; Blues' }] }),
+      ]),
+    );
+    expect(records.filter((r) => r.kind === 'category' || r.kind === 'tag')).toEqual([
+      { kind: 'tag', id: 4, name: 'Kids', slug: 'kids', description: '', parent: 0 },
+      { kind: 'category', id: 0, name: 'Jazz &amp; Blues', slug: 'jazz', description: '', parent: 0 },
+      { kind: 'tag', id: 0, name: 'Free', slug: 'free', description: '', parent: 0 },
+    ]);
+    const e = records.find((r) => r.id === 20) as SitePost;
+    expect(e.fields).toMatchObject({ categories: ['jazz'], tags: [4, 'free'] });
+  });
+
+  it('gives a post without an author (post_author 0) none, for the writer to fill', async () => {
+    const [e] = (await wxrRecords(entries([item({ id: 30, type: 'tribe_venue', creator: '' })]))) as SitePost[];
+    expect(e!.author).toBe(0);
+    expect(postBody(e!, true)).not.toHaveProperty('author');
+    expect(postBody(e!, true, 5)).toMatchObject({ author: 5 });
   });
 });
 

@@ -301,6 +301,14 @@ describe('readWxr', () => {
     expect(await readAll(chunksOf([`\uFEFF${SAMPLE}`]))).toEqual(EXPECTED);
   });
 
+  it('refuses an RSS feed that is not a WordPress export, naming what it lacks', async () => {
+    const feed =
+      '<?xml version="1.0"?><rss version="2.0"><channel><title>News</title><link>https://example.org</link><item><title>Post</title><link>https://example.org/p</link></item></channel></rss>';
+    const err = await failure(feed);
+    expect(err).toBeInstanceOf(WxrError);
+    expect(err.message).toMatch(/^Not a readable WordPress export: an RSS feed without <wp:wxr_version>/);
+  });
+
   it('reads an export with no entries: the header alone', async () => {
     const file = '<rss><channel><title>T</title><wp:wxr_version>1.2</wp:wxr_version></channel></rss>';
     expect(await readAll(chunksOf([file]))).toEqual([{ kind: 'site', title: 'T', link: '', baseSiteUrl: '', baseBlogUrl: '', language: '', wxrVersion: '1.2' }]);
