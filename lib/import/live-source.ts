@@ -176,14 +176,15 @@ export class LiveSite {
   private async pastEvents(listed: Json[]): Promise<Json[]> {
     const seen = new Set(listed.map((p) => Number(p.id)));
     const since = this.opts.since ? wpDate(modifiedAfter(this.opts.since)) : undefined;
-    const missing = (await this.tecEvents()).filter((e) => !seen.has(e.id) && (!since || e.modified_utc > since));
+    // TEC shows a draft's modified_utc as zeros: such an event is read, and judged by wp/v2's date.
+    const missing = (await this.tecEvents()).filter((e) => !seen.has(e.id) && (!since || e.modified_utc.startsWith('0000') || e.modified_utc > since));
     const read = await mapLimit(missing, this.opts.concurrency, async ({ id }) => {
       const r = await this.get(`/wp/v2/tribe_events/${id}`, { context: 'edit' });
       if (r.status === 404) return undefined;
       if (r.status >= 400) throw new SiteError(`GET /wp/v2/tribe_events/${id} answered ${r.status} ${r.body?.code ?? ''}: ${r.body?.message ?? ''}`);
       return r.body as Json;
     });
-    return read.filter((p): p is Json => p !== undefined);
+    return read.filter((p): p is Json => p !== undefined && (!since || gmtOr(p.modified_gmt, wpDate(p.modified)) > since));
   }
 
   private async imageUrls(ids: number[]): Promise<Map<number, string>> {

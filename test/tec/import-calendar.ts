@@ -52,7 +52,7 @@ export interface CalendarIds {
 /**
  * The hard cases, made on the live site: nested categories, a tag, shared venues, two organizers,
  * events in several zones and across DST edges, all-day and multi-day, every status, a password,
- * featured, sticky, hidden, a trashed one. `texts` gives titles and descriptions.
+ * featured, sticky, hidden, a trashed one, and two that have ended (one a draft). `texts` gives titles and descriptions.
  */
 export async function makeCalendar(site: LiveSiteClient, run: string, texts: { titles: string[]; descriptions: string[] }): Promise<CalendarIds> {
   const { make, tec } = site;
@@ -113,6 +113,9 @@ export async function makeCalendar(site: LiveSiteClient, run: string, texts: { t
     { start_date: '2027-05-06 10:00:00', end_date: '2027-05-06 11:00:00', status: 'private', organizer: [org2.id] },
     { start_date: '2027-05-07 10:00:00', end_date: '2027-05-07 11:00:00', venue: park.id, categories: [child.id, parent.id] },
     { start_date: '2027-05-08 10:00:00', end_date: '2027-05-08 11:00:00', venue: hall.id },
+    // Events that have ended, which TEC's wp/v2 collection leaves out.
+    { start_date: '2020-02-03 10:00:00', end_date: '2020-02-03 11:00:00', timezone: 'Europe/Vilnius', venue: hall.id, categories: [child.id], cost: '5' },
+    { start_date: '2019-06-01 00:00:00', end_date: '2019-06-01 23:59:59', all_day: true, status: 'draft', organizer: [org.id] },
   ];
   const { titles, descriptions } = texts;
   for (const [i, c] of cases.entries()) {

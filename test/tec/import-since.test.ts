@@ -13,7 +13,7 @@ describe('importing what changed on the live site since a run', () => {
   const gw = useGateway({ tablePrefix: 'tec-import-since' });
   let site: LiveSiteClient;
   let token = '';
-  const ev: Record<'edited' | 'trashed' | 'deleted' | 'kept' | 'later' | 'added', number> = { edited: 0, trashed: 0, deleted: 0, kept: 0, later: 0, added: 0 };
+  const ev: Record<'edited' | 'trashed' | 'deleted' | 'kept' | 'later' | 'added' | 'ended', number> = { edited: 0, trashed: 0, deleted: 0, kept: 0, later: 0, added: 0, ended: 0 };
   const ven = { edited: 0, kept: 0 };
   const mine = new Set<string>();
   const event = (title: string) =>
@@ -34,7 +34,7 @@ describe('importing what changed on the live site since a run', () => {
     const start = now();
     ven.edited = (await site.make('/tribe/events/v1/venues', { venue: `Edited hall ${run}`, city: 'Kaunas' })).id;
     ven.kept = (await site.make('/tribe/events/v1/venues', { venue: `Kept hall ${run}`, city: 'Riga' })).id;
-    for (const k of ['edited', 'trashed', 'deleted', 'kept', 'later'] as const) ev[k] = (await event(`${k} event`)).id;
+    for (const k of ['edited', 'trashed', 'deleted', 'kept', 'later', 'ended'] as const) ev[k] = (await event(`${k} event`)).id;
     for (const id of Object.values(ven)) mine.add(`venue#${id}`);
     for (const id of Object.values(ev)) if (id) mine.add(`event#${id}`);
     const first = await importSince(start);
@@ -49,9 +49,13 @@ describe('importing what changed on the live site since a run', () => {
     mine.add(`event#${ev.added}`);
     expect((await site.tec('DELETE', `/tribe/events/v1/events/${ev.trashed}`)).status).toBe(200);
     expect((await site.tec('DELETE', `/wp/v2/tribe_events/${ev.deleted}?force=true`)).status).toBe(200);
+    // An event that has ended: TEC's wp/v2 collection no longer lists it, though the site has it.
+    await site.make(`/tribe/events/v1/events/${ev.ended}`, { start_date: '2020-06-01 10:00:00', end_date: '2020-06-01 11:00:00' });
+    expect((await site.tec('GET', `/wp/v2/tribe_events?include=${ev.ended}&context=edit`)).body).toEqual([]);
 
     const summary = await importSince(before);
-    expect(writtenOfMine(summary)).toEqual(sorted(`event#${ev.edited}`, `event#${ev.added}`, `event#${ev.trashed}`, `venue#${ven.edited}`));
+    expect(writtenOfMine(summary)).toEqual(sorted(`event#${ev.edited}`, `event#${ev.added}`, `event#${ev.trashed}`, `event#${ev.ended}`, `venue#${ven.edited}`));
+    expect(summary.kinds.event.missing).not.toContain(ev.ended);
     expect(summary.kinds.event.missing).toContain(ev.deleted);
     expect(summary.kinds.event.deleted).toBe(0);
     const here = async (id: number) => (await gw.api('GET', `/events/${id}`, { token: 'editor' })).body;
@@ -101,7 +105,10 @@ describe('importing what changed on the live site since a run', () => {
     expect(summary.kinds.event.missing).toContain(ev.deleted);
     expect(summary.kinds.event.deleted).toBeGreaterThanOrEqual(1);
     expect((await gw.api('GET', `/events/${ev.deleted}`, { token: 'editor' })).status).toBe(404);
+    expect(summary.kinds.event.missing).not.toContain(ev.ended);
     for (const id of [ev.kept, ev.edited]) expect((await gw.api('GET', `/events/${id}`, { token: 'editor' })).status).toBe(200);
+    // The ended event is still on the site: kept, with its past dates.
+    expect((await gw.api('GET', `/events/${ev.ended}`, { token: 'editor' })).body).toMatchObject({ id: ev.ended, start_date: '2020-06-01 10:00:00' });
     expect((await gw.api('GET', `/events/${ev.trashed}`, { token: 'editor' })).status).toBe(403);
     // Gone for good: the next run no longer reports it.
     expect((await importSince(undefined)).kinds.event.missing).not.toContain(ev.deleted);
