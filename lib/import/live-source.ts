@@ -207,6 +207,7 @@ export class LiveSite {
           featured: truthy(r.body.featured),
           sticky: truthy(r.body.sticky),
           hide_from_listings: truthy(r.body.hide_from_listings),
+          timezone_abbr: String(r.body.timezone_abbr ?? ''),
           show_map: truthy(r.body.show_map),
           show_map_link: truthy(r.body.show_map_link),
           // TEC shows the event's own link as its website while _EventURL was never set (wp/v2
@@ -224,6 +225,7 @@ interface EventFlags {
   hide_from_listings: boolean;
   show_map: boolean;
   show_map_link: boolean;
+  timezone_abbr: string;
   websiteUnset: boolean;
 }
 
@@ -308,6 +310,8 @@ export function mapPost(kind: SitePost['kind'], p: Json, image: string, flags?: 
   // wp/v2 shows an _EventURL never written as '' and fills unwritten flags with false: TEC's own
   // answer tells them (its website is the event's link, its map flags true).
   if (flags?.websiteUnset && !fields.website) delete fields.website;
+  // Nor does it show the zone's abbreviation: without TEC's answer, it is computed here.
+  if (!flags) delete fields.timezone_abbr;
   return {
     ...base,
     ...(utc ? { utc } : {}),
@@ -316,7 +320,15 @@ export function mapPost(kind: SitePost['kind'], p: Json, image: string, flags?: 
       ...text,
       excerpt: raw(p.excerpt),
       ...fields,
-      ...(flags ? { show_map: flags.show_map, show_map_link: flags.show_map_link, featured: flags.featured, hide_from_listings: flags.hide_from_listings } : {}),
+      ...(flags
+        ? {
+            show_map: flags.show_map,
+            show_map_link: flags.show_map_link,
+            featured: flags.featured,
+            hide_from_listings: flags.hide_from_listings,
+            timezone_abbr: flags.timezone_abbr,
+          }
+        : {}),
       sticky: flags?.sticky ?? false,
       categories: termIds(p.tribe_events_cat),
       tags: termIds(p.tags),

@@ -93,6 +93,7 @@ export function eventMeta(m: Meta): { fields: Record<string, unknown>; utc?: { s
       start_date: wpDate(s('_EventStartDate')),
       end_date: wpDate(s('_EventEndDate')),
       timezone: s('_EventTimezone'),
+      timezone_abbr: s('_EventTimezoneAbbr'),
       all_day: truthy(s('_EventAllDay')),
       cost: s('_EventCost'),
       ...(currency.symbol || currency.code || currency.position ? { currency } : {}),

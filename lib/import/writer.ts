@@ -96,8 +96,9 @@ const PATHS = { venue: '/venues', organizer: '/organizers', event: '/events', ca
 export function postBody(r: SitePost, creating: boolean, defaultAuthor?: number): Record<string, unknown> {
   const author = r.author || defaultAuthor;
   const body: Record<string, unknown> = { ...r.fields, ...(author ? { author } : {}), date_utc: r.date_utc };
-  // The site's currency is not a field of the create request: it travels in the import scope.
+  // The site's currency and zone abbreviation are no fields of a request: they travel in the import scope.
   delete body.currency;
+  delete body.timezone_abbr;
   // TEC's routes refuse an empty event description or excerpt and ignore an empty venue or
   // organizer description, as this API does: left out, and cleared through the import scope.
   for (const k of CLEARABLE) if (body[k] === '') delete body[k];
@@ -360,7 +361,12 @@ async function writePost(r: SitePost, opts: WriteOptions): Promise<'created' | '
     ...(r.utc ? { utc: r.utc } : {}),
     // The texts the site holds empty, which a request cannot clear (see postBody).
     cleared: CLEARABLE.filter((k) => r.fields[k] === ''),
-    ...(r.kind === 'event' ? { currency: (r.fields.currency as SiteCurrency | undefined) ?? { symbol: '', code: '', position: '' } } : {}),
+    ...(r.kind === 'event'
+      ? {
+          currency: (r.fields.currency as SiteCurrency | undefined) ?? { symbol: '', code: '', position: '' },
+          ...(typeof r.fields.timezone_abbr === 'string' ? { timezoneAbbr: r.fields.timezone_abbr } : {}),
+        }
+      : {}),
   };
   const path = here ? `${PATHS[r.kind]}/${r.id}` : PATHS[r.kind];
   const res = await asImported(scope, () => opts.send('POST', 'en', path, { body: postBody(r, !here, opts.defaultAuthor), token: opts.token }));

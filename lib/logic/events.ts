@@ -256,6 +256,8 @@ function eventFrom(p: EventFields, base: { id: number; lang: Lang; slug: string;
     utcStart: imported?.utc?.start ?? wallToUtc(start, zone),
     utcEnd: imported?.utc?.end ?? wallToUtc(end, zone),
     timezone,
+    // TEC computes it on every save of its own; an imported event shows the site's.
+    ...(imported?.timezoneAbbr !== undefined ? { timezoneAbbr: imported.timezoneAbbr } : {}),
     allDay,
     cost: withCurrency(p.cost !== undefined ? parseCostInput(p.cost) : old?.cost, imported?.currency),
     showMap: p.show_map ?? old?.showMap ?? false,

@@ -6,6 +6,8 @@ import { recordReply, type Reply } from '#lib/contract/reply.js';
 import { requireMatch } from '#lib/contract/revision.js';
 import type { RequestContext } from '#lib/contract/request.js';
 import { presentTerm } from '#lib/present/present.js';
+import { termLinks } from '#lib/present/wp-term.js';
+import { isEditor } from '#lib/auth/permissions.js';
 import { getItem } from '#lib/store/reads.js';
 import { keys, type Taxonomy } from '#lib/store/keys.js';
 import type { TermItem } from '#lib/store/items.js';
@@ -23,5 +25,14 @@ export async function findTerm(ctx: RequestContext): Promise<TermItem> {
 
 export async function readTerm(ctx: RequestContext): Promise<Reply> {
   const term = (await withShardTotal(await findTerm(ctx)))!;
-  return recordReply(200, presentTerm(term, await archivePath(term)), term);
+  return recordReply(200, await singleTerm(ctx, term), term);
 }
+
+/**
+ * One term as TEC's single-term routes answer it (a read, a create, an update): the list's shape
+ * and WordPress's `_links`, whose self link names the methods the caller may use.
+ */
+export const singleTerm = async (ctx: RequestContext, term: TermItem) => ({
+  ...presentTerm(term, await archivePath(term)),
+  _links: termLinks(term, isEditor(ctx.principal) ? ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] : ['GET']),
+});

@@ -18,7 +18,7 @@ import type { TermItem } from '#lib/store/items.js';
 import { checked, writeChecked } from '#lib/store/precondition.js';
 import { addTermBytes, itemBytes } from '#lib/store/stats.js';
 import { indexedTerm, termsOf } from './common.js';
-import { findTerm, taxonomyOf } from './term-reads.js';
+import { findTerm, singleTerm, taxonomyOf } from './term-reads.js';
 import { newTermItem, termWrites } from './term-items.js';
 import { REQUEST_FAN_OUT } from './cards.js';
 import { unlinkTerm } from './unlink.js';
@@ -61,7 +61,7 @@ type ParentArg = TermCreate['parent'];
 
 export async function createTerm(ctx: RequestContext<TermCreate>): Promise<Reply> {
   const term = await storeNewTerm(ctx);
-  return recordReply(201, presentTerm(term, await archivePath(term)), term);
+  return recordReply(201, await singleTerm(ctx, term), term);
 }
 
 /** Creates the term the request asks for (or finds the one an earlier try of it created): editors only. */
@@ -95,7 +95,7 @@ export async function storeNewTerm(ctx: RequestContext<TermCreate>): Promise<Ter
 
 export async function updateTerm(ctx: RequestContext<TermUpdate>): Promise<Reply> {
   const term = (await withShardTotal(await storeTermChanges(ctx)))!;
-  return recordReply(200, presentTerm(term, await archivePath(term)), term);
+  return recordReply(200, await singleTerm(ctx, term), term);
 }
 
 /** Saves the changes the request asks for to the term its path names: editors only. */

@@ -337,7 +337,7 @@ export function presentEvent(given: EventItem, linked: Linked, single = false): 
       utc_end_date: e.utcEnd,
       utc_end_date_details: dateDetails(e.utcEnd),
       timezone: zone,
-      timezone_abbr: timezoneAbbr(zone, e.start),
+      timezone_abbr: e.timezoneAbbr ?? timezoneAbbr(zone, e.start),
       cost,
       cost_details,
       // TEC shows the permalink when the website was never set, and '' when it was cleared; a set

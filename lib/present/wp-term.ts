@@ -29,7 +29,8 @@ export interface WpTermView {
   path?: string;
 }
 
-function links(t: TermItem, allow: readonly Method[]) {
+/** A term's `_links` as WordPress's terms controller makes them (TEC's single-term answers send them too). */
+export function termLinks(t: TermItem, allow: readonly Method[]) {
   const base = wpBase(t.lang);
   const collection = wpTermCollection(t.lang, t.taxonomy);
   const filter = t.taxonomy === 'category' ? 'tribe_events_cat' : 'tags';
@@ -61,6 +62,6 @@ export function presentWpTerm(given: TermItem, view: WpTermView): Record<string,
           ...(t.taxonomy === 'category' ? { parent: t.parent } : {}),
           meta: [],
         };
-  if (view.allow) body._links = links(t, view.allow);
+  if (view.allow) body._links = termLinks(t, view.allow);
   return body;
 }

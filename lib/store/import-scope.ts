@@ -31,6 +31,8 @@ export interface ImportedRecord {
    * text suggests and which no request field sets.
    */
   currency?: { symbol: string; code: string; position: string };
+  /** An event's zone abbreviation as the site stored it (`_EventTimezoneAbbr`, '' where never written). */
+  timezoneAbbr?: string;
 }
 
 export type ClearableText = 'description' | 'excerpt' | 'image';

@@ -54,6 +54,8 @@ export interface EventItem extends PostItem {
   utcEnd: string;
   /** As given ('' means the site zone). */
   timezone: string;
+  /** The zone's abbreviation an imported event's site stored (TEC shows the stored one); else computed. */
+  timezoneAbbr?: string;
   allDay: boolean;
   cost?: StoredCost;
   showMap: boolean;

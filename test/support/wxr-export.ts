@@ -87,3 +87,51 @@ export function syntheticExport(bytes: number, chunkBytes = 64 * 1024, itemSize 
   }
   return { chunks: chunks(), items: () => items };
 }
+
+/** One `<item>` of any post type, as export.php writes it; `creator` '' is a post without an author. */
+export function wxrItem(p: {
+  id: number;
+  type: string;
+  title: string;
+  slug: string;
+  creator?: string;
+  content?: string;
+  status?: string;
+  date?: string;
+  terms?: { taxonomy: string; slug: string; name: string }[];
+  meta?: [string, string][];
+}): string {
+  const date = p.date ?? '2026-11-27 01:35:33';
+  const meta = (p.meta ?? [])
+    .map(([k, v]) => `\t\t<wp:postmeta>\n\t\t\t<wp:meta_key>${cdata(k)}</wp:meta_key>\n\t\t\t<wp:meta_value>${cdata(v)}</wp:meta_value>\n\t\t</wp:postmeta>\n`)
+    .join('');
+  const terms = (p.terms ?? []).map((t) => `\t\t<category domain="${t.taxonomy}" nicename="${t.slug}">${cdata(t.name)}</category>\n`).join('');
+  return `\t<item>
+\t\t<title>${cdata(p.title)}</title>
+\t\t<link>https://example.test/?p=${p.id}</link>
+\t\t<pubDate>Fri, 27 Nov 2026 01:35:33 +0000</pubDate>
+\t\t<dc:creator>${cdata(p.creator ?? '')}</dc:creator>
+\t\t<guid isPermaLink="false">https://example.test/?p=${p.id}</guid>
+\t\t<description></description>
+\t\t<content:encoded>${cdata(p.content ?? '')}</content:encoded>
+\t\t<excerpt:encoded>${cdata('')}</excerpt:encoded>
+\t\t<wp:post_id>${p.id}</wp:post_id>
+\t\t<wp:post_date>${cdata(date)}</wp:post_date>
+\t\t<wp:post_date_gmt>${cdata(date)}</wp:post_date_gmt>
+\t\t<wp:post_modified>${cdata(date)}</wp:post_modified>
+\t\t<wp:post_modified_gmt>${cdata(date)}</wp:post_modified_gmt>
+\t\t<wp:comment_status>${cdata('closed')}</wp:comment_status>
+\t\t<wp:ping_status>${cdata('closed')}</wp:ping_status>
+\t\t<wp:post_name>${cdata(p.slug)}</wp:post_name>
+\t\t<wp:status>${cdata(p.status ?? 'publish')}</wp:status>
+\t\t<wp:post_parent>0</wp:post_parent>
+\t\t<wp:menu_order>0</wp:menu_order>
+\t\t<wp:post_type>${cdata(p.type)}</wp:post_type>
+\t\t<wp:post_password>${cdata('')}</wp:post_password>
+\t\t<wp:is_sticky>0</wp:is_sticky>
+${terms}${meta}\t</item>
+`;
+}
+
+/** A whole export of the given `<item>`s: the header, one author (admin, id 1), no term definitions. */
+export const wxrDocument = (items: string[]): string => `${HEAD.replace(/\t<wp:term>.*<\/wp:term>\n/, '')}${items.join('')}${TAIL}`;

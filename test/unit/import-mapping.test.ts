@@ -49,6 +49,7 @@ describe('live site JSON to site records', () => {
       hide_from_listings: true,
       show_map: true,
       show_map_link: true,
+      timezone_abbr: 'EET',
       websiteUnset: true,
     });
     expect(r).toMatchObject({
@@ -97,7 +98,15 @@ describe('live site JSON to site records', () => {
 });
 
 describe('site records to requests', () => {
-  const event = mapPost('event', wpEvent, '', { featured: false, sticky: true, hide_from_listings: false, show_map: false, show_map_link: true, websiteUnset: false });
+  const event = mapPost('event', wpEvent, '', {
+    featured: false,
+    sticky: true,
+    hide_from_listings: false,
+    show_map: false,
+    show_map_link: true,
+    timezone_abbr: 'EET',
+    websiteUnset: false,
+  });
 
   it('sends the fields, the author and the UTC publication date, leaving out empty texts', () => {
     const body = postBody({ ...event, fields: { ...event.fields, excerpt: '' } }, true);
