@@ -3,19 +3,22 @@
 // holds the language) and the full query string. The credentials and the origin are part of the
 // key, so a request with `Authorization` never gets another caller's answer, and the handlers
 // mark every such answer `private, no-store`, so CloudFront never keeps it. Writes pass through.
-// A viewer-request function rewrites WordPress's `?rest_route=` URLs to the REST prefix before the
-// cache and the origin see them (lib/contract/rest-route.ts): API Gateway routes on the path only.
+// A viewer-request function rewrites WordPress's `?rest_route=` URLs to the REST prefix, and TEC's
+// calendar feeds at the site root (`/events/?ical=1`…) to the REST feeds, before the cache and
+// the origin see them (lib/contract/rest-route.ts): API Gateway routes on the path only.
 import { Duration, Fn, Validations } from 'aws-cdk-lib';
 import type * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import { Construct } from 'constructs';
-import { REST_ROUTE_FUNCTION } from '#lib/contract/rest-route.js';
+import { viewerRequestFunction } from '#lib/contract/rest-route.js';
 
 export interface CdnProps {
   api: apigw.HttpApi;
   /** The longest any answer may stay at the edge, whatever the handlers say. */
   maxTtlSeconds: number;
+  /** The API's namespace word, which the site's rewritten URLs reach. */
+  namespace: string;
 }
 
 export class Cdn extends Construct {
@@ -43,9 +46,9 @@ export class Cdn extends Construct {
     });
 
     const restRoute = new cloudfront.Function(this, 'RestRoute', {
-      comment: 'WordPress ?rest_route= URLs to the /wp-json/ path, before the cache and the origin',
+      comment: 'WordPress ?rest_route= URLs and TEC calendar feeds (/events/?ical=1) to their REST routes',
       runtime: cloudfront.FunctionRuntime.JS_2_0,
-      code: cloudfront.FunctionCode.fromInline(REST_ROUTE_FUNCTION),
+      code: cloudfront.FunctionCode.fromInline(viewerRequestFunction(props.namespace)),
     });
 
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {

@@ -50,7 +50,7 @@ export class EventCalendarStack extends Stack {
 
     this.table = this.makeTable(settings, keep);
     this.api = this.makeApi(settings);
-    this.cdn = settings.cdn ? new Cdn(this, 'Cdn', { api: this.api, maxTtlSeconds: CDN_MAX_TTL_SECONDS }) : undefined;
+    this.cdn = settings.cdn ? new Cdn(this, 'Cdn', { api: this.api, maxTtlSeconds: CDN_MAX_TTL_SECONDS, namespace: settings.namespace }) : undefined;
     const auth = settings.authIssuer ? undefined : this.makeUserPool(settings, keep);
     this.userPool = auth?.pool;
     this.userPoolClient = auth?.client;

@@ -1,6 +1,7 @@
 // Calendar feeds: `?ical=1` on an event's reads and on the event list answers an iCalendar file
 // (lib/present/ical.ts) instead of JSON, with the same access rules, validators and caching.
-// A list's feed holds every matching event, the soonest first, up to `icalMaxEvents`.
+// A list's feed holds every matching event, the soonest first, up to `icalMaxEvents` (or the
+// request's `ical_limit`, if lower: TEC's calendar views export 30).
 import { config } from '#lib/runtime/config.js';
 import { textReply, type Reply } from '#lib/contract/reply.js';
 import type { ArgsOf } from '#lib/contract/operations.js';
@@ -30,7 +31,7 @@ export async function readEvent(ctx: RequestContext<ArgsOf<'events.get'>> | Requ
  */
 export function listOrFeed(ctx: EventListRequest): Promise<Reply> {
   if (!ctx.params.ical) return listEvents(ctx);
-  const limit = config().icalMaxEvents;
+  const limit = Math.min(ctx.params.ical_limit ?? Infinity, config().icalMaxEvents);
   return listEvents(ctx, {
     limit,
     answer: ({ events, linked, open, total }) => {

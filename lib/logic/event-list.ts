@@ -18,7 +18,7 @@ import { loadLinked } from './common.js';
 import { keepFor, termsFor } from './term-cache.js';
 import { asList, envelope, pageAndTotal, pageKeys, paging, statuses } from './lists.js';
 import { waitAll, withSideWork, type SideWork } from '#lib/runtime/settle.js';
-import { windowOf, type EventListRequest } from './event-window.js';
+import { boundStart, windowOf, type EventListRequest } from './event-window.js';
 import { geoVenues, parentCheck, postCheck, termCheck, type Filters } from './event-filters.js';
 import { sources } from './event-sources.js';
 import { listTotal } from './event-totals.js';
@@ -49,7 +49,8 @@ async function listEventsWith(ctx: EventListRequest, side: SideWork, feed: Feed 
   let statsRead: Promise<LangStats> | undefined;
   const stats = () => (statsRead ??= side.start(readStats(ctx.lang)));
   const { list: statusList, shown, ownBy } = await statuses(ctx);
-  const w = windowOf(ctx);
+  const asked = windowOf(ctx);
+  const w = asked?.endAfter === undefined ? asked : boundStart(asked, (await stats()).seconds ?? 0);
   // The filters are checked in TEC's order (the first failure answers), from one batch read.
   const checks = [parentCheck(ctx), postCheck(ctx, 'venue'), postCheck(ctx, 'organizer'), termCheck(ctx, 'categories'), termCheck(ctx, 'tags')] as const;
   const checkKeys = checks.flatMap((c) => c.keys);

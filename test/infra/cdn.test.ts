@@ -1,7 +1,8 @@
 // CloudFront in front of the API (`-c cdn=true`, infra/cdn.ts): template assertions and cdk-nag.
 import { describe, expect, it } from 'vitest';
 import { expectNoNagFindings, ofType, synth } from '../support/synth.js';
-import { REST_ROUTE_FUNCTION } from '#lib/contract/rest-route.js';
+import { runInNewContext } from 'node:vm';
+import { viewerRequestFunction } from '#lib/contract/rest-route.js';
 
 const plain = synth();
 const cdn = synth({ cdn: true, cacheMaxAge: 20, cacheStaleWhileRevalidate: 40 });
@@ -57,10 +58,29 @@ describe('CloudFront (cdn=true)', () => {
     expect(JSON.stringify(outputs.CdnUrl!.Value)).toContain('/en/tribe/events/v1/');
   });
 
-  it('rewrites ?rest_route= URLs to /wp-json/ at the viewer request, before the cache and the origin', () => {
+  it('rewrites ?rest_route= URLs and the site root calendar feeds at the viewer request, before the cache and the origin', () => {
     expect(ofType(plain.resources, 'AWS::CloudFront::Function')).toEqual([]);
     const [[fnId, fn]] = ofType(cdn.resources, 'AWS::CloudFront::Function') as [[string, any]];
-    expect(fn.Properties.FunctionCode).toBe(REST_ROUTE_FUNCTION);
+    expect(fn.Properties.FunctionCode).toBe(viewerRequestFunction('tribe'));
+    // The deployed source itself: a feed of TEC's becomes the REST feed, with the view's window.
+    const handler = runInNewContext(`${fn.Properties.FunctionCode}\nhandler;`, Object.create(null));
+    const at = (uri: string, querystring: object, method = 'GET') => handler({ version: '1.0', context: { eventType: 'viewer-request' }, request: { method, uri, querystring } });
+    const month = at('/events/category/jazz/2027-01/', { ical: { value: '1' } });
+    expect(month.uri).toBe('/wp-json/tribe/events/v1/events');
+    expect(Object.fromEntries(Object.entries(month.querystring).map(([k, v]: [string, any]) => [k, v.value]))).toEqual({
+      ical: '1',
+      strict_dates: '1',
+      ical_limit: '30',
+      month: '2027-01',
+      categories: 'jazz',
+    });
+    expect(at('/event/winter-concert/', { ical: { value: '1' } }).uri).toBe('/wp-json/tribe/events/v1/events/by-slug/winter-concert');
+    expect(at('/', { rest_route: { value: '/tribe/events/v1/venues' } }).uri).toBe('/wp-json/tribe/events/v1/venues');
+    expect(at('/events/', { ical: { value: '1' } }, 'POST').uri).toBe('/events/');
+    expect(at('/events/', {}).uri).toBe('/events/');
+    // Another namespace word is the function's too.
+    const [[, other]] = ofType(synth({ cdn: true, namespace: 'acme' }).resources, 'AWS::CloudFront::Function') as [[string, any]];
+    expect(other.Properties.FunctionCode).toBe(viewerRequestFunction('acme'));
     expect(fn.Properties.FunctionConfig.Runtime).toBe('cloudfront-js-2.0');
     expect(fn.Properties.AutoPublish).toBe(true);
     const [[, dist]] = ofType(cdn.resources, 'AWS::CloudFront::Distribution') as [[string, any]];

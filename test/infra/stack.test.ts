@@ -407,6 +407,13 @@ describe('routes', () => {
     for (const target of ['/?rest_route=/tribe/events/v1/events', '/wp-json/nothing/here', '/wp-json/wp/v2/posts']) {
       expect(gatewayRoute(keys, 'GET', target), target).toBe('$default');
     }
+    // Nor do TEC's calendar feeds at the site root reach a feed without the CDN's rewrite: at most
+    // the index's `/{lang}`, which refuses a segment that is no language.
+    const feeds = [functionId('events.list'), functionId('events.getBySlug')];
+    for (const path of ['/events/', '/events/list/', '/events/month/', '/events/2027-01/', '/events/category/jazz/', '/event/a-slug/', '/']) {
+      const key = gatewayRoute(keys, 'GET', path);
+      expect(feeds, `${path} -> ${key}`).not.toContain(targets.get(key!));
+    }
   });
 
   it('leaves CORS to the handlers, so that every answer carries the WordPress headers', () => {

@@ -247,4 +247,157 @@ describe('calendar files against the live TEC', () => {
       expect(tecFile.events[0]!.start - instant, timezone).toBe(city === 'America/New_York' ? -3600 : 0);
     }
   });
+
+  // TEC's feeds at the site root (`/events/?ical=1`, its views and archives, an event's page), read
+  // from both sites for the same events: here the CDN's viewer-request function, which the local
+  // gateway runs, makes them the REST feeds. This run's events are told apart by a category of
+  // their own, or a word of their own in the list's search, as the live site keeps other events.
+  describe("the site's feeds, URL form by URL form", () => {
+    const mark = `feeds${Math.random().toString(36).slice(2, 10)}`;
+    const category = `cat-${mark}`;
+    const full = `full-${mark}`;
+    const tag = `tag-${mark}`;
+    // The 31 events of one day have a word of their own, so that the list's search leaves them out.
+    const slotMark = `slots${mark.slice(5)}`;
+    const year = new Date().getUTCFullYear() + 1;
+    const pad = (n: number) => String(n).padStart(2, '0');
+    const fromNow = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
+    const past = new Date(Date.now() - 40 * 86_400_000).toISOString().slice(0, 10);
+    const EVENTS: [string, string, string][] = [
+      ['Ended', fromNow(-3), fromNow(-2)],
+      ['Ongoing', fromNow(-1), fromNow(1)],
+      ['Last month', `${past} 10:00:00`, `${past} 11:00:00`],
+      ['Into March', `${year}-02-28 20:00:00`, `${year}-03-01 02:00:00`],
+      ['Ends at midnight', `${year}-03-09 22:00:00`, `${year}-03-10 00:00:00`],
+      ['March tenth', `${year}-03-10 10:00:00`, `${year}-03-10 11:00:00`],
+      ['Out of March', `${year}-03-31 23:00:00`, `${year}-04-01 01:00:00`],
+      ['Far ahead', `${year + 2}-06-01 10:00:00`, `${year + 2}-06-01 11:00:00`],
+    ];
+    // "Ended" ended two hours ago: today, unless the day began less than two hours ago.
+    const today = (EVENTS[0]![2] > new Date().toISOString().slice(0, 10) ? ['Ended'] : []).concat('Ongoing');
+    const slugs: { tec: Record<string, string>; ours: Record<string, string> } = { tec: {}, ours: {} };
+
+    beforeAll(async () => {
+      const live = await liveTec();
+      const post = async (path: string, body: object) => {
+        const res = await fetch(`${TEC}/wp-json/tribe/events/v1${path}`, {
+          method: 'POST',
+          headers: { authorization: live.auth, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        if (res.status !== 201) throw new Error(`The live TEC refused POST ${path}: ${res.status} ${await res.text()}`);
+        return (await res.json()) as { slug: string };
+      };
+      for (const [name, slug] of [
+        [`Feeds ${mark}`, category],
+        [`Full ${mark}`, full],
+      ]) {
+        await post('/categories', { name, slug });
+        await createAsEditor(gw, '/categories', { name, slug });
+      }
+      await post('/tags', { name: `Tag ${mark}`, slug: tag });
+      await createAsEditor(gw, '/tags', { name: `Tag ${mark}`, slug: tag });
+      for (const [name, start_date, end_date] of EVENTS) {
+        const body = { title: `${name} ${mark}`, start_date, end_date, categories: [category], tags: [tag] };
+        slugs.tec[name] = (await post('/events', body)).slug;
+        slugs.ours[name] = (await createAsEditor(gw, '/events', body)).slug;
+      }
+      // One more than TEC's views export, on one day.
+      for (let i = 0; i < 31; i++) {
+        const at = `${year}-06-20 ${pad(8 + Math.floor(i / 4))}:${pad((i % 4) * 15)}:00`;
+        const body = { title: `Slot ${pad(i)} ${slotMark}`, start_date: at, end_date: at.replace(/:00$/, ':10'), categories: [full] };
+        await post('/events', body);
+        await createAsEditor(gw, '/events', body);
+      }
+      await gw.drain();
+    }, 300_000);
+
+    /** Status, type, disposition and the events (summary without the mark, UID without the id, start) of one answer. */
+    async function answer(res: { status: number; headers: Headers; text: string }) {
+      const type = res.headers.get('content-type') ?? '';
+      const events = type.startsWith('text/calendar')
+        ? rawCalendar(res.text)
+            .children.filter((c) => c.name === 'VEVENT')
+            .map((e) => ({
+              summary: unescapeText(one(e, 'SUMMARY')!.value).replace(` ${mark}`, '').replace(` ${slotMark}`, ''),
+              uid: one(e, 'UID')!.value.replace(/^\d+-/, ''),
+              id: Number(/^\d+/.exec(one(e, 'UID')!.value)![0]),
+              start: one(e, 'DTSTART'),
+            }))
+        : [];
+      return { status: res.status, type, disposition: res.headers.get('content-disposition') ?? '', events };
+    }
+    /** The same URL form on both sites (`slug` gives each site's event slug); TEC's redirects are followed. */
+    async function both(form: string | ((slug: Record<string, string>) => string)) {
+      const path = (site: 'tec' | 'ours') => (typeof form === 'string' ? form : form(slugs[site]));
+      const tecRes = await fetch(`${TEC}${path('tec')}`);
+      const theirs = await answer({ status: tecRes.status, headers: tecRes.headers, text: await tecRes.text() });
+      const mine = await answer(await gw.api('GET', gw.abs(path('ours'))));
+      return { theirs, mine };
+    }
+    const names = (a: Awaited<ReturnType<typeof answer>>) => a.events.map((e) => e.summary);
+    const filename = (a: Awaited<ReturnType<typeof answer>>) =>
+      `attachment; filename="${site
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '')}-${md5(`ical${a.events.map((e) => e.id).join('')}`).slice(0, 11)}.ics"`;
+
+    it('answers every form with the same events, in the same order, as TEC', async () => {
+      const search = `tribe-bar-search=${mark}`;
+      const march = `${year}-03`;
+      const forms: [string | ((slug: Record<string, string>) => string), string[]][] = [
+        // The upcoming feed: what ends after now, with no horizon.
+        [`/events/?ical=1&${search}`, ['Ongoing', 'Into March', 'Ends at midnight', 'March tenth', 'Out of March', 'Far ahead']],
+        [`/events/list/?ical=1&${search}`, ['Ongoing', 'Into March', 'Ends at midnight', 'March tenth', 'Out of March', 'Far ahead']],
+        [`/?post_type=tribe_events&ical=1&eventDisplay=list&${search}`, ['Ongoing', 'Into March', 'Ends at midnight', 'March tenth', 'Out of March', 'Far ahead']],
+        [`/events/list/?ical=1&tribe-bar-date=${year}-03-10&${search}`, ['March tenth', 'Out of March', 'Far ahead']],
+        [`/events/category/${category}/?ical=1`, ['Ongoing', 'Into March', 'Ends at midnight', 'March tenth', 'Out of March', 'Far ahead']],
+        [`/events/category/${category}/list/?ical=1`, ['Ongoing', 'Into March', 'Ends at midnight', 'March tenth', 'Out of March', 'Far ahead']],
+        [`/?tribe_events_cat=${category}&ical=1`, ['Ongoing', 'Into March', 'Ends at midnight', 'March tenth', 'Out of March', 'Far ahead']],
+        [`/events/category/${category}/?ical=1&tribe-bar-date=${year}-03-10`, ['March tenth', 'Out of March', 'Far ahead']],
+        // Months: what overlaps the month; the current one from today.
+        [`/events/category/${category}/month/?ical=1&tribe-bar-date=${march}`, ['Into March', 'Ends at midnight', 'March tenth', 'Out of March']],
+        [`/events/category/${category}/${march}/?ical=1`, ['Into March', 'Ends at midnight', 'March tenth', 'Out of March']],
+        [`/events/category/${category}/${year}-04/?ical=1`, ['Out of March']],
+        [`/events/category/${category}/${past.slice(0, 7)}/?ical=1`, ['Last month']],
+        [`/events/category/${category}/month/?ical=1`, today],
+        // Days: what overlaps the day.
+        [`/events/category/${category}/${year}-03-10/?ical=1`, ['March tenth']],
+        [`/events/category/${category}/${year}-03-01/?ical=1`, ['Into March']],
+        [`/events/category/${category}/today/?ical=1`, today],
+        // An event's page, and its plain-permalink form.
+        [(slug) => `/event/${slug['March tenth']}/?ical=1`, ['March tenth']],
+        [(slug) => `/?tribe_events=${slug['March tenth']}&ical=1`, ['March tenth']],
+        // TEC's views export 30 events.
+        [`/events/category/${full}/?ical=1`, Array.from({ length: 30 }, (_, i) => `Slot ${pad(i)}`)],
+        [`/events/category/${full}/${year}-06-20/?ical=1`, Array.from({ length: 30 }, (_, i) => `Slot ${pad(i)}`)],
+      ];
+      // The current month's forms hold "Last month" too when 40 days ago is this month: never.
+      expect(past.slice(0, 7)).not.toBe(new Date().toISOString().slice(0, 7));
+      for (const [form, expected] of forms) {
+        const { theirs, mine } = await both(form);
+        const label = typeof form === 'string' ? form : form({ 'March tenth': '<slug>' });
+        expect(theirs.status, label).toBe(200);
+        expect(mine.status, label).toBe(200);
+        expect(mine.type, label).toBe(theirs.type);
+        expect(theirs.type, label).toBe('text/calendar; charset=UTF-8');
+        expect(names(theirs), `TEC ${label}`).toEqual(expected);
+        expect(names(mine), label).toEqual(names(theirs));
+        expect(
+          mine.events.map((e) => [e.uid, e.start]),
+          label,
+        ).toEqual(theirs.events.map((e) => [e.uid, e.start]));
+        // Each names its file as TEC does, by the ids it holds.
+        expect(theirs.disposition, label).toBe(filename(theirs));
+        expect(mine.disposition, label).toBe(filename(mine));
+      }
+    }, 120_000);
+
+    it("serves a tag's archive feed, where TEC 6.17.2 answers its HTML page", async () => {
+      const { theirs, mine } = await both(`/events/tag/${tag}/?ical=1`);
+      expect(theirs.type).toBe('text/html; charset=UTF-8');
+      expect(mine.type).toBe('text/calendar; charset=UTF-8');
+      expect(names(mine)).toEqual(['Ongoing', 'Into March', 'Ends at midnight', 'March tenth', 'Out of March', 'Far ahead']);
+    });
+  });
 });

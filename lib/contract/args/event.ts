@@ -76,6 +76,17 @@ const editContext = {
 /** `?ical=1`: the answer as an iCalendar file (text/calendar), as TEC exports events. */
 const ical = flag('Answer with an iCalendar file (text/calendar) instead of JSON');
 
+/** A month of the calendar, `YYYY-MM`, a day of it, `YYYY-MM-DD`, or `now`. */
+export const MONTH_INPUT = /^(?:now|(\d{4})-(\d{2})(?:-(\d{2}))?)$/;
+const isMonthInput = (v: unknown): boolean => {
+  const m = typeof v === 'string' ? MONTH_INPUT.exec(v) : null;
+  if (!m) return false;
+  if (m[1] === undefined) return true;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), m[3] === undefined ? 1 : Number(m[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return year >= 1 && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+};
+
 export const eventArgs = {
   list: {
     ...pagingArgs('events'),
@@ -111,7 +122,18 @@ export const eventArgs = {
     ticketed: flag('Events should be filtered by whether they have tickets'),
     password: { ...unlock, description: 'Shows password-protected events with this password unredacted' },
     context: editContext,
+    month: {
+      schema: checked<string>((v) => (isMonthInput(v) ? undefined : 'must be a month (YYYY-MM), a day (YYYY-MM-DD) or now.')),
+      type: 'string',
+      description:
+        "Events that take place in this month of the site's calendar, as TEC's month view exports them: YYYY-MM, or YYYY-MM-DD to start at that day when it is in the current month; now: the current month from today",
+    },
     ical: { ...ical, description: 'Answer with an iCalendar feed (text/calendar) of every matching event, up to a limit, instead of a page' },
+    ical_limit: {
+      schema: int({ min: 1 }),
+      type: 'integer',
+      description: 'With ical: the most events the feed holds, the soonest (at most the configured limit, ICAL_MAX_EVENTS)',
+    },
     ml_language: mlLanguage,
   },
   create: eventWriteArgs,
