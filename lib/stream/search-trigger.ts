@@ -5,7 +5,7 @@
 // per word (a word already there is one key of a batch read). Every step is idempotent (puts,
 // deletes, and set ADD/DELETE), so a batch delivered again changes nothing. Once an event's version
 // is indexed, its recent-write items go (lib/store/recent-writes.ts).
-import { BatchGetCommand, DeleteCommand, PutCommand, UpdateCommand, type BatchGetCommandOutput, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, PutCommand, UpdateCommand, type BatchGetCommandOutput, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '#lib/runtime/config.js';
 import { db } from '#lib/store/db.js';
 import { indexAttributes, listed } from '#lib/logic/event-writes.js';
@@ -56,7 +56,7 @@ const BATCH_KEYS = 100;
  * Adds the words new to the index of a language to its vocabulary: a word whose own entry (the
  * suffix that is the whole word) is there has all of them, since they are written before it.
  */
-export async function addToVocabulary(lang: Lang, words: readonly string[], { table, client }: IndexTarget): Promise<void> {
+export async function addToVocabulary(lang: Lang, words: readonly string[], { table, client }: IndexTarget, batched = false): Promise<void> {
   const missing: string[] = [];
   for (let i = 0; i < words.length; i += BATCH_KEYS) {
     let ask: Record<string, unknown>[] | undefined = words.slice(i, i + BATCH_KEYS).map((w) => keys.vocab(lang, w, w));
@@ -68,12 +68,86 @@ export async function addToVocabulary(lang: Lang, words: readonly string[], { ta
     }
     missing.push(...words.slice(i, i + BATCH_KEYS).filter((w) => !found.has(keys.vocab(lang, w, w).sk)));
   }
+  if (batched) {
+    // Every word's other suffixes, then the whole words: the same order, a batch at a time.
+    const parts = missing.map((word) => suffixes(word).map((suffix) => ({ ...keys.vocab(lang, suffix, word), word })));
+    await putAll(
+      parts.flatMap(([, ...rest]) => rest),
+      { table, client },
+    );
+    await putAll(
+      parts.map(([whole]) => whole!),
+      { table, client },
+    );
+    return;
+  }
   for (const word of missing) {
     // The whole word last: it tells that its other suffixes are written.
     const [whole, ...rest] = suffixes(word);
     await inParallel(rest, (suffix) => client.send(new PutCommand({ TableName: table, Item: { ...keys.vocab(lang, suffix, word), word } })));
     await client.send(new PutCommand({ TableName: table, Item: { ...keys.vocab(lang, whole!, word), word } }));
   }
+}
+
+/** A BatchWriteItem takes 25 requests. */
+const BATCH_WRITES = 25;
+
+/** Puts items with BatchWriteItem, 25 at a time, `WIDTH` batches at once, until none is left unprocessed. */
+async function putAll(items: readonly Record<string, unknown>[], { table, client }: IndexTarget): Promise<void> {
+  const batches: Record<string, unknown>[][] = [];
+  for (let i = 0; i < items.length; i += BATCH_WRITES) batches.push(items.slice(i, i + BATCH_WRITES) as Record<string, unknown>[]);
+  await inParallel(batches, async (batch) => {
+    let pending = batch.map((Item) => ({ PutRequest: { Item } }));
+    for (let attempt = 0; pending.length; attempt++) {
+      if (attempt) await new Promise((r) => setTimeout(r, Math.min(1000, 50 * 2 ** attempt)));
+      const out = await client.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
+      pending = (out.UnprocessedItems?.[table] ?? []) as typeof pending;
+    }
+  });
+}
+
+/**
+ * Indexes events that have no index yet, together (a backfill's page): the same items as
+ * `reindex(undefined, e)` for each, written in batches, and each bucket item updated once for
+ * all of the page's events it counts.
+ */
+export async function indexNew(events: readonly EventItem[], target: IndexTarget): Promise<void> {
+  const byLang = new Map<Lang, Set<string>>();
+  const puts: Record<string, unknown>[] = [];
+  const buckets = new Map<string, { key: { pk: string; sk: string }; days: Map<string, Set<number>>; lasts: Set<number> }>();
+  for (const e of events) {
+    const words = entries(e);
+    if (!words.size) continue;
+    const vocabulary = byLang.get(e.lang) ?? new Set<string>();
+    byLang.set(e.lang, vocabulary);
+    for (const [word, item] of words) {
+      vocabulary.add(word);
+      puts.push(item);
+      const { key, day } = countedAt(item);
+      const k = `${key.pk}|${key.sk}`;
+      const bucket = buckets.get(k) ?? { key, days: new Map<string, Set<number>>(), lasts: new Set<number>() };
+      buckets.set(k, bucket);
+      const ids = bucket.days.get(day) ?? new Set<number>();
+      bucket.days.set(day, ids.add(e.id));
+      bucket.lasts.add(durationClass(eventSeconds(e)));
+    }
+  }
+  // The vocabulary first: a search finds an indexed word only through it.
+  for (const [lang, words] of byLang) await addToVocabulary(lang, [...words], target, true);
+  await putAll(puts, target);
+  await inParallel([...buckets.values()], ({ key, days, lasts }) => {
+    const names: Record<string, string> = { '#ds': DURATIONS };
+    const values: Record<string, unknown> = { ':ds': lasts };
+    const adds = ['#ds :ds'];
+    for (const [i, [day, ids]] of [...days].entries()) {
+      names[`#d${i}`] = day;
+      values[`:d${i}`] = ids;
+      adds.push(`#d${i} :d${i}`);
+    }
+    return target.client.send(
+      new UpdateCommand({ TableName: target.table, Key: key, UpdateExpression: `ADD ${adds.join(', ')}`, ExpressionAttributeNames: names, ExpressionAttributeValues: values }),
+    );
+  });
 }
 
 /** Brings the index from what `old` contributed to what `next` contributes. */
