@@ -62,10 +62,15 @@ ${meta('_EventStartDate', '2027-03-27 19:00:00')}${meta('_EventEndDate', '2027-0
 }
 
 /**
- * A whole export of about `bytes` (UTF-8), as chunks of about `chunkBytes`, generated as they are
- * read; `items` counts the events it holds once it is read through.
+ * A whole export of about `bytes` (UTF-8), or of `maxItems` events, as chunks of about `chunkBytes`,
+ * generated as they are read; `items` counts the events it holds once it is read through.
  */
-export function syntheticExport(bytes: number, chunkBytes = 64 * 1024, itemSize = 2000): { chunks: AsyncIterable<Uint8Array>; items: () => number } {
+export function syntheticExport(
+  bytes: number,
+  chunkBytes = 64 * 1024,
+  itemSize = 2000,
+  maxItems = Number.POSITIVE_INFINITY,
+): { chunks: AsyncIterable<Uint8Array>; items: () => number } {
   let items = 0;
   async function* chunks(): AsyncIterable<Uint8Array> {
     const encoder = new TextEncoder();
@@ -74,7 +79,7 @@ export function syntheticExport(bytes: number, chunkBytes = 64 * 1024, itemSize 
     let done = false;
     while (!done) {
       while (pending.length < chunkBytes && !done) {
-        if (written + pending.length >= bytes) {
+        if (written + pending.length >= bytes || items >= maxItems) {
           pending += TAIL;
           done = true;
         } else pending += eventItem(1000 + items++, itemSize);
