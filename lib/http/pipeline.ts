@@ -14,7 +14,7 @@ import { encode, parseBody, parseFormLike } from './codec.js';
 import { header } from '#lib/runtime/headers.js';
 import type { Input } from '#lib/contract/request.js';
 import type { Reply } from '#lib/contract/reply.js';
-import { operation, prefixLanguage, type ArgsOf, type Operation, type OperationId } from '#lib/contract/operations.js';
+import { operation, operationFor, prefixLanguage, type ArgsOf, type Operation, type OperationId } from '#lib/contract/operations.js';
 import { takesHtml, type HtmlFilters } from '#lib/contract/params.js';
 import { isEditor } from '#lib/auth/permissions.js';
 import { callerRole, logError } from '#lib/observe/log.js';
@@ -173,37 +173,117 @@ export interface HandleOptions {
   once?: Once;
   /** The save-time HTML filters (lib/contract/html-filters.ts), for operations with arguments filtered as HTML. */
   html?: HtmlFilters;
+  /**
+   * The logic of the sibling operations this function serves when the request's method is
+   * overridden (the operation table's `overrides`), made with `serves`.
+   */
+  overrides?: readonly Served[];
+}
+
+/** A sibling operation a function runs for an overridden method: its id, logic and HTML filters. */
+export interface Served {
+  op: Operation;
+  logic: Logic;
+  html?: HtmlFilters;
+}
+
+/** A sibling operation's logic, for `handle`'s `overrides`. */
+export function serves<Id extends OperationId>(opId: Id, logic: Logic<ArgsOf<Id>>, options: Pick<HandleOptions, 'html'> = {}): Served {
+  const op = operation(opId);
+  if (op.idempotent) throw new Error(`${opId}: an idempotent operation is served by its own route only`);
+  if (takesHtml(op.args) !== (options.html !== undefined)) throw new Error(`${opId}: the HTML filters are given if and only if an argument of the operation is filtered as HTML`);
+  return { op, logic: logic as unknown as Logic, html: options.html };
+}
+
+/**
+ * The method the request asks for: WordPress's `serve_request` takes `_method` from the query
+ * string first, else the `X-HTTP-Method-Override` header (upper-cased by WP_REST_Request); none:
+ * the method sent.
+ */
+export function requestedMethod(event: Event): string {
+  const sent = event.requestContext?.http?.method ?? 'GET';
+  let wanted: string | undefined;
+  for (const [name, value] of new URLSearchParams(event.rawQueryString ?? '')) if (name === '_method') wanted = value;
+  wanted ??= header(event, 'x-http-method-override');
+  return wanted === undefined ? sent : wanted.trim().toUpperCase();
+}
+
+/** A GET, DELETE, PUT or PATCH route's function asked to run another operation of its path. */
+const overrideRefused = (sent: string, wanted: string) =>
+  new ApiError(
+    405,
+    'rest_method_override_refused',
+    `A ${sent} request cannot be carried out as ${wanted} here: send ${wanted} itself, or POST with _method=${wanted} (or X-HTTP-Method-Override: ${wanted}).`,
+  );
+
+/** One operation a function runs: its own, or a sibling it serves for an overridden method. */
+interface Runner {
+  op: Operation;
+  route: (event: Event, context: ContextWithRequest) => Promise<void>;
+  operate: (event: Event, context: ContextWithRequest) => Promise<Result>;
+}
+
+function runner(op: Operation, logic: Logic, html: HtmlFilters | undefined, once: Once): Runner {
+  const allow = { allow: op.methods.join(', ') };
+  const route = routeRequest(op, html);
+  const operate = (event: Event, context: ContextWithRequest): Promise<Result> => {
+    const req = context.request!;
+    return once(op, req.principal?.sub, event, context, async () => {
+      const reply = await logic(req);
+      const answer = conditional(reply, req, event);
+      return encode(answer.reply, { ...allow, ...answer.headers }, event, answer.body);
+    });
+  };
+  return { op, route, operate };
 }
 
 /**
  * Builds the Lambda handler of one operation from its logic. What the operation table says an
- * operation needs (the idempotency wrapper, the HTML filters) its handler module passes in, so
- * that only its bundle carries it; a module that passes too much or too little fails at load.
+ * operation needs (the idempotency wrapper, the HTML filters, the siblings it serves for an
+ * overridden method) its handler module passes in, so that only its bundle carries it; a module
+ * that passes too much or too little fails at load.
  */
 export function handle<Id extends OperationId>(opId: Id, logic: Logic<ArgsOf<Id>>, options: HandleOptions = {}) {
   const op = operation(opId);
   if (op.idempotent !== (options.once !== undefined)) throw new Error(`${opId}: the idempotency wrapper is given if and only if the operation table marks it idempotent`);
   if (takesHtml(op.args) !== (options.html !== undefined)) throw new Error(`${opId}: the HTML filters are given if and only if an argument of the operation is filtered as HTML`);
+  const served = (options.overrides ?? []).map((s) => s.op.id).sort();
+  if (JSON.stringify(served) !== JSON.stringify([...op.overrides].sort())) {
+    throw new Error(
+      `${opId}: the operations served for an overridden method are the ones the operation table names (${op.overrides.join(', ') || 'none'}), given: ${served.join(', ') || 'none'}`,
+    );
+  }
   const once: Once = options.once ?? ((_op, _caller, _event, _context, run) => run());
-  const allow = { allow: op.methods.join(', ') };
-  const route = routeRequest(op, options.html);
-  const operate = (event: Event, context: ContextWithRequest): Promise<Result> => {
-    const req = context.request!;
-    return once(op, req.principal?.sub, event, context, async () => {
-      const reply = await logic(req as RequestContext<ArgsOf<Id>>);
-      const answer = conditional(reply, req, event);
-      return encode(answer.reply, { ...allow, ...answer.headers }, event, answer.body);
-    });
+  const direct: Once = (_op, _caller, _event, _context, run) => run();
+  const runners = new Map<string, Runner>([[op.id, runner(op, logic as unknown as Logic, options.html, once)]]);
+  for (const s of options.overrides ?? []) runners.set(s.op.id, runner(s.op, s.logic, s.html, direct));
+
+  /** The operation the request's method names, and the event as that operation sees it (its method). */
+  const dispatch = (event: Event): { run: Runner; event: Event } => {
+    const sent = event.requestContext?.http?.method ?? 'GET';
+    const wanted = requestedMethod(event);
+    if (wanted === sent) return { run: runners.get(op.id)!, event };
+    const target = operationFor(op, wanted);
+    // WordPress: no handler of the route takes that method.
+    if (!target) throw noRoute();
+    const run = runners.get(target.id);
+    if (!run) throw overrideRefused(sent, wanted);
+    return { run, event: { ...event, requestContext: { ...event.requestContext, http: { ...event.requestContext.http, method: wanted } } } };
   };
+
   const run = async (event: Event, context: ContextWithRequest): Promise<Result> => {
-    // A write operation logs its writes, so that a failure after one says that it may be stored.
-    const writes = op.access === 'write' ? new WriteLog() : undefined;
+    let target = op;
+    let writes: WriteLog | undefined;
     try {
-      await route(event, context);
-      const work = writes ? loggingWrites(writes, () => operate(event, context)) : operate(event, context);
+      const chosen = dispatch(event);
+      target = chosen.run.op;
+      // A write operation logs its writes, so that a failure after one says that it may be stored.
+      writes = target.access === 'write' ? new WriteLog() : undefined;
+      await chosen.run.route(chosen.event, context);
+      const work = writes ? loggingWrites(writes, () => chosen.run.operate(chosen.event, context)) : chosen.run.operate(chosen.event, context);
       return await beforeTimeout(context.getRemainingTimeInMillis(), work);
     } catch (err) {
-      return wpError(err, event, writes, op.idempotent);
+      return wpError(err, event, writes, target.idempotent);
     }
   };
   return (event: Event, context: ContextWithRequest): Promise<Result> => {

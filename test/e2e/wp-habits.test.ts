@@ -1,0 +1,117 @@
+// WordPress's request habits that its clients rely on, through the local gateway: the method
+// override (`?_method=` and `X-HTTP-Method-Override`), run by the POST route's function with the
+// overriding operation's arguments, permissions and grants; `_fields`, `_envelope` and `_embed`;
+// and the discovery headers of REST answers and of the site root.
+import { describe, expect, it } from 'vitest';
+import { OPERATIONS, operation } from '#lib/contract/operations.js';
+import { useGateway } from '../support/gateway.js';
+import { createAsEditor, NO_ROUTE } from '../support/expect.js';
+
+const gw = useGateway({ tablePrefix: 'habits' });
+const DAY = { start_date: '2031-03-01 10:00:00', end_date: '2031-03-01 11:00:00' };
+const newEvent = (title: string, extra: Record<string, unknown> = {}) => createAsEditor(gw, '/events', { title, ...DAY, ...extra });
+
+describe('method override', () => {
+  it('POST with ?_method=DELETE trashes the event, as DELETE does', async () => {
+    const ev = await newEvent('override by query');
+    const res = await gw.api('POST', `/events/${ev.id}`, { token: 'editor', query: { _method: 'DELETE' } });
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('trash');
+    expect(res.headers.get('allow')).toBe('DELETE');
+    const again = await gw.api('DELETE', `/events/${ev.id}`, { token: 'editor' });
+    expect(again.status).toBe(410);
+  });
+
+  it('POST with X-HTTP-Method-Override: delete (any case) trashes it too; a body does not turn it into an update', async () => {
+    const ev = await newEvent('override by header');
+    const res = await gw.api('POST', `/events/${ev.id}`, { token: 'editor', headers: { 'x-http-method-override': 'delete' }, body: { title: 'renamed' } });
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('trash');
+    expect(res.body.title).toBe('override by header');
+  });
+
+  it('_method wins over the header, as in WordPress', async () => {
+    const ev = await newEvent('both given');
+    const res = await gw.api('POST', `/events/${ev.id}`, {
+      token: 'editor',
+      query: { _method: 'PATCH' },
+      headers: { 'x-http-method-override': 'DELETE' },
+      body: { title: 'patched' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('publish');
+    expect(res.body.title).toBe('patched');
+  });
+
+  it("runs the overriding operation's arguments and permissions: force, by slug, terms, anonymous", async () => {
+    const ev = await newEvent('forced');
+    const forced = await gw.api('POST', `/events/${ev.id}`, { token: 'editor', query: { _method: 'DELETE', force: 'true' } });
+    expect(forced.status).toBe(200);
+    expect((await gw.api('GET', `/events/${ev.id}`, { token: 'editor' })).status).toBe(404);
+
+    const bySlug = await newEvent('by slug override');
+    const trashed = await gw.api('POST', `/events/by-slug/${bySlug.slug}`, { token: 'editor', query: { _method: 'DELETE' } });
+    expect([trashed.status, trashed.body.status]).toEqual([200, 'trash']);
+
+    const tag = await createAsEditor(gw, '/tags', { name: 'override tag' });
+    const gone = await gw.api('POST', `/tags/${tag.id}`, { token: 'editor', query: { _method: 'DELETE' } });
+    expect(gone.status).toBe(200);
+    const after = await gw.api('GET', `/tags/${tag.id}`);
+    expect(after.status).toBe(400);
+
+    const kept = await newEvent('anonymous override');
+    const anonymous = await gw.api('POST', `/events/${kept.id}`, { query: { _method: 'DELETE' } });
+    expect(anonymous.status).toBe(401);
+    const author = await gw.api('POST', `/events/${kept.id}`, { token: 'contributor', query: { _method: 'DELETE' } });
+    expect(author.status).toBe(403);
+    expect((await gw.api('GET', `/events/${kept.id}`)).body.status).toBe('publish');
+  });
+
+  it("POST with _method=GET reads, with the read's arguments; a HEAD override answers without a body", async () => {
+    const ev = await newEvent('read by post');
+    const res = await gw.api('POST', `/events/${ev.id}`, { query: { _method: 'GET' } });
+    expect([res.status, res.body.id]).toEqual([200, ev.id]);
+    const list = await gw.api('POST', '/events', { query: { _method: 'GET', per_page: 1, start_date: '2031-01-01' } });
+    expect(list.status).toBe(200);
+    expect(list.body.rest_url).toContain('per_page=1');
+    const head = await gw.api('POST', `/events/${ev.id}`, { headers: { 'x-http-method-override': 'HEAD' } });
+    expect([head.status, head.text]).toEqual([200, '']);
+  });
+
+  it('a method the path has no operation for is rest_no_route, as WordPress answers it', async () => {
+    const res = await gw.api('POST', '/events', { token: 'editor', query: { _method: 'DELETE' } });
+    expect([res.status, res.body]).toEqual([404, NO_ROUTE]);
+    const odd = await gw.api('POST', '/events/1', { token: 'editor', query: { _method: 'FROB' } });
+    expect(odd.body).toEqual(NO_ROUTE);
+  });
+
+  it("a GET (or DELETE) route's function refuses an override naming another operation, and nothing changes", async () => {
+    const ev = await newEvent('not by get');
+    const res = await gw.api('GET', `/events/${ev.id}`, { token: 'editor', query: { _method: 'DELETE' } });
+    expect(res.status).toBe(405);
+    expect(res.body.code).toBe('rest_method_override_refused');
+    expect(res.body.data).toEqual({ status: 405 });
+    expect(res.body.message).toContain('POST with _method=DELETE');
+    const header = await gw.api('GET', `/events/${ev.id}`, { token: 'editor', headers: { 'x-http-method-override': 'POST' }, query: { title: 'changed' } });
+    expect(header.status).toBe(405);
+    const byDelete = await gw.api('DELETE', `/events/${ev.id}`, { token: 'editor', query: { _method: 'PATCH' }, body: { title: 'changed' } });
+    expect(byDelete.status).toBe(405);
+    const now = await gw.api('GET', `/events/${ev.id}`);
+    expect([now.body.status, now.body.title]).toEqual(['publish', 'not by get']);
+    // The same method named again is no override.
+    expect((await gw.api('GET', `/events/${ev.id}`, { query: { _method: 'get' } })).status).toBe(200);
+  });
+
+  it('the operation table says which siblings each function serves, and its grants hold theirs', () => {
+    for (const op of OPERATIONS) {
+      if (!op.methods.includes('POST')) expect(op.overrides, op.id).toEqual([]);
+      for (const id of op.overrides) {
+        const sibling = operation(id);
+        expect([sibling.api, sibling.path], `${op.id} serves ${id}`).toEqual([op.api, op.path]);
+        for (const action of sibling.tableActions) expect(op.tableActions, `${op.id} serves ${id}`).toContain(action);
+      }
+    }
+    expect(operation('events.update').overrides).toEqual(['events.get', 'events.delete']);
+    expect(operation('events.get').tableActions).not.toContain('DeleteItem');
+  });
+});
