@@ -8,6 +8,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { config } from '#lib/runtime/config.js';
 import { noRoute } from '#lib/contract/errors.js';
 import { encode } from '#lib/http/codec.js';
+import { wpShaped } from '#lib/http/wp-query.js';
 import { json } from '#lib/contract/reply.js';
 import type { Method } from '#lib/contract/operations.js';
 import { matchRoute } from '#lib/contract/routes.js';
@@ -30,7 +31,8 @@ async function answer(event: APIGatewayProxyEventV2 | undefined): Promise<APIGat
     return { statusCode: 308, headers: { location: `${path.slice(0, -1)}${query}` }, body: '' };
   }
   const err = noRoute();
-  return encode({ status: err.status, body: err.body() }, {}, event);
+  const shaped = wpShaped({ status: err.status, body: err.body() as unknown, headers: {} }, undefined, event?.rawQueryString, undefined).reply;
+  return encode(shaped, {}, event);
 }
 
 export const handler = (event?: APIGatewayProxyEventV2, context?: Context): Promise<APIGatewayProxyStructuredResultV2> =>

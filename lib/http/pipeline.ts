@@ -21,6 +21,7 @@ import { callerRole, logError } from '#lib/observe/log.js';
 import { observe } from '#lib/observe/invocation.js';
 import { cacheControl, entityTag, noneMatch } from './conditional.js';
 import type { Result as Encoded } from './idempotency.js';
+import { wpShaped } from './wp-query.js';
 import type { Logic, RequestContext } from '#lib/contract/request.js';
 import { validateArgs } from '#lib/contract/validate.js';
 
@@ -128,24 +129,29 @@ const routeRequest = (op: Operation, filters: HtmlFilters | undefined) => {
  * operation landed, or while one may still land, is a 503 that says the outcome is unknown and
  * how to learn it (`create`: the operation is a create, retried with its Idempotency-Key).
  */
-function wpError(err: unknown, event: Event, writes?: WriteLog, create = false): Result {
+function wpError(err: unknown, event: Event, writes?: WriteLog, create = false, allow?: string): Result {
+  // `?_envelope` wraps an error as it wraps any answer: 200, with the error's status and headers inside.
+  const answer = (status: number, body: unknown, headers: Record<string, string>): Result => {
+    const shaped = wpShaped({ status, body, headers }, undefined, event.rawQueryString, allow).reply;
+    return encode({ status: shaped.status, body: shaped.body }, shaped.headers, event);
+  };
   if (err instanceof OutcomeUnknown || writes?.mayHaveWritten) {
     if (!(err instanceof OutcomeUnknown)) logError(err);
     const unknown = outcomeUnknown(create);
-    return encode({ status: 503, body: unknown.body() }, { 'retry-after': String(OUTCOME_RETRY_AFTER_S) }, event);
+    return answer(503, unknown.body(), { 'retry-after': String(OUTCOME_RETRY_AFTER_S) });
   }
   if (err instanceof ApiError) {
     // TEC's message stays; the header tells a client which credentials the API takes.
     const challenge: Record<string, string> = err.status === 401 ? { 'www-authenticate': challengeFor(header(event, 'authorization')) } : {};
-    return encode({ status: err.status, body: err.body() }, challenge, event);
+    return answer(err.status, err.body(), challenge);
   }
   if (err instanceof ConflictError) {
     // Still losing races after the retries: nothing was written, and the client may try again.
     const conflict = new ApiError(409, 'rest_conflict', 'The record was changed by another request at the same time; nothing was written. Try again.');
-    return encode({ status: 409, body: conflict.body() }, {}, event);
+    return answer(409, conflict.body(), {});
   }
   logError(err);
-  return encode({ status: 500, body: { code: 'rest_internal_error', message: 'The server could not complete the request.', data: { status: 500 } } }, {}, event);
+  return answer(500, { code: 'rest_internal_error', message: 'The server could not complete the request.', data: { status: 500 } }, {});
 }
 
 /**
@@ -224,14 +230,15 @@ interface Runner {
 }
 
 function runner(op: Operation, logic: Logic, html: HtmlFilters | undefined, once: Once): Runner {
-  const allow = { allow: op.methods.join(', ') };
+  const allow = op.methods.join(', ');
   const route = routeRequest(op, html);
   const operate = (event: Event, context: ContextWithRequest): Promise<Result> => {
     const req = context.request!;
     return once(op, req.principal?.sub, event, context, async () => {
-      const reply = await logic(req);
-      const answer = conditional(reply, req, event);
-      return encode(answer.reply, { ...allow, ...answer.headers }, event, answer.body);
+      // `_fields` and `_envelope` shape the answer before its entity tag is taken, so a tag names what was sent.
+      const shaped = wpShaped(await logic(req), req.input._fields, event.rawQueryString, allow);
+      const answer = conditional(shaped.reply, req, event);
+      return encode(answer.reply, { ...(shaped.enveloped ? {} : { allow }), ...answer.headers }, event, answer.body);
     });
   };
   return { op, route, operate };
@@ -283,7 +290,7 @@ export function handle<Id extends OperationId>(opId: Id, logic: Logic<ArgsOf<Id>
       const work = writes ? loggingWrites(writes, () => chosen.run.operate(chosen.event, context)) : chosen.run.operate(chosen.event, context);
       return await beforeTimeout(context.getRemainingTimeInMillis(), work);
     } catch (err) {
-      return wpError(err, event, writes, target.idempotent);
+      return wpError(err, event, writes, target.idempotent, target.methods.join(', '));
     }
   };
   return (event: Event, context: ContextWithRequest): Promise<Result> => {

@@ -115,3 +115,80 @@ describe('method override', () => {
     expect(operation('events.get').tableActions).not.toContain('DeleteItem');
   });
 });
+
+describe('_fields, _envelope and _embed', () => {
+  it("_fields keeps the keys named, dotted paths reach into objects, in the answer's own order", async () => {
+    const ev = await newEvent('fields', { venue: { venue: 'Fields Hall', city: 'Vilnius' }, categories: ['One'] });
+    const res = await gw.api('GET', `/events/${ev.id}`, { query: { _fields: 'venue.venue,id,categories.name,nope' } });
+    expect(res.text).toBe(`{"id":${ev.id},"categories":[],"venue":{"venue":"Fields Hall"}}`);
+    // A list's items are filtered as a list: `events.id` finds no `id` key in the list itself.
+    const list = await gw.api('GET', '/events', { query: { _fields: 'events.id,total', start_date: '2031-01-01' } });
+    expect(Object.keys(list.body)).toEqual(['events', 'total']);
+    expect(list.body.events).toEqual([]);
+    expect((await gw.api('GET', `/events/${ev.id}`, { query: { _fields: 'nope' } })).text).toBe('[]');
+    expect((await gw.api('GET', `/events/${ev.id}`, { query: { _fields: '' } })).body.id).toBe(ev.id);
+    expect((await gw.api('GET', `/events/${ev.id}`, { query: { _fields: ['id', 'slug'] } })).body).toEqual({ id: ev.id, slug: ev.slug });
+    // `a`, then `a.b`: the list ends there (WordPress's `break 2`).
+    const whole = (await gw.api('GET', `/events/${ev.id}`)).body;
+    expect((await gw.api('GET', `/events/${ev.id}`, { query: { _fields: 'slug,venue,venue.venue,id' } })).body).toEqual({ slug: whole.slug, venue: whole.venue });
+    // A JSON list answer (WordPress's routes) is filtered item by item.
+    await createAsEditor(gw, '/tags', { name: 'fields tag' });
+    const tags = await gw.api('GET', gw.abs('/wp-json/wp/v2/tags'), { query: { _fields: 'id,name', per_page: 1 } });
+    expect(Object.keys(tags.body[0])).toEqual(['id', 'name']);
+  });
+
+  it('_fields does not touch errors, and a write answers with the fields asked for', async () => {
+    const missing = await gw.api('GET', '/events/999999', { query: { _fields: 'id' } });
+    expect([missing.status, missing.body.code]).toEqual([404, 'rest-event-not-found']);
+    const made = await gw.api('POST', '/events', { token: 'editor', query: { _fields: 'id,title' }, body: { title: 'made with fields', ...DAY } });
+    expect(made.status).toBe(201);
+    expect(Object.keys(made.body)).toEqual(['id', 'title']);
+  });
+
+  it("_envelope answers 200 with the body, the status and the answer's own headers", async () => {
+    const ev = await newEvent('enveloped');
+    const res = await gw.api('GET', `/events/${ev.id}`, { query: { _envelope: '', _fields: 'id' } });
+    expect(res.status).toBe(200);
+    expect(res.text).toBe(`{"body":{"id":${ev.id}},"status":200,"headers":{"Allow":"GET"}}`);
+    const list = await gw.api('GET', '/events', { query: { _envelope: 1, _fields: 'total', per_page: 2 } });
+    expect(list.body.headers).toEqual({ 'X-TEC-Total': list.body.body.total, 'X-TEC-TotalPages': expect.any(Number), Allow: 'GET' });
+    expect(list.headers.get('x-tec-total')).toBeNull();
+  });
+
+  it('_envelope wraps errors in 200 too, the challenge inside', async () => {
+    const missing = await gw.api('GET', '/events/999999', { query: { _envelope: '1' } });
+    expect(missing.status).toBe(200);
+    expect(missing.body).toEqual({
+      body: { code: 'rest-event-not-found', message: 'Event with ID 999999 does not exist.', data: { status: 404 } },
+      status: 404,
+      headers: { Allow: 'GET' },
+    });
+    const anonymous = await gw.api('POST', '/events', { query: { _envelope: '1' }, body: { title: 'x' } });
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.body.status).toBe(401);
+    expect(Object.keys(anonymous.body.headers)).toEqual(['WWW-Authenticate', 'Allow']);
+    expect(anonymous.headers.get('www-authenticate')).toBeNull();
+    const noRoute = await gw.api('GET', '/nowhere', { query: { _envelope: '1' } });
+    expect([noRoute.status, noRoute.body]).toEqual([200, { body: NO_ROUTE, status: 404, headers: [] }]);
+  });
+
+  it('conditional requests tag what was sent: a plain, a filtered and an enveloped read differ, each answers 304 to its own tag', async () => {
+    const ev = await newEvent('tagged');
+    const tags = [];
+    const queries: Record<string, string>[] = [{}, { _fields: 'id' }, { _envelope: '1' }];
+    for (const query of queries) {
+      const first = await gw.api('GET', `/events/${ev.id}`, { query });
+      const tag = first.headers.get('etag')!;
+      tags.push(tag);
+      expect((await gw.api('GET', `/events/${ev.id}`, { query, headers: { 'if-none-match': tag } })).status).toBe(304);
+    }
+    expect(new Set(tags).size).toBe(3);
+  });
+
+  it("_embed leaves TEC's answers as they are: they have no links to embed", async () => {
+    const ev = await newEvent('embedded');
+    const plain = await gw.api('GET', `/events/${ev.id}`);
+    const embedded = await gw.api('GET', `/events/${ev.id}`, { query: { _embed: '1' } });
+    expect(embedded.body).toEqual(plain.body);
+  });
+});
