@@ -5,7 +5,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { Principal } from '#lib/contract/principal.js';
 import { challengeFor, identify } from '#lib/auth/sign-in.js';
-import { config, type Lang, type LinkForm } from '#lib/runtime/config.js';
+import { config, restRoot, type Lang, type LinkForm } from '#lib/runtime/config.js';
 import { withLinkForm } from '#lib/runtime/link-form.js';
 import { ApiError, ConflictError, forbidden, noRoute, OUTCOME_RETRY_AFTER_S, OutcomeUnknown, outcomeUnknown } from '#lib/contract/errors.js';
 import { loggingWrites, WriteLog } from '#lib/store/transactions.js';
@@ -22,6 +22,7 @@ import { observe } from '#lib/observe/invocation.js';
 import { cacheControl, entityTag, noneMatch } from './conditional.js';
 import type { Result as Encoded } from './idempotency.js';
 import { wpShaped } from './wp-query.js';
+import { discoveryHeaders } from './discovery.js';
 import type { Logic, RequestContext } from '#lib/contract/request.js';
 import { validateArgs } from '#lib/contract/validate.js';
 
@@ -73,6 +74,11 @@ function linkFormOf(event: Event): LinkForm {
   const prefix = event.pathParameters?.lang;
   if (prefix === undefined || prefixLanguage(prefix) === prefix) return 'lang';
   return /(?:^|&)rest_route=/.test(event.rawQueryString ?? '') ? 'rest_route' : 'wp-json';
+}
+
+/** The REST root in the form of the request's URL (`<site>/wp-json/`, `<site>/en/`, `…?rest_route=/`), for the discovery header. */
+function apiRoot(event: Event): string {
+  return `${restRoot(prefixLanguage(event.pathParameters?.lang) ?? config().defaultLang)}/`;
 }
 
 /** Checks and decodes the request, and identifies the caller: `context.request`, or a thrown ApiError. */
@@ -133,7 +139,7 @@ function wpError(err: unknown, event: Event, writes?: WriteLog, create = false, 
   // `?_envelope` wraps an error as it wraps any answer: 200, with the error's status and headers inside.
   const answer = (status: number, body: unknown, headers: Record<string, string>): Result => {
     const shaped = wpShaped({ status, body, headers }, undefined, event.rawQueryString, allow).reply;
-    return encode({ status: shaped.status, body: shaped.body }, shaped.headers, event);
+    return encode({ status: shaped.status, body: shaped.body }, { ...discoveryHeaders(apiRoot(event), shaped.headers), ...shaped.headers }, event);
   };
   if (err instanceof OutcomeUnknown || writes?.mayHaveWritten) {
     if (!(err instanceof OutcomeUnknown)) logError(err);
@@ -238,7 +244,8 @@ function runner(op: Operation, logic: Logic, html: HtmlFilters | undefined, once
       // `_fields` and `_envelope` shape the answer before its entity tag is taken, so a tag names what was sent.
       const shaped = wpShaped(await logic(req), req.input._fields, event.rawQueryString, allow);
       const answer = conditional(shaped.reply, req, event);
-      return encode(answer.reply, { ...(shaped.enveloped ? {} : { allow }), ...answer.headers }, event, answer.body);
+      const discovery = discoveryHeaders(apiRoot(event), answer.reply.headers);
+      return encode(answer.reply, { ...discovery, ...(shaped.enveloped ? {} : { allow }), ...answer.headers }, event, answer.body);
     });
   };
   return { op, route, operate };

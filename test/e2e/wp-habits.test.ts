@@ -192,3 +192,43 @@ describe('_fields, _envelope and _embed', () => {
     expect(embedded.body).toEqual(plain.body);
   });
 });
+
+describe('discovery headers', () => {
+  it("the site root sends WordPress's REST link and TEC's API headers, as a TEC site's home page does", async () => {
+    for (const method of ['GET', 'HEAD']) {
+      const res = await gw.api(method, gw.abs('/'));
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/html; charset=UTF-8');
+      expect(res.headers.get('link')).toBe(`<${gw.origin}/wp-json/>; rel="https://api.w.org/"`);
+      expect(res.headers.get('x-tec-api-version')).toBe('v1');
+      expect(res.headers.get('x-tec-api-root')).toBe(`${gw.origin}/wp-json/tribe/events/v1/`);
+      expect(res.headers.get('x-tec-api-origin')).toBe(gw.origin);
+    }
+    expect((await gw.api('GET', gw.abs('/'))).text).toContain(`<link rel="https://api.w.org/" href="${gw.origin}/wp-json/">`);
+    // Other paths no route serves are still rest_no_route, with the REST link.
+    const none = await gw.api('GET', gw.abs('/nowhere'));
+    expect([none.status, none.body]).toEqual([404, NO_ROUTE]);
+    expect(none.headers.get('link')).toBe(`<${gw.origin}/wp-json/>; rel="https://api.w.org/"`);
+    expect(none.headers.get('x-tec-api-version')).toBeNull();
+  });
+
+  it('every REST answer links the REST root in the form of its URL, unless it has a Link of its own', async () => {
+    const ev = await newEvent('linked');
+    const byForm: [string, string][] = [
+      [gw.abs(`/wp-json/tribe/events/v1/events/${ev.id}`), `${gw.origin}/wp-json/`],
+      [gw.abs(`/en/tribe/events/v1/events/${ev.id}`), `${gw.origin}/en/`],
+      [gw.abs(`/?rest_route=/tribe/events/v1/events/${ev.id}`), `${gw.origin}/index.php?rest_route=/`],
+      [gw.abs('/wp-json/tribe/events/v1/events/999999'), `${gw.origin}/wp-json/`],
+    ];
+    for (const [url, root] of byForm) {
+      const res = await gw.api('GET', url);
+      expect(res.headers.get('link'), url).toBe(`<${root}>; rel="https://api.w.org/"`);
+      expect(res.headers.get('x-robots-tag'), url).toBe('noindex');
+      expect(res.headers.get('x-tec-api-root'), url).toBeNull();
+    }
+    await createAsEditor(gw, '/tags', { name: 'link one' });
+    await createAsEditor(gw, '/tags', { name: 'link two' });
+    const page = await gw.api('GET', gw.abs('/wp-json/wp/v2/tags'), { query: { per_page: 1, hide_empty: 0 } });
+    expect(page.headers.get('link')).toMatch(/rel="next"$/);
+  });
+});
