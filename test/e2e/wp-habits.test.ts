@@ -232,3 +232,21 @@ describe('discovery headers', () => {
     expect(page.headers.get('link')).toMatch(/rel="next"$/);
   });
 });
+
+describe("an event's terms", () => {
+  it('are listed by name as the database collation orders them, in every answer that lists them', async () => {
+    const sent = ['zeta', 'Alpha', 'éclair', 'Beta', 'alpha2', '10 ten', '9 nine', 'Ecl'];
+    const order = ['10 ten', '9 nine', 'Alpha', 'alpha2', 'Beta', 'Ecl', 'éclair', 'zeta'];
+    const ev = await newEvent('ordered terms', { categories: sent, tags: ['b', 'A', 'a2'] });
+    expect(ev.categories.map((c: { name: string }) => c.name)).toEqual(order);
+    const read = await gw.api('GET', `/events/${ev.id}`);
+    expect(read.body.categories.map((c: { name: string }) => c.name)).toEqual(order);
+    expect(read.body.tags.map((c: { name: string }) => c.name)).toEqual(['A', 'a2', 'b']);
+    const byName = new Map<string, number>(read.body.categories.map((c: { name: string; id: number }) => [c.name, c.id]));
+    const wp = await gw.api('GET', gw.abs(`/wp-json/wp/v2/tribe_events/${ev.id}`));
+    expect(wp.body.tribe_events_cat).toEqual(order.map((n) => byName.get(n)));
+    expect(wp.body.tags).toEqual(read.body.tags.map((t: { id: number }) => t.id));
+    const ical = await gw.api('GET', `/events/${ev.id}`, { query: { ical: 1 } });
+    expect(ical.text).toContain(`CATEGORIES:${order.join(',')}`);
+  });
+});
