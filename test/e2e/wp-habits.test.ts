@@ -250,3 +250,41 @@ describe("an event's terms", () => {
     expect(ical.text).toContain(`CATEGORIES:${order.join(',')}`);
   });
 });
+
+describe('titles and slugs as WordPress saves them', () => {
+  it('makes slugs as sanitize_title does, and falls back to the title for a slug with nothing usable', async () => {
+    expect((await newEvent('c\\s')).slug).toBe('cs');
+    expect((await newEvent('x\\\'y "q" + 1')).slug).toBe('xy-q-1');
+    expect((await newEvent('Fallback title', { slug: "'" })).slug).toBe('fallback-title');
+    const ev = await newEvent('Renamed title');
+    const res = await gw.api('POST', `/events/${ev.id}`, { token: 'editor', body: { slug: '&#x41;' } });
+    expect(res.body.slug).toBe('renamed-title');
+  });
+
+  it("keeps an editor's title of control characters, and refuses it from an author, as TEC does", async () => {
+    const ev = await gw.api('POST', '/events', { token: 'editor', body: { title: '\u0007', ...DAY } });
+    expect(ev.status, ev.text).toBe(201);
+    expect(ev.body.title).toBe('\u0007');
+    expect(ev.body.slug).toBe(String(ev.body.id));
+    const venue = await gw.api('POST', '/venues', { token: 'editor', body: { venue: '\u0007\u0008' } });
+    expect([venue.status, venue.body.venue]).toEqual([201, '\u0007\u0008']);
+    const organizer = await gw.api('POST', '/organizers', { token: 'editor', body: { organizer: '\u0007' } });
+    expect([organizer.status, organizer.body.organizer]).toEqual([201, '\u0007']);
+    // PHP's trim() takes NUL and spaces: nothing is left.
+    for (const title of ['\u0000', ' \u000b ']) {
+      const empty = await gw.api('POST', '/events', { token: 'editor', body: { title, ...DAY } });
+      expect(empty.status, JSON.stringify(title)).toBe(400);
+    }
+    // kses takes control characters out for authors: the title is empty.
+    const byAuthor = await gw.api('POST', '/events', { token: 'author', body: { title: '\u0007', ...DAY } });
+    expect(byAuthor.status).toBe(400);
+    expect(byAuthor.body.code).toBe('rest_invalid_param');
+  });
+
+  it('refuses a term name of control characters, from editors too (WordPress filters term names for everyone)', async () => {
+    for (const path of ['/categories', '/tags']) {
+      const res = await gw.api('POST', path, { token: 'editor', body: { name: '\u0007' } });
+      expect(res.status, path).toBe(400);
+    }
+  });
+});
