@@ -3,16 +3,7 @@
 // (WP_REST_Server::envelope_response, on every answer). PHP arrays are JS objects and arrays here:
 // an object is an associative array, an array a numeric one, and an empty result is `[]`, as PHP
 // encodes an empty array.
-
-/** wp_parse_list: a string split on commas and white space, or a list's scalar items, trimmed. */
-export function parseList(value: unknown): string[] {
-  if (Array.isArray(value)) return value.filter((v) => ['string', 'number', 'boolean'].includes(typeof v)).map((v) => String(v).trim());
-  if (typeof value === 'object' && value !== null) return Object.values(value).flatMap((v) => (['string', 'number', 'boolean'].includes(typeof v) ? [String(v).trim()] : []));
-  if (value === undefined || value === null) return [];
-  return String(value)
-    .split(/[\s,]+/)
-    .filter((f) => f !== '');
-}
+import { wpParseList } from '#lib/wp/rest-params.js';
 
 /** A tree of the fields asked for: `true` keeps a key whole, an object keeps some of its keys. */
 type FieldTree = { [key: string]: FieldTree | true };
@@ -60,7 +51,7 @@ function intersect(data: unknown, tree: FieldTree): unknown {
  * paths reach into objects); each item of a list answer alike. No fields: the data as it is.
  */
 export function filterFields(data: unknown, fieldsParam: unknown): unknown {
-  const fields = parseList(fieldsParam);
+  const fields = wpParseList(fieldsParam);
   if (fields.length === 0) return data;
   const tree = fieldTree(fields);
   return Array.isArray(data) ? data.map((item) => intersect(item, tree)) : intersect(data, tree);

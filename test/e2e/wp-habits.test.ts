@@ -193,6 +193,26 @@ describe('_fields, _envelope and _embed', () => {
   });
 });
 
+describe("_embed on WordPress's post routes", () => {
+  it("embeds an event's terms by name in the embed context, and the author link's answer", async () => {
+    const ev = await newEvent('embed terms', { categories: ['Zulu', 'alpha'], tags: ['beta'] });
+    const res = await gw.api('GET', gw.abs(`/wp-json/wp/v2/tribe_events/${ev.id}`), { query: { _embed: '1' } });
+    expect(Object.keys(res.body).slice(-2)).toEqual(['_links', '_embedded']);
+    const [tags, cats] = res.body._embedded['wp:term'];
+    expect(cats.map((t: { name: string }) => t.name)).toEqual(['alpha', 'Zulu']);
+    expect(Object.keys(tags[0])).toEqual(['id', 'link', 'name', 'slug', 'taxonomy', '_links']);
+    expect(tags[0]._links.self[0].targetHints).toEqual({ allow: ['GET'] });
+    expect(res.body._embedded.author).toEqual([NO_ROUTE]);
+    const onlyTerms = await gw.api('GET', gw.abs('/wp-json/wp/v2/tribe_events'), { query: { _embed: 'wp:term', include: String(ev.id) } });
+    expect(Object.keys(onlyTerms.body[0]._embedded)).toEqual(['wp:term']);
+    // `_fields` without `_embedded` keeps none of it, as WordPress answers.
+    const filtered = await gw.api('GET', gw.abs(`/wp-json/wp/v2/tribe_events/${ev.id}`), { query: { _embed: '1', _fields: 'id' } });
+    expect(filtered.body).toEqual({ id: ev.id });
+    const plain = await gw.api('GET', gw.abs(`/wp-json/wp/v2/tribe_events/${ev.id}`));
+    expect(plain.body._embedded).toBeUndefined();
+  });
+});
+
 describe('discovery headers', () => {
   it("the site root sends WordPress's REST link and TEC's API headers, as a TEC site's home page does", async () => {
     for (const method of ['GET', 'HEAD']) {

@@ -101,6 +101,17 @@ describe("WordPress's request habits against the live TEC", () => {
     expect(order(mine, 'tags')).toEqual(order(theirs, 'tags'));
   });
 
+  it("embeds an event's terms on the wp/v2 route as WordPress does", async () => {
+    const [theirs, mine] = await both({ title: `${run} embed`, ...DAY, categories: [`Zulu ${run}`, `alpha ${run}`], tags: [`beta ${run}`] });
+    const a = await tec('GET', `/wp/v2/tribe_events/${theirs.id}`, { query: { _embed: '1' }, anonymous: true });
+    const b = await gw.api('GET', gw.abs(`/wp-json/wp/v2/tribe_events/${mine.id}`), { query: { _embed: '1' } });
+    const terms = (body: Json) => body._embedded['wp:term'].map((list: Json[]) => list.map((t) => [Object.keys(t), t.name, t.taxonomy]));
+    expect(terms(b.body)).toEqual(terms(a.body));
+    expect(Object.keys(b.body._embedded)).toEqual(Object.keys(a.body._embedded));
+    const filtered = await tec('GET', `/wp/v2/tribe_events/${theirs.id}`, { query: { _embed: '1', _fields: 'id' }, anonymous: true });
+    expect(Object.keys(filtered.body)).toEqual(['id']);
+  });
+
   it('makes the same slugs of hostile titles', async () => {
     const titles = [
       'c\\s',

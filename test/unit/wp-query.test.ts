@@ -1,7 +1,8 @@
 // `_fields` and `_envelope` as WordPress applies them (lib/http/wp-query.ts); the expected values
 // are the live TEC's answers to the same parameters.
 import { describe, expect, it } from 'vitest';
-import { envelopeHeaders, fieldTree, filterFields, parseList, wantsEnvelope, wpShaped } from '#lib/http/wp-query.js';
+import { envelopeHeaders, fieldTree, filterFields, wantsEnvelope, wpShaped } from '#lib/http/wp-query.js';
+import { parseEmbed, wpParseList as parseList } from '#lib/wp/rest-params.js';
 
 const EVENT = {
   id: 8,
@@ -21,6 +22,12 @@ describe('_fields', () => {
     expect(parseList(['id', ' slug ', { x: 1 }])).toEqual(['id', 'slug']);
     expect(parseList('')).toEqual([]);
     expect(parseList(undefined)).toEqual([]);
+  });
+
+  it('reads _embed as rest_parse_embed_param does', () => {
+    expect(parseEmbed(undefined)).toBeUndefined();
+    for (const all of ['', 'true', '1', ',']) expect(parseEmbed(all), all).toBe(true);
+    expect(parseEmbed('author, wp:term')).toEqual(['author', 'wp:term']);
   });
 
   it("keeps dotted paths, in the data's order, and a list inside an object loses keys it does not have", () => {
