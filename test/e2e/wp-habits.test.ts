@@ -195,11 +195,11 @@ describe('_fields, _envelope and _embed', () => {
 
 describe("_embed on WordPress's post routes", () => {
   it("embeds an event's terms by name in the embed context, and the author link's answer", async () => {
-    const ev = await newEvent('embed terms', { categories: ['Zulu', 'alpha'], tags: ['beta'] });
+    const ev = await newEvent('embed terms', { categories: ['Zulu embed', 'alpha embed'], tags: ['beta embed'] });
     const res = await gw.api('GET', gw.abs(`/wp-json/wp/v2/tribe_events/${ev.id}`), { query: { _embed: '1' } });
     expect(Object.keys(res.body).slice(-2)).toEqual(['_links', '_embedded']);
     const [tags, cats] = res.body._embedded['wp:term'];
-    expect(cats.map((t: { name: string }) => t.name)).toEqual(['alpha', 'Zulu']);
+    expect(cats.map((t: { name: string }) => t.name)).toEqual(['alpha embed', 'Zulu embed']);
     expect(Object.keys(tags[0])).toEqual(['id', 'link', 'name', 'slug', 'taxonomy', '_links']);
     expect(tags[0]._links.self[0].targetHints).toEqual({ allow: ['GET'] });
     expect(res.body._embedded.author).toEqual([NO_ROUTE]);
