@@ -1,6 +1,7 @@
 import { createTerm } from '#lib/logic/terms.js';
 import { idempotent } from '#lib/http/idempotency.js';
 import { HTML_FILTERS } from '#lib/contract/html-filters.js';
-import { handle } from '#lib/http/pipeline.js';
+import { handle, serves } from '#lib/http/pipeline.js';
+import { listTerms } from '#lib/logic/lists.js';
 
-export const handler = handle('tags.create', createTerm, { once: idempotent, html: HTML_FILTERS });
+export const handler = handle('tags.create', createTerm, { once: idempotent, html: HTML_FILTERS, overrides: [serves('tags.list', (ctx) => listTerms(ctx, 'tag'))] });

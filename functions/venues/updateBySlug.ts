@@ -1,5 +1,10 @@
 import { updatePlace } from '#lib/logic/places.js';
 import { HTML_FILTERS } from '#lib/contract/html-filters.js';
-import { handle } from '#lib/http/pipeline.js';
+import { handle, serves } from '#lib/http/pipeline.js';
+import { deletePost } from '#lib/logic/posts.js';
+import { readPost } from '#lib/logic/post-reads.js';
 
-export const handler = handle('venues.updateBySlug', (ctx) => updatePlace(ctx, 'venue'), { html: HTML_FILTERS });
+export const handler = handle('venues.updateBySlug', (ctx) => updatePlace(ctx, 'venue'), {
+  html: HTML_FILTERS,
+  overrides: [serves('venues.getBySlug', (ctx) => readPost(ctx, 'venue')), serves('venues.deleteBySlug', (ctx) => deletePost(ctx, 'venue'))],
+});

@@ -80,6 +80,14 @@ export interface Operation {
   tableActions: readonly TableAction[];
   /** More actions, on the partitions named only (sign-in data: lib/contract/grants.ts). */
   scopedGrants: readonly ScopedGrant[];
+  /**
+   * The sibling operations (same path, other methods) this function also runs when a request's
+   * method is overridden (`?_method=DELETE` or `X-HTTP-Method-Override`, as WordPress allows): API
+   * Gateway routes by the method sent, so a POST that says DELETE reaches the POST route's function.
+   * Its grants include theirs (`tableActions`, `scopedGrants` above), and its handler module hands
+   * their logic to the pipeline. Other functions refuse an override that names another operation.
+   */
+  overrides: readonly OperationId[];
 }
 
 const FANS_OUT = /^(?:(?:venues|organizers)\.(?:update|updateBySlug|delete|deleteBySlug)|(?:categories|tags)\.delete)$/;
@@ -166,8 +174,39 @@ const row = (kind: string, name: string, methods: Method[], path: string, access
     tableActions: tableless ? [] : access === 'write' ? WRITE_ACTIONS : READ_ACTIONS,
     // Every function authenticates, so every function reads sign-in data and notes its use.
     scopedGrants: tableless ? [CREDENTIAL_READ, CREDENTIAL_UPDATE] : access === 'write' ? [] : [CREDENTIAL_UPDATE],
+    overrides: [],
   };
 };
+
+/**
+ * The method that carries overrides: clients that cannot send PUT, PATCH or DELETE send POST, with
+ * `?_method=` or `X-HTTP-Method-Override`. The function of a path's POST route serves every other
+ * operation of that path; a GET, DELETE, PUT or PATCH route's function serves its own operation
+ * only (a read function holds no write grant, so it could not carry out a DELETE anyway).
+ */
+export const OVERRIDE_CARRIER: Method = 'POST';
+
+/** The grants of a function that runs `ops`: every table action any of them needs, and the scoped grants not already covered. */
+function unionGrants(ops: readonly Operation[]): Pick<Operation, 'tableActions' | 'scopedGrants'> {
+  const actions = new Set(ops.flatMap((o) => o.tableActions));
+  const tableActions = WRITE_ACTIONS.filter((a) => actions.has(a));
+  const scopedGrants: ScopedGrant[] = [];
+  for (const g of ops.flatMap((o) => o.scopedGrants)) {
+    if (g.actions.every((a) => actions.has(a))) continue;
+    if (!scopedGrants.some((h) => JSON.stringify(h) === JSON.stringify(g))) scopedGrants.push(g);
+  }
+  return { tableActions, scopedGrants };
+}
+
+/** Each POST route's function serves its path's other operations, with their grants added to its own. */
+function withOverrides(ops: readonly Operation[]): Operation[] {
+  return ops.map((op) => {
+    if (!op.methods.includes(OVERRIDE_CARRIER)) return op;
+    const siblings = ops.filter((o) => o !== op && o.api === op.api && o.path === op.path);
+    if (siblings.length === 0) return op;
+    return { ...op, ...unionGrants([op, ...siblings]), overrides: siblings.map((o) => o.id as OperationId) };
+  });
+}
 
 /** WordPress's own routes for its clients: who the caller is, and their application passwords. */
 function wordPressRows(): Operation[] {
@@ -238,7 +277,7 @@ function itemRows(kind: ItemKind): Operation[] {
   ];
 }
 
-export const OPERATIONS: readonly Operation[] = [
+export const OPERATIONS: readonly Operation[] = withOverrides([
   row('root', 'site', ['GET'], '/{lang}', 'read', 'REST API index: the site, its namespaces and routes', 'rest'),
   row('root', 'index', ['GET'], '', 'read', 'Namespace index'),
   row('root', 'doc', ['GET'], '/doc', 'read', 'OpenAPI description of this API'),
@@ -248,7 +287,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...crudRows('categories', 'Permanently delete'),
   ...crudRows('tags', 'Permanently delete'),
   ...wordPressRows(),
-];
+]);
 
 /** Answers every request no route matches, with WordPress's `rest_no_route`. Not an operation. */
 export const FALLBACK_HANDLER = 'functions/root/noRoute.ts';
@@ -259,6 +298,16 @@ export function operation(id: string): Operation {
   const op = byId.get(id);
   if (!op) throw new Error(`Unknown operation ${id}`);
   return op;
+}
+
+/**
+ * The operation of `op`'s path that serves `method` (HEAD is GET's), or undefined when the path
+ * has none: where WordPress's method override sends a request that reached `op`'s route.
+ */
+export function operationFor(op: Operation, method: string): Operation | undefined {
+  const wanted = method === 'HEAD' ? 'GET' : method;
+  if (op.methods.includes(wanted as Method)) return op;
+  return OPERATIONS.find((o) => o.api === op.api && o.path === op.path && o.methods.includes(wanted as Method));
 }
 
 /** The API Gateway route path of an operation: `/{lang}/<ns>/events/v1<path>` or `/{lang}/wp/v2<path>`. */

@@ -4,6 +4,7 @@
 // and lists; JSON bodies may send the real types.
 import * as z from 'zod/mini';
 import { parseSearch } from '#lib/domain/search-terms.js';
+import { phpTrim } from '#lib/wp/php.js';
 
 export type DocType = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
 
@@ -88,8 +89,10 @@ export function str(opts: { nonEmpty?: boolean; max?: number; notZero?: boolean 
     z.unknown(),
     z.transform((value, ctx) => {
       if (typeof value !== 'string') return fail({ ...ctx, value }, 'is not of type string.', 'rest_invalid_type');
-      // Control characters alone are no text (WordPress: "Content, title, and excerpt are empty").
-      if (opts.nonEmpty && value.replace(/[\x00-\x08\x0B\x0C\x0E-\x1F]/g, '').trim() === '') return fail({ ...ctx, value }, 'must not be empty.');
+      // Empty as WordPress finds a title empty ("Content, title, and excerpt are empty"): after PHP's
+      // trim(), which takes spaces, NUL and \v but leaves other control characters, so an editor's
+      // "\u0007" is a title (kses takes control characters out for the others first: validate.ts).
+      if (opts.nonEmpty && phpTrim(value) === '') return fail({ ...ctx, value }, 'must not be empty.');
       // PHP's empty('0') is true: TEC refuses a title, description or name of exactly "0".
       if (opts.notZero && value === '0') return fail({ ...ctx, value }, 'must not be empty.');
       if (value.length > max) return fail({ ...ctx, value }, `must be at most ${max} characters long.`);

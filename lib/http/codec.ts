@@ -87,6 +87,8 @@ export const CORS_METHODS = 'OPTIONS, GET, POST, PUT, PATCH, DELETE';
 const BASE_HEADERS = {
   'content-type': 'application/json; charset=UTF-8',
   'x-content-type-options': 'nosniff',
+  // WordPress keeps its REST answers out of search indexes.
+  'x-robots-tag': 'noindex',
   'access-control-expose-headers': EXPOSED_HEADERS.join(', '),
   'access-control-allow-headers': ALLOWED_HEADERS.join(', '),
   // Nothing is cached unless the pipeline says a shared cache may keep it (lib/http/conditional.ts).

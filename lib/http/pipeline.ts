@@ -5,7 +5,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { Principal } from '#lib/contract/principal.js';
 import { challengeFor, identify } from '#lib/auth/sign-in.js';
-import { config, type Lang, type LinkForm } from '#lib/runtime/config.js';
+import { config, restRoot, type Lang, type LinkForm } from '#lib/runtime/config.js';
 import { withLinkForm } from '#lib/runtime/link-form.js';
 import { ApiError, ConflictError, forbidden, noRoute, OUTCOME_RETRY_AFTER_S, OutcomeUnknown, outcomeUnknown } from '#lib/contract/errors.js';
 import { loggingWrites, WriteLog } from '#lib/store/transactions.js';
@@ -14,13 +14,15 @@ import { encode, parseBody, parseFormLike } from './codec.js';
 import { header } from '#lib/runtime/headers.js';
 import type { Input } from '#lib/contract/request.js';
 import type { Reply } from '#lib/contract/reply.js';
-import { operation, prefixLanguage, type ArgsOf, type Operation, type OperationId } from '#lib/contract/operations.js';
+import { operation, operationFor, prefixLanguage, type ArgsOf, type Operation, type OperationId } from '#lib/contract/operations.js';
 import { takesHtml, type HtmlFilters } from '#lib/contract/params.js';
 import { isEditor } from '#lib/auth/permissions.js';
 import { callerRole, logError } from '#lib/observe/log.js';
 import { observe } from '#lib/observe/invocation.js';
 import { cacheControl, entityTag, noneMatch } from './conditional.js';
 import type { Result as Encoded } from './idempotency.js';
+import { wpShaped } from './wp-query.js';
+import { discoveryHeaders } from './discovery.js';
 import type { Logic, RequestContext } from '#lib/contract/request.js';
 import { validateArgs } from '#lib/contract/validate.js';
 
@@ -72,6 +74,11 @@ function linkFormOf(event: Event): LinkForm {
   const prefix = event.pathParameters?.lang;
   if (prefix === undefined || prefixLanguage(prefix) === prefix) return 'lang';
   return /(?:^|&)rest_route=/.test(event.rawQueryString ?? '') ? 'rest_route' : 'wp-json';
+}
+
+/** The REST root in the form of the request's URL (`<site>/wp-json/`, `<site>/en/`, `…?rest_route=/`), for the discovery header. */
+function apiRoot(event: Event): string {
+  return `${restRoot(prefixLanguage(event.pathParameters?.lang) ?? config().defaultLang)}/`;
 }
 
 /** Checks and decodes the request, and identifies the caller: `context.request`, or a thrown ApiError. */
@@ -128,24 +135,29 @@ const routeRequest = (op: Operation, filters: HtmlFilters | undefined) => {
  * operation landed, or while one may still land, is a 503 that says the outcome is unknown and
  * how to learn it (`create`: the operation is a create, retried with its Idempotency-Key).
  */
-function wpError(err: unknown, event: Event, writes?: WriteLog, create = false): Result {
+function wpError(err: unknown, event: Event, writes?: WriteLog, create = false, allow?: string): Result {
+  // `?_envelope` wraps an error as it wraps any answer: 200, with the error's status and headers inside.
+  const answer = (status: number, body: unknown, headers: Record<string, string>): Result => {
+    const shaped = wpShaped({ status, body, headers }, undefined, event.rawQueryString, allow).reply;
+    return encode({ status: shaped.status, body: shaped.body }, { ...discoveryHeaders(apiRoot(event), shaped.headers), ...shaped.headers }, event);
+  };
   if (err instanceof OutcomeUnknown || writes?.mayHaveWritten) {
     if (!(err instanceof OutcomeUnknown)) logError(err);
     const unknown = outcomeUnknown(create);
-    return encode({ status: 503, body: unknown.body() }, { 'retry-after': String(OUTCOME_RETRY_AFTER_S) }, event);
+    return answer(503, unknown.body(), { 'retry-after': String(OUTCOME_RETRY_AFTER_S) });
   }
   if (err instanceof ApiError) {
     // TEC's message stays; the header tells a client which credentials the API takes.
     const challenge: Record<string, string> = err.status === 401 ? { 'www-authenticate': challengeFor(header(event, 'authorization')) } : {};
-    return encode({ status: err.status, body: err.body() }, challenge, event);
+    return answer(err.status, err.body(), challenge);
   }
   if (err instanceof ConflictError) {
     // Still losing races after the retries: nothing was written, and the client may try again.
     const conflict = new ApiError(409, 'rest_conflict', 'The record was changed by another request at the same time; nothing was written. Try again.');
-    return encode({ status: 409, body: conflict.body() }, {}, event);
+    return answer(409, conflict.body(), {});
   }
   logError(err);
-  return encode({ status: 500, body: { code: 'rest_internal_error', message: 'The server could not complete the request.', data: { status: 500 } } }, {}, event);
+  return answer(500, { code: 'rest_internal_error', message: 'The server could not complete the request.', data: { status: 500 } }, {});
 }
 
 /**
@@ -173,37 +185,119 @@ export interface HandleOptions {
   once?: Once;
   /** The save-time HTML filters (lib/contract/html-filters.ts), for operations with arguments filtered as HTML. */
   html?: HtmlFilters;
+  /**
+   * The logic of the sibling operations this function serves when the request's method is
+   * overridden (the operation table's `overrides`), made with `serves`.
+   */
+  overrides?: readonly Served[];
+}
+
+/** A sibling operation a function runs for an overridden method: its id, logic and HTML filters. */
+export interface Served {
+  op: Operation;
+  logic: Logic;
+  html?: HtmlFilters;
+}
+
+/** A sibling operation's logic, for `handle`'s `overrides`. */
+export function serves<Id extends OperationId>(opId: Id, logic: Logic<ArgsOf<Id>>, options: Pick<HandleOptions, 'html'> = {}): Served {
+  const op = operation(opId);
+  if (op.idempotent) throw new Error(`${opId}: an idempotent operation is served by its own route only`);
+  if (takesHtml(op.args) !== (options.html !== undefined)) throw new Error(`${opId}: the HTML filters are given if and only if an argument of the operation is filtered as HTML`);
+  return { op, logic: logic as unknown as Logic, html: options.html };
+}
+
+/**
+ * The method the request asks for: WordPress's `serve_request` takes `_method` from the query
+ * string first, else the `X-HTTP-Method-Override` header (upper-cased by WP_REST_Request); none:
+ * the method sent.
+ */
+export function requestedMethod(event: Event): string {
+  const sent = event.requestContext?.http?.method ?? 'GET';
+  let wanted: string | undefined;
+  for (const [name, value] of new URLSearchParams(event.rawQueryString ?? '')) if (name === '_method') wanted = value;
+  wanted ??= header(event, 'x-http-method-override');
+  return wanted === undefined ? sent : wanted.trim().toUpperCase();
+}
+
+/** A GET, DELETE, PUT or PATCH route's function asked to run another operation of its path. */
+const overrideRefused = (sent: string, wanted: string) =>
+  new ApiError(
+    405,
+    'rest_method_override_refused',
+    `A ${sent} request cannot be carried out as ${wanted} here: send ${wanted} itself, or POST with _method=${wanted} (or X-HTTP-Method-Override: ${wanted}).`,
+  );
+
+/** One operation a function runs: its own, or a sibling it serves for an overridden method. */
+interface Runner {
+  op: Operation;
+  route: (event: Event, context: ContextWithRequest) => Promise<void>;
+  operate: (event: Event, context: ContextWithRequest) => Promise<Result>;
+}
+
+function runner(op: Operation, logic: Logic, html: HtmlFilters | undefined, once: Once): Runner {
+  const allow = op.methods.join(', ');
+  const route = routeRequest(op, html);
+  const operate = (event: Event, context: ContextWithRequest): Promise<Result> => {
+    const req = context.request!;
+    return once(op, req.principal?.sub, event, context, async () => {
+      // `_fields` and `_envelope` shape the answer before its entity tag is taken, so a tag names what was sent.
+      const shaped = wpShaped(await logic(req), req.input._fields, event.rawQueryString, allow);
+      const answer = conditional(shaped.reply, req, event);
+      const discovery = discoveryHeaders(apiRoot(event), answer.reply.headers);
+      return encode(answer.reply, { ...discovery, ...(shaped.enveloped ? {} : { allow }), ...answer.headers }, event, answer.body);
+    });
+  };
+  return { op, route, operate };
 }
 
 /**
  * Builds the Lambda handler of one operation from its logic. What the operation table says an
- * operation needs (the idempotency wrapper, the HTML filters) its handler module passes in, so
- * that only its bundle carries it; a module that passes too much or too little fails at load.
+ * operation needs (the idempotency wrapper, the HTML filters, the siblings it serves for an
+ * overridden method) its handler module passes in, so that only its bundle carries it; a module
+ * that passes too much or too little fails at load.
  */
 export function handle<Id extends OperationId>(opId: Id, logic: Logic<ArgsOf<Id>>, options: HandleOptions = {}) {
   const op = operation(opId);
   if (op.idempotent !== (options.once !== undefined)) throw new Error(`${opId}: the idempotency wrapper is given if and only if the operation table marks it idempotent`);
   if (takesHtml(op.args) !== (options.html !== undefined)) throw new Error(`${opId}: the HTML filters are given if and only if an argument of the operation is filtered as HTML`);
+  const served = (options.overrides ?? []).map((s) => s.op.id).sort();
+  if (JSON.stringify(served) !== JSON.stringify([...op.overrides].sort())) {
+    throw new Error(
+      `${opId}: the operations served for an overridden method are the ones the operation table names (${op.overrides.join(', ') || 'none'}), given: ${served.join(', ') || 'none'}`,
+    );
+  }
   const once: Once = options.once ?? ((_op, _caller, _event, _context, run) => run());
-  const allow = { allow: op.methods.join(', ') };
-  const route = routeRequest(op, options.html);
-  const operate = (event: Event, context: ContextWithRequest): Promise<Result> => {
-    const req = context.request!;
-    return once(op, req.principal?.sub, event, context, async () => {
-      const reply = await logic(req as RequestContext<ArgsOf<Id>>);
-      const answer = conditional(reply, req, event);
-      return encode(answer.reply, { ...allow, ...answer.headers }, event, answer.body);
-    });
+  const direct: Once = (_op, _caller, _event, _context, run) => run();
+  const runners = new Map<string, Runner>([[op.id, runner(op, logic as unknown as Logic, options.html, once)]]);
+  for (const s of options.overrides ?? []) runners.set(s.op.id, runner(s.op, s.logic, s.html, direct));
+
+  /** The operation the request's method names, and the event as that operation sees it (its method). */
+  const dispatch = (event: Event): { run: Runner; event: Event } => {
+    const sent = event.requestContext?.http?.method ?? 'GET';
+    const wanted = requestedMethod(event);
+    if (wanted === sent) return { run: runners.get(op.id)!, event };
+    const target = operationFor(op, wanted);
+    // WordPress: no handler of the route takes that method.
+    if (!target) throw noRoute();
+    const run = runners.get(target.id);
+    if (!run) throw overrideRefused(sent, wanted);
+    return { run, event: { ...event, requestContext: { ...event.requestContext, http: { ...event.requestContext.http, method: wanted } } } };
   };
+
   const run = async (event: Event, context: ContextWithRequest): Promise<Result> => {
-    // A write operation logs its writes, so that a failure after one says that it may be stored.
-    const writes = op.access === 'write' ? new WriteLog() : undefined;
+    let target = op;
+    let writes: WriteLog | undefined;
     try {
-      await route(event, context);
-      const work = writes ? loggingWrites(writes, () => operate(event, context)) : operate(event, context);
+      const chosen = dispatch(event);
+      target = chosen.run.op;
+      // A write operation logs its writes, so that a failure after one says that it may be stored.
+      writes = target.access === 'write' ? new WriteLog() : undefined;
+      await chosen.run.route(chosen.event, context);
+      const work = writes ? loggingWrites(writes, () => chosen.run.operate(chosen.event, context)) : chosen.run.operate(chosen.event, context);
       return await beforeTimeout(context.getRemainingTimeInMillis(), work);
     } catch (err) {
-      return wpError(err, event, writes, op.idempotent);
+      return wpError(err, event, writes, target.idempotent, target.methods.join(', '));
     }
   };
   return (event: Event, context: ContextWithRequest): Promise<Result> => {

@@ -337,7 +337,8 @@ export async function createEvent(ctx: EventCreate): Promise<Reply> {
         taking.then((c) => c.id),
         'event',
         ctx.lang,
-        slugify(ctx.params.slug ?? title),
+        // A slug with nothing usable in it falls back to the title's, as wp_insert_post() does.
+        slugify(ctx.params.slug ?? '') || slugify(title),
         attempt,
       ),
       taking.then((c) => (c.retried ? getItem<EventItem>(keys.post(c.id)) : undefined)),
@@ -486,7 +487,7 @@ export async function updateEvent(ctx: EventUpdate): Promise<Reply> {
     if (!old) throw tec.eventNotFound(found.id);
     let slug = old.slug;
     if (wantedSlug !== undefined && old.status !== 'trash') {
-      slug = await freeSlug('event', old.lang, slugify(wantedSlug) || String(old.id), old.id, slugRaces + 1);
+      slug = await freeSlug('event', old.lang, slugify(wantedSlug) || slugify(ctx.params.title ?? old.title) || String(old.id), old.id, slugRaces + 1);
     } else if (old.status === 'trash' && statusOf(old) !== 'trash') {
       // Leaving the trash takes the original slug back (or the next free one), as venues do.
       slug = await freeSlug('event', old.lang, slugify(wantedSlug ?? old.slug.replace(/__trashed$/, '')) || String(old.id), old.id, slugRaces + 1);

@@ -24,6 +24,7 @@ import { waitAll } from '#lib/runtime/settle.js';
 import { asList, ownFilter, queryInput, withFilters } from './lists.js';
 import { matchesSearch, parseSearch } from '#lib/domain/search-terms.js';
 import { pageLinks } from './wp-term-reads.js';
+import { embedInto } from './wp-embed.js';
 
 /** The most records a list reads to order or search them (a batch read of 100 keys each). */
 export const SORTED_READ_LIMIT = 1_000;
@@ -176,6 +177,7 @@ export async function listWpPosts(ctx: RequestContext<WpPostList>, kind: PostKin
   const actions = actionsOf(ctx.principal, kind);
   const allows = await waitAll(posts.map((r) => allowOn(ctx, r)));
   const body = posts.map((r, i) => presentWpPost(r, { context: p.context, allow: allows[i]!, actions, terms, unlocked: p.context === 'edit' && allows[i] === ALL_METHODS }));
+  await embedInto(ctx, posts, body, terms);
   const link = pageLinks(ctx, wpPostCollection(ctx.lang, kind), p.page, pages);
   return json(200, body, {
     'X-WP-Total': String(total),
@@ -208,13 +210,15 @@ export async function readWpPost(ctx: RequestContext<ArgsOf<'wpEvents.get'>>, ki
   const readable = post.status === 'trash' ? editable : await canRead(ctx, post);
   if (!readable) throw refusal(ctx, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
   const unlocked = stored === '' || (p.context === 'edit' && editable) || (p.password !== undefined && p.password !== '');
+  const terms = await termsOf([post]);
   const body = presentWpPost(post, {
     context: p.context,
     allow: editable ? ALL_METHODS : ['GET'],
     actions: actionsOf(ctx.principal, kind),
-    terms: await termsOf([post]),
+    terms,
     unlocked,
   });
+  await embedInto(ctx, [post], [body], terms);
   const reply = recordReply(200, body, post);
   return { ...reply, headers: { ...reply.headers, allow: (editable ? ALL_METHODS : ['GET']).join(', ') } };
 }

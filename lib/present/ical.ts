@@ -2,6 +2,7 @@
 // (src/Tribe/iCal.php, and its views' REFRESH-INTERVAL and X-PUBLISHED-TTL), in TEC's order, and
 // its UIDs, which calendars that subscribed to a TEC site know its events by. Where TEC breaks
 // RFC 5545 the RFC wins: see the README's "Calendar feeds".
+import { inNameOrder } from '#lib/domain/term-order.js';
 import { createHash } from 'node:crypto';
 import { config } from '#lib/runtime/config.js';
 import { addDays, instantToWall, offsetAt, wallToInstant } from '#lib/domain/time/dates.js';
@@ -203,7 +204,7 @@ function vevent({ event: e, open }: FeedEvent, linked: Linked, host: string): st
       if (where) lines.push(`LOCATION:${escapeText(where)}`);
       if (venue.geoLat && venue.geoLng) lines.push(`GEO:${float(venue.geoLat)};${float(venue.geoLng)}`);
     }
-    const categories = e.categories.map((id) => linked.terms.get(id)).filter((t): t is TermItem => t !== undefined);
+    const categories = inNameOrder(e.categories.map((id) => linked.terms.get(id)).filter((t): t is TermItem => t !== undefined));
     if (categories.length) lines.push(`CATEGORIES:${categories.map((t) => escapeText(htmlEntityDecode(t.name))).join(',')}`);
     if (e.image) lines.push(attach(e.image));
     const organizer = e.organizers.map((id) => linked.organizers.get(id)).find((o) => o !== undefined);

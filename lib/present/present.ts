@@ -1,5 +1,6 @@
 // TEC-shaped presenters (reference §3): exact keys and key order for events, venues, organizers
 // and terms, nested and standalone. `single` adds json_ld, as TEC does on single reads only.
+import { inNameOrder } from '#lib/domain/term-order.js';
 import { apiBase, config, type Lang } from '#lib/runtime/config.js';
 import { presentCost } from '#lib/domain/cost.js';
 import { dateDetails, offsetAt, timezoneAbbr, utcToWall } from '#lib/domain/time/dates.js';
@@ -309,11 +310,8 @@ export function presentEvent(given: EventItem, linked: Linked, single = false): 
   const cfg = config();
   const venues = e.venues.map((id) => linked.venues.get(id)).filter((v): v is VenueShown => v !== undefined);
   const organizers = e.organizers.map((id) => linked.organizers.get(id)).filter((o): o is OrganizerShown => o !== undefined);
-  const terms = (ids: number[]) =>
-    ids
-      .map((id) => linked.terms.get(id))
-      .filter((t): t is TermItem => t !== undefined)
-      .map(presentNestedTerm);
+  // TEC lists an event's terms by name (lib/domain/term-order.ts), whatever order they were given in.
+  const terms = (ids: number[]) => inNameOrder(ids.map((id) => linked.terms.get(id)).filter((t): t is TermItem => t !== undefined)).map(presentNestedTerm);
   const { cost, cost_details } = presentCost(e.cost, { symbol: cfg.currencySymbol, position: cfg.currencyPosition });
   const gid = globalId(e.id);
   // The head's `id` lands where it already is: first.

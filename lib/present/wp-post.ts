@@ -1,6 +1,7 @@
 // An event, venue or organizer as WordPress's core posts controller shows it (`wp/v2/tribe_events`,
 // `tribe_venue`, `tribe_organizer`): its keys and their order per context, the meta TEC registers
 // (every type shows all of TEC's keys, its own filled), and its links.
+import { idsInNameOrder } from '#lib/domain/term-order.js';
 import { config, type Lang } from '#lib/runtime/config.js';
 import type { Method } from '#lib/contract/operations.js';
 import type { AnyPost, EventItem, OrganizerItem, TermItem, VenueItem } from '#lib/store/items.js';
@@ -143,11 +144,11 @@ function classList(e: EventItem, terms: ReadonlyMap<number, TermItem> | undefine
   if (e.password) out.push('post-password-required');
   if (e.image) out.push('has-post-thumbnail');
   out.push('hentry');
-  for (const id of e.tags) {
+  for (const id of idsInNameOrder(e.tags, terms)) {
     const t = terms?.get(id);
     if (t) out.push(`tag-${t.slug}`);
   }
-  for (const id of e.categories) {
+  for (const id of idsInNameOrder(e.categories, terms)) {
     const t = terms?.get(id);
     if (t) out.push(`tribe_events_cat-${t.slug}`, `cat_${t.slug}`);
   }
@@ -220,8 +221,9 @@ export function presentWpPost(given: AnyPost, view: WpPostView): Record<string, 
   };
   if (p.kind === 'event') {
     const e = p as EventItem;
-    body.tags = [...e.tags];
-    body.tribe_events_cat = [...e.categories];
+    // WordPress lists a post's terms by name (lib/domain/term-order.ts).
+    body.tags = idsInNameOrder(e.tags, view.terms);
+    body.tribe_events_cat = idsInNameOrder(e.categories, view.terms);
     if (edit) {
       body.permalink_template = `${config().siteUrl}${link.slice(config().siteUrl.length).replace(/[^/]+\/$/, '%pagename%/')}`;
       body.generated_slug = e.slug;
