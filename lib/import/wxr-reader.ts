@@ -94,7 +94,8 @@ const POST_FIELDS: Record<string, Setter<WxrPost>> = {
 const site = (): WxrSite => ({ kind: 'site', title: '', link: '', baseSiteUrl: '', baseBlogUrl: '', language: '', wxrVersion: '' });
 const author = (): WxrAuthor => ({ kind: 'author', id: 0, login: '', email: '', displayName: '', firstName: '', lastName: '' });
 const term = (taxonomy: string): WxrTerm => ({ kind: 'term', id: 0, taxonomy, slug: '', name: '', description: '', parentSlug: '' });
-const post = (): WxrPost => ({
+/** An item with every field empty, as the reader starts one. */
+export const emptyWxrPost = (): WxrPost => ({
   kind: 'post',
   id: 0,
   type: '',
@@ -161,7 +162,7 @@ class WxrBuilder {
       else if (name === 'wp:category') this.begin(term('category'), TERM_FIELDS);
       else if (name === 'wp:tag') this.begin(term('post_tag'), TERM_FIELDS);
       else if (name === 'wp:term') this.begin(term(''), TERM_FIELDS);
-      else if (name === 'item') this.begin(post(), POST_FIELDS);
+      else if (name === 'item') this.begin(emptyWxrPost(), POST_FIELDS);
       else if (this.site && Object.hasOwn(SITE_FIELDS, name)) this.gather(name, depth, at, SITE_FIELDS[name]!, this.site);
       else this.skipping = depth;
       return;

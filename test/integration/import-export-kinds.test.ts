@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
 import { invoke } from '#lib/local/invoke.js';
 import { importEntries } from '#lib/import/run.js';
+import { emptyWxrPost } from '#lib/import/wxr-reader.js';
 import type { WxrEntry, WxrPost } from '#lib/import/wxr-types.js';
 import { useFreshTable } from '../support/table.js';
 
@@ -16,23 +17,13 @@ beforeAll(async () => {
 });
 
 const item = (p: Partial<WxrPost> & Pick<WxrPost, 'id' | 'type' | 'title' | 'slug'>): WxrPost => ({
-  kind: 'post',
-  link: '',
-  guid: '',
+  ...emptyWxrPost(),
   creator: 'ana',
-  content: '',
-  excerpt: '',
   date: '2026-01-02 10:00:00',
   dateGmt: '2026-01-02 10:00:00',
   modified: '2026-02-03 11:00:00',
   modifiedGmt: '2026-02-03 11:00:00',
   status: 'publish',
-  parent: 0,
-  menuOrder: 0,
-  password: '',
-  sticky: false,
-  terms: [],
-  meta: [],
   ...p,
 });
 const event = (id: number, slug: string, meta: [string, string][], terms: WxrPost['terms'] = []) =>

@@ -6,6 +6,7 @@ import { agreeingZone } from '#lib/import/run.js';
 import { fingerprint, parentsFirst, type SitePost } from '#lib/import/records.js';
 import { postBody, termBody } from '#lib/import/writer.js';
 import { wxrRecords } from '#lib/import/wxr-source.js';
+import { emptyWxrPost } from '#lib/import/wxr-reader.js';
 import type { WxrEntry, WxrPost } from '#lib/import/wxr-types.js';
 import { eventMeta, jsonMeta, rowMeta, venueFields } from '#lib/import/tec-meta.js';
 
@@ -293,30 +294,7 @@ describe('export entries a real tool writes', () => {
   async function* entries(list: WxrEntry[]) {
     yield* list;
   }
-  const item = (p: Partial<WxrPost>): WxrPost => ({
-    kind: 'post',
-    id: 0,
-    type: 'tribe_events',
-    title: 'T',
-    link: '',
-    guid: '',
-    creator: '',
-    content: '',
-    excerpt: '',
-    date: '2027-01-01 10:00:00',
-    dateGmt: '2027-01-01 10:00:00',
-    modified: '2027-01-01 10:00:00',
-    modifiedGmt: '2027-01-01 10:00:00',
-    slug: 't',
-    status: 'publish',
-    parent: 0,
-    menuOrder: 0,
-    password: '',
-    sticky: false,
-    terms: [],
-    meta: [],
-    ...p,
-  });
+  const item = (p: Partial<WxrPost>): WxrPost => ({ ...emptyWxrPost(), type: 'tribe_events', title: 'T', slug: 't', status: 'publish', ...p });
 
   it('names terms the file does not define by slug, once each, with the name the item gives', async () => {
     const records = await wxrRecords(
