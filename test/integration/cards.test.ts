@@ -11,6 +11,7 @@ import { invoke } from '#lib/local/invoke.js';
 import { refreshCards, REQUEST_FAN_OUT } from '#lib/logic/cards.js';
 import { eventTransaction } from '#lib/logic/event-writes.js';
 import { getItem } from '#lib/store/reads.js';
+import { inNameOrder } from '#lib/domain/term-order.js';
 import { transact } from '#lib/store/transactions.js';
 import { keys } from '#lib/store/keys.js';
 import type { EventItem, VenueItem } from '#lib/store/items.js';
@@ -263,11 +264,14 @@ describe('terms of a page of events', () => {
     const page = await call('GET', '/events', undefined, { per_page: 6 });
     const used = capacity.snapshot();
     expect(page.body.events).toHaveLength(6);
-    // Every event's terms, in its order, with their live counts.
+    // Every event's terms, by name as TEC orders them, with their live counts.
     for (const e of page.body.events) {
       const record = await stored(e.id);
-      expect(e.categories.map((t: any) => t.id)).toEqual(record.categories);
-      expect(e.tags.map((t: any) => t.id)).toEqual(record.tags);
+      for (const [field, ids] of [['categories', record.categories], ['tags', record.tags]] as const) {
+        const shown = e[field] as { id: number; name: string }[];
+        expect(shown.map((t) => t.id).sort()).toEqual([...ids].sort());
+        expect(shown.map((t) => t.id)).toEqual(inNameOrder(shown).map((t) => t.id));
+      }
       for (const t of [...e.categories, ...e.tags]) expect(t.count).toBe((await getItem<{ count: number }>(keys.term(t.id)))!.count);
     }
     expect(page.body.events.flatMap((e: any) => e.tags).length).toBeGreaterThanOrEqual(10);
