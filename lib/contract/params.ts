@@ -214,25 +214,6 @@ export function idOrSlugList(opts: { max?: number } = {}) {
   );
 }
 
-/** A URL (http or https) or the empty string, which clears the value. */
-export function urlOrEmpty() {
-  return z.pipe(
-    z.unknown(),
-    z.transform((value, ctx) => {
-      if (typeof value !== 'string') return fail({ ...ctx, value }, 'is not of type string.', 'rest_invalid_type');
-      const v = value.trim();
-      if (v === '') return '';
-      try {
-        const u = new URL(v);
-        if (u.protocol === 'http:' || u.protocol === 'https:') return v;
-      } catch {
-        /* fall through */
-      }
-      return fail({ ...ctx, value }, 'is not a valid URL.');
-    }),
-  );
-}
-
 /** One of a fixed set of strings. */
 export function oneOf<const T extends string>(values: readonly T[]) {
   return z.pipe(

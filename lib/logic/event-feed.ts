@@ -39,7 +39,7 @@ export function listOrFeed(ctx: EventListRequest): Promise<Reply> {
         events.map((event, i) => ({ event, open: open[i] === true })),
         linked,
       );
-      const headers: Record<string, string> = { ...disposition(calendar), 'X-TEC-Total': String(total), 'X-Feed-Events': String(events.length) };
+      const headers: Record<string, string> = { ...disposition(calendar), 'X-TEC-Total': String(total), 'X-Feed-Events': String(calendar.events) };
       if (total > events.length) headers['X-Feed-Truncated'] = 'true';
       return textReply(calendar.text, CONTENT_TYPE, headers);
     },

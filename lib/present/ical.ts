@@ -5,14 +5,14 @@
 import { inNameOrder } from '#lib/domain/term-order.js';
 import { createHash } from 'node:crypto';
 import { config } from '#lib/runtime/config.js';
-import { addDays, instantToWall, offsetAt, wallToInstant } from '#lib/domain/time/dates.js';
+import { addDays, instantToWall, isValidTimezone, offsetAt, wallToInstant } from '#lib/domain/time/dates.js';
 import { observances } from '#lib/domain/time/transitions.js';
 import { slugify } from '#lib/domain/slug.js';
 import type { EventItem, TermItem } from '#lib/store/items.js';
 import { htmlEntityDecode } from '#lib/wp/decode.js';
 import { wpStripAllTags } from '#lib/wp/strip.js';
 import { renderContent, renderTitle } from '#lib/wp/text.js';
-import { contentLines, escapeText, quoteParam } from './ical-text.js';
+import { contentLines, escapeText, paramValue, quoteParam, uriValue } from './ical-text.js';
 import { postUrl, type Linked, type OrganizerShown, type VenueShown } from './present.js';
 
 /** The TEC release whose export this one writes (its PRODID names it). */
@@ -32,6 +32,8 @@ export interface Calendar {
   text: string;
   /** Its name, as TEC's Content-Disposition gives it. */
   filename: string;
+  /** How many events it holds (one whose stored times cannot be written is left out). */
+  events: number;
 }
 
 /** An event's zone as its TZID: WordPress's offset of zero is UTC, as TEC names it. */
@@ -75,7 +77,7 @@ function unclear(wall: string, zone: string): boolean {
 
 /** A timed DTSTART or DTEND: the wall time with its TZID, or UTC where the wall time is unclear. */
 function dateTime(name: 'DTSTART' | 'DTEND', wall: string, utc: string, zone: string): string {
-  return unclear(wall, zone) ? `${name}:${utcStamp(utc)}` : `${name};TZID=${zone}:${basicDateTime(wall)}`;
+  return unclear(wall, zone) ? `${name}:${utcStamp(utc)}` : `${name};TZID=${paramValue(zone)}:${basicDateTime(wall)}`;
 }
 
 /** A FLOAT value (§3.3.7): digits, never an exponent. */
@@ -125,7 +127,7 @@ function timezones(events: readonly EventItem[]): string[] {
   }
   const lines: string[] = [];
   for (const [zone, set] of years) {
-    lines.push('BEGIN:VTIMEZONE', `TZID:${zone}`);
+    lines.push('BEGIN:VTIMEZONE', `TZID:${escapeText(zone)}`);
     for (const [from, to] of yearRuns(set)) {
       for (const o of observances(zone, from, to)) {
         const kind = o.daylight ? 'DAYLIGHT' : 'STANDARD';
@@ -165,16 +167,40 @@ const IMAGE_TYPES: Record<string, string> = {
   ico: 'image/x-icon',
 };
 
-function attach(url: string): string {
-  const ext = /\.([a-z0-9]+)$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase() ?? '';
-  const type = IMAGE_TYPES[ext];
-  return type ? `ATTACH;FMTTYPE=${type}:${url}` : `ATTACH:${url}`;
+/** The pathname of an http or https URL, or undefined for a stored value that is none. */
+function webPath(url: string): string | undefined {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.pathname : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The image as an ATTACH, or nothing when what is stored is no web URL. */
+function attach(url: string): string | undefined {
+  const path = webPath(url);
+  if (path === undefined) return undefined;
+  const type = IMAGE_TYPES[/\.([a-z0-9]+)$/i.exec(path)?.[1]?.toLowerCase() ?? ''];
+  return type ? `ATTACH;FMTTYPE=${type}:${uriValue(url)}` : `ATTACH:${uriValue(url)}`;
 }
 
 function organizerLine(o: OrganizerShown): string | undefined {
-  if (!o.email) return undefined;
+  const email = o.email ? uriValue(o.email.trim()) : '';
+  if (!email) return undefined;
   const name = htmlEntityDecode(o.title);
-  return name ? `ORGANIZER;CN=${quoteParam(name)}:MAILTO:${o.email}` : `ORGANIZER:MAILTO:${o.email}`;
+  return name ? `ORGANIZER;CN=${quoteParam(name)}:MAILTO:${email}` : `ORGANIZER:MAILTO:${email}`;
+}
+
+const WALL = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
+/**
+ * Whether an event's stored times and zone can be written: walls of `YYYY-MM-DD HH:MM:SS` and a
+ * zone the calendar knows. Every record written through the API has them; one that does not is
+ * left out of a feed rather than written into its lines.
+ */
+function writable(e: EventItem): boolean {
+  return [e.start, e.end, e.utcStart, e.utcEnd, e.date_utc, e.modified_utc].every((t) => typeof t === 'string' && WALL.test(t)) && isValidTimezone(zoneOf(e));
 }
 
 /** One VEVENT's lines, in TEC's order; GEO (which TEC leaves out) follows LOCATION. */
@@ -191,10 +217,10 @@ function vevent({ event: e, open }: FeedEvent, linked: Linked, host: string): st
     `DTSTAMP:${utcStamp(e.modified_utc)}`,
     `CREATED:${utcStamp(e.date_utc)}`,
     `LAST-MODIFIED:${utcStamp(e.modified_utc)}`,
-    `UID:${eventUid(e, host)}`,
+    `UID:${escapeText(eventUid(e, host))}`,
     `SUMMARY:${escapeText(htmlEntityDecode(wpStripAllTags(e.title)))}`,
     `DESCRIPTION:${escapeText(open ? plain(renderContent(e.description)) : PROTECTED_DESCRIPTION)}`,
-    `URL:${postUrl(e)}`,
+    `URL:${uriValue(postUrl(e))}`,
   );
   // A protected event shows in a feed what it shows in a list: its title and times.
   if (open) {
@@ -202,11 +228,12 @@ function vevent({ event: e, open }: FeedEvent, linked: Linked, host: string): st
     if (venue) {
       const where = location(venue);
       if (where) lines.push(`LOCATION:${escapeText(where)}`);
-      if (venue.geoLat && venue.geoLng) lines.push(`GEO:${float(venue.geoLat)};${float(venue.geoLng)}`);
+      if (Number.isFinite(venue.geoLat) && Number.isFinite(venue.geoLng) && venue.geoLat && venue.geoLng) lines.push(`GEO:${float(venue.geoLat)};${float(venue.geoLng)}`);
     }
     const categories = inNameOrder(e.categories.map((id) => linked.terms.get(id)).filter((t): t is TermItem => t !== undefined));
     if (categories.length) lines.push(`CATEGORIES:${categories.map((t) => escapeText(htmlEntityDecode(t.name))).join(',')}`);
-    if (e.image) lines.push(attach(e.image));
+    const image = e.image ? attach(e.image) : undefined;
+    if (image) lines.push(image);
     const organizer = e.organizers.map((id) => linked.organizers.get(id)).find((o) => o !== undefined);
     const line = organizer && organizerLine(organizer);
     if (line) lines.push(line);
@@ -224,7 +251,7 @@ function head(name: string, home: string): string[] {
     'CALSCALE:GREGORIAN',
     'METHOD:PUBLISH',
     ...(name ? [`X-WR-CALNAME:${escapeText(name)}`] : []),
-    `X-ORIGINAL-URL:${home}`,
+    `X-ORIGINAL-URL:${uriValue(home)}`,
     `X-WR-CALDESC:${escapeText(`Events for ${name}`)}`,
     'REFRESH-INTERVAL;VALUE=DURATION:PT1H',
     'X-Robots-Tag:noindex',
@@ -236,12 +263,13 @@ function head(name: string, home: string): string[] {
 export function icalendar(events: readonly FeedEvent[], linked: Linked): Calendar {
   const cfg = config();
   const host = new URL(cfg.siteUrl).hostname;
-  const lines = [...head(cfg.siteName, cfg.siteUrl), ...timezones(events.map((f) => f.event))];
-  for (const f of events) lines.push(...vevent(f, linked, host));
+  const shown = events.filter((f) => writable(f.event));
+  const lines = [...head(cfg.siteName, cfg.siteUrl), ...timezones(shown.map((f) => f.event))];
+  for (const f of shown) lines.push(...vevent(f, linked, host));
   lines.push('END:VCALENDAR');
   const hash = createHash('md5')
-    .update(`ical${events.map((f) => f.event.id).join('')}`)
+    .update(`ical${shown.map((f) => f.event.id).join('')}`)
     .digest('hex')
     .slice(0, 11);
-  return { text: contentLines(lines), filename: `${slugify(cfg.siteName) || 'calendar'}-${hash}.ics` };
+  return { text: contentLines(lines), filename: `${slugify(cfg.siteName) || 'calendar'}-${hash}.ics`, events: shown.length };
 }

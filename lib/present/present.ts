@@ -47,7 +47,13 @@ export function globalId(id: number): string {
 
 function image(url: string): Record<string, unknown> | false {
   if (!url) return false;
-  const ext = /\.([a-z0-9]+)(?:[?#]|$)/i.exec(new URL(url).pathname)?.[1]?.toLowerCase() ?? '';
+  let path = '';
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    // A stored value that is no URL (an old record's) has no extension.
+  }
+  const ext = /\.([a-z0-9]+)(?:[?#]|$)/i.exec(path)?.[1]?.toLowerCase() ?? '';
   return { url, id: 0, extension: ext };
 }
 

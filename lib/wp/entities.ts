@@ -214,8 +214,13 @@ export function convertChars(text: string): string {
 
 // --- esc_url ---------------------------------------------------------------------------------
 
-/** esc_url( $url ) in the display context. */
-export function escUrl(url: string): string {
+/**
+ * esc_url( $url, null, $_context ): the characters a URL may hold kept, `%0d` / `%0a` removed,
+ * `http://` added to what has no scheme, `[` / `]` after the host encoded, and '' for a scheme
+ * outside wp_allowed_protocols(). `display` also normalises entities and writes `&` and `'` as
+ * `&#038;` and `&#039;`, for HTML; `db` (esc_url_raw, sanitize_url) is what WordPress stores.
+ */
+function cleanUrl(url: string, context: 'display' | 'db'): string {
   if (url === '') return url;
   let out = phpLtrim(url).replaceAll(' ', '%20');
   out = out.replace(/[^a-z0-9\-~+_.?#=!&;,/:%@$|*'()[\]\u0080-\uffff]/gi, '');
@@ -229,13 +234,31 @@ export function escUrl(url: string): string {
   }
   out = replaceAll(out, ';//', '://');
   if (!out.includes(':') && !['/', '#', '?'].includes(out[0]!) && !/^[a-z0-9-]+?\.php/i.test(out)) out = `http://${out}`;
-  out = normalizeEntities(out);
-  out = replaceAll(out, '&amp;', '&#038;');
-  out = replaceAll(out, "'", '&#039;');
+  if (context === 'display') {
+    out = normalizeEntities(out);
+    out = replaceAll(out, '&amp;', '&#038;');
+    out = replaceAll(out, "'", '&#039;');
+  }
   if (out.includes('[') || out.includes(']')) out = encodeBracketsAfterHost(out);
   if (out[0] === '/') return out;
   const good = badProtocol(out);
   return good.toLowerCase() !== out.toLowerCase() ? '' : good;
+}
+
+/** esc_url( $url ): a URL for HTML. */
+export const escUrl = (url: string): string => cleanUrl(url, 'display');
+
+/** esc_url_raw( $url ) (sanitize_url): a URL as WordPress stores it. */
+export const escUrlRaw = (url: string): string => cleanUrl(url, 'db');
+
+/**
+ * PHP's htmlspecialchars_decode( $text, ENT_QUOTES ): `&amp;`, `&quot;`, `&#39;` (`&#039;`,
+ * `&#x27;`), `&lt;` and `&gt;` back to their characters, each reference once.
+ */
+export function specialcharsDecode(text: string): string {
+  if (!text.includes('&')) return text;
+  const named: Record<string, string> = { amp: '&', quot: '"', lt: '<', gt: '>' };
+  return text.replace(/&(?:(amp|quot|lt|gt)|#0*39|#[xX]0*27);/g, (_, name: string | undefined) => (name ? named[name]! : "'"));
 }
 
 /** esc_url()'s `[` / `]` handling: percent-encoded after the scheme, credentials, host and port. */

@@ -151,3 +151,40 @@ export function rawCalendar(text: string): RawComponent {
 
 /** RFC 5545's TEXT unescaping. */
 export const unescapeText = (value: string) => value.replace(/\\([\\;,nN])/g, (_, ch: string) => (ch === 'n' || ch === 'N' ? '\n' : ch));
+
+/** The properties a feed's calendar, events and zones may have: TEC's, and GEO. */
+const ALLOWED: Record<string, readonly string[]> = {
+  vcalendar: ['version', 'prodid', 'calscale', 'method', 'x-wr-calname', 'x-original-url', 'x-wr-caldesc', 'refresh-interval', 'x-robots-tag', 'x-published-ttl'],
+  vevent: ['dtstart', 'dtend', 'dtstamp', 'created', 'last-modified', 'uid', 'summary', 'description', 'url', 'location', 'geo', 'categories', 'attach', 'organizer'],
+  vtimezone: ['tzid'],
+  standard: ['tzoffsetfrom', 'tzoffsetto', 'tzname', 'dtstart'],
+  daylight: ['tzoffsetfrom', 'tzoffsetto', 'tzname', 'dtstart'],
+};
+const CHILDREN: Record<string, readonly string[]> = { vcalendar: ['vtimezone', 'vevent'], vtimezone: ['standard', 'daylight'] };
+
+/**
+ * A feed holds exactly the events given by UID, in that order, and nothing else: no line holds a
+ * line break in any form or another control character but tab, ical.js reads every line, and each
+ * component has only the properties and components a feed writes, each property once.
+ */
+export function expectExactFeed(text: string, uids: readonly string[]): ICAL.Component {
+  expectRfcLines(text);
+  for (const line of text.replace(/\r\n /g, '').slice(0, -2).split('\r\n')) expect(line, JSON.stringify(line)).not.toMatch(/[\x00-\x08\x0A-\x1F\x7F-\x9F\u2028\u2029]/);
+  const parsed = ICAL.parse(text);
+  // One calendar: ical.js gives a list when the text holds more than one.
+  expect(typeof parsed[0]).toBe('string');
+  const root = new ICAL.Component(parsed);
+  const check = (c: ICAL.Component) => {
+    const names = c.getAllProperties().map((p) => p.name);
+    for (const name of names) expect(ALLOWED[c.name], `${c.name} ${name}`).toContain(name);
+    expect(new Set(names).size, `${c.name}: ${names.join(' ')}`).toBe(names.length);
+    for (const child of c.getAllSubcomponents()) {
+      expect(CHILDREN[c.name] ?? [], `${c.name} > ${child.name}`).toContain(child.name);
+      check(child);
+    }
+  };
+  expect(root.name).toBe('vcalendar');
+  check(root);
+  expect(root.getAllSubcomponents('vevent').map((e) => e.getFirstPropertyValue('uid'))).toEqual(uids);
+  return root;
+}

@@ -1,6 +1,7 @@
 // Event arguments (spec §2.1 and §4.4), with TEC's validation rules (reference §4.1, §6.1).
 import { parseCostInput } from '#lib/domain/cost.js';
-import { bool, checked, statusList, idList, idOrSlugList, int, listArg, listItems, num, searchText, str, urlOrEmpty, type Args } from '#lib/contract/params.js';
+import { bool, checked, statusList, idList, idOrSlugList, int, listArg, listItems, num, searchText, str, type Args } from '#lib/contract/params.js';
+import { urlOrEmpty } from '#lib/contract/url-arg.js';
 import { LIST_LIMITS } from '#lib/contract/budget.js';
 import { dateArg, forceArg, mlLanguage, optional, pagingArgs, pathId, pathSlug, postArgs, timezoneArg } from './common.js';
 
