@@ -2,6 +2,7 @@
 // schemas of records are inferred from (record-schemas.ts, components.ts).
 import type { Lang } from '#lib/runtime/config.js';
 import { presentEvent, presentNestedTerm, presentOrganizer, presentTerm, presentVenue, redact, type Linked } from '#lib/present/present.js';
+import { termLinks } from '#lib/present/wp-term.js';
 import type { EventItem, OrganizerItem, TermItem, VenueItem } from '#lib/store/items.js';
 import type { Json } from './json-schema.js';
 
@@ -208,7 +209,13 @@ export function presentedExamples(): Record<string, Json[]> {
       asJson(presentOrganizer(s.bareOrganizer)),
       asJson(presentOrganizer({ ...s.bareOrganizer, title: '0', slug: '0' })),
     ],
-    Term: [asJson(presentTerm(s.jazz)), asJson(presentTerm(s.concerts)), asJson(presentTerm(s.outdoor)), asJson(presentTerm({ ...s.outdoor, description: '' }))],
+    // A single term (read, create, update) also carries WordPress's _links; list items and a delete's answer do not.
+    Term: [
+      asJson({ ...presentTerm(s.jazz), _links: termLinks(s.jazz, ['GET']) }),
+      asJson(presentTerm(s.concerts)),
+      asJson(presentTerm(s.outdoor)),
+      asJson(presentTerm({ ...s.outdoor, description: '' })),
+    ],
     EventTerm: nested.length ? nested : [asJson(presentNestedTerm(s.jazz))],
     Image: [event.image as Json, asJson(presentVenue(s.venue)).image as Json],
     DateDetails: [event.start_date_details as Json, bare.utc_end_date_details as Json],

@@ -140,8 +140,10 @@ export const RECORDS: Record<string, RecordDoc> = {
       ...termFields('term'),
       meta: 'Term meta; always empty',
       url: "The term's public archive page",
+      _links:
+        "WordPress's links of the term (on a single read, a create and an update, as TEC sends them): self, whose targetHints name the methods the caller may use, collection, about, a category's up, wp:post_type, curies",
     },
-    overrides: { lang: langSchema },
+    overrides: { lang: langSchema, _links: { type: 'object', additionalProperties: true } },
   },
   EventTerm: {
     description: "A category or tag inside an event (WordPress's raw term object, with id last and urls added).",

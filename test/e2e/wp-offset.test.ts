@@ -79,7 +79,8 @@ describe('offset on wp/v2 lists', () => {
     const past = await wp('/tribe_events', { offset: 3 });
     expect(past.status, past.text).toBe(200);
     expect(past.body).toEqual([]);
-    expect(headers(past)).toEqual(['0', '0', null]);
+    // Without a page link, the REST API's discovery link (as WordPress sends on every answer).
+    expect(headers(past)).toEqual(['0', '0', `<${base().replace(/wp\/v2$/, '')}>; rel="https://api.w.org/"`]);
     const pastPage = await wp('/tribe_events', { offset: -9, page: 5 });
     expect(headers(pastPage)).toEqual(['0', '0', `<${base()}/tribe_events?offset=-9&page=0>; rel="prev"`]);
     // A page beyond the last with rows at the offset is still an error.

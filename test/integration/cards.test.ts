@@ -267,7 +267,10 @@ describe('terms of a page of events', () => {
     // Every event's terms, by name as TEC orders them, with their live counts.
     for (const e of page.body.events) {
       const record = await stored(e.id);
-      for (const [field, ids] of [['categories', record.categories], ['tags', record.tags]] as const) {
+      for (const [field, ids] of [
+        ['categories', record.categories],
+        ['tags', record.tags],
+      ] as const) {
         const shown = e[field] as { id: number; name: string }[];
         expect(shown.map((t) => t.id).sort()).toEqual([...ids].sort());
         expect(shown.map((t) => t.id)).toEqual(inNameOrder(shown).map((t) => t.id));
