@@ -6,9 +6,9 @@
 // alike. Then the live site's export of events alone is imported over a table that holds the
 // whole site: nothing changes, nothing is reported gone, no link is lost.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { importEntries } from '#lib/import/run.js';
 import { readWxr } from '#lib/import/wxr-reader.js';
@@ -21,7 +21,8 @@ import { wxrDocument, wxrItem } from '../support/wxr-export.js';
 import { importMine, liveSite, now, type LiveSiteClient } from './import-calendar.js';
 
 const run = `odd${Date.now().toString(36)}`;
-const IMPORT_WXR = join(process.env.TEC_LIVE_DIR ?? '../shared/tec-live', 'import-wxr.sh');
+/** WordPress's importer beside the live site's setup (TEC_LIVE_DIR, as .ci/run finds it, else beside the project). */
+const IMPORT_WXR = resolve(process.env.TEC_LIVE_DIR ?? join(import.meta.dirname, '../../../shared/tec-live'), 'import-wxr.sh');
 
 /** The file's posts: ids far above the live site's, so that WordPress's importer renumbers them. */
 const ID = { venue: 990001, organizer: 990002, event: 990003, allDay: 990004, ended: 990005 };
@@ -113,6 +114,7 @@ function scriptExport(): string {
 
 /** Runs WordPress's importer on the live site; the old → new post ids. */
 function importIntoTec(file: string): Map<number, number> {
+  if (!existsSync(IMPORT_WXR)) throw new Error(`WordPress's importer script is not at ${IMPORT_WXR}: set TEC_LIVE_DIR to the folder of ../shared/tec-live/setup.sh.`);
   const [cmd, args] = process.getuid?.() === 0 ? ['bash', [IMPORT_WXR, file]] : ['sudo', ['bash', IMPORT_WXR, file]];
   const out = JSON.parse(execFileSync(cmd, args as string[], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })) as { posts: Record<string, number> };
   return new Map(Object.entries(out.posts).map(([o, n]) => [Number(o), Number(n)]));
