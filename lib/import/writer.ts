@@ -254,6 +254,8 @@ class Links {
           continue;
         }
         if (opts.dryRun) {
+          // Would be made: its events would keep the link (0 stands for the id it would get).
+          this.bySlug.set(key, 0);
           tally.created++;
           continue;
         }

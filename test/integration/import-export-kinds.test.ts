@@ -74,6 +74,13 @@ describe('a whole-site export whose posts have no author', () => {
 
 describe('an export of events alone, into the calendar that holds the rest', () => {
   let s: Awaited<ReturnType<typeof importEntries>>;
+  it('reports, on a dry run, the tag it would make as a link kept, not one left out', async () => {
+    const dry = await importEntries(file([ana, event(130, 'dry', [], [{ taxonomy: 'post_tag', slug: 'dry-run-tag', name: 'Dry' }])]), { send: invoke, token, dryRun: true });
+    expect(dry.kinds.tag.created).toBe(1);
+    expect(dry.unlinked).toEqual([]);
+    expect((await invoke('GET', 'en', '/events/130', { token })).status).toBe(404);
+  });
+
   beforeAll(async () => {
     s = await importEntries(
       file([
