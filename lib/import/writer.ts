@@ -108,7 +108,9 @@ export function postBody(r: SitePost, creating: boolean, defaultAuthor?: number)
   if (r.kind === 'event') {
     body.password = r.password;
     // A draft never saved with a title has no slug on the site; here it takes one from its title.
-    if ((creating || !trashed) && r.slug) body.slug = r.slug.replace(/__trashed$/, '');
+    // A draft trashed before it had a slug is `__trashed` on the site: it takes one from its title here too.
+    const slug = r.slug.replace(/__trashed$/, '');
+    if ((creating || !trashed) && slug) body.slug = slug;
   }
   return body;
 }

@@ -128,6 +128,8 @@ describe('site records to requests', () => {
   it('makes a trashed record as a draft under its slug without the trash mark, and updates it without a status', () => {
     const trashed: SitePost = { ...event, status: 'trash', slug: 'concert__trashed' };
     expect(postBody(trashed, true)).toMatchObject({ status: 'draft', slug: 'concert' });
+    // Trashed before it had a slug: `__trashed` alone on the site, no slug sent.
+    expect(postBody({ ...trashed, slug: '__trashed' }, true)).not.toHaveProperty('slug');
     const update = postBody(trashed, false);
     expect(update).not.toHaveProperty('status');
     expect(update).not.toHaveProperty('slug');
