@@ -73,11 +73,34 @@ export const tec = {
 export class ConflictError extends Error {}
 
 /**
+ * A write that kept meeting other writes on an item it shares with them (a count bucket, a
+ * linked record) without any of them changing what it read: load, not a conflict, so the client
+ * is told the server was busy (503) rather than that the record changed (409).
+ */
+export class Contention extends ConflictError {}
+
+/**
  * A write was sent and its answer did not come back in time (or the request failed after a write
  * landed): it may or may not be stored. Never retried within the request; the client is told so
  * (503 `rest_outcome_unknown`, lib/http/pipeline.ts) and how to find out.
  */
 export class OutcomeUnknown extends Error {}
+
+/**
+ * The request could not be carried out in time: the server or the database is overloaded, or the
+ * function's timeout came first. Nothing of it was written (lib/http/pipeline.ts answers an
+ * unknown outcome instead when a write may have landed), so the client may send it again.
+ */
+export class Busy extends Error {}
+
+/** Seconds a client waits before sending a request again that found the server too busy. */
+export const BUSY_RETRY_AFTER_S = 1;
+
+/** The answer to a request the server was too busy to carry out. */
+export const busy = () =>
+  new ApiError(503, 'rest_busy', 'The server was too busy to complete the request in time; nothing was written. Send it again after the Retry-After seconds.', {
+    retry_after: BUSY_RETRY_AFTER_S,
+  });
 
 /** Seconds a client waits before asking again after an unknown outcome. */
 export const OUTCOME_RETRY_AFTER_S = 2;

@@ -11,9 +11,9 @@ import { wpResponses } from './wp-responses.js';
 // (components.schemas.Error). The codes follow from the operation's properties in the operation
 // table, never from a per-operation list:
 // - every operation: its success (201 for a POST to a collection, else 200), 400 (its arguments),
-//   401 (writes: no or a bad token; reads: a bad token) and 500;
-// - writes: 403 (the caller's role or rights), 409 (a lost race) and 503 (a write whose outcome
-//   could not be learned in time);
+//   401 (writes: no or a bad token; reads: a bad token), 500 and 503 (too busy to answer in time);
+// - writes: 403 (the caller's role or rights), 409 (a lost race) and 503 (also a write whose
+//   outcome could not be learned in time);
 // - a path variable ({id}, {slug}): 404, from the route itself for an id that is not a positive
 //   integer or a slug with a "/" (rest_no_route), and for events also for an unknown id;
 // - records with a post status (their schema has `status`): reads by id or slug 403 (trashed,
@@ -166,6 +166,6 @@ export function responses(op: Operation): Record<string, Json> {
     out[415] = shared('UnsupportedMediaType');
   }
   out[500] = shared('InternalError');
-  if (t.write) out[503] = shared('OutcomeUnknown');
+  out[503] = shared(t.write ? 'OutcomeUnknown' : 'Busy');
   return out;
 }

@@ -7,6 +7,8 @@ export const ok = (description: string, schema: Json): Json => ({ description, c
 export const fail = (description: string): Json => ({ description, content: content(ref('Error')) });
 
 /** Responses many operations share, in components.responses. */
+const RETRY_AFTER: Json = { 'Retry-After': { description: 'Seconds to wait before sending the request again', schema: { type: 'integer' } } };
+
 export const SHARED_RESPONSES = {
   Conflict: fail('Another request changed the same records at the same time; nothing was written and the request may be retried (rest_conflict)'),
   Unauthorized: fail(
@@ -18,11 +20,15 @@ export const SHARED_RESPONSES = {
   PayloadTooLarge: fail('The request body is larger than the limit (rest_payload_too_large)'),
   UnsupportedMediaType: fail('The request body is neither JSON nor a form (rest_unsupported_media_type)'),
   InternalError: fail('The server could not complete the request (rest_internal_error)'),
+  Busy: {
+    ...fail('The server was too busy to answer in time (rest_busy): the request may be sent again after Retry-After seconds'),
+    headers: RETRY_AFTER,
+  },
   OutcomeUnknown: {
     ...fail(
-      'A write of this request was sent, but whether it was stored could not be learned before the time ran out (rest_outcome_unknown): a create is sent again with the same Idempotency-Key, an update after reading the record again, with If-Match',
+      'The server was too busy to carry out the request in time and wrote nothing (rest_busy): it may be sent again after Retry-After seconds; or a write of this request was sent, but whether it was stored could not be learned before the time ran out (rest_outcome_unknown): a create is sent again with the same Idempotency-Key, an update after reading the record again, with If-Match',
     ),
-    headers: { 'Retry-After': { description: 'Seconds to wait before asking again', schema: { type: 'integer' } } },
+    headers: RETRY_AFTER,
   },
 } satisfies Record<string, Json>;
 export const shared = (name: keyof typeof SHARED_RESPONSES): Json => ({ $ref: `#/components/responses/${name}` });

@@ -185,7 +185,7 @@ export function wpResponses(op: Operation): Record<string, Json> {
   }
   out[500] = shared('InternalError');
   for (const [status, description] of Object.entries(d.more ?? {})) out[status] = fail(description);
-  // Reading the caller may register them, which is not the operation's own write: no 503 for GET.
-  if (op.access === 'write' && !op.methods.includes('GET')) out[503] = shared('OutcomeUnknown');
+  // Reading the caller may register them, which is not the operation's own write: a GET is only busy.
+  out[503] = shared(op.access === 'write' && !op.methods.includes('GET') ? 'OutcomeUnknown' : 'Busy');
   return out;
 }

@@ -7,9 +7,9 @@ import type { Principal } from '#lib/contract/principal.js';
 import { challengeFor, identify } from '#lib/auth/sign-in.js';
 import { config, restRoot, type Lang, type LinkForm } from '#lib/runtime/config.js';
 import { withLinkForm } from '#lib/runtime/link-form.js';
-import { ApiError, ConflictError, forbidden, noRoute, OUTCOME_RETRY_AFTER_S, OutcomeUnknown, outcomeUnknown } from '#lib/contract/errors.js';
+import { ApiError, Busy, BUSY_RETRY_AFTER_S, busy, ConflictError, Contention, forbidden, noRoute, OUTCOME_RETRY_AFTER_S, OutcomeUnknown, outcomeUnknown } from '#lib/contract/errors.js';
 import { loggingWrites, WriteLog } from '#lib/store/transactions.js';
-import { beforeTimeout, withDeadline } from '#lib/runtime/deadline.js';
+import { beforeTimeout, FunctionTimeoutError, withDeadline } from '#lib/runtime/deadline.js';
 import { encode, parseBody, parseFormLike } from './codec.js';
 import { header } from '#lib/runtime/headers.js';
 import type { Input } from '#lib/contract/request.js';
@@ -141,6 +141,8 @@ function wpError(err: unknown, event: Event, writes?: WriteLog, create = false, 
     const shaped = wpShaped({ status, body, headers }, undefined, event.rawQueryString, allow).reply;
     return encode({ status: shaped.status, body: shaped.body }, { ...discoveryHeaders(apiRoot(event), shaped.headers), ...shaped.headers }, event);
   };
+  // Whatever the operation still does after this answer, it writes nothing more.
+  if (writes) writes.closed = true;
   if (err instanceof OutcomeUnknown || writes?.mayHaveWritten) {
     if (!(err instanceof OutcomeUnknown)) logError(err);
     const unknown = outcomeUnknown(create);
@@ -150,6 +152,11 @@ function wpError(err: unknown, event: Event, writes?: WriteLog, create = false, 
     // TEC's message stays; the header tells a client which credentials the API takes.
     const challenge: Record<string, string> = err.status === 401 ? { 'www-authenticate': challengeFor(header(event, 'authorization')) } : {};
     return answer(err.status, err.body(), challenge);
+  }
+  if (err instanceof Busy || err instanceof Contention) {
+    // Overloaded or out of time before anything was written: the client sends it again later.
+    if (err instanceof FunctionTimeoutError) logError(err);
+    return answer(503, busy().body(), { 'retry-after': String(BUSY_RETRY_AFTER_S) });
   }
   if (err instanceof ConflictError) {
     // Still losing races after the retries: nothing was written, and the client may try again.

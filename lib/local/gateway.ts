@@ -10,7 +10,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { withLogWriter } from '#lib/observe/logger.js';
 import { FALLBACK_TIMEOUT_SECONDS, type Operation } from '#lib/contract/operations.js';
+import { busy, BUSY_RETRY_AFTER_S } from '#lib/contract/errors.js';
 import { docsResponse } from './docs-page.js';
+import { INTEGRATION_TIMEOUT_MS, invocationSlots } from './slots.js';
 import { atTheEdge } from './edge.js';
 import { runWithGrants } from './grants.js';
 import { matchRoute, toApiGatewayEvent, type RouteMatch } from './event.js';
@@ -74,9 +76,10 @@ export const LAMBDA_FAILED: APIGatewayProxyStructuredResultV2 = {
 };
 
 /**
- * One invocation as Lambda runs it: the operation's table grants (IAM) and its timeout. A handler
- * still running at the timeout gets API Gateway's 500, as a killed function would (work it had
- * already sent to DynamoDB may still land, as on AWS).
+ * One invocation as Lambda runs it: the operation's table grants (IAM) and its timeout, once one of
+ * the process's slots is free (slots.ts). A handler still running at the timeout gets API
+ * Gateway's 500, as a killed function would (work it had already sent to DynamoDB may still land,
+ * as on AWS).
  */
 export async function runLambda(
   handler: LambdaHandler,
@@ -86,6 +89,23 @@ export async function runLambda(
 ): Promise<APIGatewayProxyStructuredResultV2> {
   const name = op?.id ?? 'noRoute';
   const timeoutMs = (op?.timeoutSeconds ?? FALLBACK_TIMEOUT_SECONDS) * 1000;
+  const release = await invocationSlots().take(INTEGRATION_TIMEOUT_MS - timeoutMs);
+  if (!release) return THROTTLED;
+  try {
+    return await runInSlot(handler, event, op, name, requestId, timeoutMs);
+  } finally {
+    release();
+  }
+}
+
+/** The answer to an invocation that never got a slot: nothing ran, and the client may send it again. */
+const THROTTLED: APIGatewayProxyStructuredResultV2 = {
+  statusCode: 503,
+  headers: { 'content-type': 'application/json; charset=UTF-8', 'retry-after': String(BUSY_RETRY_AFTER_S) },
+  body: JSON.stringify(busy().body()),
+};
+
+async function runInSlot(handler: LambdaHandler, event: APIGatewayProxyEventV2, op: Operation | undefined, name: string, requestId: string, timeoutMs: number) {
   const context = lambdaContext(name, requestId, timeoutMs);
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<'timeout'>((ok) => (timer = setTimeout(() => ok('timeout'), timeoutMs)));

@@ -3,6 +3,7 @@
 // ask here whether another attempt still fits, and an operation still running just before the
 // timeout is given up (beforeTimeout). Kept in the request's scope (lib/runtime/scope.ts), because
 // the local gateway runs many requests in one process.
+import { Busy } from '#lib/contract/errors.js';
 import { outliveRequest, scopedValue } from './scope.js';
 
 const store = scopedValue<number>('deadline');
@@ -21,8 +22,12 @@ export function remainingMs(): number {
   return deadline === undefined ? Infinity : deadline - Date.now();
 }
 
-/** How long before the function's timeout an operation still running is given up. */
-const TIMEOUT_MARGIN_MS = 5;
+/**
+ * How long before the function's timeout an operation still running is given up: enough for the
+ * answer to be encoded and sent even when the event loop is busy (a burst runs hundreds of
+ * requests in one local process), so that the client never gets the platform's bare 500.
+ */
+const TIMEOUT_MARGIN_MS = 250;
 
 /** Time kept for encoding and sending the answer once a write's outcome is settled. */
 const SETTLE_RESERVE_MS = 250;
@@ -36,14 +41,15 @@ export function settleMs(): number {
   return remainingMs() + ANSWER_MARGIN_MS - TIMEOUT_MARGIN_MS - SETTLE_RESERVE_MS;
 }
 
-class FunctionTimeoutError extends Error {
+/** The operation was still running just before the function's timeout. */
+export class FunctionTimeoutError extends Busy {
   override name = 'TimeoutError';
 }
 
 /**
  * `work`'s answer, or a FunctionTimeoutError just before Lambda would kill the function (it has
- * `remainingMs` left): the client then gets the 500 envelope and the request its log line, which a
- * killed function never writes.
+ * `remainingMs` left): the client then gets a 503 (nothing written, or an unknown outcome when a
+ * write was out) and the request its log line, which a killed function never writes.
  */
 export async function beforeTimeout<T>(remainingMs: number, work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

@@ -2,10 +2,13 @@
 // fanning work out, none of it started when it could not finish before the deadline.
 import { remainingMs } from '#lib/runtime/deadline.js';
 import { requestWork } from '#lib/runtime/scope.js';
-import { ConflictError } from '#lib/contract/errors.js';
+import { Busy, ConflictError, Contention } from '#lib/contract/errors.js';
 
-/** A write refused because the request would run out of time first; nothing was written. */
-export class OutOfTime extends ConflictError {}
+/**
+ * A step refused because the request would run out of time first: nothing was written, and the
+ * client is told the server was too busy (503 with Retry-After), not that it lost a race.
+ */
+export class OutOfTime extends Busy {}
 
 /** A retry's wait, as work of the request (lib/runtime/scope.ts). */
 export const sleep = (ms: number) => requestWork(new Promise<void>((ok) => setTimeout(ok, ms)));
@@ -63,12 +66,19 @@ export interface RetryOptions {
 }
 
 /**
+ * The end of retries that ran out of time: the last lost race when another request really changed
+ * what the attempt read (409: the client re-reads), else OutOfTime (503: the server was busy).
+ */
+const outOfTime = (message: string, previous: ConflictError | undefined): Error =>
+  previous && !(previous instanceof Contention) ? previous : new OutOfTime(message, { cause: previous });
+
+/**
  * Retries `fn` while it loses races (ConflictError), with jittered exponential backoff, as long
  * as the request has time for another attempt: an attempt is expected to take as long as the
  * longest one so far (at least `floorMs`), and none is started, nor waited for, that could not
- * finish before the deadline (lib/runtime/deadline.ts). Out of time, it throws OutOfTime, a
- * ConflictError (409 `rest_conflict`): every attempt wrote all or nothing, so nothing was
- * written. `fn` gets the attempt number and the error that ended the previous attempt.
+ * finish before the deadline (lib/runtime/deadline.ts). Out of time, it throws the last lost race
+ * (409) or OutOfTime (503 `rest_busy`), see outOfTime: every attempt wrote all or nothing, so
+ * nothing was written. `fn` gets the attempt number and the error that ended the previous attempt.
  */
 export async function withRetry<T>(fn: (attempt: number, previous?: ConflictError) => Promise<T>, options: RetryOptions | number = {}): Promise<T> {
   const { attempts = 50, baseMs = 10, capMs = 400, floorMs = 100 } = typeof options === 'number' ? { attempts: options } : options;
@@ -76,16 +86,16 @@ export async function withRetry<T>(fn: (attempt: number, previous?: ConflictErro
   let previous: ConflictError | undefined;
   for (let i = 1; ; i++) {
     const estimate = Math.max(floorMs, longest);
-    if (remainingMs() < estimate) throw new OutOfTime(`Not enough time left for attempt ${i}`, { cause: previous });
+    if (remainingMs() < estimate) throw outOfTime(`Not enough time left for attempt ${i}`, previous);
     const started = Date.now();
     try {
       return await fn(i, previous);
     } catch (err) {
       longest = Math.max(longest, Date.now() - started);
-      if (!(err instanceof ConflictError) || err instanceof OutOfTime || i >= attempts) throw err;
+      if (!(err instanceof ConflictError) || i >= attempts) throw err;
       previous = err;
       const wait = backoff(i, baseMs, capMs);
-      if (remainingMs() < wait + Math.max(floorMs, longest)) throw new OutOfTime(`Not enough time left after attempt ${i}`, { cause: err });
+      if (remainingMs() < wait + Math.max(floorMs, longest)) throw outOfTime(`Not enough time left after attempt ${i}`, err);
       await sleep(wait);
     }
   }

@@ -6,10 +6,10 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { config } from '#lib/runtime/config.js';
 import { remainingMs, settleMs } from '#lib/runtime/deadline.js';
 import { scopedValue } from '#lib/runtime/scope.js';
-import { ConflictError, OutcomeUnknown } from '#lib/contract/errors.js';
+import { ConflictError, Contention, OutcomeUnknown } from '#lib/contract/errors.js';
 import { db } from './db.js';
 import type { Key } from './reads.js';
-import { backoff, Durations, sleep } from './retry.js';
+import { backoff, Durations, OutOfTime, sleep } from './retry.js';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -17,7 +17,7 @@ export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems'
  * The transaction kept meeting others on items (`items`, their keys): DynamoDB refused it each
  * time, and it wrote nothing.
  */
-export class TransactionConflicted extends ConflictError {
+export class TransactionConflicted extends Contention {
   constructor(readonly items: Key[]) {
     super('Transaction conflict');
   }
@@ -72,6 +72,11 @@ export class WriteLog {
   landed = false;
   unsettled = 0;
   /**
+   * The request was answered with an error: a write of the operation still running (given up at
+   * the function's timeout, it goes on) may not send anything more, or the answer would be wrong.
+   */
+  closed = false;
+  /**
    * Whether a write landed, or may have: an error answer then cannot say that nothing was
    * written (lib/http/pipeline.ts answers that the outcome is unknown).
    */
@@ -109,6 +114,7 @@ export function outcomeOpen(err: unknown): boolean {
 /** Runs one write request of the operation, logged: unsettled while it is out, and for good if its outcome stays open. */
 export async function logWrite<T>(write: () => Promise<T>): Promise<T> {
   const log = writeLog.get();
+  if (log?.closed) throw new OutOfTime('The request was answered before this write could be sent');
   if (log) log.unsettled++;
   let settled = true;
   try {

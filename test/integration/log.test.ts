@@ -162,23 +162,24 @@ describe('the request log line', () => {
     expect(requestLine(out)).toMatchObject({ status: 500, correlation_id: 'err-1' });
   });
 
-  it('answers 500 just before the function times out, with the error and the request line logged', async () => {
+  it('answers 503 rest_busy with Retry-After just before the function times out, with the error and the request line logged', async () => {
     const slow = handle('root.index', async () => {
       await new Promise((r) => setTimeout(r, 2_000));
       return json(200, { late: true });
     });
-    const deadline = Date.now() + 300;
+    const deadline = Date.now() + 700;
     const context = { ...fakeContext(), getRemainingTimeInMillis: () => deadline - Date.now() };
     const started = Date.now();
     const out = await call(slow, apiEvent('GET', ROOT, { 'x-request-id': 'slow-1' }), context);
     const took = Date.now() - started;
-    expect(out.result.statusCode).toBe(500);
-    expect(JSON.parse(out.result.body!)).toMatchObject({ code: 'rest_internal_error', data: { status: 500 } });
+    expect(out.result.statusCode).toBe(503);
+    expect(JSON.parse(out.result.body!)).toMatchObject({ code: 'rest_busy', data: { status: 503 } });
+    expect(out.result.headers?.['retry-after']).toBe('1');
     // Answered at the deadline, not at once and not after the operation.
-    expect(took).toBeGreaterThanOrEqual(250);
-    expect(took).toBeLessThan(1_000);
+    expect(took).toBeGreaterThanOrEqual(400);
+    expect(took).toBeLessThan(1_500);
     expect(out.json.filter((l) => l.level === 'ERROR')).toMatchObject([{ correlation_id: 'slow-1', error: { name: 'TimeoutError' } }]);
-    expect(requestLine(out)).toMatchObject({ status: 500, correlation_id: 'slow-1' });
+    expect(requestLine(out)).toMatchObject({ status: 503, correlation_id: 'slow-1' });
   });
 
   it('is written by the no-route fallback too, as root.noRoute', async () => {

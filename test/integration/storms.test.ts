@@ -9,7 +9,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { config } from '#lib/runtime/config.js';
 import { db } from '#lib/store/db.js';
 import { ANSWER_MARGIN_MS, withDeadline } from '#lib/runtime/deadline.js';
-import { ConflictError } from '#lib/contract/errors.js';
+import { Busy, ConflictError, Contention } from '#lib/contract/errors.js';
 import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
 import { matchRoute, toApiGatewayEvent } from '#lib/local/event.js';
 import { lambdaContext, loadHandler } from '#lib/local/gateway.js';
@@ -211,19 +211,27 @@ describe('PATCH storms on one event', () => {
 });
 
 describe('retry loops that run out of time', () => {
-  it('stop retrying before the deadline with OutOfTime, a ConflictError', async () => {
-    let attempts = 0;
-    const run = withDeadline(ANSWER_MARGIN_MS + 300, () =>
-      withRetry(async () => {
-        attempts++;
-        await new Promise((r) => setTimeout(r, 30));
-        throw new ConflictError('lost again');
-      }),
-    );
-    await expect(run).rejects.toBeInstanceOf(OutOfTime);
-    await expect(run).rejects.toBeInstanceOf(ConflictError);
-    expect(attempts).toBeGreaterThan(0);
-    expect(attempts).toBeLessThan(50);
+  it('stop retrying before the deadline: a record changed by others is the last lost race (409), contention is OutOfTime (503)', async () => {
+    const losing = (err: () => Error) => {
+      let attempts = 0;
+      const run = withDeadline(ANSWER_MARGIN_MS + 300, () =>
+        withRetry(async () => {
+          attempts++;
+          await new Promise((r) => setTimeout(r, 30));
+          throw err();
+        }),
+      );
+      return { run, attempts: () => attempts };
+    };
+    const changed = losing(() => new ConflictError('lost again'));
+    await expect(changed.run).rejects.toBeInstanceOf(ConflictError);
+    await expect(changed.run).rejects.not.toBeInstanceOf(OutOfTime);
+    expect(changed.attempts()).toBeGreaterThan(1);
+    expect(changed.attempts()).toBeLessThan(50);
+    const met = losing(() => new Contention('met another writer'));
+    await expect(met.run).rejects.toBeInstanceOf(OutOfTime);
+    await expect(met.run).rejects.toBeInstanceOf(Busy);
+    expect(met.attempts()).toBeGreaterThan(1);
   });
 
   it('never send a transaction that could not finish before the deadline', async () => {
