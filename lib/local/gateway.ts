@@ -4,7 +4,8 @@
 // API reference at /docs (docs-page.ts), which the deployed API does not have.
 import { randomUUID } from 'node:crypto';
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
@@ -153,6 +154,8 @@ export interface GatewayOptions {
   logFormat?: LogFormat;
   /** Largest request body, default 10 MB (API Gateway's limit). */
   maxBodyBytes?: number;
+  /** How long a body may pause, and take in all, default BODY_IDLE_MS and BODY_DEADLINE_MS. */
+  bodyTimeouts?: BodyTimeouts;
   /** Replaces the handler lookup (tests); receives the module path and the match. */
   loadHandler?: (modulePath: string, match: RouteMatch) => Promise<LambdaHandler> | LambdaHandler;
   /** Where log lines go, default console.log / console.error. */
@@ -167,13 +170,64 @@ export interface Gateway {
 }
 
 class TooLarge extends Error {}
+/** The body stopped arriving (a Content-Length larger than what was sent, a chunked body without its end). */
+class TimedOut extends Error {}
+/** The client closed the connection before its whole body arrived: nobody is left to answer. */
+class ClientGone extends Error {}
+
+type Refusal = [status: number, code: string, message: string];
 
 /** What the local server answers for requests Node's HTTP parser refuses, by Node's error code. */
-const CLIENT_ERRORS: Record<string, [number, string, string]> = {
+const CLIENT_ERRORS: Record<string, Refusal> = {
   HPE_HEADER_OVERFLOW: [431, 'rest_headers_too_large', 'The request headers are too large.'],
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'rest_request_timeout', 'The request was not received in time.'],
   default: [400, 'rest_bad_request', 'The request is not valid HTTP.'],
 };
+const BODY_TIMED_OUT = CLIENT_ERRORS.ERR_HTTP_REQUEST_TIMEOUT!;
+
+/**
+ * The methods an HTTP API can route: a route key names GET, POST, PUT, PATCH, DELETE, HEAD or
+ * OPTIONS, and `ANY` stands for these (API Gateway developer guide, "Create routes for HTTP APIs";
+ * CDK's `HttpMethod`). CloudFront forwards the same seven and no other (CloudFront API reference,
+ * `AllowedMethods`: GET | HEAD | POST | PUT | PATCH | OPTIONS | DELETE). A request with another
+ * method (TRACE, CONNECT, PROPFIND…) reaches no function; AWS does not document the status its
+ * front end sends, so it gets HTTP's answer for a method the server knows but does not serve:
+ * 405 with `Allow` (RFC 9110 §15.5.6), the connection closed. A method token Node's parser does
+ * not know at all (`FOO`) is refused by the parser as malformed, 400, as an AWS load balancer
+ * answers a malformed method field (Elastic Load Balancing, "Troubleshoot a Classic Load Balancer:
+ * HTTP errors").
+ */
+const ROUTABLE = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+const ALLOW = [...ROUTABLE].join(', ');
+const METHOD_REFUSED: Refusal = [405, 'rest_method_not_allowed', 'The request method is not one this API serves.'];
+
+/**
+ * How long a request body may pause, and the longest it may take in all, before the request is
+ * answered 408 and its connection closed: a client whose Content-Length promises more than it
+ * sends, or whose chunked body never ends, gets an answer instead of an open socket. Both are
+ * well inside API Gateway's 30-second integration timeout, so the local server gives up on such a
+ * request no later than API Gateway would; a body sent at once is never near either.
+ */
+export const BODY_IDLE_MS = 5_000;
+const BODY_DEADLINE_MS = 25_000;
+
+export interface BodyTimeouts {
+  idleMs: number;
+  deadlineMs: number;
+}
+
+/** An answer written straight to the socket (no ServerResponse exists), then the connection closed. */
+function refuseOnSocket(socket: Duplex, [status, code, message]: Refusal, extraHeaders = ''): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const body = JSON.stringify({ code, message, data: { status } });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=UTF-8\r\n${extraHeaders}` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+}
 
 /**
  * The most of a too-large upload that is read (and dropped) before the 413 is sent: a client that
@@ -184,19 +238,31 @@ const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
 
 /**
  * Reads the body, or rejects with TooLarge once it passes `limit` (dropping what it read): at the
- * end of the upload when it stays under DRAIN_MAX_BYTES, at once past that.
+ * end of the upload when it stays under DRAIN_MAX_BYTES, at once past that. Rejects with TimedOut
+ * when the body pauses for `idleMs` or is not whole after `deadlineMs` (TooLarge if it was already
+ * over the limit), and with ClientGone when the client leaves mid-body.
  */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  return new Promise((ok, fail) => {
+function readBody(req: IncomingMessage, limit: number, { idleMs, deadlineMs }: BodyTimeouts): Promise<Buffer> {
+  return new Promise((resolveBody, rejectBody) => {
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > DRAIN_MAX_BYTES) {
-      fail(new TooLarge());
+      rejectBody(new TooLarge());
       return;
     }
     const chunks: Buffer[] = [];
     let size = 0;
     let over = Number.isFinite(declared) && declared > limit;
+    const giveUp = () => fail(over ? new TooLarge() : new TimedOut());
+    const idle = setTimeout(giveUp, idleMs);
+    const deadline = setTimeout(giveUp, deadlineMs);
+    const settle = () => {
+      clearTimeout(idle);
+      clearTimeout(deadline);
+    };
+    const ok = (body: Buffer) => (settle(), resolveBody(body));
+    const fail = (err: Error) => (settle(), rejectBody(err));
     req.on('data', (chunk: Buffer) => {
+      idle.refresh();
       size += chunk.length;
       if (size > DRAIN_MAX_BYTES) return fail(new TooLarge());
       if (over) return;
@@ -208,10 +274,10 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       chunks.push(chunk);
     });
     req.on('end', () => (over ? fail(new TooLarge()) : ok(Buffer.concat(chunks))));
-    req.on('error', fail);
-    // A client that goes away mid-upload: nothing is waiting for this body any more.
+    // Node reports a client that went away mid-upload as an `aborted` error, then a close.
+    req.on('error', () => fail(new ClientGone()));
     req.on('close', () => {
-      if (!req.complete) fail(new Error('the client closed the connection before sending its whole body'));
+      if (!req.complete) fail(new ClientGone());
     });
   });
 }
@@ -234,6 +300,7 @@ function writeResult(res: ServerResponse, result: APIGatewayProxyStructuredResul
 export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> {
   const host = opts.host ?? '127.0.0.1';
   const limit = opts.maxBodyBytes ?? MAX_REQUEST_BYTES;
+  const bodyTimeouts = opts.bodyTimeouts ?? { idleMs: BODY_IDLE_MS, deadlineMs: BODY_DEADLINE_MS };
   const log = opts.log ?? ((line: string) => console.log(line));
   const load = opts.loadHandler ?? ((modulePath: string) => loadHandler(modulePath));
   const format = opts.logFormat ?? logFormat();
@@ -276,6 +343,15 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
       });
     }
     try {
+      // A method no HTTP API route can name never reaches routing (see ROUTABLE); its body, if
+      // any, is not read, so the connection closes rather than parse it as the next request.
+      if (!ROUTABLE.has(method)) {
+        const [status, code, message] = METHOD_REFUSED;
+        res.setHeader('connection', 'close');
+        res.setHeader('allow', ALLOW);
+        writeResult(res, wpError(status, code, message), false, requestId);
+        return;
+      }
       // The API reference page (GET /docs and its files under /docs/assets/): local only.
       const docs = await docsResponse(method, target, req.headers);
       if (docs) {
@@ -287,8 +363,16 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
       match = matchRoute(method, path);
       let body: Buffer;
       try {
-        body = await readBody(req, limit);
+        body = await readBody(req, limit, bodyTimeouts);
       } catch (err) {
+        if (err instanceof ClientGone) return;
+        if (err instanceof TimedOut) {
+          // Nothing of it reaches a function; the rest of a body that may still come is not read.
+          const [status, code, message] = BODY_TIMED_OUT;
+          res.setHeader('connection', 'close');
+          writeResult(res, wpError(status, code, message), head, requestId);
+          return;
+        }
         if (!(err instanceof TooLarge)) throw err;
         // Past DRAIN_MAX_BYTES the upload is still coming: Node discards the rest without keeping it.
         result = wpError(413, 'rest_payload_too_large', `The request body is larger than the ${limit} bytes API Gateway accepts.`);
@@ -326,7 +410,11 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
     if (!res.headersSent) writeResult(res, result, head, requestId);
   };
 
+  // The answer still being written on each connection: a parse error in what follows it (bytes
+  // past a Content-Length, say) is answered after it, not in its place.
+  const answering = new WeakMap<Socket, ServerResponse>();
   const server = createServer((req, res) => {
+    answering.set(req.socket, res);
     handle(req, res).catch((err) => {
       console.error('[gateway] failed to answer:', err);
       if (!res.headersSent) res.writeHead(500);
@@ -335,15 +423,16 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
   });
   // Requests Node's HTTP parser refuses never reach a handler; they still get an answer in the
   // WordPress envelope rather than Node's bare text.
-  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     if (err.code === 'ECONNRESET' || !socket.writable) return socket.destroy();
-    const [status, code, message] = CLIENT_ERRORS[err.code ?? ''] ?? CLIENT_ERRORS.default!;
-    const body = JSON.stringify({ code, message, data: { status } });
-    socket.end(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=UTF-8\r\n` +
-        `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-    );
+    const refusal = CLIENT_ERRORS[err.code ?? ''] ?? CLIENT_ERRORS.default!;
+    const pending = answering.get(socket);
+    if (pending && !pending.writableFinished) pending.once('close', () => refuseOnSocket(socket, refusal));
+    else refuseOnSocket(socket, refusal);
   });
+  // CONNECT asks for a tunnel, which Node hands over as a bare socket (and destroys it when nothing
+  // listens): it gets the answer of any method outside ROUTABLE.
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => refuseOnSocket(socket, METHOD_REFUSED, `allow: ${ALLOW}\r\n`));
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);
     server.listen(opts.port ?? 0, host, () => {

@@ -1,6 +1,7 @@
 // The local API Gateway through its real HTTP server: routing, the no-route fallback, body
 // limits, and how handler results and failures reach the client.
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type Gateway, type LambdaHandler } from '#lib/local/gateway.js';
@@ -290,5 +291,70 @@ describe('local gateway with stand-in handlers', () => {
     const res = await fetch(`${gateway.url}/en/tribe/events/v1/venues`);
     expect(res.status).toBe(500);
     expect(((await res.json()) as { code: string }).code).toBe('rest_internal_error');
+  });
+});
+
+describe('local gateway body timeouts (stand-in handler, short timeouts)', () => {
+  let gateway: Gateway;
+  let calls = 0;
+  const timeouts = { idleMs: 600, deadlineMs: 1_500 };
+
+  beforeAll(async () => {
+    gateway = await startGateway({
+      quiet: true,
+      bodyTimeouts: timeouts,
+      loadHandler: () => async () => {
+        calls++;
+        return { statusCode: 201, body: '' };
+      },
+    });
+  });
+  afterAll(() => gateway.close());
+
+  /** Sends the head, then one body byte every `everyMs` until the server answers; resolves with the status line and when. */
+  function trickle(contentLength: number, everyMs: number | undefined): Promise<{ head: string; ms: number; closed: boolean }> {
+    const { hostname, port } = new URL(gateway.url);
+    return new Promise((ok, fail) => {
+      const started = performance.now();
+      const socket = connect(Number(port), hostname, () => {
+        socket.write(`POST /en/tribe/events/v1/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${contentLength}\r\n\r\n`);
+      });
+      const timer = everyMs === undefined ? undefined : setInterval(() => socket.writable && socket.write(' '), everyMs);
+      let text = '';
+      socket.on('data', (c: Buffer) => (text += c.toString('latin1')));
+      socket.on('end', () => {
+        clearInterval(timer);
+        ok({ head: text.split('\r\n')[0]!, ms: performance.now() - started, closed: true });
+      });
+      socket.on('error', (err) => (clearInterval(timer), fail(err)));
+    });
+  }
+
+  it('answers a body that stops 408 once it has paused for the idle timeout', async () => {
+    const res = await trickle(100, undefined);
+    expect(res.head).toBe('HTTP/1.1 408 Request Timeout');
+    expect(res.ms).toBeGreaterThanOrEqual(timeouts.idleMs - 50);
+    expect(res.ms).toBeLessThan(timeouts.deadlineMs);
+  });
+
+  it('answers a body that keeps trickling 408 at the deadline, however often bytes come', async () => {
+    const res = await trickle(10_000, 100);
+    expect(res.head).toBe('HTTP/1.1 408 Request Timeout');
+    expect(res.ms).toBeGreaterThanOrEqual(timeouts.deadlineMs - 50);
+    expect(res.ms).toBeLessThan(timeouts.deadlineMs + 1_000);
+  });
+
+  it('runs no handler for either, nor for a client that leaves mid-body, and still answers the next request', async () => {
+    const { hostname, port } = new URL(gateway.url);
+    await new Promise<void>((ok) => {
+      const socket = connect(Number(port), hostname, () => {
+        socket.write('POST /en/tribe/events/v1/events HTTP/1.1\r\nHost: x\r\nContent-Length: 50\r\n\r\n{"a"');
+        setTimeout(() => (socket.destroy(), ok()), 100);
+      });
+    });
+    expect(calls).toBe(0);
+    const res = await fetch(`${gateway.url}/en/tribe/events/v1/events`, { method: 'POST', body: '{}' });
+    expect(res.status).toBe(201);
+    expect(calls).toBe(1);
   });
 });
