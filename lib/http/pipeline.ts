@@ -7,7 +7,19 @@ import type { Principal } from '#lib/contract/principal.js';
 import { challengeFor, identify } from '#lib/auth/sign-in.js';
 import { config, restRoot, type Lang, type LinkForm } from '#lib/runtime/config.js';
 import { withLinkForm } from '#lib/runtime/link-form.js';
-import { ApiError, Busy, BUSY_RETRY_AFTER_S, busy, ConflictError, Contention, forbidden, noRoute, OUTCOME_RETRY_AFTER_S, OutcomeUnknown, outcomeUnknown } from '#lib/contract/errors.js';
+import {
+  ApiError,
+  Busy,
+  BUSY_RETRY_AFTER_S,
+  busy,
+  ConflictError,
+  Contention,
+  forbidden,
+  noRoute,
+  OUTCOME_RETRY_AFTER_S,
+  OutcomeUnknown,
+  outcomeUnknown,
+} from '#lib/contract/errors.js';
 import { loggingWrites, WriteLog } from '#lib/store/transactions.js';
 import { beforeTimeout, FunctionTimeoutError, withDeadline } from '#lib/runtime/deadline.js';
 import { encode, parseBody, parseFormLike } from './codec.js';
