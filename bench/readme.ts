@@ -252,7 +252,7 @@ export function renderCold(r: ColdResults): string {
 }
 
 /** How the store meets transactions that name one item: DynamoDB Local queues them; DynamoDB refuses all but one. */
-export type Mode = 'local' | 'dynamodb';
+export type Mode = 'http' | 'dynamodb';
 
 /** One variant of `npm run bench:storms`: a burst of creates sent at once. */
 export interface StormVariant {
@@ -295,11 +295,11 @@ export function renderStorms(r: StormsResults): string {
   return [
     `Run of ${where}; ${r.creates} creates sent at once per variant:`,
     '',
-    '| variant | transactions that meet on an item | succeeded | errors | p50 | p99 | totals (each equal to the records read one by one) |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
+    '| variant | path | succeeded | errors | p50 | p99 | CPU per create (server, DynamoDB Local) | totals (each equal to the records read one by one) |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
     ...r.variants.map(
       (v) =>
-        `| ${v.label} | ${v.mode === 'local' ? 'queued (DynamoDB Local)' : 'refused (as DynamoDB)'} | ${v.succeeded} (${fmt((100 * v.succeeded) / v.creates)} %) | ${errors(v)} | ${(v.latencyMs.p50 / 1000).toFixed(1)} s | ${(v.latencyMs.p99 / 1000).toFixed(1)} s | ${totals(v)} |`,
+        `| ${v.label} | ${v.mode === 'http' ? 'HTTP, fresh `npm start`' : 'in-process, meeting transactions refused as DynamoDB does'} | ${v.succeeded} (${fmt((100 * v.succeeded) / v.creates)} %) | ${errors(v)} | ${(v.latencyMs.p50 / 1000).toFixed(1)} s | ${(v.latencyMs.p99 / 1000).toFixed(1)} s | ${v.cpuMsPerCreate.server} ms, ${v.cpuMsPerCreate.dynamoLocal ?? '?'} ms | ${totals(v)} |`,
     ),
   ].join('\n');
 }

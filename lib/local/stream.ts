@@ -34,6 +34,7 @@ import { STREAM_BATCH_SIZE, STREAM_CONSUMER, type BackgroundFunction } from '#li
 import { localClient } from './dynamo.js';
 import { lambdaContext, loadHandler } from './gateway.js';
 import { runWithGrants } from './grants.js';
+import { invocationSlots } from './slots.js';
 
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 
@@ -105,6 +106,9 @@ interface ShardState {
 }
 
 const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
+
+/** The longest a poll waits for the local invocations to catch up. */
+const MAX_DEFER_MS = 5_000;
 
 /** An SDK attribute value as Lambda's JSON has it (binary in base64). */
 function toLambdaValue(value: AttributeValue): LambdaAttributeValue {
@@ -347,6 +351,18 @@ export async function startStreamPoller(opts: StreamPollerOptions = {}): Promise
     return any;
   }
 
+  /**
+   * On AWS the consumer runs beside the API, on processors of its own; here it shares the process
+   * and DynamoDB Local with the invocations. While invocations wait for a slot (lib/local/slots.ts),
+   * a poll waits too, up to MAX_DEFER_MS since the last one: the consumer falls behind for the
+   * length of a burst (searches read the writes it has not indexed yet from RECENT items) instead
+   * of making the burst's requests run out of time.
+   */
+  let lastPass = Date.now();
+  const whileSaturated = async () => {
+    while (!stopped && invocationSlots().load.waiting > 0 && Date.now() - lastPass < MAX_DEFER_MS) await sleep(idleMs);
+    lastPass = Date.now();
+  };
   let started = 0;
   let idleAfter = 0;
   let lastError: unknown;
@@ -360,6 +376,7 @@ export async function startStreamPoller(opts: StreamPollerOptions = {}): Promise
         await paused.until;
         continue;
       }
+      await whileSaturated();
       const n = ++started;
       let any = false;
       try {
