@@ -30,7 +30,11 @@ describe('a first burst of creates on a fresh server', () => {
       api.api('POST', '/events', {
         token,
         headers: { 'idempotency-key': `first-burst-${i}` },
-        body: { title: `First burst ${i}`, start_date: `${MONTH}-${String(1 + (i % 28)).padStart(2, '0')} 10:00:00`, end_date: `${MONTH}-${String(1 + (i % 28)).padStart(2, '0')} 11:00:00` },
+        body: {
+          title: `First burst ${i}`,
+          start_date: `${MONTH}-${String(1 + (i % 28)).padStart(2, '0')} 10:00:00`,
+          end_date: `${MONTH}-${String(1 + (i % 28)).padStart(2, '0')} 11:00:00`,
+        },
       });
     const answers = await Promise.all(Array.from({ length: N }, (_, i) => create(i)));
     const statuses = answers.map((a) => `${a.status} ${a.body?.code ?? ''}`.trim());
