@@ -2,12 +2,12 @@
 // HTTP Basic with an application password, checked as WordPress checks it. A bearer token also
 // carries its role to the user's credential record, so that passwords never outrank their user.
 import { readCredentials as readHeader, verifyBearer } from './tokens.js';
-import { ROLES, type Principal, type Role } from '#lib/contract/principal.js';
+import type { Principal, Role } from '#lib/contract/principal.js';
 import { hashesEqual, hashPassword } from './app-passwords.js';
 import { passwordKey } from './app-password-key.js';
 import { ApiError, unauthorized } from '#lib/contract/errors.js';
 import { logError } from '#lib/observe/log.js';
-import { readCredentials, recordUse, refreshRole, subOfLogin, type StoredRole } from '#lib/store/credentials.js';
+import { lowerStored, readCredentials, recordUse, refreshRole, subOfLogin, type StoredRole } from '#lib/store/credentials.js';
 import { waitAll } from '#lib/runtime/settle.js';
 
 export const signInErrors = {
@@ -17,8 +17,7 @@ export const signInErrors = {
 
 /** The lower of two roles: a password keeps its role only while its user still has it. */
 export function lowerRole(a: StoredRole, b: StoredRole): Role | undefined {
-  const rank = (r: StoredRole) => (r === 'none' ? -1 : ROLES.indexOf(r));
-  const low = rank(a) <= rank(b) ? a : b;
+  const low = lowerStored(a, b);
   return low === 'none' ? undefined : low;
 }
 
@@ -76,7 +75,7 @@ async function withAppPassword(login: string, password: string, facts: RequestFa
   return {
     sub,
     role: lowerRole(match.role, record.role),
-    login: record.login,
+    login: record.login ?? sub,
     ...(record.email ? { email: record.email } : {}),
     via: { scheme: 'basic', appPassword: match.uuid },
   };

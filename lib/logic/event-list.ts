@@ -26,6 +26,7 @@ import { listIncluded } from './event-in-memory.js';
 import { listSearched } from './event-search.js';
 import { echoQuery } from './event-echo.js';
 import { readFitting } from './feed-reads.js';
+import { wellTyped } from '#lib/present/well-typed.js';
 
 /** The first `limit` events of the whole list, and what a feed makes of them (lib/logic/event-feed.ts). */
 export interface Feed {
@@ -116,6 +117,8 @@ async function listEventsWith(ctx: EventListRequest, side: SideWork, feed: Feed 
     n = counted ?? (await counting!);
   }
   if (aside) verify(await aside);
+  // Their links are read from them: a malformed record's lists are made lists first.
+  events = events.map(wellTyped);
   if (page > 1 && events.length === 0) throw tec.archivePageNotFound('event');
   const linked = await loadLinked(events, { termBytes: paged || !events.length ? undefined : (await stats()).termBytes, shared: ctx.shared }, known);
   const open = await waitAll(events.map((e) => unlocked(ctx, e)));

@@ -10,6 +10,7 @@ import { bySlug, getItem } from '#lib/store/reads.js';
 import { keys, slugIndexKey, type PostKind } from '#lib/store/keys.js';
 import type { AnyPost, EventItem, OrganizerItem, VenueItem } from '#lib/store/items.js';
 import { loadLinked, type TermReading } from './common.js';
+import { wellTyped } from '#lib/present/well-typed.js';
 
 /** The record a path names, with TEC's answers for unknown ids and slugs. */
 export async function findPost(ctx: RequestContext, kind: PostKind): Promise<AnyPost> {
@@ -39,7 +40,8 @@ async function lookUp(ctx: RequestContext, kind: PostKind): Promise<AnyPost> {
 export async function presentPost(post: AnyPost, single: boolean, how: TermReading = {}): Promise<Record<string, unknown>> {
   if (post.kind === 'venue') return presentVenue(post as VenueItem, single);
   if (post.kind === 'organizer') return presentOrganizer(post as OrganizerItem, single);
-  const e = post as EventItem;
+  // Its links are read from it: a malformed record's lists are made lists first.
+  const e = wellTyped(post as EventItem);
   return presentEvent(e, await loadLinked([e], how), single);
 }
 

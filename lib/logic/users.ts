@@ -13,7 +13,7 @@ import { isEditor } from '#lib/auth/permissions.js';
 import type { ArgsOf } from '#lib/contract/operations.js';
 import type { RequestContext } from '#lib/contract/request.js';
 import { slugify } from '#lib/domain/slug.js';
-import { lowerRole, MAX_LOGIN_BYTES } from '#lib/auth/sign-in.js';
+import { MAX_LOGIN_BYTES } from '#lib/auth/sign-in.js';
 import { sanitizeTextField } from '#lib/wp/text.js';
 import { getItem } from '#lib/store/reads.js';
 import { findUserId, userIdOf } from '#lib/store/users.js';
@@ -23,9 +23,9 @@ import {
   deleteAllAppPasswords,
   deleteAppPassword,
   readCredentials,
+  roleOfNewPassword,
   type AppPasswordItem,
   type CredentialRecord,
-  type StoredRole,
 } from '#lib/store/credentials.js';
 
 const notLoggedIn = () => new ApiError(401, 'rest_not_logged_in', 'You are not currently logged in.');
@@ -138,12 +138,10 @@ export async function createAppPasswordFor(ctx: RequestContext<ArgsOf<'appPasswo
   }
   const name = sanitizeTextField(ctx.params.name);
   if (name === '') throw new ApiError(400, 'application_password_empty_name', 'An application name is required to create an application password.');
-  // A token older than the one that set the user's stored role cannot raise it, nor make a
-  // password above it (lib/store/credentials.ts refreshRole).
+  // A token older than the one that set the user's stored role (or of its second, with a higher
+  // role) cannot raise it, nor make a password above it (lib/store/credentials.ts standingRole).
   const stored = await getItem<CredentialRecord>(keys.credentials(p.sub));
-  const tokenAt = p.issuedAt ?? 0;
-  const storedAt = stored?.roleIssuedAt ?? 0;
-  const role: StoredRole = stored && storedAt > tokenAt ? (lowerRole(p.role ?? 'none', stored.role) ?? 'none') : (p.role ?? 'none');
+  const { password: role, record: recordRole } = roleOfNewPassword(stored, { role: p.role ?? 'none', issuedAt: p.issuedAt ?? 0 });
   const raw = generatePassword();
   const item = {
     uuid: randomUUID(),
@@ -153,7 +151,6 @@ export async function createAppPasswordFor(ctx: RequestContext<ArgsOf<'appPasswo
     hash: hashPassword(await passwordKey(), raw),
     role,
   };
-  const recordRole = stored && storedAt > tokenAt ? { role: stored.role, issuedAt: storedAt } : { role, issuedAt: tokenAt };
   await createAppPassword({ sub: p.sub, login, email: p.email, userId: t.userId, role: recordRole.role, roleIssuedAt: recordRole.issuedAt }, item);
   const body = present(ctx, t, item);
   // Shown once: only its hash is kept.

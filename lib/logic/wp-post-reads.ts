@@ -25,6 +25,7 @@ import { asList, ownFilter, queryInput, withFilters } from './lists.js';
 import { matchesSearch, parseSearch } from '#lib/domain/search-terms.js';
 import { pageLinks } from './wp-term-reads.js';
 import { embedInto } from './wp-embed.js';
+import { wellTyped } from '#lib/present/well-typed.js';
 
 /** The most records a list reads to order or search them (a batch read of 100 keys each). */
 export const SORTED_READ_LIMIT = 1_000;
@@ -95,12 +96,16 @@ export async function listWpPosts(ctx: RequestContext<WpPostList>, kind: PostKin
   const visible = (r: { status: string; author: number; lang: string; kind?: string }) =>
     r.lang === ctx.lang && statuses.includes(r.status) && (ownBy === undefined || r.status === 'publish' || r.author === ownBy);
 
-  // The candidates: named ones read whole, else the index items of the status partitions.
+  // The candidates: named ones read whole, else the index items of the status partitions. Records
+  // read are made well-typed at once: searches and orders read their text.
   let items: IndexItem[];
   const records = new Map<number, AnyPost>();
   if (p.include !== undefined) {
     const found = await batchGet<AnyPost>(p.include.map(keys.post));
-    for (const r of found.values()) if (r.kind === kind && visible(r)) records.set(r.id, r);
+    for (const stored of found.values()) {
+      const r = wellTyped(stored);
+      if (r.kind === kind && visible(r)) records.set(r.id, r);
+    }
     items = [...records.values()].map((r) => ({ ...r, pk: r.pk, sk: r.sk, id: r.id }) as unknown as IndexItem);
   } else {
     const read = await waitAll(
@@ -138,7 +143,7 @@ export async function listWpPosts(ctx: RequestContext<WpPostList>, kind: PostKin
     const missing = items.filter((it) => !records.has(Number(it.id)));
     if (missing.length > SORTED_READ_LIMIT) throw overBudget('requests');
     const found = await batchGet<AnyPost>(missing.map((it) => ({ pk: it.pk, sk: it.sk })));
-    for (const r of found.values()) records.set(r.id, r);
+    for (const r of found.values()) records.set(r.id, wellTyped(r));
     let list = items.map((it) => records.get(Number(it.id))).filter((r): r is AnyPost => r !== undefined && r.kind === kind && visible(r));
     const search = p.search;
     // WordPress searches password-protected posts for signed-in users only.
@@ -171,7 +176,7 @@ export async function listWpPosts(ctx: RequestContext<WpPostList>, kind: PostKin
   const pages = Math.ceil(total / p.per_page);
   if (p.page > pages && total > 0) throw new ApiError(400, 'rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.');
   const unread = pageIds.filter((id) => !records.has(id));
-  if (unread.length) for (const r of (await batchGet<AnyPost>(unread.map(keys.post))).values()) records.set(r.id, r);
+  if (unread.length) for (const r of (await batchGet<AnyPost>(unread.map(keys.post))).values()) records.set(r.id, wellTyped(r));
   const posts = pageIds.map((id) => records.get(id)).filter((r): r is AnyPost => r !== undefined);
   const terms = await termsOf(posts);
   const actions = actionsOf(ctx.principal, kind);
@@ -198,8 +203,9 @@ function indexOrder(orderby: string, include: number[] | undefined, byId: Readon
 
 export async function readWpPost(ctx: RequestContext<ArgsOf<'wpEvents.get'>>, kind: PostKind): Promise<Reply> {
   const p = ctx.params;
-  const post = await getItem<AnyPost>(keys.post(ctx.path.id!));
-  if (!post || post.kind !== kind) throw invalidId();
+  const found = await getItem<AnyPost>(keys.post(ctx.path.id!));
+  if (!found || found.kind !== kind) throw invalidId();
+  const post = wellTyped(found);
   const editable = await canWrite(ctx, post);
   // WordPress's order: the edit context, then a password given, then whether the caller may read the post.
   if (p.context === 'edit' && !editable) throw refusal(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to edit this post.');

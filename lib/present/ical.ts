@@ -14,6 +14,7 @@ import { wpStripAllTags } from '#lib/wp/strip.js';
 import { renderContent, renderTitle } from '#lib/wp/text.js';
 import { contentLines, escapeText, paramValue, quoteParam, uriValue } from './ical-text.js';
 import { postUrl, type Linked, type OrganizerShown, type VenueShown } from './present.js';
+import { wellTyped } from './well-typed.js';
 
 /** The TEC release whose export this one writes (its PRODID names it). */
 export const TEC_VERSION = '6.17.2';
@@ -263,7 +264,11 @@ function head(name: string, home: string): string[] {
 export function icalendar(events: readonly FeedEvent[], linked: Linked): Calendar {
   const cfg = config();
   const host = new URL(cfg.siteUrl).hostname;
-  const shown = events.filter((f) => writable(f.event));
+  const shown: FeedEvent[] = [];
+  for (const f of events) {
+    const event = wellTyped(f.event);
+    if (writable(event)) shown.push(event === f.event ? f : { ...f, event });
+  }
   const lines = [...head(cfg.siteName, cfg.siteUrl), ...timezones(shown.map((f) => f.event))];
   for (const f of shown) lines.push(...vevent(f, linked, host));
   lines.push('END:VCALENDAR');

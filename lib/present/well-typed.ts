@@ -1,8 +1,15 @@
 // Records as the presenters expect them. A manual edit of the table, an import or an older version
 // may leave a field of another type (a numeric title, a lone id where a list belongs); one such item
 // must not fail every page that shows it. Text fields are shown as text, as WordPress would show
-// the value, lists that are not lists as empty, and each malformed revision is logged once.
+// the value, lists that are not lists as empty (and ids that are not numbers left out of them),
+// flags as WordPress's truthy reading of the value, numbers that are not numbers as 0 or absent,
+// and a cost or cards of another shape as none. Stored times that do not read as times, and zones
+// no clock knows, stay as text: the presenters show what they can of them (a feed leaves such an
+// event out). Each malformed revision is logged once.
 import { logger } from '#lib/observe/log.js';
+import { dateDetails } from '#lib/domain/time/dates.js';
+
+const WALL = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 
 const TEXT = [
   'title',
@@ -13,6 +20,7 @@ const TEXT = [
   'image',
   'website',
   'timezone',
+  'timezoneAbbr',
   'address',
   'city',
   'country',
@@ -24,7 +32,30 @@ const TEXT = [
   'email',
   'name',
 ] as const;
+/** Text fields every post has: absent, they are shown as empty. */
+const POST_TEXT = ['date', 'date_utc', 'modified', 'modified_utc'] as const;
+/** An event's times, text every event has. */
+const EVENT_TEXT = ['start', 'end', 'utcStart', 'utcEnd'] as const;
 const LISTS = ['venues', 'organizers', 'categories', 'tags'] as const;
+const FLAGS = ['allDay', 'showMap', 'showMapLink', 'sticky', 'featured', 'hidden'] as const;
+/** Numbers shown as 0 when they are not numbers. */
+const NUMBERS = ['author', 'parent', 'count'] as const;
+/** Numbers left out when they are not numbers. */
+const OPTIONAL_NUMBERS = ['geoLat', 'geoLng', 'rev'] as const;
+
+/** WordPress's reading of a stored flag (tribe_is_truthy): yes, true, on, 1. */
+const truthy = (v: unknown) => v === true || v === 1 || (typeof v === 'string' && ['1', 'yes', 'true', 'on'].includes(v.trim().toLowerCase()));
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const asText = (v: unknown) => (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint' ? String(v) : '');
+
+function wellTypedCost(v: unknown): boolean {
+  return (
+    isObject(v) &&
+    Array.isArray(v.values) &&
+    v.values.every((x) => typeof x === 'string') &&
+    ['symbol', 'position', 'code'].every((k) => v[k] === undefined || typeof v[k] === 'string')
+  );
+}
 
 /** Revisions already logged (bounded: a process may present many). */
 const logged = new Set<string>();
@@ -34,7 +65,19 @@ function report(item: Record<string, unknown>, fields: string[]): void {
   if (logged.has(at)) return;
   if (logged.size > 1_000) logged.clear();
   logged.add(at);
-  logger.warn({ message: 'A stored item has fields of the wrong type; they are shown as text or empty lists', pk: item.pk, sk: item.sk, fields });
+  logger.warn({ message: 'A stored item has fields of the wrong type; they are shown as their type allows', pk: item.pk, sk: item.sk, fields });
+}
+
+/** Cards that are records of a venue or organizer, each checked as a record is; undefined when none is. */
+function wellTypedCards(v: unknown): { cards: Record<string, unknown> | undefined; changed: boolean } {
+  if (!isObject(v)) return { cards: undefined, changed: true };
+  let changed = false;
+  const cards: Record<string, unknown> = {};
+  for (const [id, card] of Object.entries(v)) {
+    if (!isObject(card) || (card.kind !== 'venue' && card.kind !== 'organizer')) changed = true;
+    else changed = (cards[id] = wellTyped(card)) !== card || changed;
+  }
+  return { cards: Object.keys(cards).length ? cards : undefined, changed };
 }
 
 /** `item` itself when every field has its type, else a copy with the wrong ones made right. */
@@ -42,21 +85,55 @@ export function wellTyped<T extends object>(item: T): T {
   const record = item as Record<string, unknown>;
   let fixed: Record<string, unknown> | undefined;
   const wrong: string[] = [];
+  const set = (field: string, value: unknown) => {
+    fixed ??= { ...record };
+    if (value === undefined) delete fixed[field];
+    else fixed[field] = value;
+    wrong.push(field);
+  };
   for (const field of TEXT) {
     const v = record[field];
-    if (v === undefined || v === null || typeof v === 'string') continue;
-    fixed ??= { ...record };
-    fixed[field] = typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint' ? String(v) : '';
-    wrong.push(field);
+    if (v !== undefined && v !== null && typeof v !== 'string') set(field, asText(v));
+  }
+  const kind = record.kind;
+  if (kind === 'event' || kind === 'venue' || kind === 'organizer') {
+    for (const field of kind === 'event' ? [...POST_TEXT, ...EVENT_TEXT] : POST_TEXT) if (typeof record[field] !== 'string') set(field, asText(record[field]));
   }
   for (const field of LISTS) {
     const v = record[field];
-    if (v === undefined || Array.isArray(v)) continue;
-    fixed ??= { ...record };
-    fixed[field] = [];
-    wrong.push(field);
+    if (v === undefined) continue;
+    if (!Array.isArray(v)) set(field, []);
+    else if (!v.every(Number.isInteger)) set(field, v.filter(Number.isInteger));
+  }
+  for (const field of FLAGS) {
+    const v = record[field];
+    if (v !== undefined && typeof v !== 'boolean') set(field, truthy(v));
+  }
+  for (const field of NUMBERS) {
+    const v = record[field];
+    if (v !== undefined && !Number.isFinite(v)) set(field, 0);
+  }
+  for (const field of OPTIONAL_NUMBERS) {
+    const v = record[field];
+    if (v !== undefined && !Number.isFinite(v)) set(field, undefined);
+  }
+  if (record.cost !== undefined && !wellTypedCost(record.cost)) set('cost', undefined);
+  if (record.cards !== undefined) {
+    const { cards, changed } = wellTypedCards(record.cards);
+    if (changed) set('cards', cards);
   }
   if (!fixed) return item;
   report(record, wrong);
   return fixed as T;
+}
+
+/** A stored time that reads as one (`YYYY-MM-DD HH:MM:SS`, a real date). */
+export function readableWall(v: unknown): v is string {
+  if (typeof v !== 'string' || !WALL.test(v)) return false;
+  try {
+    dateDetails(v);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -3,7 +3,7 @@
 // two small consistent reads, so that a revoked password fails at once.
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import type { Role } from '#lib/contract/principal.js';
+import { ROLES, type Role } from '#lib/contract/principal.js';
 import { config } from '#lib/runtime/config.js';
 import { db } from './db.js';
 import { ApiError } from '#lib/contract/errors.js';
@@ -18,14 +18,68 @@ export interface CredentialRecord {
   pk: string;
   sk: 'USER';
   sub: string;
-  /** The login as the user's token names it (case kept for display). */
-  login: string;
+  /**
+   * The login as the user's token names it (case kept for display). Set with the user's first
+   * password; a record a token made before that holds only the role.
+   */
+  login?: string;
   email?: string;
-  userId: number;
-  /** The role of the user's newest bearer token seen by the API (by its `iat`). */
+  userId?: number;
+  /** The role of the user's newest bearer token seen by the API (by its `iat`; see standingRole). */
   role: StoredRole;
   /** That token's `iat` (Unix seconds): a token issued before it cannot change `role`. */
   roleIssuedAt?: number;
+}
+
+/** A role and the `iat` of the token (or import) that showed it. */
+export interface RoleStamp {
+  role: StoredRole;
+  issuedAt: number;
+}
+
+const rank = (r: StoredRole) => (r === 'none' ? -1 : ROLES.indexOf(r));
+/** The lower of two roles. */
+export const lowerStored = (a: StoredRole, b: StoredRole): StoredRole => (rank(a) <= rank(b) ? a : b);
+
+/**
+ * The role a user's record holds once a token is seen: the newer token's, and of two issued in
+ * the same second (which cannot be told apart) the lower, so that a kept token can never raise
+ * its user back however close to the demotion it was issued.
+ */
+export function standingRole(stored: RoleStamp | undefined, seen: RoleStamp): RoleStamp {
+  if (!stored || seen.issuedAt > stored.issuedAt) return seen;
+  if (seen.issuedAt < stored.issuedAt) return stored;
+  return { role: lowerStored(stored.role, seen.role), issuedAt: stored.issuedAt };
+}
+
+const sameStamp = (a: RoleStamp, b: RoleStamp) => a.role === b.role && a.issuedAt === b.issuedAt;
+
+/** A record's stamp; none for a record that never had one (any token's role then stands). */
+function stampOf(record: Pick<CredentialRecord, 'role' | 'roleIssuedAt'> | undefined): RoleStamp | undefined {
+  return record && typeof record.roleIssuedAt === 'number' ? { role: record.role, issuedAt: record.roleIssuedAt } : undefined;
+}
+
+/**
+ * The role of a password a token makes (never above the newest token's role) and the stamp its
+ * user's record then holds.
+ */
+export function roleOfNewPassword(stored: Pick<CredentialRecord, 'role' | 'roleIssuedAt'> | undefined, token: RoleStamp): { password: StoredRole; record: RoleStamp } {
+  const record = standingRole(stampOf(stored), token);
+  return { password: lowerStored(token.role, record.role), record };
+}
+
+/**
+ * The condition under which writing `stamp` to a record keeps standingRole's order: the stored
+ * stamp is older, or of the same second with a role no lower (a write that lost a race to a newer
+ * or lower stamp then fails instead of undoing it). `#r` and `#i` name `role` and `roleIssuedAt`.
+ */
+function notNewerThan(stamp: RoleStamp): { condition: string; values: Record<string, unknown> } {
+  const atLeast = (['none', ...ROLES] as StoredRole[]).filter((r) => rank(r) >= rank(stamp.role));
+  const names = atLeast.map((_, i) => `:ra${i}`);
+  return {
+    condition: `attribute_not_exists(#i) OR #i < :i OR (#i = :i AND #r IN (${names.join(', ')}))`,
+    values: { ':i': stamp.issuedAt, ...Object.fromEntries(atLeast.map((r, i) => [names[i], r])) },
+  };
 }
 
 export interface AppPasswordItem {
@@ -92,10 +146,13 @@ export async function createAppPassword(
     ...(who.email ? { email: who.email } : {}),
   };
   const ownLogin = (login: string): TransactItem => put({ ...keys.login(login), sub: who.sub }, 'attribute_not_exists(pk) OR #s = :s', { ':s': who.sub });
+  // A newer (or same-second lower) role, stored meanwhile, stands: the create is then a lost race (409, which the client may retry).
+  const guard = notNewerThan({ role: who.role, issuedAt: who.roleIssuedAt });
+  const recordPut = put(record, `attribute_not_exists(pk) OR ${guard.condition}`, guard.values);
+  recordPut.Put!.ExpressionAttributeNames = { '#r': 'role', '#i': 'roleIssuedAt' };
   const items: TransactItem[] = [
     ownLogin(who.login),
-    // A newer token's role, stored meanwhile, stands: the create is then a lost race (409, which the client may retry).
-    put(record, 'attribute_not_exists(pk) OR attribute_not_exists(roleIssuedAt) OR roleIssuedAt <= :i', { ':i': who.roleIssuedAt }),
+    recordPut,
     put({ ...keys.appPassword(who.sub, item.uuid), ...item }),
     put({ ...keys.appPasswordName(who.sub, item.name), uuid: item.uuid }),
   ];
@@ -152,46 +209,52 @@ export async function recordUse(sub: string, item: AppPasswordItem, nowS: number
   }
 }
 
-/** How long a container trusts that a user's stored role matches their token. */
+/** How long a container trusts that a user's stored role is at least as new as their token. */
 const CONFIRMED_MS = 60_000;
-/** Per subject, the role last confirmed, the `iat` of the token that showed it, and when. */
-const confirmed = new Map<string, { role: StoredRole; issuedAt: number; at: number }>();
+/** Per subject, the stamp last read or written, and when. */
+const confirmed = new Map<string, RoleStamp & { at: number }>();
 
 /**
  * Carries the role of a user's bearer token to their credential record, so that a role taken
- * away also leaves the user's application passwords (their role is the lower of the two). Only a
- * token at least as new as the one that set the stored role may change it: roles go down with
- * time, and a kept older token cannot raise its user back. A user without passwords has no
- * record and costs one small read (then nothing for a minute).
+ * away also leaves the user's application passwords (their role is the lower of the two). The
+ * record is made by the first token seen, password or not: a token kept from before a demotion
+ * could otherwise make a password with the old role. Only a newer token changes the stored role
+ * (standingRole): roles go down with time, and a kept older token cannot raise its user back.
+ * It costs one small read per user and container a minute, and a write only when the stamp
+ * changes (a new token, a user's first).
  */
 export async function refreshRole(sub: string, role: StoredRole, issuedAt: number, nowMs = Date.now()): Promise<void> {
-  const seen = confirmed.get(sub);
-  if (seen?.role === role && seen.issuedAt >= issuedAt && seen.at + CONFIRMED_MS > nowMs) return;
+  const seen: RoleStamp = { role, issuedAt };
+  const known = confirmed.get(sub);
+  // Stored stamps only move on in standingRole's order: one this token would not change stays so.
+  if (known && known.at + CONFIRMED_MS > nowMs && sameStamp(standingRole(known, seen), known)) return;
   const out = await db().send(
     new GetCommand({ TableName: config().tableName, Key: keys.credentials(sub), ProjectionExpression: '#r, #i', ExpressionAttributeNames: { '#r': 'role', '#i': 'roleIssuedAt' } }),
   );
-  const stored = out.Item as Pick<CredentialRecord, 'role' | 'roleIssuedAt'> | undefined;
-  const storedAt = stored?.roleIssuedAt ?? 0;
-  // An older token changes nothing; a newer one records its time even when its role is the same.
-  if (stored && issuedAt >= storedAt && (stored.role !== role || issuedAt > storedAt)) {
+  const stored = stampOf(out.Item as Pick<CredentialRecord, 'role' | 'roleIssuedAt'> | undefined);
+  const standing = standingRole(stored, seen);
+  if (!stored || !sameStamp(standing, stored)) {
+    const guard = notNewerThan(standing);
     try {
       await db().send(
         new UpdateCommand({
           TableName: config().tableName,
           Key: keys.credentials(sub),
-          UpdateExpression: 'SET #r = :r, #i = :i',
-          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#i) OR #i <= :i)',
-          ExpressionAttributeNames: { '#r': 'role', '#i': 'roleIssuedAt' },
-          ExpressionAttributeValues: { ':r': role, ':i': issuedAt },
+          UpdateExpression: 'SET #r = :r, #i = :i, #s = :s',
+          ConditionExpression: guard.condition,
+          ExpressionAttributeNames: { '#r': 'role', '#i': 'roleIssuedAt', '#s': 'sub' },
+          ExpressionAttributeValues: { ...guard.values, ':r': standing.role, ':s': sub },
         }),
       );
     } catch (err) {
-      // A newer token got there first: its role stands.
+      // A newer token got there first: its role stands, and the next request reads it.
       if (!(err instanceof ConditionalCheckFailedException)) throw err;
+      confirmed.delete(sub);
+      return;
     }
   }
   if (confirmed.size > 10_000) confirmed.clear();
-  confirmed.set(sub, { role, issuedAt: Math.max(issuedAt, storedAt), at: nowMs });
+  confirmed.set(sub, { ...standing, at: nowMs });
 }
 
 /**
@@ -199,18 +262,19 @@ export async function refreshRole(sub: string, role: StoredRole, issuedAt: numbe
  * stored as their credential record's role: their application passwords then hold at most it, as
  * if a token of that role had been issued at that time. A token issued later sets the role again
  * (roles go down with time, or back up by a newer token); an older token, or an older import,
- * changes nothing. False when a newer role was there already.
+ * changes nothing, nor does one of the same second with a higher role (standingRole). False when a newer role was there already.
  */
 export async function importRole(who: { sub: string; login: string; userId: number }, role: StoredRole, issuedAt: number): Promise<boolean> {
+  const guard = notNewerThan({ role, issuedAt });
   try {
     await db().send(
       new UpdateCommand({
         TableName: config().tableName,
         Key: keys.credentials(who.sub),
         UpdateExpression: 'SET #r = :r, #i = :i, #s = :s, #l = if_not_exists(#l, :l), #u = :u',
-        ConditionExpression: 'attribute_not_exists(#i) OR #i <= :i',
+        ConditionExpression: guard.condition,
         ExpressionAttributeNames: { '#r': 'role', '#i': 'roleIssuedAt', '#s': 'sub', '#l': 'login', '#u': 'userId' },
-        ExpressionAttributeValues: { ':r': role, ':i': issuedAt, ':s': who.sub, ':l': who.login, ':u': who.userId },
+        ExpressionAttributeValues: { ...guard.values, ':r': role, ':s': who.sub, ':l': who.login, ':u': who.userId },
       }),
     );
     return true;

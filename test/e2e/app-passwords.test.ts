@@ -372,6 +372,54 @@ describe('whose role a password carries', () => {
     expect(term.status).toBe(403);
   });
 
+  it('keeps a demotion seen before the user had any password: a kept token then makes no password above it', async () => {
+    const login = 'demoted-first';
+    const now = Math.floor(Date.now() / 1000);
+    const kept = await gw.token('editor', 'apppw-demoted-first', { user: login, issuedAt: now - 30 });
+    expect((await gw.api('GET', '/events', { token: kept })).status).toBe(200);
+    // Demoted before any password was made: only this read sees the newer token.
+    const demoted = await gw.token('author', 'apppw-demoted-first', { user: login, issuedAt: now - 10 });
+    expect((await gw.api('GET', '/events', { token: demoted })).status).toBe(200);
+    const made = await createPassword(kept, 'after an unrecorded demotion');
+    const auth = basic(login, made.body.password);
+    expect((await meAs(auth)).roles).toEqual(['author']);
+    const term = await gw.api('POST', '/categories', { headers: { authorization: auth }, body: { name: 'Not for a demoted user either' } });
+    expect(term.status).toBe(403);
+    // Promoted again by a newer token: a password it makes is an editor's; the older one stays an author's.
+    const promoted = await gw.token('editor', 'apppw-demoted-first', { user: login, issuedAt: now });
+    const again = await createPassword(promoted, 'after the promotion');
+    const againAuth = basic(login, again.body.password);
+    expect((await meAs(againAuth)).roles).toEqual(['editor']);
+    expect((await gw.api('POST', '/categories', { headers: { authorization: againAuth }, body: { name: 'Made after a promotion' } })).status).toBe(201);
+    expect((await meAs(auth)).roles).toEqual(['author']);
+  });
+
+  it('takes the lower role of two tokens issued in the same second, whichever is seen first', async () => {
+    const second = Math.floor(Date.now() / 1000) - 5;
+    // The editor token first, with a password, then the author token of the same second.
+    const edFirst = await gw.token('editor', 'apppw-tie-1', { user: 'tie-one', issuedAt: second });
+    const authorLater = await gw.token('author', 'apppw-tie-1', { user: 'tie-one', issuedAt: second });
+    const made = await createPassword(edFirst, 'editor first');
+    const auth = basic('tie-one', made.body.password);
+    expect((await meAs(auth)).roles).toEqual(['editor']);
+    expect((await gw.api('GET', '/events', { token: authorLater })).status).toBe(200);
+    expect((await meAs(auth)).roles).toEqual(['author']);
+    // The editor token seen again changes nothing, and a password it makes is an author's.
+    expect((await gw.api('GET', '/events', { token: edFirst })).status).toBe(200);
+    expect((await meAs(auth)).roles).toEqual(['author']);
+    const next = await createPassword(edFirst, 'editor again');
+    expect((await meAs(basic('tie-one', next.body.password))).roles).toEqual(['author']);
+
+    // The author token first, before any password; the editor token of that second then makes one.
+    const authorFirst = await gw.token('author', 'apppw-tie-2', { user: 'tie-two', issuedAt: second });
+    const edLater = await gw.token('editor', 'apppw-tie-2', { user: 'tie-two', issuedAt: second });
+    expect((await gw.api('GET', '/events', { token: authorFirst })).status).toBe(200);
+    const late = await createPassword(edLater, 'editor of the same second');
+    const lateAuth = basic('tie-two', late.body.password);
+    expect((await meAs(lateAuth)).roles).toEqual(['author']);
+    expect((await gw.api('POST', '/categories', { headers: { authorization: lateAuth }, body: { name: 'Not for a tie' } })).status).toBe(403);
+  });
+
   it('never lifts a password above the role its user had when it was made', async () => {
     const login = 'promoted';
     const author = await gw.token('author', 'apppw-promoted', { user: login });
