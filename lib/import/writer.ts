@@ -144,7 +144,12 @@ export const termBody = (t: SiteTerm): Record<string, unknown> => ({
   ...(t.kind === 'category' ? { parent: t.parent } : {}),
 });
 
-const refused = (res: ApiResult) => `${res.status} ${res.body?.code ?? ''}: ${res.body?.message ?? JSON.stringify(res.body).slice(0, 200)}`;
+/** A refusal as the summary shows it: the code and message, and each refused parameter's own reason. */
+const refused = (res: ApiResult) => {
+  const params = res.body?.data?.params;
+  const why = params && typeof params === 'object' ? Object.entries(params).map(([k, v]) => ` (${k}: ${String(v)})`) : [];
+  return `${res.status} ${res.body?.code ?? ''}: ${res.body?.message ?? JSON.stringify(res.body).slice(0, 200)}${why.join('')}`;
+};
 
 /** The stored fingerprints of imported records, by `kind#id`. */
 async function storedFingerprints(): Promise<Map<string, string>> {
