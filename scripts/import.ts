@@ -10,7 +10,7 @@ import { backfillSearch } from '#lib/stream/backfill.js';
 import { createReadStream } from 'node:fs';
 import { agreeingZone, importRecords, importLive, formatSummary } from '#lib/import/run.js';
 import { wxrRecords } from '#lib/import/wxr-source.js';
-import type { SiteRecord } from '#lib/import/records.js';
+import { recordRefusal, type SiteRecord, type SiteUser } from '#lib/import/records.js';
 import { isValidTimezone } from '#lib/domain/time/dates.js';
 import { readWxr, WxrError } from '#lib/import/wxr-reader.js';
 import { LiveSite, SiteError } from '#lib/import/live-source.js';
@@ -86,12 +86,15 @@ try {
   if (wxr) {
     console.error(`Reading ${wxr}…`);
     records = await wxrRecords(readWxr(createReadStream(wxr)));
-    const authors = records.filter((r) => r.kind === 'user');
+    // An author whose id this API cannot hold is refused (and reported) with the rest: never a default.
+    const authors = records.filter((r): r is SiteUser => r.kind === 'user' && !recordRefusal(r));
     const chosen = authorLogin === undefined ? authors.toSorted((a, b) => a.id - b.id)[0] : authors.find((u) => u.login === authorLogin);
     if (authorLogin !== undefined && !chosen) c.fail(`--author ${authorLogin} is not an author the file lists (${authors.map((u) => u.login).join(', ') || 'it lists none'}).`);
     defaultAuthor = chosen?.id;
     const posts = records.filter((r) => r.kind === 'venue' || r.kind === 'organizer' || r.kind === 'event').length;
-    console.error(`The file holds ${posts} venues, organizers and events, ${records.length - posts - authors.length} categories and tags, ${authors.length} authors.`);
+    console.error(
+      `The file holds ${posts} venues, organizers and events, ${records.filter((r) => r.kind === 'category' || r.kind === 'tag').length} categories and tags, ${authors.length} authors.`,
+    );
   } else {
     await new LiveSite({ url: from!, user: user!, appPassword: appPassword!, concurrency }).check();
   }

@@ -2,8 +2,9 @@
 // (the stored text, status, password, author, dates and TEC's _Event* meta) and TEC's
 // tribe/events/v1 for what wp/v2 does not show (featured, sticky, hidden from listings).
 import { waitAll } from '#lib/runtime/settle.js';
-import { gmtOr, truthy, wpDate, type SitePost, type SiteTerm, type SiteUser } from './records.js';
+import { gmtOr, refRefusal, refsRefusal, truthy, wpDate, type SitePost, type SiteTerm, type SiteUser } from './records.js';
 import { eventMeta, jsonMeta, organizerFields, venueFields } from './tec-meta.js';
+import { getFollowing, RedirectRefused } from './redirects.js';
 
 export interface LiveOptions {
   url: string;
@@ -49,8 +50,9 @@ export class LiveSite {
     for (let attempt = 0; ; attempt++) {
       let res: Response;
       try {
-        res = await doFetch(url, { headers: { authorization: this.auth, accept: 'application/json' } });
+        res = await getFollowing(url, { accept: 'application/json' }, { authorization: this.auth }, doFetch);
       } catch (err) {
+        if (err instanceof RedirectRefused) throw new SiteError(err.message);
         // A site that never answered is not retried: a wrong URL stops the run at once.
         if (attempt >= this.opts.retries || !this.answered) throw new SiteError(`${this.base} does not answer (${causeOf(err)}): is the URL right?`);
         await sleep(this.opts.retryMs * 2 ** attempt);
@@ -279,11 +281,24 @@ const ROLE_ORDER = ['administrator', 'editor', 'author', 'contributor', 'subscri
 export function mapUser(u: Json): SiteUser {
   const roles: string[] = Array.isArray(u.roles) ? u.roles : [];
   const role = ROLE_ORDER.find((r) => roles.includes(r));
-  return { kind: 'user', id: Number(u.id), login: String(u.username ?? u.slug), name: String(u.name ?? ''), email: String(u.email ?? ''), ...(role ? { role } : {}) };
+  return { kind: 'user', ...liveId(u.id), login: String(u.username ?? u.slug), name: String(u.name ?? ''), email: String(u.email ?? ''), ...(role ? { role } : {}) };
 }
 
 export function mapTerm(t: Json, kind: 'category' | 'tag'): SiteTerm {
-  return { kind, id: Number(t.id), name: String(t.name), slug: String(t.slug), description: String(t.description ?? ''), parent: kind === 'category' ? Number(t.parent ?? 0) : 0 };
+  const refused = kind === 'category' ? refRefusal('parent', t.parent) : undefined;
+  const parent = kind === 'category' && !refused ? Number(t.parent ?? 0) : 0;
+  // A site's term has an id: 0 is refused, not found by its slug as an export's term without one is.
+  const id = liveId(t.id);
+  return {
+    kind,
+    ...id,
+    ...(id.id === 0 ? { idText: '0' } : {}),
+    name: String(t.name),
+    slug: String(t.slug),
+    description: String(t.description ?? ''),
+    parent,
+    ...(refused ? { refused } : {}),
+  };
 }
 
 /** A wp/v2 post (context=edit) of a TEC type as a site record. */
@@ -291,12 +306,14 @@ export function mapPost(kind: SitePost['kind'], p: Json, image: string, flags?: 
   const m = jsonMeta(p.meta);
   const date = wpDate(p.date);
   const modified = wpDate(p.modified);
+  const authorRefused = refRefusal('author', p.author);
   const base = {
     kind,
-    id: Number(p.id),
+    ...liveId(p.id),
+    ...(authorRefused ? { refused: authorRefused } : {}),
     slug: String(p.slug ?? ''),
     status: String(p.status),
-    author: Number(p.author ?? 0),
+    author: authorRefused ? 0 : Number(p.author ?? 0),
     date,
     date_utc: gmtOr(p.date_gmt, date),
     modified,
@@ -306,7 +323,8 @@ export function mapPost(kind: SitePost['kind'], p: Json, image: string, flags?: 
   const text = { description: raw(p.content), image };
   if (kind === 'venue') return { ...base, fields: { venue: raw(p.title), ...text, ...venueFields(m) } };
   if (kind === 'organizer') return { ...base, fields: { organizer: raw(p.title), ...text, ...organizerFields(m) } };
-  const { fields, utc } = eventMeta(m);
+  const { fields, utc, refused } = eventMeta(m);
+  const why = base.refused ?? refused ?? refsRefusal('category', asList(p.tribe_events_cat)) ?? refsRefusal('tag', asList(p.tags));
   // wp/v2 shows an _EventURL never written as '' and fills unwritten flags with false: TEC's own
   // answer tells them (its website is the event's link, its map flags true).
   if (flags?.websiteUnset && !fields.website) delete fields.website;
@@ -315,6 +333,7 @@ export function mapPost(kind: SitePost['kind'], p: Json, image: string, flags?: 
   return {
     ...base,
     ...(utc ? { utc } : {}),
+    ...(why ? { refused: why } : {}),
     fields: {
       title: raw(p.title),
       ...text,
@@ -336,4 +355,19 @@ export function mapPost(kind: SitePost['kind'], p: Json, image: string, flags?: 
   };
 }
 
-const termIds = (v: unknown): number[] => (Array.isArray(v) ? v : []).map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
+const asList = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const termIds = (v: unknown): number[] =>
+  asList(v)
+    .map(Number)
+    .filter((n) => Number.isSafeInteger(n) && n > 0);
+
+/**
+ * A record's id from the site's JSON: a number, or (from a site whose JSON writes it so) a string;
+ * its text beside it when the number differs from that text. The writer refuses a record whose id
+ * is none this API can hold (lib/import/records.ts).
+ */
+function liveId(v: unknown): { id: number; idText?: string } {
+  const id = typeof v === 'number' ? v : typeof v === 'string' && /^\s*[+-]?\d+\s*$/.test(v) ? Number(v) : Number.NaN;
+  const text = typeof v === 'string' ? v.trim() : (JSON.stringify(v) ?? '');
+  return String(id) === text ? { id } : { id, idText: text };
+}

@@ -2,13 +2,22 @@
 // export file): what this API's create and update paths take, with what they cannot be told
 // (the id, the slug, the author, the dates) beside it.
 import { createHash } from 'node:crypto';
+import { slugify } from '#lib/domain/slug.js';
 
 export type RecordKind = 'user' | 'category' | 'tag' | 'venue' | 'organizer' | 'event';
+
+/** What every record carries beside its fields: why the import may not write it, if it may not. */
+interface Checked {
+  /** The id as the source wrote it, when the number differs from that text (too long, or no number). */
+  idText?: string;
+  /** A reason the record is not written (a link to an id no WordPress site holds), from its source. */
+  refused?: string;
+}
 
 /** The order records are written in: what a record links to is there before it. */
 export const KINDS: readonly RecordKind[] = ['user', 'category', 'tag', 'venue', 'organizer', 'event'];
 
-export interface SiteUser {
+export interface SiteUser extends Checked {
   kind: 'user';
   id: number;
   /** The login, which is this API's subject (the login of HTTP Basic with an app password). */
@@ -19,7 +28,7 @@ export interface SiteUser {
   role?: string;
 }
 
-export interface SiteTerm {
+export interface SiteTerm extends Checked {
   kind: 'category' | 'tag';
   id: number;
   name: string;
@@ -29,7 +38,7 @@ export interface SiteTerm {
   parent: number;
 }
 
-export interface SitePost {
+export interface SitePost extends Checked {
   kind: 'venue' | 'organizer' | 'event';
   id: number;
   slug: string;
@@ -48,6 +57,69 @@ export interface SitePost {
 }
 
 export type SiteRecord = SiteUser | SiteTerm | SitePost;
+
+/** WordPress's ids are `bigint unsigned`: 1 to 2^64 − 1. */
+const WP_MAX_ID = 2n ** 64n - 1n;
+
+/**
+ * Why `id` (a number, or the text a source wrote it as) cannot be a record's id here, or
+ * undefined when it can: WordPress's ids are whole numbers from 1 (bigint unsigned), and this
+ * API's must also be numbers JavaScript holds exactly (at most Number.MAX_SAFE_INTEGER).
+ */
+export function idRefusal(id: number | string): string | undefined {
+  const text = String(id).trim();
+  if (text === '') return 'no id';
+  if (typeof id === 'number' ? !Number.isInteger(id) : !/^[+-]?\d+$/.test(text)) return `id ${JSON.stringify(text.slice(0, 40))} is not a whole number`;
+  const n = BigInt(typeof id === 'number' ? id : text);
+  if (n < 1n) return `id ${text} is not a positive whole number: WordPress's ids start at 1`;
+  if (n > WP_MAX_ID) return `id ${text} is above 18446744073709551615, the highest id WordPress holds`;
+  if (n > BigInt(Number.MAX_SAFE_INTEGER)) return `id ${text} is above ${Number.MAX_SAFE_INTEGER} (2^53 − 1), the highest id this API holds`;
+  return undefined;
+}
+
+/**
+ * Why a link to `ref` (a venue, organizer, term, parent or author id) cannot be kept, or
+ * undefined when it can or when it names nothing: '', 0 and '0' are how WordPress says "none".
+ */
+export function refRefusal(what: string, ref: unknown): string | undefined {
+  if (ref === undefined || ref === null || ref === '' || ref === 0 || ref === '0') return undefined;
+  const why = typeof ref === 'number' || typeof ref === 'string' ? idRefusal(ref) : `id ${JSON.stringify(ref)} is not a whole number`;
+  const shown = typeof ref === 'string' && !/^[+-]?\d+$/.test(ref) ? JSON.stringify(ref.slice(0, 40)) : String(ref);
+  return why ? `links ${what} ${shown}: ${why}` : undefined;
+}
+
+/** The first reason a list of links cannot be kept. */
+export const refsRefusal = (what: string, refs: readonly unknown[]): string | undefined => {
+  for (const r of refs) {
+    const why = refRefusal(what, r);
+    if (why) return why;
+  }
+  return undefined;
+};
+
+/** A term known by its slug alone (an export names it on items, or defines it without an id): found or made by it. */
+export const bySlugOnly = (r: SiteRecord): boolean => (r.kind === 'category' || r.kind === 'tag') && r.id === 0 && r.idText === undefined;
+
+/** Why the import may not write `r`, or undefined when it may. */
+export const recordRefusal = (r: SiteRecord): string | undefined => (bySlugOnly(r) ? undefined : idRefusal(r.idText ?? r.id)) ?? r.refused;
+
+/** Percent-encoded UTF-8 (`%d0%bf`, how WordPress keeps other scripts in a slug) as its characters. */
+const decodeOctets = (slug: string): string =>
+  slug.replace(/(?:%[0-9a-f]{2})+/gi, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+  });
+
+/**
+ * A site's slug as it is stored here: sanitize_title() as WordPress applies it to a given slug
+ * (lib/domain/slug.ts), after its percent-encoded letters are read as letters, so that no
+ * control character, space, quote or other character WordPress would not store reaches the
+ * store. '' when nothing usable remains: the record then takes one from its title, as a new one does.
+ */
+export const cleanSlug = (slug: string): string => slugify(decodeOctets(slug));
 
 /** Sorts keys, so that a fingerprint does not depend on the order the source listed fields in. */
 function canonical(v: unknown): unknown {

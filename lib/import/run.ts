@@ -5,7 +5,7 @@ import { isFixedOffset, isValidTimezone, offsetAt } from '#lib/domain/time/dates
 import { LiveSite, SiteError, type LiveOptions } from './live-source.js';
 import { wxrRecords } from './wxr-source.js';
 import type { WxrEntry } from './wxr-types.js';
-import { KINDS, type RecordKind, type SiteRecord } from './records.js';
+import { KINDS, recordRefusal, type RecordKind, type SiteRecord } from './records.js';
 import { lastRun, rememberRun, writeRecords, type ImportSummary, type WriteOptions } from './writer.js';
 
 export interface LiveImport extends Omit<WriteOptions, 'progress'> {
@@ -79,7 +79,7 @@ export function formatSummary(s: ImportSummary, dryRun = false): string {
       `${s.authorless.count} posts had no author on the site: written as ${s.authorless.author ? `user ${s.authorless.author}` : "the import's own user"} (--author LOGIN names another).`,
     );
   if (s.unlinked.length) {
-    const shown = s.unlinked.slice(0, 20).map((u) => `event ${u.event} → ${u.kind} ${typeof u.ref === 'string' ? `"${u.ref}"` : u.ref}`);
+    const shown = s.unlinked.slice(0, 20).map((u) => `event ${u.event} → ${u.kind} ${typeof u.ref === 'string' ? JSON.stringify(u.ref) : u.ref}`);
     lines.push(`${s.unlinked.length} links to records neither the source nor this calendar holds, left out: ${shown.join(', ')}${s.unlinked.length > 20 ? ', …' : ''}`);
   }
   for (const f of s.failed) lines.push(`failed: ${f.kind} ${f.id}: ${f.reason}`);
@@ -97,6 +97,6 @@ export async function importEntries(entries: AsyncIterable<WxrEntry>, opts: Omit
 /** One import run from an export file's records (lib/import/wxr-source.ts). */
 export async function importRecords(records: SiteRecord[], opts: Omit<LiveImport, 'site' | 'since'>): Promise<ImportSummary> {
   const present: Partial<Record<RecordKind, Set<number>>> = {};
-  for (const r of records) if (r.id > 0) (present[r.kind] ??= new Set()).add(r.id);
+  for (const r of records) if (r.id > 0 && !recordRefusal(r)) (present[r.kind] ??= new Set()).add(r.id);
   return writeRecords(records, opts, present, opts.deleteMissing);
 }

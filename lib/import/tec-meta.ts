@@ -3,7 +3,7 @@
 // whichever way it is read. Defaults are TEC's for a row that was never written (its REST
 // repository, Tribe__Events__REST__V1__Post_Repository): map flags shown as true, a website
 // shown as the event's own link, the currency fields empty.
-import { truthy, wpDate } from './records.js';
+import { refsRefusal, truthy, wpDate } from './records.js';
 
 /** A post's meta: the first value of a key (undefined when the post has no such row), and every value. */
 export interface Meta {
@@ -82,13 +82,16 @@ export interface SiteCurrency {
 }
 
 /** An event's fields from its meta (its title, texts, terms and TEC's flags aside), and its stored UTC times. */
-export function eventMeta(m: Meta): { fields: Record<string, unknown>; utc?: { start: string; end: string } } {
+export function eventMeta(m: Meta): { fields: Record<string, unknown>; utc?: { start: string; end: string }; refused?: string } {
   const s = (key: string) => m.one(key) ?? '';
+  // A link to an id no WordPress site holds (-5, 2^53 + 1): the event is not imported, and says why.
+  const refused = refsRefusal('venue', m.all('_EventVenueID')) ?? refsRefusal('organizer', m.all('_EventOrganizerID'));
   const url = m.one('_EventURL');
   const currency: SiteCurrency = { symbol: s('_EventCurrencySymbol'), code: s('_EventCurrencyCode'), position: s('_EventCurrencyPosition') };
   const utc = { start: wpDate(s('_EventStartDateUTC')), end: wpDate(s('_EventEndDateUTC')) };
   return {
     ...(utc.start && utc.end ? { utc } : {}),
+    ...(refused ? { refused } : {}),
     fields: {
       start_date: wpDate(s('_EventStartDate')),
       end_date: wpDate(s('_EventEndDate')),

@@ -17,7 +17,19 @@ import { importRole, type StoredRole } from '#lib/store/credentials.js';
 import { ROLES, type Role } from '#lib/contract/principal.js';
 import type { AnyPost, TermItem } from '#lib/store/items.js';
 import type { SiteCurrency } from './tec-meta.js';
-import { fingerprint, KINDS, parentsFirst, type RecordKind, type SitePost, type SiteRecord, type SiteTerm, type SiteUser } from './records.js';
+import {
+  bySlugOnly,
+  cleanSlug,
+  fingerprint,
+  KINDS,
+  parentsFirst,
+  recordRefusal,
+  type RecordKind,
+  type SitePost,
+  type SiteRecord,
+  type SiteTerm,
+  type SiteUser,
+} from './records.js';
 
 /** The importer's own items: one fingerprint per imported record, and the time of the last run. */
 const PARTITION = 'IMPORT';
@@ -26,7 +38,8 @@ const RUN_KEY = { pk: PARTITION, sk: 'run' };
 
 export interface Failure {
   kind: RecordKind;
-  id: number;
+  /** The id, or the text the source wrote it as when no number holds it exactly. */
+  id: number | string;
   reason: string;
 }
 
@@ -109,20 +122,34 @@ export function postBody(r: SitePost, creating: boolean, defaultAuthor?: number)
     body.password = r.password;
     // A draft never saved with a title has no slug on the site; here it takes one from its title.
     // A draft trashed before it had a slug is `__trashed` on the site: it takes one from its title here too.
-    const slug = r.slug.replace(/__trashed$/, '');
+    const slug = postSlug(r);
     if ((creating || !trashed) && slug) body.slug = slug;
   }
   return body;
 }
 
+/**
+ * The slug a post is stored with: the site's, without the mark of the trash, cleaned as WordPress
+ * cleans a given slug; '' (it then takes one from its title) when nothing usable remains.
+ */
+export const postSlug = (r: SitePost): string => cleanSlug(r.slug.replace(/__trashed$/, ''));
+
+/** A term's slug as it is stored: '' (it then takes one from its name) when nothing usable remains. */
+export const termSlug = (t: SiteTerm): string => cleanSlug(t.slug);
+
 export const termBody = (t: SiteTerm): Record<string, unknown> => ({
   name: t.name,
-  slug: t.slug,
+  ...(termSlug(t) ? { slug: termSlug(t) } : {}),
   ...(t.description ? { description: t.description } : {}),
   ...(t.kind === 'category' ? { parent: t.parent } : {}),
 });
 
-const refused = (res: ApiResult) => `${res.status} ${res.body?.code ?? ''}: ${res.body?.message ?? JSON.stringify(res.body).slice(0, 200)}`;
+/** A refusal as the summary shows it: the code and message, and each refused parameter's own reason. */
+const refused = (res: ApiResult) => {
+  const params = res.body?.data?.params;
+  const why = params && typeof params === 'object' ? Object.entries(params).map(([k, v]) => ` (${k}: ${String(v)})`) : [];
+  return `${res.status} ${res.body?.code ?? ''}: ${res.body?.message ?? JSON.stringify(res.body).slice(0, 200)}${why.join('')}`;
+};
 
 /** The stored fingerprints of imported records, by `kind#id`. */
 async function storedFingerprints(): Promise<Map<string, string>> {
@@ -164,7 +191,7 @@ export async function writeRecords(records: SiteRecord[], opts: WriteOptions, pr
   // Terms an item names by slug alone: found or made here once the defined terms are written.
   const named: SiteTerm[] = [];
   for (const r of records) {
-    if ((r.kind === 'category' || r.kind === 'tag') && r.id === 0) named.push(r);
+    if (bySlugOnly(r)) named.push(r as SiteTerm);
     else byKind.get(r.kind)!.push(r);
     if ((r.kind === 'venue' || r.kind === 'organizer' || r.kind === 'event') && !r.author) summary.authorless.count++;
   }
@@ -181,6 +208,12 @@ export async function writeRecords(records: SiteRecord[], opts: WriteOptions, pr
     const tick = opts.progress?.(kind, list.length);
     const tally = summary.kinds[kind];
     const one = async (given: SiteRecord) => {
+      const why = recordRefusal(given);
+      if (why) {
+        summary.failed.push({ kind, id: given.idText ?? given.id, reason: `not imported: ${why}` });
+        tick?.();
+        return;
+      }
       const seq = SEQUENCE[kind];
       highest[seq] = Math.max(highest[seq] ?? 0, given.id);
       try {
@@ -240,16 +273,18 @@ class Links {
   private readonly bySlug = new Map<string, number>();
 
   constructor(records: SiteRecord[]) {
-    for (const r of records) if (r.kind !== 'user' && r.id > 0) this.inImport.add(`${r.kind}#${r.id}`);
+    for (const r of records) if (r.kind !== 'user' && r.id !== 0 && !recordRefusal(r)) this.inImport.add(`${r.kind}#${r.id}`);
   }
 
   /** Finds each term named by slug alone here, or makes it with the name the source gives it. */
   async findNamed(terms: SiteTerm[], opts: WriteOptions, summary: ImportSummary): Promise<void> {
     for (const t of terms) {
-      const key = `${t.kind}#${t.slug}`;
+      // Events name it by the slug it is stored with (the source's, cleaned).
+      const key = `${t.kind}#${termSlug(t)}`;
       const tally = summary.kinds[t.kind];
+      const slug = termSlug(t) || cleanSlug(t.name);
       try {
-        const found = await bySlug<TermItem>(slugIndexKey(t.kind, 'en', t.slug));
+        const found = slug ? await bySlug<TermItem>(slugIndexKey(t.kind, 'en', slug)) : undefined;
         if (found && found.taxonomy === t.kind) {
           this.bySlug.set(key, found.id);
           tally.unchanged++;
@@ -267,7 +302,7 @@ class Links {
         tally.created++;
         tally.written.push(Number(res.body.id));
       } catch (err) {
-        summary.failed.push({ kind: t.kind, id: 0, reason: `"${t.slug}": ${(err as Error).message}` });
+        summary.failed.push({ kind: t.kind, id: 0, reason: `${JSON.stringify(t.slug)}: ${(err as Error).message}` });
       }
     }
   }
@@ -278,7 +313,7 @@ class Links {
     const keep = async (kind: Unlinked['kind'], refs: unknown) => {
       const out: number[] = [];
       for (const ref of Array.isArray(refs) ? (refs as (number | string)[]) : []) {
-        const id = typeof ref === 'string' ? this.bySlug.get(`${kind}#${ref}`) : (await this.holds(kind, ref)) ? ref : undefined;
+        const id = typeof ref === 'string' ? this.bySlug.get(`${kind}#${cleanSlug(ref)}`) : (await this.holds(kind, ref)) ? ref : undefined;
         if (id === undefined) unlinked.push({ event: e.id, kind, ref });
         else if (!out.includes(id)) out.push(id);
       }
@@ -347,7 +382,7 @@ async function writeTerm(t: SiteTerm, opts: WriteOptions): Promise<'created' | '
   if (here && here.taxonomy !== t.kind) throw new Error(`id ${t.id} is a ${here.taxonomy} here`);
   if (opts.dryRun) return here ? 'updated' : 'created';
   const path = here ? `${PATHS[t.kind]}/${t.id}` : PATHS[t.kind];
-  const res = await asImported({ sequence: 'term', id: t.id, slug: t.slug }, () => opts.send('POST', 'en', path, { body: termBody(t), token: opts.token }));
+  const res = await asImported({ sequence: 'term', id: t.id, slug: termSlug(t) || undefined }, () => opts.send('POST', 'en', path, { body: termBody(t), token: opts.token }));
   if (res.status >= 300) throw new Error(refused(res));
   if (res.body?.id !== t.id) throw new Error(`stored as id ${res.body?.id}`);
   return here ? 'updated' : 'created';
@@ -360,7 +395,7 @@ async function writePost(r: SitePost, opts: WriteOptions): Promise<'created' | '
   const scope = {
     sequence: 'post' as const,
     id: r.id,
-    slug: r.slug.replace(/__trashed$/, '') || undefined,
+    slug: postSlug(r) || undefined,
     modified: { modified: r.modified, modified_utc: r.modified_utc },
     ...(r.utc ? { utc: r.utc } : {}),
     // The texts the site holds empty, which a request cannot clear (see postBody).

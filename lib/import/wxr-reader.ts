@@ -34,6 +34,18 @@ function int(text: string, at: XmlPosition): number {
   return Number(t);
 }
 
+/**
+ * An entry's id: its number, with the text as written beside it when the two differ (too long for
+ * a number, or no number at all). The importer refuses such an entry on its own, with that text;
+ * the rest of the file is still read.
+ */
+function id(e: { id: number; idText?: string }, text: string): void {
+  const t = text.trim();
+  e.id = /^[+-]?\d+$/.test(t) ? Number(t) : t === '' ? 0 : Number.NaN;
+  if (String(e.id) !== t) e.idText = t;
+  else delete e.idText;
+}
+
 const SITE_FIELDS: Record<string, Setter<WxrSite>> = {
   title: (e, t) => void (e.title = t),
   link: (e, t) => void (e.link = t),
@@ -44,7 +56,7 @@ const SITE_FIELDS: Record<string, Setter<WxrSite>> = {
 };
 
 const AUTHOR_FIELDS: Record<string, Setter<WxrAuthor>> = {
-  'wp:author_id': (e, t, at) => void (e.id = int(t, at)),
+  'wp:author_id': (e, t) => id(e, t),
   'wp:author_login': (e, t) => void (e.login = t),
   'wp:author_email': (e, t) => void (e.email = t),
   'wp:author_display_name': (e, t) => void (e.displayName = t),
@@ -54,7 +66,7 @@ const AUTHOR_FIELDS: Record<string, Setter<WxrAuthor>> = {
 
 // `<wp:category>`, `<wp:tag>` and `<wp:term>` name the same things differently.
 const TERM_FIELDS: Record<string, Setter<WxrTerm>> = {
-  'wp:term_id': (e, t, at) => void (e.id = int(t, at)),
+  'wp:term_id': (e, t) => id(e, t),
   'wp:category_nicename': (e, t) => void (e.slug = t),
   'wp:category_parent': (e, t) => void (e.parentSlug = t),
   'wp:cat_name': (e, t) => void (e.name = t),
@@ -76,7 +88,7 @@ const POST_FIELDS: Record<string, Setter<WxrPost>> = {
   'dc:creator': (e, t) => void (e.creator = t),
   'content:encoded': (e, t) => void (e.content = t),
   'excerpt:encoded': (e, t) => void (e.excerpt = t),
-  'wp:post_id': (e, t, at) => void (e.id = int(t, at)),
+  'wp:post_id': (e, t) => id(e, t),
   'wp:post_date': (e, t) => void (e.date = t),
   'wp:post_date_gmt': (e, t) => void (e.dateGmt = t),
   'wp:post_modified': (e, t) => void (e.modified = t),

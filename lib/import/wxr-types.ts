@@ -56,6 +56,8 @@ export interface WxrSite {
 export interface WxrAuthor {
   kind: 'author';
   id: number;
+  /** The id as written, when its number differs from it (too long, or no number: the id is then NaN). */
+  idText?: string;
   login: string;
   email: string;
   displayName: string;
@@ -70,6 +72,8 @@ export interface WxrAuthor {
 export interface WxrTerm {
   kind: 'term';
   id: number;
+  /** The id as written, when its number differs from it (too long, or no number: the id is then NaN). */
+  idText?: string;
   taxonomy: string;
   slug: string;
   name: string;
@@ -82,6 +86,8 @@ export interface WxrTerm {
 export interface WxrPost {
   kind: 'post';
   id: number;
+  /** The id as written, when its number differs from it (too long, or no number: the id is then NaN). */
+  idText?: string;
   type: string;
   title: string;
   link: string;

@@ -95,7 +95,8 @@ export function syntheticExport(
 
 /** One `<item>` of any post type, as export.php writes it; `creator` '' is a post without an author. */
 export function wxrItem(p: {
-  id: number;
+  /** A number, or any text a file may hold where the id belongs. */
+  id: number | string;
   type: string;
   title: string;
   slug: string;

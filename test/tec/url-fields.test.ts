@@ -1,5 +1,6 @@
 // The live TEC's side of test/support/url-samples.ts: what it stores as an event's website for
-// each value (undefined: it answers 400), read back from WordPress's own route with `context=edit`.
+// each value (undefined: it answers 400), read back from WordPress's own route with `context=edit`;
+// for the other schemes, a venue's and an organizer's website too, and the image's schemes.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { liveTec, TEC } from '../support/live-tec.js';
 import { LIVE } from '../support/url-samples.js';
@@ -39,5 +40,35 @@ describe('websites the live TEC stores', () => {
     } finally {
       await call('DELETE', `/tribe/events/v1/events/${made.body.id}?force=true`);
     }
+  });
+
+  // Rows of a scheme other than http and https: a venue and an organizer store them as an event does.
+  const SCHEMES = LIVE.filter(([input]) => input !== '' && !/^\s*https?:/i.test(input));
+  it.each(
+    SCHEMES.flatMap(([input, expected]) => [
+      ['venue', input, expected],
+      ['organizer', input, expected],
+    ]),
+  )("a %s's website %j is stored as %j", async (kind, input, expected) => {
+    const made = await call('POST', `/tribe/events/v1/${kind}s`, { [kind]: `Website probe ${Math.random()}`, status: 'draft', website: input });
+    if (expected === undefined) {
+      expect(made.status).toBe(400);
+      expect(made.body.code).toBe('rest_invalid_param');
+      return;
+    }
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    try {
+      const raw = await call('GET', `/wp/v2/tribe_${kind}/${made.body.id}?context=edit`);
+      expect(raw.body.meta[kind === 'venue' ? '_VenueURL' : '_OrganizerWebsite']).toBe(expected);
+      expect((await call('GET', `/tribe/events/v1/${kind}s/${made.body.id}`)).body.website).toBe(expected);
+    } finally {
+      await call('DELETE', `/tribe/events/v1/${kind}s/${made.body.id}?force=true`);
+    }
+  });
+
+  it.each(['ftp://example.com/x.jpg', 'mailto:a@example.com', 'tel:+123'])('refuses the image %j (it fetches an image: http and https only)', async (image) => {
+    const made = await call('POST', '/tribe/events/v1/events', { title: 'Image probe', status: 'draft', start_date: '2030-01-01 10:00', end_date: '2030-01-01 11:00', image });
+    if (made.body?.id) await call('DELETE', `/tribe/events/v1/events/${made.body.id}?force=true`);
+    expect([made.status, made.body.code]).toEqual([400, 'rest_invalid_param']);
   });
 });

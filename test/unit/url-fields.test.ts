@@ -67,7 +67,9 @@ describe('URL arguments', () => {
   });
 
   it.each(LIVE)('save %j as the tables say (TEC stores %j)', (input, _tec, expected) => {
-    for (const { id, schema } of URL_ARGS) expect(take(schema, input), id).toBe(expected);
+    // An image takes http and https alone, as TEC's (which it fetches) does.
+    const image = expected === undefined || expected === '' || /^https?:/.test(expected) ? expected : undefined;
+    for (const { id, schema } of URL_ARGS) expect(take(schema, input), id).toBe(id.endsWith(' image') ? image : expected);
   });
 
   it('keep no character that could end a line, and give their own value back unchanged', () => {

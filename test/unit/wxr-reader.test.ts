@@ -393,8 +393,27 @@ describe('hostile or broken input: a WxrError with the line, never a hang', () =
     expect((await failure(chunksOf([new TextEncoder().encode(wrap('')).subarray(0, -1), Uint8Array.of(0xc5)]))).message).toMatch(/UTF-8/);
   });
 
+  it('an id no number holds exactly is read with its text, for the importer to refuse that entry alone', async () => {
+    const ver = '<wp:wxr_version>1.2</wp:wxr_version>';
+    const ids = ['12a', '9007199254740993', '-5', '0', '', '007', '42'];
+    const entries = await readAll(
+      chunksOf([wrap(`${ver}${ids.map((id) => `<item><wp:post_id>${id}</wp:post_id></item>`).join('')}<wp:author><wp:author_id>99999999999999999999</wp:author_id></wp:author>`)]),
+    );
+    const posts = entries.filter((e) => e.kind === 'post');
+    expect(posts.map((p) => [p.id, p.idText])).toEqual([
+      [Number.NaN, '12a'],
+      [9007199254740992, '9007199254740993'],
+      [-5, undefined],
+      [0, undefined],
+      [0, ''],
+      [7, '007'],
+      [42, undefined],
+    ]);
+    expect(entries.find((e) => e.kind === 'author')).toMatchObject({ idText: '99999999999999999999' });
+  });
+
   it('a field that is not a number where WordPress writes (int), an element inside a text field', async () => {
-    expect((await failure(wrap('<item>\n<wp:post_id>12a</wp:post_id></item>'))).message).toMatch(/"12a" where a whole number belongs at line 5/);
+    expect((await failure(wrap('<item>\n<wp:menu_order>12a</wp:menu_order></item>'))).message).toMatch(/"12a" where a whole number belongs at line 5/);
     expect((await failure(wrap('<item><title>a<b>bold</b></title></item>'))).message).toMatch(/element <b> inside <title>/);
   });
 

@@ -1,7 +1,7 @@
 // Event arguments (spec §2.1 and §4.4), with TEC's validation rules (reference §4.1, §6.1).
 import { parseCostInput } from '#lib/domain/cost.js';
 import { bool, checked, statusList, idList, idOrSlugList, int, listArg, listItems, num, searchText, str, type Args } from '#lib/contract/params.js';
-import { urlOrEmpty } from '#lib/contract/url-arg.js';
+import { imageUrlOrEmpty, urlOrEmpty } from '#lib/contract/url-arg.js';
 import { LIST_LIMITS } from '#lib/contract/budget.js';
 import { dateArg, forceArg, mlLanguage, optional, pagingArgs, pathId, pathSlug, postArgs, timezoneArg } from './common.js';
 
@@ -47,7 +47,7 @@ export const eventWriteArgs = {
   excerpt: { schema: str({ nonEmpty: true, notZero: true }), type: 'string', description: 'The event excerpt', html: { filter: 'post' } },
   timezone: timezoneArg,
   all_day: { ...flag('Whether the event lasts the whole day'), default: false },
-  image: { schema: urlOrEmpty(), type: 'string', description: 'URL of the featured image' },
+  image: { schema: imageUrlOrEmpty(), type: 'string', description: 'URL of the featured image' },
   cost: {
     schema: checked((v) => (parseCostInput(v) ? undefined : 'is not a valid cost.')),
     description: 'The event cost: a string such as "20$" or "10 - 50", a number, or a list of them',

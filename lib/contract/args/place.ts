@@ -1,6 +1,6 @@
 // Venue and organizer arguments (spec §2.2, §2.3, §4.5; reference §4.2, §6.2).
 import { bool, checked, statusList, int, num, str, type Arg, type Args } from '#lib/contract/params.js';
-import { urlOrEmpty } from '#lib/contract/url-arg.js';
+import { imageUrlOrEmpty, urlOrEmpty } from '#lib/contract/url-arg.js';
 import { forceArg, mlLanguage, optional, pagingArgs, pathId, pathSlug, postArgs } from './common.js';
 
 /** A one-line text field, saved as TEC saves post meta (sanitize_text_field), for every user. */
@@ -11,7 +11,7 @@ const commonPostWrite = (noun: string) =>
     ...postArgs,
     description: { schema: str(), type: 'string', description: `The ${noun} description`, html: { filter: 'post' } },
     website: { schema: urlOrEmpty(), type: 'string', description: `The ${noun} website URL` },
-    image: { schema: urlOrEmpty(), type: 'string', description: 'URL of the featured image' },
+    image: { schema: imageUrlOrEmpty(), type: 'string', description: 'URL of the featured image' },
     ml_language: mlLanguage,
   }) satisfies Args;
 
