@@ -13,9 +13,17 @@ export const durationClass = (seconds: number): number => Math.ceil(Math.log2(Ma
 /** The seconds a class stands for. */
 export const classSeconds = (k: number): number => 2 ** k;
 
-/** An event's duration in whole seconds (its stored walls are UTC). */
-export const eventSeconds = (e: Pick<EventItem, 'utcStart' | 'utcEnd'>): number =>
-  Math.ceil((Date.parse(`${e.utcEnd.replace(' ', 'T')}Z`) - Date.parse(`${e.utcStart.replace(' ', 'T')}Z`)) / 1000);
+/** A stored UTC wall as milliseconds since the epoch; NaN when it is not one (an item written by hand). */
+const utcMs = (wall: unknown): number => (typeof wall === 'string' ? Date.parse(`${wall.replace(' ', 'T')}Z`) : Number.NaN);
+
+/**
+ * An event's duration in whole seconds (its stored walls are UTC); 0 when a wall cannot be read, so
+ * that a malformed item counts as an instant rather than breaking what derives from it.
+ */
+export const eventSeconds = (e: Pick<EventItem, 'utcStart' | 'utcEnd'>): number => {
+  const seconds = Math.ceil((utcMs(e.utcEnd) - utcMs(e.utcStart)) / 1000);
+  return Number.isFinite(seconds) ? seconds : 0;
+};
 
 /**
  * The bound of some buckets: the longest class they carry, in seconds; undefined when one that

@@ -13,6 +13,9 @@ describe('bucket duration classes', () => {
   it('an event lasts from its UTC start to its UTC end, in whole seconds', () => {
     expect(eventSeconds({ utcStart: '2026-01-01 10:00:00', utcEnd: '2026-01-02 10:00:01' })).toBe(86_401);
     expect(eventSeconds({ utcStart: '2026-03-01 00:00:00', utcEnd: '2026-03-01 00:00:00' })).toBe(0);
+    // Walls an item written by hand may hold: an instant, never NaN (which DynamoDB cannot store).
+    expect(eventSeconds({ utcStart: 'garbage', utcEnd: '2026-03-01 00:00:00' })).toBe(0);
+    expect(eventSeconds({ utcStart: '2026-03-01 00:00:00', utcEnd: 1767225600 as unknown as string })).toBe(0);
   });
 
   it('buckets are bounded by their longest class; a bucket that counts events without classes has no bound', () => {
