@@ -32,8 +32,10 @@ import { isEditor } from '#lib/auth/permissions.js';
 import { callerRole, logError } from '#lib/observe/log.js';
 import { observe } from '#lib/observe/invocation.js';
 import { cacheControl, entityTag, noneMatch } from './conditional.js';
+import { heldTag, revalidationScope, scopeDigest, scopedTag, settleMs } from './revalidate.js';
+import { bumpValidator, readValidator } from '#lib/store/validators.js';
 import type { Result as Encoded } from './idempotency.js';
-import { wpShaped } from './wp-query.js';
+import { wantsEnvelope, wpShaped } from './wp-query.js';
 import { discoveryHeaders } from './discovery.js';
 import type { Logic, RequestContext } from '#lib/contract/request.js';
 import { validateArgs } from '#lib/contract/validate.js';
@@ -182,17 +184,53 @@ function wpError(err: unknown, event: Event, writes?: WriteLog, create = false, 
 /**
  * A successful read gets its entity tag, and a 304 when the caller already holds it; a shared
  * cache may keep it only when nobody was identified (no credentials sent, no post password given).
- * A write's answer carries the tag of the record it shows.
+ * A write's answer carries the tag of the record it shows. `scoped`: the digest of a cheaply
+ * revalidated read's scope (lib/http/revalidate.ts), when the table had settled; other answers are
+ * tagged with the digest of their body.
  */
-function conditional(reply: Reply, req: RequestContext, event: Event): { reply: Reply; headers: Record<string, string>; body: string } {
+function conditional(reply: Reply, req: RequestContext, event: Event, scoped?: string): { reply: Reply; headers: Record<string, string>; body: string } {
   const body = reply.text ?? JSON.stringify(reply.body);
   const ok = reply.status >= 200 && reply.status < 300;
   const read = req.method === 'GET' || req.method === 'HEAD';
   if (!ok || (!read && !reply.revision)) return { reply, headers: {}, body };
-  const tag = entityTag(body, reply.revision, JSON.stringify(reply.headers ?? {}));
+  const digested = entityTag(body, reply.revision, JSON.stringify(reply.headers ?? {}));
+  const tag = read && scoped !== undefined ? scopedTag(scoped, reply.revision) : digested;
   const headers = { etag: tag, 'cache-control': cacheControl(config(), read && req.shared === true) };
-  if (read && noneMatch(header(event, 'if-none-match'), tag)) return { reply: { status: 304, body: '' }, headers, body: '' };
+  // A tag given out while the table was settling is the body's digest: the same body answers 304
+  // to it, with the tag it has now.
+  const held = header(event, 'if-none-match');
+  if (read && (noneMatch(held, tag) || noneMatch(held, digested))) return { reply: { status: 304, body: '' }, headers, body: '' };
   return { reply, headers, body };
+}
+
+/**
+ * The conditional part of a cheaply revalidated read, before its logic runs: the digest of its
+ * scope at the counter's current state, and `held`, the tag of `If-None-Match` made from it (the
+ * answer is then a 304, its logic not run). The counter is read before the answer, so that the
+ * answer is never older than its tag. `settled`: whether the answer may be tagged with the digest
+ * (the counter has not moved in the last `settleMs()`, so every write it counts is in every read).
+ */
+async function revalidation(req: RequestContext, event: Event): Promise<{ digest: string; settled: boolean; held?: string } | undefined> {
+  const scope = revalidationScope(req, event, linkFormOf(event));
+  if (scope === undefined) return undefined;
+  const validator = await readValidator();
+  const digest = scopeDigest(scope, validator.stamp);
+  const settled = Date.now() - validator.last >= settleMs();
+  return { digest, settled, held: heldTag(header(event, 'if-none-match'), digest) };
+}
+
+/**
+ * After a write operation that may have written: the table's change counter moves before the
+ * client hears of it (lib/store/validators.ts). Should the bump fail, the stream consumer's bump
+ * for the same change makes up for it a moment later; the answer still goes out.
+ */
+async function countWrite(writes: WriteLog | undefined): Promise<void> {
+  if (!writes?.mayHaveWritten) return;
+  try {
+    await bumpValidator();
+  } catch (err) {
+    logError(err);
+  }
 }
 
 /** Runs a create once per caller and `Idempotency-Key` (lib/http/idempotency.ts). */
@@ -260,9 +298,19 @@ function runner(op: Operation, logic: Logic, html: HtmlFilters | undefined, once
   const operate = (event: Event, context: ContextWithRequest): Promise<Result> => {
     const req = context.request!;
     return once(op, req.principal?.sub, event, context, async () => {
+      const cheap = await revalidation(req, event);
+      if (cheap?.held) {
+        const headers = { etag: cheap.held, 'cache-control': cacheControl(config(), req.shared === true) };
+        return encode(
+          { status: 304, body: '' },
+          { ...discoveryHeaders(apiRoot(event), undefined), ...(wantsEnvelope(event.rawQueryString) ? {} : { allow }), ...headers },
+          event,
+          '',
+        );
+      }
       // `_fields` and `_envelope` shape the answer before its entity tag is taken, so a tag names what was sent.
       const shaped = wpShaped(await logic(req), req.input._fields, event.rawQueryString, allow);
-      const answer = conditional(shaped.reply, req, event);
+      const answer = conditional(shaped.reply, req, event, cheap?.settled ? cheap.digest : undefined);
       const discovery = discoveryHeaders(apiRoot(event), answer.reply.headers);
       return encode(answer.reply, { ...discovery, ...(shaped.enveloped ? {} : { allow }), ...answer.headers }, event, answer.body);
     });
@@ -314,8 +362,11 @@ export function handle<Id extends OperationId>(opId: Id, logic: Logic<ArgsOf<Id>
       writes = target.access === 'write' ? new WriteLog() : undefined;
       await chosen.run.route(chosen.event, context);
       const work = writes ? loggingWrites(writes, () => chosen.run.operate(chosen.event, context)) : chosen.run.operate(chosen.event, context);
-      return await beforeTimeout(context.getRemainingTimeInMillis(), work);
+      const result = await beforeTimeout(context.getRemainingTimeInMillis(), work);
+      await countWrite(writes);
+      return result;
     } catch (err) {
+      await countWrite(writes);
       return wpError(err, event, writes, target.idempotent, target.methods.join(', '));
     }
   };

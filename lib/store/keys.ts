@@ -14,6 +14,11 @@ export const pad = (id: number) => String(id).padStart(10, '0');
 export const RECENT_SHARDS = 4;
 export const recentPartition = (lang: Lang, shard: number) => `RECENT#${lang}#${shard}`;
 
+/** How many items the table's change counter spreads over (lib/store/validators.ts). */
+export const VALIDATOR_SHARDS = 8;
+/** The partition of the change counter's items, read whole by one Query. */
+export const VALIDATOR_PARTITION = 'VALIDATOR';
+
 export const keys = {
   /** An event, venue or organizer: they share the post id sequence, as in WordPress. */
   post: (id: number) => ({ pk: `POST#${id}`, sk: 'POST' }),
@@ -77,6 +82,12 @@ export const keys = {
    * about how large the language's terms are together (it decides how some lists read terms).
    */
   langStats: (lang: Lang) => ({ pk: 'STATS', sk: lang }),
+  /**
+   * One shard of the table's change counter, which every write bumps after it commits and the
+   * stream consumer bumps again for every change (lib/store/validators.ts): the entity tags of
+   * reads are made from it, so that a conditional GET reads it rather than the answer.
+   */
+  validator: (shard: number) => ({ pk: VALIDATOR_PARTITION, sk: String(shard) }),
 };
 
 /**

@@ -27,6 +27,11 @@ export interface Change {
 export interface Trigger {
   /** Stable id, e.g. `search`, `cards`, `feed`. */
   id: string;
+  /**
+   * Triggers that must have applied a change before this one is given it, among those that want
+   * it (one that failed holds this one back: the record is retried).
+   */
+  after?: readonly string[];
   /** Whether this trigger wants the change (cheap; no I/O). */
   wants(change: Change): boolean;
   /**

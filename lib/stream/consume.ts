@@ -60,26 +60,38 @@ async function handleRecord(record: DynamoDBRecord, triggers: readonly Trigger[]
     }
     summary.changes++;
     const wanting = triggers.filter((t) => t.wants(change!));
-    // Every trigger gets its chance even when one fails: the retry repeats them all, idempotently.
-    const results = await Promise.allSettled(wanting.map((t) => t.apply(change!)));
+    const wanted = new Set(wanting.map((t) => t.id));
+    const done = new Set<string>();
     let first: unknown;
-    results.forEach((r, i) => {
-      const trigger = wanting[i]!.id;
-      if (r.status === 'fulfilled') {
-        summary.applied[trigger] = (summary.applied[trigger] ?? 0) + 1;
-        return;
+    // In waves: a trigger runs once those it comes `after` have applied the change. Every trigger
+    // of a wave gets its chance even when one fails: the retry repeats them all, idempotently.
+    for (let waiting = wanting; waiting.length; ) {
+      const ready = waiting.filter((t) => (t.after ?? []).every((id) => !wanted.has(id) || done.has(id)));
+      if (!ready.length) {
+        if (first === undefined) throw new Error(`The triggers ${waiting.map((t) => t.id).join(', ')} wait for each other.`);
+        break;
       }
-      first ??= r.reason;
-      logger.error({
-        message: 'stream trigger failed',
-        operation: STREAM_CONSUMER.id,
-        trigger,
-        sequence: record.dynamodb?.SequenceNumber,
-        event_id: record.eventID,
-        change: describe(change),
-        error: r.reason instanceof Error ? r.reason : new Error(String(r.reason)),
+      waiting = waiting.filter((t) => !ready.includes(t));
+      const results = await Promise.allSettled(ready.map((t) => t.apply(change!)));
+      results.forEach((r, i) => {
+        const trigger = ready[i]!.id;
+        if (r.status === 'fulfilled') {
+          done.add(trigger);
+          summary.applied[trigger] = (summary.applied[trigger] ?? 0) + 1;
+          return;
+        }
+        first ??= r.reason;
+        logger.error({
+          message: 'stream trigger failed',
+          operation: STREAM_CONSUMER.id,
+          trigger,
+          sequence: record.dynamodb?.SequenceNumber,
+          event_id: record.eventID,
+          change: describe(change),
+          error: r.reason instanceof Error ? r.reason : new Error(String(r.reason)),
+        });
       });
-    });
+    }
     if (first !== undefined) throw first;
   } catch (err) {
     if (change === undefined) {

@@ -5,6 +5,7 @@ import type { Trigger } from './change.js';
 import { cardsTrigger } from './cards-trigger.js';
 import { feedTrigger } from './feed-trigger.js';
 import { searchTrigger } from './search-trigger.js';
+import { validatorsTrigger } from './validators-trigger.js';
 
 export const TRIGGERS: readonly Trigger[] = [
   // The change feed on the event bus.
@@ -13,6 +14,8 @@ export const TRIGGERS: readonly Trigger[] = [
   searchTrigger,
   // Venue and organizer cards in their events, and links dropped by a trash or delete.
   cardsTrigger,
+  // The change counter that entity tags are made from, once the rewrites above are done.
+  validatorsTrigger,
 ];
 
 const extra: Trigger[] = [];

@@ -1,0 +1,69 @@
+// The table's change counter, from which the entity tags of reads are made (lib/http/revalidate.ts),
+// so that a conditional GET reads a few small items instead of the whole answer.
+//
+// Why this shape:
+// - A tag must change whenever an answer could. Any record's write can change many answers (an
+//   event's list pages and feeds, a venue's events, a term's counts), so the counter is one for
+//   the whole table: every change moves every tag. Pollers of an unchanged calendar get 304s.
+// - It is bumped by whoever wrote, after the write committed and before the client is answered
+//   (lib/http/pipeline.ts, for every write operation that may have written), and once more by the
+//   stream consumer for each change, after the triggers that rewrite other records for it (cards,
+//   unlinks: lib/stream/validators-trigger.ts). So a write is in the counter before anyone is told
+//   it happened, without waiting for the stream; the consumer's bump covers what no request
+//   bumped (a function that ended between its commit and its bump, imports, the consumer's own
+//   rewrites), a moment later.
+// - It is never in a write's transaction: a single item every transaction updated would make
+//   concurrent writes conflict on it. The bump is a plain UpdateItem ADD, which DynamoDB applies
+//   one after another without conflicts, on one of VALIDATOR_SHARDS items (a random one) of one
+//   partition, whose sort keys let DynamoDB split a hot partition; a read takes them all with one
+//   strongly consistent Query of a fraction of a read unit.
+// - A read takes the counter before anything else, so an answer is never older than its tag: a
+//   write that lands between the counter's read and the answer's only makes the next
+//   revalidation read the answer again.
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '#lib/runtime/config.js';
+import { db } from './db.js';
+import { keys, VALIDATOR_PARTITION, VALIDATOR_SHARDS } from './keys.js';
+
+/** What a read's tag is made from: the counter's shards, and when it last moved (epoch ms, this side's clock). */
+export interface Validator {
+  /** The shards' counts, in shard order (`3.0.7…`); empty before the first write. */
+  stamp: string;
+  /** The latest bump's time, 0 before the first write. */
+  last: number;
+}
+
+/** Moves the counter: one shard, chosen at random unless given. */
+export async function bumpValidator(shard = Math.floor(Math.random() * VALIDATOR_SHARDS), now = Date.now()): Promise<void> {
+  await db().send(
+    new UpdateCommand({
+      TableName: config().tableName,
+      Key: keys.validator(shard % VALIDATOR_SHARDS),
+      UpdateExpression: 'ADD #n :one SET #at = :at',
+      ExpressionAttributeNames: { '#n': 'n', '#at': 'at' },
+      ExpressionAttributeValues: { ':one': 1, ':at': now },
+    }),
+  );
+}
+
+/** The counter as it is now: one strongly consistent Query of its partition (a write answered a moment ago is in it). */
+export async function readValidator(): Promise<Validator> {
+  const out = await db().send(
+    new QueryCommand({
+      TableName: config().tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeNames: { '#n': 'n', '#at': 'at' },
+      ExpressionAttributeValues: { ':pk': VALIDATOR_PARTITION },
+      ProjectionExpression: 'sk, #n, #at',
+      ConsistentRead: true,
+    }),
+  );
+  const counts = new Array<number>(VALIDATOR_SHARDS).fill(0);
+  let last = 0;
+  for (const item of out.Items ?? []) {
+    const shard = Number(item.sk);
+    if (Number.isInteger(shard) && shard >= 0 && shard < VALIDATOR_SHARDS) counts[shard] = Number(item.n ?? 0);
+    last = Math.max(last, Number(item.at ?? 0));
+  }
+  return { stamp: last === 0 ? '' : counts.join('.'), last };
+}
