@@ -34,7 +34,7 @@ export interface Validator {
 }
 
 /** Moves the counter: one shard, chosen at random unless given. */
-export async function bumpValidator(shard = Math.floor(Math.random() * VALIDATOR_SHARDS), now = Date.now()): Promise<void> {
+export async function bumpValidator(shard = Math.floor(Math.random() * VALIDATOR_SHARDS), now = Date.now(), abortSignal?: AbortSignal): Promise<void> {
   await db().send(
     new UpdateCommand({
       TableName: config().tableName,
@@ -43,6 +43,7 @@ export async function bumpValidator(shard = Math.floor(Math.random() * VALIDATOR
       ExpressionAttributeNames: { '#n': 'n', '#at': 'at' },
       ExpressionAttributeValues: { ':one': 1, ':at': now },
     }),
+    { abortSignal },
   );
 }
 
