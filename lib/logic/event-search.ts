@@ -193,7 +193,7 @@ class Merged {
 type Hit = [number, string, EventItem | undefined, IndexItem?];
 
 /** A page's events, and the terms read with them (kept ones included). */
-export interface SearchPage {
+interface SearchPage {
   events: EventItem[];
   total: number;
   terms: Map<number, TermItem>;
