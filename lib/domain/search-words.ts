@@ -44,5 +44,11 @@ export function suffixes(word: string): string[] {
 /** The vocabulary partition of a suffix (or of a run looked up): its first two characters. */
 export const vocabShard = (text: string): string => [...text].slice(0, 2).join('');
 
+/**
+ * The list dimension of a word's events: the password-protected ones apart, since WordPress
+ * searches them only for signed-in users (WP_Query adds `post_password = ''` for anyone else).
+ */
+export const wordDim = (word: string, locked: boolean): string => `${locked ? 'locked' : ''}word#${word}`;
+
 /** The words an event is found by. */
 export const eventWords = (e: Searchable): string[] => wordsOf(searchedTexts(e)).slice(0, MAX_WORDS);

@@ -111,6 +111,8 @@ export async function geoVenues(ctx: EventListRequest): Promise<number[] | undef
 export interface Filters {
   /** A word of the search index (lib/domain/search-words.ts). */
   word?: string;
+  /** With `word`: its password-protected events too (signed-in callers, as WordPress searches). */
+  withLocked?: boolean;
   venue?: number[];
   organizer?: number[];
   categories?: number[];

@@ -87,7 +87,8 @@ async function listEventsWith(ctx: EventListRequest, side: SideWork, feed: Feed 
   } else if (p.include !== undefined) {
     ({ events, total: n } = await listIncluded(ctx, statusList, ownBy, filters, offset, perPage));
   } else if (!paged) {
-    ({ events, total: n } = await listSearched(ctx, parseSearch(p.search ?? ''), statusList, ownBy, filters, w, offset, perPage, stats, feed !== undefined));
+    // The terms the page's index entries name come with its records, as a list page's do.
+    ({ events, total: n, terms: known } = await listSearched(ctx, parseSearch(p.search ?? ''), statusList, ownBy, filters, w, offset, perPage, stats, feed !== undefined));
   } else {
     const { sources: src, multi } = sources(ctx, statusList, filters, w, ownBy);
     // Several values of a filter (OR) may list an event twice: their total counts the ids, so
@@ -120,7 +121,11 @@ async function listEventsWith(ctx: EventListRequest, side: SideWork, feed: Feed 
   // Their links are read from them: a malformed record's lists are made lists first.
   events = events.map(wellTyped);
   if (page > 1 && events.length === 0) throw tec.archivePageNotFound('event');
-  const linked = await loadLinked(events, { termBytes: paged || !events.length ? undefined : (await stats()).termBytes, shared: ctx.shared }, known);
+  // How to read terms (the STATS item) matters only when some are neither read nor kept.
+  const termIds = new Set(events.flatMap((e) => [...e.categories, ...e.tags]));
+  const kept = termsFor(ctx.shared, termIds);
+  const unread = [...termIds].some((id) => !known?.has(id) && !kept.has(id));
+  const linked = await loadLinked(events, { termBytes: paged || !unread ? undefined : (await stats()).termBytes, shared: ctx.shared }, known);
   const open = await waitAll(events.map((e) => unlocked(ctx, e)));
   if (feed) return feed.answer({ events, linked, open, total: n });
   return envelope(

@@ -15,28 +15,36 @@
 //
 // The index follows the table a moment behind, so the events written since it last caught up
 // (lib/store/recent-writes.ts) are judged by their records as they are now instead: a new or renamed
-// event is found at once, and an old word or a trashed event stops matching at once.
+// event is found at once, and an old word or a trashed event stops matching at once. That read also
+// gives the vocabulary's versions, so that a lookup this process made before serves again while
+// nothing was added to its part of the vocabulary.
+//
+// As in WordPress, a caller who is not signed in never finds a password-protected event (not by
+// its title either): the index keeps those events' words in partitions of their own, which only a
+// signed-in caller's search reads, and the records judged here are checked likewise.
 //
 // Totals: one term that is a single word's partition (`jazz`, or `azz` when only `jazz` contains it)
 // counts from the partition's count buckets, as a filtered list does. Otherwise the total is exact
 // when the candidates ran out before the page was full, and else estimated from the driving term's
 // counts and the share of its candidates that matched.
-import { exactByWords, keyRun, MAX_WORD_LENGTH } from '#lib/domain/search-words.js';
+import { exactByWords, keyRun, MAX_WORD_LENGTH, vocabShard } from '#lib/domain/search-words.js';
 import { matchesSearch, type SearchTerms } from '#lib/domain/search-terms.js';
 import type { Lang } from '#lib/runtime/config.js';
 import { batchGet, keyOf, query, queryAll } from '#lib/store/reads.js';
 import type { LangStats } from '#lib/store/stats.js';
 import { keys, listKeys } from '#lib/store/keys.js';
-import { recentIds } from '#lib/store/recent-writes.js';
-import type { EventItem } from '#lib/store/items.js';
+import { recentState, vocabGroup } from '#lib/store/recent-writes.js';
+import type { EventItem, TermItem } from '#lib/store/items.js';
+import { withShardTotals } from '#lib/store/record-shards.js';
 import { waitAll } from '#lib/runtime/settle.js';
 import { matchesFilters } from './event-in-memory.js';
 import { readFitting, SearchRoom } from './feed-reads.js';
-import { nonEmpty, pageAndTotal, pageKeys, type Source } from './lists.js';
+import { asList, nonEmpty, pageAndTotal, pageKeys, type Source } from './lists.js';
+import { keepFor, termsFor } from './term-cache.js';
 import { listTotal } from './event-totals.js';
 import type { Filters } from './event-filters.js';
 import { queryInputOf, sources, type EventSource } from './event-sources.js';
-import type { EventListRequest, Window } from './event-window.js';
+import { HIGH, type EventListRequest, type Window } from './event-window.js';
 
 /** The most list partitions (words × statuses) one term's candidates are merged from; more: not selective. */
 const MAX_TERM_PARTITIONS = 16;
@@ -46,6 +54,10 @@ const VOCAB_READ = 200;
 const CHECKED_PARTITIONS = 8;
 /** The most candidates judged at once (one batch read of records, one range read per checked partition). */
 const MAX_CHUNK = 100;
+/** The most recent writes whose records join the page's own batch read (3 keys each, 100 in all). */
+const FOLDED_RECENT = 25;
+/** Vocabulary lookups this process keeps. */
+const MAX_LOOKED = 2000;
 
 /** A term, and the words whose partitions hold its events (none known: the term is not selective). */
 export interface TermPlan {
@@ -57,21 +69,44 @@ export interface TermPlan {
 
 type IndexItem = Record<string, unknown> & { id: number; gsi2sk: string };
 
-/** The words of a language's vocabulary that contain the term's key run. */
-export async function planTerm(lang: Lang, term: string, statuses: number): Promise<TermPlan> {
-  const exact = exactByWords(term);
-  const run = keyRun(term);
-  // One character is in nearly every text; it is not looked up.
-  if (run === undefined || [...run].length < 2) return { term, exact };
-  const piece = [...run].slice(0, MAX_WORD_LENGTH).join('');
+/** Vocabulary lookups made, by language and piece, with their group's version then (none: too many words). */
+const looked = new Map<string, { version: number; words: string[] | undefined }>();
+
+/**
+ * The words of a language's vocabulary that contain a piece (none: more than a search merges).
+ * Given the vocabulary's versions, a lookup made at the same version serves again.
+ */
+async function wordsContaining(lang: Lang, piece: string, versions?: Record<string, number>): Promise<string[] | undefined> {
+  const key = `${lang}|${piece}`;
+  const version = versions?.[vocabGroup(vocabShard(piece))] ?? 0;
+  const kept = versions ? looked.get(key) : undefined;
+  if (kept?.version === version) return kept.words;
   const { items, last } = await query<{ word: string }>({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :piece)',
     ExpressionAttributeValues: { ':pk': keys.vocab(lang, piece, '').pk, ':piece': piece },
     ProjectionExpression: 'word',
     Limit: VOCAB_READ,
+    // What is kept must hold every word added before the version read.
+    ConsistentRead: versions !== undefined,
   });
-  const words = [...new Set(items.map((i) => String(i.word)))];
-  if (last || words.length * statuses > MAX_TERM_PARTITIONS) return { term, exact };
+  const words = last ? undefined : [...new Set(items.map((i) => String(i.word)))];
+  if (versions) {
+    looked.delete(key);
+    looked.set(key, { version, words });
+    if (looked.size > MAX_LOOKED) looked.delete(looked.keys().next().value!);
+  }
+  return words;
+}
+
+/** The words of a language's vocabulary that contain the term's key run (`perWord`: list partitions each word has). */
+export async function planTerm(lang: Lang, term: string, perWord: number, versions?: Record<string, number>): Promise<TermPlan> {
+  const exact = exactByWords(term);
+  const run = keyRun(term);
+  // One character is in nearly every text; it is not looked up.
+  if (run === undefined || [...run].length < 2) return { term, exact };
+  const piece = [...run].slice(0, MAX_WORD_LENGTH).join('');
+  const words = await wordsContaining(lang, piece, versions);
+  if (!words || words.length * perWord > MAX_TERM_PARTITIONS) return { term, exact };
   return { term, words, exact: exact && [...run].length <= MAX_WORD_LENGTH };
 }
 
@@ -92,6 +127,10 @@ export function estimatedTotal(candidates: number, consumed: number, matched: nu
   return Math.max(matched + recent + 1, Math.round((candidates * matched) / Math.max(consumed, 1)) + recent);
 }
 
+/** Whether a search hides password-protected events: WordPress's does for anyone not signed in. */
+const hidesLocked = (ctx: EventListRequest) => !ctx.principal;
+const findable = (ctx: EventListRequest, e: EventItem) => !e.password || !hidesLocked(ctx);
+
 /** Whether a record is in the list the request reads (language, status, author, window, filters). */
 function inList(e: EventItem, ctx: EventListRequest, statusList: string[], ownBy: number | undefined, f: Filters, w: Window | undefined): boolean {
   if (e.kind !== 'event' || e.lang !== ctx.lang || e.status === 'trash' || e.hidden || !statusList.includes(e.status)) return false;
@@ -104,6 +143,14 @@ function inList(e: EventItem, ctx: EventListRequest, statusList: string[], ownBy
     if (w.endAfter !== undefined && !(e.utcEnd > w.endAfter)) return false;
   }
   return matchesFilters(e, f);
+}
+
+/**
+ * A window widened to the whole days of its bounds, without end conditions: what the count buckets
+ * tell without reading the index, enough for an estimate.
+ */
+export function wholeDays(w: Window): Window {
+  return { from: w.from && `${w.from.slice(0, 10)} 00:00:00`, to: w.to === HIGH ? HIGH : `${w.to.slice(0, 10)} 23:59:59#${HIGH}`, echo: w.echo };
 }
 
 const sortKey = (e: EventItem) => listKeys.event(e.lang, e.status, e.utcStart, e.id).gsi2sk;
@@ -142,26 +189,64 @@ class Merged {
   }
 }
 
-type Hit = [number, string, EventItem | undefined];
+/** A match: its id, sort key, record when read, and index entry when it came from the index. */
+type Hit = [number, string, EventItem | undefined, IndexItem?];
+
+/** A page's events, and the terms read with them (kept ones included). */
+interface SearchPage {
+  events: EventItem[];
+  total: number;
+  terms: Map<number, TermItem>;
+}
 
 /**
- * The records of a page's hits, in its order (those not read yet in one batch). A feed keeps the
- * longest prefix that one answer can hold (lib/logic/feed-reads.ts).
+ * The terms that the index entries of a page name, as a list page reads them: the kept ones, and
+ * the keys of the others, which join the page's batch read.
  */
-async function recordsOf(page: Hit[], feed: boolean): Promise<EventItem[]> {
+function termsNamed(ctx: EventListRequest, items: (Record<string, unknown> | undefined)[]) {
+  const ids = new Set(items.flatMap((i) => (i ? [...asList(i.categories), ...asList(i.tags)] : [])));
+  const kept = termsFor(ctx.shared, ids);
+  const unread = [...ids].filter((id) => !kept.has(id));
+  return {
+    keys: unread.map(keys.term),
+    /** The terms, once the batch read `found`. */
+    async with(found: ReadonlyMap<string, unknown>): Promise<Map<number, TermItem>> {
+      const read = await withShardTotals(unread.flatMap((id) => (found.get(keyOf(keys.term(id))) as TermItem | undefined) ?? []));
+      keepFor(ctx.shared, read);
+      for (const t of read) kept.set(t.id, t);
+      return kept;
+    },
+  };
+}
+
+/**
+ * The records of a page's hits, in its order (those not read yet in one batch, with the terms
+ * their index entries name). A feed keeps the longest prefix that one answer can hold
+ * (lib/logic/feed-reads.ts).
+ */
+async function recordsOf(ctx: EventListRequest, page: Hit[], feed: boolean): Promise<{ events: EventItem[]; terms: Map<number, TermItem> }> {
   const list = page.map(([id]) => keys.post(id));
-  const known = new Map(page.flatMap(([id, , e]) => (e ? [[keyOf(keys.post(id)), e] as const] : [])));
+  const known = new Map<string, unknown>(page.flatMap(([id, , e]) => (e ? [[keyOf(keys.post(id)), e] as const] : [])));
   let found = known;
   let count = list.length;
-  if (feed) ({ found, count } = await readFitting<EventItem>(list, undefined, known));
+  let terms = new Map<number, TermItem>();
+  if (feed) ({ found, count } = await readFitting<EventItem>(list, undefined, known as Map<string, EventItem>));
   else {
     const unread = list.filter((k) => !known.has(keyOf(k)));
-    if (unread.length) found = new Map([...known, ...(await batchGet<EventItem>(unread))]);
+    if (unread.length) {
+      const named = termsNamed(
+        ctx,
+        page.flatMap(([, , e, item]) => (e ? [] : [item])),
+      );
+      found = new Map([...known, ...(await batchGet<unknown>([...unread, ...named.keys]))]);
+      terms = await named.with(found);
+    }
   }
-  return list
+  const events = list
     .slice(0, count)
-    .map((k) => found.get(keyOf(k)))
+    .map((k) => found.get(keyOf(k)) as EventItem | undefined)
     .filter((e): e is EventItem => e !== undefined);
+  return { events, terms };
 }
 
 /** The ids among a term's word partitions between two sort keys (inclusive). */
@@ -171,7 +256,11 @@ async function idsBetween(src: Source[], from: string, to: string): Promise<Set<
   return new Set(read.flat().map((i) => Number(i.id)));
 }
 
-/** A page of one term whose events are one word's partition, and its total from the partition's counts. */
+/**
+ * A page of one term whose events are one word's partitions, and its total from their counts. The
+ * recent events' records and index entries join the batch read of the page's records: the page
+ * is among the index's hits from `offset` less the recent events to `offset + perPage`.
+ */
 async function wordPage(
   ctx: EventListRequest,
   term: string,
@@ -185,33 +274,46 @@ async function wordPage(
   stats: () => Promise<LangStats>,
   recent: number[],
   feed: boolean,
-): Promise<{ events: EventItem[]; total: number }> {
-  const { sources: src, multi } = sources(ctx, statusList, { ...f, word }, w, ownBy);
+): Promise<SearchPage> {
+  const { sources: src, multi } = sources(ctx, statusList, { ...f, word, withLocked: !!ctx.principal }, w, ownBy);
   // The index's entries of the recent events are skipped, so the page reads that many more keys.
   const want = offset + perPage + recent.length;
-  const [read, counted, indexed, records] = await waitAll([
+  const fold = !feed && recent.length <= FOLDED_RECENT;
+  const recentKeys = [...recent.map(keys.post), ...recent.map((id) => keys.word(id, word))];
+  const [read, counted, early] = await waitAll([
     multi ? pageAndTotal(src, 0, want, false) : pageKeys(src, 0, want, false).then((hits) => ({ hits, total: undefined })),
     multi ? Promise.resolve(undefined) : listTotal(src, w, stats),
-    batchGet<Record<string, unknown>>(
-      recent.map((id) => keys.word(id, word)),
-      true,
-    ),
-    batchGet<EventItem>(recent.map(keys.post), true),
+    fold ? Promise.resolve(new Map<string, Record<string, unknown>>()) : batchGet<Record<string, unknown>>(recentKeys, true),
   ]);
   const isRecent = new Set(recent);
+  const hits = read.hits.filter((h) => !isRecent.has(h.id));
+  // Folded: one read, consistent when it holds recent writes.
+  const around = fold ? hits.slice(Math.max(0, offset - recent.length), offset + perPage) : [];
+  const named = termsNamed(
+    ctx,
+    around.map((h) => h.item),
+  );
+  const found = fold ? await batchGet<Record<string, unknown>>([...recentKeys, ...around.map((h) => keys.post(h.id)), ...named.keys], recent.length > 0) : early;
+  const foldedTerms = fold ? await named.with(found) : new Map<number, TermItem>();
+  const partitions = new Set(src.map((s) => s.partition));
   // What the counts hold of the recent events (their index entries), and what they hold now.
   const counts = (e: EventItem) => inList(e, ctx, statusList, ownBy, f, w);
-  const stale = [...indexed.values()].filter((item) => item.gsi2pk !== undefined && counts({ ...item, kind: 'event' } as unknown as EventItem)).length;
-  const fresh = [...records.values()].filter((e) => counts(e) && matchesSearch(e, { include: [term], exclude: [] }));
+  const stale = recent
+    .map((id) => found.get(keyOf(keys.word(id, word))))
+    .filter((item) => item !== undefined && partitions.has(String(item.gsi2pk)) && counts({ ...item, kind: 'event' } as unknown as EventItem)).length;
+  const fresh = recent
+    .map((id) => found.get(keyOf(keys.post(id))) as EventItem | undefined)
+    .filter((e): e is EventItem => e !== undefined && counts(e) && findable(ctx, e) && matchesSearch(e, { include: [term], exclude: [] }));
   const merged: Hit[] = [
-    ...read.hits.filter((h) => !isRecent.has(h.id)).map((h): [number, string, undefined] => [h.id, String(h.item.gsi2sk), undefined]),
+    ...hits.map((h): Hit => [h.id, String(h.item.gsi2sk), found.get(keyOf(keys.post(h.id))) as EventItem | undefined, h.item as IndexItem]),
     ...fresh.map((e): Hit => [e.id, sortKey(e), e]),
   ];
   merged.sort(byOrder);
   // A partition read to its end counts itself (the counts may be a moment behind its items while
   // the consumer writes them).
   const total = read.hits.length < want ? merged.length : Math.max(merged.length, (read.total ?? counted ?? 0) - stale + fresh.length);
-  return { events: await recordsOf(merged.slice(offset, offset + perPage), feed), total };
+  const { events, terms } = await recordsOf(ctx, merged.slice(offset, offset + perPage), feed);
+  return { events: events.filter((e) => findable(ctx, e)), total, terms: new Map([...foldedTerms, ...terms]) };
 }
 
 export async function listSearched(
@@ -225,13 +327,13 @@ export async function listSearched(
   perPage: number,
   stats: () => Promise<LangStats>,
   feed = false,
-): Promise<{ events: EventItem[]; total: number }> {
-  const recentRead = recentIds(ctx.lang);
+): Promise<SearchPage> {
+  const { ids: recent, vocab } = await recentState(ctx.lang);
+  const perWord = statusList.length * (ctx.principal ? 2 : 1);
   const [include, exclude] = await waitAll([
-    waitAll(terms.include.map((t) => planTerm(ctx.lang, t, statusList.length))),
-    waitAll(terms.exclude.map((t) => planTerm(ctx.lang, t, statusList.length))),
+    waitAll(terms.include.map((t) => planTerm(ctx.lang, t, perWord, vocab))),
+    waitAll(terms.exclude.map((t) => planTerm(ctx.lang, t, perWord, vocab))),
   ]);
-  const recent = await recentRead;
   const [only] = include;
   if (include.length === 1 && !exclude.length && only!.exact && only!.words?.length === 1) {
     return wordPage(ctx, only!.term, only!.words[0]!, statusList, ownBy, f, w, offset, perPage, stats, recent, feed);
@@ -251,7 +353,10 @@ export async function listSearched(
   let cut: IndexItem | null | undefined;
   // A term no word contains matches no indexed event.
   if (!include.some((p) => p.words?.length === 0)) {
-    driverSources = driver ? driver.words!.flatMap((word) => sources(ctx, statusList, { ...f, word }, w, ownBy).sources) : sources(ctx, statusList, f, w, ownBy).sources;
+    const withLocked = !!ctx.principal;
+    driverSources = driver
+      ? driver.words!.flatMap((word) => sources(ctx, statusList, { ...f, word, withLocked }, w, ownBy).sources)
+      : sources(ctx, statusList, f, w, ownBy).sources;
     // The other terms the index decides, each its words' partitions; the rest is checked on the records.
     // Each is a range read per word and status for each chunk of candidates: past a few partitions
     // in all, one batch read of the records checks the rest at once.
@@ -260,8 +365,9 @@ export async function listSearched(
     const others = selective.slice(1).filter(fits);
     const excluded = exclude.filter(fits);
     const byIndex = new Set<TermPlan>([...(driver?.exact ? [driver] : []), ...others, ...excluded, ...exclude.filter((p) => p.exact && p.words?.length === 0)]);
-    const onRecords = include.some((p) => !byIndex.has(p)) || exclude.some((p) => !byIndex.has(p));
-    const partitions = (p: TermPlan) => p.words!.flatMap((word) => sources(ctx, statusList, { ...f, word }, undefined, ownBy).sources);
+    // The whole list's entries do not tell a password-protected event: its record does.
+    const onRecords = include.some((p) => !byIndex.has(p)) || exclude.some((p) => !byIndex.has(p)) || (!driver && hidesLocked(ctx));
+    const partitions = (p: TermPlan) => p.words!.flatMap((word) => sources(ctx, statusList, { ...f, word, withLocked }, undefined, ownBy).sources);
     const candidates = new Merged(driverSources);
     const judged = others.length > 0 || excluded.length > 0 || onRecords;
     const feedRoom = feed ? new SearchRoom() : undefined;
@@ -297,10 +403,10 @@ export async function listSearched(
         records = await batchGet<EventItem>(kept.map((i) => keys.post(Number(i.id))));
         kept = kept.filter((i) => {
           const e = records.get(keyOf(keys.post(Number(i.id))));
-          return e !== undefined && matchesSearch(e, terms);
+          return e !== undefined && findable(ctx, e) && matchesSearch(e, terms);
         });
       }
-      const hits = kept.map((i): Hit => [Number(i.id), i.gsi2sk, records.get(keyOf(keys.post(Number(i.id))))]);
+      const hits = kept.map((i): Hit => [Number(i.id), i.gsi2sk, records.get(keyOf(keys.post(Number(i.id)))), i]);
       matched.push(...hits);
       feedRoom?.judged(
         chunk.length,
@@ -308,17 +414,18 @@ export async function listSearched(
       );
     }
   } else exhausted = true;
-  const fresh = [...(await freshRead).values()].filter((e) => inList(e, ctx, statusList, ownBy, f, w) && matchesSearch(e, terms));
+  const fresh = [...(await freshRead).values()].filter((e) => inList(e, ctx, statusList, ownBy, f, w) && findable(ctx, e) && matchesSearch(e, terms));
   let all = [...matched, ...fresh.map((e): Hit => [e.id, sortKey(e), e])].sort(byOrder);
   // Past the last candidate judged, a recent event could come before one not judged yet.
   if (cut !== undefined) all = cut ? all.filter((h) => byOrder(h, [Number(cut.id), cut.gsi2sk]) <= 0) : [];
-  const events = await recordsOf(all.slice(offset, want), feed);
+  // An event protected before its words were kept apart may still be in the public partitions.
+  const { events, terms: named } = await recordsOf(ctx, all.slice(offset, want), feed);
   let total = all.length;
   if (!exhausted) {
     // The candidates did not run out: their count (from the buckets, where nothing else filters
     // them) times the share that matched, and at least one more than found.
-    const counted = driverSources.every((s) => s.counted) && w ? await listTotal(driverSources, w, stats) : 0;
+    const counted = driverSources.every((s) => s.counted) && w ? await listTotal(driverSources, wholeDays(w), stats) : 0;
     total = estimatedTotal(counted, consumed, matched.length, fresh.length);
   }
-  return { events, total };
+  return { events: events.filter((e) => findable(ctx, e)), total, terms: named };
 }

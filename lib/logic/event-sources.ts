@@ -1,6 +1,7 @@
 // The plan of a list of events: which `list` index partitions to read, and the filter on them.
 import { LIST_LIMITS } from '#lib/contract/budget.js';
 import { listKeys } from '#lib/store/keys.js';
+import { wordDim } from '#lib/domain/search-words.js';
 import { asList, ownFilter, queryInput, withFilters, type Source } from './lists.js';
 import type { Filters } from './event-filters.js';
 import { HIGH, type EventListRequest, type Window } from './event-window.js';
@@ -30,9 +31,10 @@ export function sources(ctx: EventListRequest, statusList: string[], f: Filters,
   let driver: string[] = [''];
   let driven = false;
   const keeps: ((item: Record<string, unknown>) => boolean)[] = [];
-  // A searched word drives: its partition holds only the events that have the word.
+  // A searched word drives: its partition holds only the events that have the word; those of
+  // password-protected events are apart (disjoint, so their counts add up).
   if (f.word !== undefined) {
-    driver = [`word#${f.word}`];
+    driver = [wordDim(f.word, false), ...(f.withLocked ? [wordDim(f.word, true)] : [])];
     driven = true;
   }
   for (const name of ['venue', 'organizer', 'categories', 'tags'] as const) {
@@ -90,5 +92,5 @@ export function sources(ctx: EventListRequest, statusList: string[], f: Filters,
       list.push({ ...withFilters(base, own), ...keep, counted: onlyEnds && !own && !keeps.length });
     }
   // A kept subset's total is what its read keeps: every key is read.
-  return { sources: list, multi: driver.length > 1 || keeps.length > 0 };
+  return { sources: list, multi: (driver.length > 1 && f.word === undefined) || keeps.length > 0 };
 }

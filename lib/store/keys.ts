@@ -10,8 +10,11 @@ export type Sequence = 'post' | 'term' | 'user';
 
 export const pad = (id: number) => String(id).padStart(10, '0');
 
-/** How many partitions a language's recent writes spread over (lib/store/recent-writes.ts). */
-export const RECENT_SHARDS = 4;
+/**
+ * How many partitions a language's recent writes spread over (lib/store/recent-writes.ts): one,
+ * so that a search reads them in one Query (DynamoDB splits a busy partition by its sort keys).
+ */
+export const RECENT_SHARDS = 1;
 export const recentPartition = (lang: Lang, shard: number) => `RECENT#${lang}#${shard}`;
 
 /** How many items the table's change counter spreads over (lib/store/validators.ts). */
@@ -62,8 +65,7 @@ export const keys = {
   linkPrefix: 'EVENT#',
   /**
    * An event written since the stream consumer last indexed it for search: `RECENT_SHARDS`
-   * partitions per language (by event id, so that no one key takes every write of a language),
-   * each read whole by a search (lib/store/recent-writes.ts).
+   * partitions per language (by event id), each read whole by a search (lib/store/recent-writes.ts).
    */
   recentWrite: (lang: Lang, eventId: number) => ({ pk: recentPartition(lang, eventId % RECENT_SHARDS), sk: pad(eventId) }),
   /** The search index item of one word of an event (its `word#<word>` list entry): lib/stream/search-trigger.ts. */

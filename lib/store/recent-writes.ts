@@ -5,7 +5,14 @@
 // on top of the index: there, an event's record as it is now decides, not the index. The consumer
 // deletes the item once it has indexed that version, so the partition holds only the writes it has
 // not caught up with (the TTL clears what a stopped consumer leaves).
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+//
+// The partition also holds the language's vocabulary versions (one item, no TTL): a counter per
+// group of vocabulary partitions, bumped by the consumer after it adds words there and before it
+// forgets the writes it indexed. A search that reads the recent writes reads them too, so that it
+// may reuse a vocabulary lookup it made before while its group's counter is unchanged: any word
+// added since was added for an event that is either still a recent write (judged by its record)
+// or was forgotten after the bump (so the counter changed).
+import { DeleteCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Lang } from '#lib/runtime/config.js';
 import { config } from '#lib/runtime/config.js';
 import { waitAll } from '#lib/runtime/settle.js';
@@ -47,20 +54,59 @@ export async function noteRecentWrite(after: Written): Promise<void> {
   );
 }
 
-/** The ids of the events of a language written since the consumer indexed them: every shard, at once. */
-export async function recentIds(lang: Lang): Promise<number[]> {
+/** How many counters the vocabulary versions item holds (vocabulary partitions share them). */
+const VOCAB_GROUPS = 64;
+/** The sort key of the vocabulary versions item: after every recent write's (a padded id). */
+const VERSIONS_SK = 'VOCAB';
+const versionsKey = (lang: Lang) => ({ pk: recentPartition(lang, 0), sk: VERSIONS_SK });
+
+/** The counter of a vocabulary partition (named by its first characters, see `vocabShard`). */
+export function vocabGroup(shard: string): string {
+  let h = 0;
+  for (const c of shard) h = (h * 31 + c.codePointAt(0)!) % VOCAB_GROUPS;
+  return `v${h}`;
+}
+
+/** What a search reads first: the recent writes of a language, and its vocabulary versions. */
+export interface RecentState {
+  ids: number[];
+  /** Counter by group (`vocabGroup`); a group not there is 0. */
+  vocab: Record<string, number>;
+}
+
+/** The events of a language written since the consumer indexed them, and the vocabulary versions: every shard, at once. */
+export async function recentState(lang: Lang): Promise<RecentState> {
   const shards = await waitAll(
     Array.from({ length: RECENT_SHARDS }, (_, k) =>
-      queryAll<{ id: number }>({
+      queryAll<Record<string, unknown>>({
         KeyConditionExpression: 'pk = :pk',
         ExpressionAttributeValues: { ':pk': recentPartition(lang, k) },
-        ProjectionExpression: 'id',
         // A write answered a moment ago is in it.
         ConsistentRead: true,
       }),
     ),
   );
-  return [...new Set(shards.flat().map((i) => Number(i.id)))];
+  const items = shards.flat();
+  const versions = items.find((i) => i.sk === VERSIONS_SK) ?? {};
+  const vocab: Record<string, number> = {};
+  for (const [name, n] of Object.entries(versions)) if (/^v\d+$/.test(name)) vocab[name] = Number(n);
+  return { ids: [...new Set(items.filter((i) => i.sk !== VERSIONS_SK).map((i) => Number(i.id)))], vocab };
+}
+
+/** After words were added to vocabulary partitions (named by `vocabShard`): their groups' counters go up. */
+export async function bumpVocabulary(lang: Lang, shards: Iterable<string>, target?: { table: string; client: DynamoDBDocumentClient }): Promise<void> {
+  const groups = [...new Set([...shards].map(vocabGroup))];
+  if (!groups.length) return;
+  const names = Object.fromEntries(groups.map((g) => [`#${g}`, g]));
+  await (target?.client ?? db()).send(
+    new UpdateCommand({
+      TableName: target?.table ?? config().tableName,
+      Key: versionsKey(lang),
+      UpdateExpression: `ADD ${groups.map((g) => `#${g} :one`).join(', ')}`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: { ':one': 1 },
+    }),
+  );
 }
 
 /** After indexing an event's `version`: its items go, unless a later write put them again. */

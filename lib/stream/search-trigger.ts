@@ -1,6 +1,6 @@
 // Keeps the search index from the change stream: for every listed event, one item per word
-// (lib/domain/search-words.ts) in the list partition `word#<word>` (the same index, attributes and
-// order as the other list filters), and those partitions' month buckets, whose day entries are sets
+// (lib/domain/search-words.ts) in the list partition `word#<word>` (`lockedword#<word>` for a
+// password-protected event; the same index, attributes and order as the other list filters), and those partitions' month buckets, whose day entries are sets
 // of event ids; and the language's vocabulary, the suffixes of every word it has seen, written once
 // per word (a word already there is one key of a batch read). Every step is idempotent (puts,
 // deletes, and set ADD/DELETE), so a batch delivered again changes nothing. Once an event's version
@@ -9,8 +9,8 @@ import { BatchGetCommand, BatchWriteCommand, DeleteCommand, PutCommand, UpdateCo
 import { config } from '#lib/runtime/config.js';
 import { db } from '#lib/store/db.js';
 import { indexAttributes, listed } from '#lib/logic/event-writes.js';
-import { eventWords, suffixes } from '#lib/domain/search-words.js';
-import { forgetRecent } from '#lib/store/recent-writes.js';
+import { eventWords, suffixes, vocabShard, wordDim } from '#lib/domain/search-words.js';
+import { bumpVocabulary, forgetRecent } from '#lib/store/recent-writes.js';
 import { DURATIONS, durationClass, eventSeconds } from '#lib/store/durations.js';
 import { bucketOf, keys, listKeys } from '#lib/store/keys.js';
 import { durationBound } from '#lib/store/stats.js';
@@ -24,7 +24,7 @@ function entries(e: EventItem | undefined): Map<string, Record<string, unknown>>
   if (!listed(e)) return out;
   const shared = indexAttributes(e);
   for (const word of eventWords(e)) {
-    out.set(word, { ...keys.word(e.id, word), ...shared, ...listKeys.event(e.lang, e.status, e.utcStart, e.id, `word#${word}`) });
+    out.set(word, { ...keys.word(e.id, word), ...shared, ...listKeys.event(e.lang, e.status, e.utcStart, e.id, wordDim(word, !!e.password)) });
   }
   return out;
 }
@@ -54,7 +54,8 @@ const BATCH_KEYS = 100;
 
 /**
  * Adds the words new to the index of a language to its vocabulary: a word whose own entry (the
- * suffix that is the whole word) is there has all of them, since they are written before it.
+ * suffix that is the whole word) is there has all of them, since they are written before it. Then
+ * the versions of the vocabulary partitions written go up (lib/store/recent-writes.ts).
  */
 export async function addToVocabulary(lang: Lang, words: readonly string[], { table, client }: IndexTarget, batched = false): Promise<void> {
   const missing: string[] = [];
@@ -79,14 +80,15 @@ export async function addToVocabulary(lang: Lang, words: readonly string[], { ta
       parts.map(([whole]) => whole!),
       { table, client },
     );
-    return;
+  } else {
+    for (const word of missing) {
+      // The whole word last: it tells that its other suffixes are written.
+      const [whole, ...rest] = suffixes(word);
+      await inParallel(rest, (suffix) => client.send(new PutCommand({ TableName: table, Item: { ...keys.vocab(lang, suffix, word), word } })));
+      await client.send(new PutCommand({ TableName: table, Item: { ...keys.vocab(lang, whole!, word), word } }));
+    }
   }
-  for (const word of missing) {
-    // The whole word last: it tells that its other suffixes are written.
-    const [whole, ...rest] = suffixes(word);
-    await inParallel(rest, (suffix) => client.send(new PutCommand({ TableName: table, Item: { ...keys.vocab(lang, suffix, word), word } })));
-    await client.send(new PutCommand({ TableName: table, Item: { ...keys.vocab(lang, whole!, word), word } }));
-  }
+  await bumpVocabulary(lang, new Set(missing.flatMap((word) => suffixes(word).map(vocabShard))), { table, client });
 }
 
 /** A BatchWriteItem takes 25 requests. */

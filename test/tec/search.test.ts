@@ -150,3 +150,56 @@ describe('venue search against the live TEC', () => {
     });
   }
 });
+
+describe('searching a password-protected event against the live TEC', () => {
+  const gw = useGateway({ tablePrefix: 'tec-search-locked', stream: true });
+  const marker = `lck${Date.now()}`;
+  const event = { title: `Gala ${marker}title`, description: `Door code ${marker}48213`, start_date: '2031-06-02 18:00:00', end_date: '2031-06-02 20:00:00' };
+  const window = { start_date: '2031-06-01', end_date: '2031-06-30' };
+  let auth = '';
+
+  beforeAll(async () => {
+    const live = await liveTec();
+    auth = live.auth;
+    const made = await fetch(`${TEC}/wp-json/tribe/events/v1/events`, {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/json' },
+      body: JSON.stringify(event),
+    });
+    if (made.status !== 201) throw new Error(`The live TEC refused the event: ${made.status} ${await made.text()}`);
+    // TEC's own route takes no password: WordPress's sets it.
+    const { id } = (await made.json()) as { id: number };
+    const locked = await fetch(`${TEC}/wp-json/wp/v2/tribe_events/${id}`, {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ password: 'hunter2' }),
+    });
+    if (locked.status !== 200) throw new Error(`The live TEC refused the password: ${locked.status} ${await locked.text()}`);
+    await createAsEditor(gw, '/events', { ...event, password: 'hunter2' });
+    await gw.drain();
+  });
+
+  const count = async (url: string, headers: Record<string, string> = {}) => {
+    const res = await fetch(url, { headers });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { events?: unknown[] } | unknown[];
+    return Array.isArray(body) ? body.length : (body.events?.length ?? 0);
+  };
+
+  for (const search of ['title', '48213', '4821']) {
+    it(`finds it by "${search}" for signed-in callers only, as TEC does, in tribe/events/v1 and wp/v2`, async () => {
+      const q = new URLSearchParams({ ...window, search: `${marker}${search}` });
+      const theirs = [await count(`${TEC}/wp-json/tribe/events/v1/events?${q}`), await count(`${TEC}/wp-json/tribe/events/v1/events?${q}`, { authorization: auth })];
+      const mine = [
+        (await gw.api('GET', '/events', { query: Object.fromEntries(q) })).body.events.length,
+        (await gw.api('GET', '/events', { query: Object.fromEntries(q), token: 'editor' })).body.events.length,
+      ];
+      expect(mine).toEqual(theirs);
+      expect(theirs).toEqual([0, 1]);
+      const wq = new URLSearchParams({ search: `${marker}${search}` });
+      expect(await count(`${TEC}/wp-json/wp/v2/tribe_events?${wq}`)).toBe(0);
+      const ours = await gw.api('GET', gw.abs(`/en/wp/v2/tribe_events?${wq}`));
+      expect(ours.body).toEqual([]);
+    });
+  }
+});

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { eventWords, exactByWords, keyRun, MAX_WORD_LENGTH, suffixes, vocabShard, wordsOf } from '#lib/domain/search-words.js';
+import { eventWords, exactByWords, keyRun, MAX_WORD_LENGTH, suffixes, vocabShard, wordDim, wordsOf } from '#lib/domain/search-words.js';
 import { keys, RECENT_SHARDS } from '#lib/store/keys.js';
-import { chunkSize, estimatedTotal } from '#lib/logic/event-search.js';
+import { chunkSize, estimatedTotal, wholeDays } from '#lib/logic/event-search.js';
+import { vocabGroup } from '#lib/store/recent-writes.js';
+import { HIGH } from '#lib/logic/event-window.js';
 import { matchesSearch, parseSearch, placeMatches, searchTermsOf } from '#lib/domain/search-terms.js';
 
 describe('search terms, as WordPress splits them', () => {
@@ -91,7 +93,7 @@ describe('search words and vocabulary keys', () => {
     expect(vocabShard('😀x')).toBe('😀x');
   });
 
-  it('spread the recent writes of a language over shards by event id', () => {
+  it('keep the recent writes of a language in its shards by event id', () => {
     const shards = new Set([1, 2, 3, 4, 5, 6, 7, 8].map((id) => keys.recentWrite('en', id).pk));
     expect(shards).toEqual(new Set(Array.from({ length: RECENT_SHARDS }, (_, k) => `RECENT#en#${k}`)));
     expect(keys.recentWrite('en', 9)).toEqual(keys.recentWrite('en', 9 + RECENT_SHARDS * 3) && { pk: `RECENT#en#${9 % RECENT_SHARDS}`, sk: '0000000009' });
@@ -129,5 +131,25 @@ describe('how a search reads its candidates', () => {
     // Counts a moment behind, or none known: one more than found, so that a next page is offered.
     expect(estimatedTotal(0, 40, 10, 1)).toBe(12);
     expect(estimatedTotal(20, 40, 30, 0)).toBe(31);
+  });
+
+  it('keep a word of password-protected events in a partition apart from the others', () => {
+    expect(wordDim('jazz', false)).toBe('word#jazz');
+    expect(wordDim('jazz', true)).toBe('lockedword#jazz');
+  });
+
+  it('give every vocabulary partition one of a few version counters, the same each time', () => {
+    const groups = new Set(['ja', 'az', 'zz', 'wh', 'ac', 'žą', '😀x', 'a'].map(vocabGroup));
+    for (const g of groups) expect(g).toMatch(/^v([0-9]|[1-5][0-9]|6[0-3])$/);
+    expect(groups.size).toBeGreaterThan(1);
+    expect(vocabGroup('ja')).toBe(vocabGroup('ja'));
+  });
+});
+
+describe('the window of an estimated total', () => {
+  it('widens to the whole days of its bounds and drops the end conditions', () => {
+    const w = { from: '2031-05-01 13:45:00', to: '2031-05-31 23:59:59', endAfter: '2031-05-01 13:45:00', echo: [] };
+    expect(wholeDays(w)).toEqual({ from: '2031-05-01 00:00:00', to: `2031-05-31 23:59:59#${HIGH}`, echo: [] });
+    expect(wholeDays({ from: '', to: HIGH, echo: [] })).toEqual({ from: '', to: HIGH, echo: [] });
   });
 });
