@@ -3,7 +3,7 @@
 // answers below 500 for anonymous callers and editors, and keeps serving the well-formed events
 // around them.
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { config } from '#lib/runtime/config.js';
 import { db } from '#lib/store/db.js';
 import { keys } from '#lib/store/keys.js';
