@@ -204,11 +204,13 @@ function conditional(reply: Reply, req: RequestContext, event: Event, scoped?: s
 }
 
 /**
- * The conditional part of a cheaply revalidated read, before its logic runs: the digest of its
- * scope at the counter's current state, and `held`, the tag of `If-None-Match` made from it (the
- * answer is then a 304, its logic not run). The counter is read before the answer, so that the
- * answer is never older than its tag. `settled`: whether the answer may be tagged with the digest
- * (the counter has not moved in the last `settleMs()`, so every write it counts is in every read).
+ * The conditional part of a cheaply revalidated read: the digest of its scope at the counter's
+ * current state, and `held`, the tag of `If-None-Match` made from it (the answer is then a 304, its
+ * logic not run). `settled`: whether the answer may be tagged with the digest (the counter has not
+ * moved in the last `settleMs()`, so every write it counts is in every read). That also makes the
+ * tag safe when the counter is read beside the answer's reads rather than before them: a write the
+ * answer missed but the counter counts was bumped after the answer's first read, within the
+ * settling time, so such an answer is tagged with its body's digest, never with a newer state.
  */
 async function revalidation(req: RequestContext, event: Event): Promise<{ digest: string; settled: boolean; held?: string } | undefined> {
   const scope = revalidationScope(req, event, linkFormOf(event));
@@ -299,9 +301,14 @@ function runner(op: Operation, logic: Logic, html: HtmlFilters | undefined, once
   const operate = (event: Event, context: ContextWithRequest): Promise<Result> => {
     const req = context.request!;
     return once(op, req.principal?.sub, event, context, async () => {
-      const cheap = await revalidation(req, event);
-      if (cheap?.held) {
-        const headers = { etag: cheap.held, 'cache-control': cacheControl(config(), req.shared === true) };
+      // With a tag to check, the counter first: a match answers 304 without running the operation.
+      // Without one, the counter is read beside the operation's own reads, in the same round trip:
+      // a counter read after a write the answer missed has moved within the settling time, so the
+      // answer then gets its body's digest, never a tag newer than itself (see `revalidation`).
+      const conditionalGet = header(event, 'if-none-match') !== undefined;
+      const early = conditionalGet ? await revalidation(req, event) : undefined;
+      if (early?.held) {
+        const headers = { etag: early.held, 'cache-control': cacheControl(config(), req.shared === true) };
         return encode(
           { status: 304, body: '' },
           { ...discoveryHeaders(apiRoot(event), undefined), ...(wantsEnvelope(event.rawQueryString) ? {} : { allow }), ...headers },
@@ -310,7 +317,8 @@ function runner(op: Operation, logic: Logic, html: HtmlFilters | undefined, once
         );
       }
       // `_fields` and `_envelope` shape the answer before its entity tag is taken, so a tag names what was sent.
-      const shaped = wpShaped(await logic(req), req.input._fields, event.rawQueryString, allow);
+      const [reply, cheap] = conditionalGet ? [await logic(req), early] : await Promise.all([logic(req), revalidation(req, event)]);
+      const shaped = wpShaped(reply, req.input._fields, event.rawQueryString, allow);
       const answer = conditional(shaped.reply, req, event, cheap?.settled ? cheap.digest : undefined);
       const discovery = discoveryHeaders(apiRoot(event), answer.reply.headers);
       return encode(answer.reply, { ...discovery, ...(shaped.enveloped ? {} : { allow }), ...answer.headers }, event, answer.body);
