@@ -303,3 +303,50 @@ export function renderStorms(r: StormsResults): string {
     ),
   ].join('\n');
 }
+
+/** One kind of read in `npm run bench:reads`: CPU ms per request, medians over the rounds. */
+export interface ReadKind {
+  key: string;
+  label: string;
+  base: ReadFigures;
+  now: ReadFigures;
+}
+interface ReadFigures {
+  serverMs: number;
+  dynamoMs: number;
+  /** The server's CPU ms per request of each round. */
+  rounds: number[];
+  contentType: string;
+  /** DynamoDB requests and read units per request, from the handlers' request lines. */
+  dynamodbRequests: number;
+  readUnits: number;
+}
+interface ReadsResults {
+  generatedAt: string;
+  commit?: string;
+  dirty?: boolean;
+  machine?: { cpu: string; cores: number };
+  base: string;
+  events: number;
+  requests: number;
+  rounds: number;
+  kinds: ReadKind[];
+}
+
+/** The table of `npm run bench:reads` (bench/results/reads.json). */
+export function renderReads(r: ReadsResults): string {
+  const where = `${r.generatedAt.slice(0, 10)}, commit ${(r.commit ?? 'unknown').slice(0, 7)}${r.dirty ? ' (with uncommitted changes)' : ''}, ${r.machine ? `${r.machine.cores} × ${r.machine.cpu}` : 'machine unknown'}`;
+  const type = (f: ReadFigures) => f.contentType.split(';')[0]!.trim();
+  const change = (k: ReadKind) =>
+    k.base.serverMs > 0 ? `${k.now.serverMs >= k.base.serverMs ? '+' : ''}${Math.round((100 * (k.now.serverMs - k.base.serverMs)) / k.base.serverMs)} %` : '–';
+  return [
+    `Run of ${where}, against ${r.base.slice(0, 7)}; ${r.events} events; medians of ${r.rounds} rounds of ${r.requests} requests per kind and server:`,
+    '',
+    `| read | server CPU ${r.base.slice(0, 7)} | server CPU now | change | DynamoDB Local CPU ${r.base.slice(0, 7)} → now | DynamoDB requests (RCU) ${r.base.slice(0, 7)} → now |`,
+    '| --- | --- | --- | --- | --- | --- |',
+    ...r.kinds.map(
+      (k) =>
+        `| ${k.label}${type(k.base) === type(k.now) ? '' : ` (${r.base.slice(0, 7)} answers ${type(k.base)})`} | ${fmt(k.base.serverMs)} ms | ${fmt(k.now.serverMs)} ms | ${change(k)} | ${fmt(k.base.dynamoMs)} → ${fmt(k.now.dynamoMs)} ms | ${fmt(k.base.dynamodbRequests)} (${fmt(k.base.readUnits)}) → ${fmt(k.now.dynamodbRequests)} (${fmt(k.now.readUnits)}) |`,
+    ),
+  ].join('\n');
+}

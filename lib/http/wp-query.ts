@@ -80,7 +80,9 @@ export function envelopeHeaders(headers: Record<string, string>, allow: string |
 
 /** Whether the query string asks for an envelope (`$_GET['_envelope']` set, with any value). */
 export function wantsEnvelope(rawQueryString: string | undefined): boolean {
-  for (const [name] of new URLSearchParams(rawQueryString ?? '')) if (name === '_envelope' || name.startsWith('_envelope[')) return true;
+  // A query without the word and without percent-escapes (which could spell it) is not parsed.
+  if (!rawQueryString || (!rawQueryString.includes('_envelope') && !rawQueryString.includes('%'))) return false;
+  for (const [name] of new URLSearchParams(rawQueryString)) if (name === '_envelope' || name.startsWith('_envelope[')) return true;
   return false;
 }
 

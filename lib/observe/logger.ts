@@ -67,9 +67,23 @@ function replacer(seen?: WeakSet<object>) {
   };
 }
 
+/**
+ * Whether JSON.stringify alone writes `value` as the replacer would: no Error and no BigInt in it,
+ * and not deeper than a log line's fields go (a cycle is deep). A request's line always is, and a
+ * replacer makes JSON.stringify call back into JavaScript for every key.
+ */
+function plainJson(value: unknown, depth = 0): boolean {
+  if (typeof value === 'bigint' || value instanceof Error) return false;
+  if (typeof value !== 'object' || value === null) return true;
+  if (depth > 8) return false;
+  if (Array.isArray(value)) return value.every((v) => plainJson(v, depth + 1));
+  for (const key in value) if (Object.hasOwn(value, key) && !plainJson((value as Record<string, unknown>)[key], depth + 1)) return false;
+  return true;
+}
+
 function serialize(line: Record<string, unknown>): string {
   try {
-    return JSON.stringify(line, replacer());
+    return plainJson(line) ? JSON.stringify(line) : JSON.stringify(line, replacer());
   } catch {
     // A cycle: leave out what repeats. A field that throws when read: keep the line's head.
     try {
@@ -79,6 +93,18 @@ function serialize(line: Record<string, unknown>): string {
       return JSON.stringify({ level, message, timestamp, service, log_error: `The fields could not be written: ${String(err)}` });
     }
   }
+}
+
+let traceHeader: string | undefined;
+let traceRoot: string | undefined;
+/** The X-Ray trace id of Lambda's `_X_AMZN_TRACE_ID` (set anew for each invocation), parsed once per value. */
+function traceId(): string | undefined {
+  const header = process.env._X_AMZN_TRACE_ID;
+  if (header !== traceHeader) {
+    traceHeader = header;
+    traceRoot = /Root=([^;]+)/.exec(header ?? '')?.[1];
+  }
+  return traceRoot;
 }
 
 export interface LogFields {
@@ -111,11 +137,15 @@ export class JsonLogger {
 
   private print(level: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR', fields: LogFields): void {
     if (LEVELS[level] < this.threshold) return;
-    const { message, ...given } = fields;
+    const line: Record<string, unknown> = { level, message: fields.message, timestamp: new Date().toISOString(), service: this.service };
+    const trace = traceId();
+    if (trace) line.xray_trace_id = trace;
     // As Powertools Logger did: a field without a value is left out, not written empty.
-    const rest = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined && v !== null && v !== ''));
-    const trace = /Root=([^;]+)/.exec(process.env._X_AMZN_TRACE_ID ?? '')?.[1];
-    const json = serialize({ level, message, timestamp: new Date().toISOString(), service: this.service, ...(trace ? { xray_trace_id: trace } : {}), ...rest });
+    for (const key of Object.keys(fields)) {
+      const v = fields[key];
+      if (key !== 'message' && v !== undefined && v !== null && v !== '') line[key] = v;
+    }
+    const json = serialize(line);
     const write = writers.get();
     if (write) write(json, level);
     else (LEVELS[level] >= LEVELS.WARN ? process.stderr : process.stdout).write(`${json}\n`);

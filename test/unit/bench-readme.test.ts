@@ -2,7 +2,7 @@
 // table cannot show figures that no traceable run produced.
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readBlock, renderCards, renderCold, renderHandlers, renderQueries, renderStorms, replaceBlock } from '../../bench/readme.js';
+import { readBlock, renderCards, renderCold, renderHandlers, renderQueries, renderReads, renderStorms, replaceBlock } from '../../bench/readme.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const results = (name: string) => new URL(`../../bench/results/${name}.json`, import.meta.url);
@@ -14,6 +14,7 @@ describe('README benchmark tables', () => {
     ['handlers', renderHandlers],
     ['cold', renderCold],
     ['storms', renderStorms],
+    ['reads', renderReads],
   ] as const) {
     it(`shows bench/results/${name}.json exactly, with its date, machine and commit (nothing without it)`, () => {
       // No committed run, no figures: the block stays empty.

@@ -63,6 +63,15 @@ describe('_envelope', () => {
     expect(wantsEnvelope(undefined)).toBe(false);
   });
 
+  it('is found when the name is percent-encoded or an array, and not in a value', () => {
+    expect(wantsEnvelope('%5Fenvelope=1')).toBe(true);
+    expect(wantsEnvelope('a=1&%5f%65nvelope')).toBe(true);
+    expect(wantsEnvelope('_envelope[]=1')).toBe(true);
+    expect(wantsEnvelope('search=_envelope')).toBe(false);
+    expect(wantsEnvelope('search=%20x&per_page=2')).toBe(false);
+    expect(wantsEnvelope('categories=concerts&page=2')).toBe(false);
+  });
+
   it("carries the answer's own headers, totals as numbers, Allow last", () => {
     expect(envelopeHeaders({ 'X-TEC-Total': '9', 'X-TEC-TotalPages': '5', 'content-type': 'application/json', etag: '"x"' }, 'GET')).toEqual({
       'X-TEC-Total': 9,
