@@ -8,6 +8,9 @@ import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
 import { invoke } from '#lib/local/invoke.js';
 import { useFreshTable } from '../support/table.js';
 
+/** The table's change counter, which every read reads beside its own (lib/store/validators.ts). */
+const COUNTER = 1;
+
 let editorToken: string;
 let categoryId = 0;
 let firstEvent = 0;
@@ -64,12 +67,12 @@ describe('terms kept for anonymous answers', () => {
     setSeconds('60');
     await shownCount();
     const before = await shownCount();
-    expect(before.requests).toBe(1);
+    expect(before.requests).toBe(1 + COUNTER);
     expect(before.cacheControl).toMatch(/^public, max-age=/);
     await makeEvent('Kept two', 4);
     const kept = await shownCount();
     expect(kept.count).toBe(before.count);
-    expect(kept.requests).toBe(1);
+    expect(kept.requests).toBe(1 + COUNTER);
     const stored = await shownCount(true);
     expect(stored.count).toBe(before.count + 1);
     expect(stored.cacheControl).toBe('private, no-store');
@@ -80,19 +83,19 @@ describe('terms kept for anonymous answers', () => {
     await new Promise((r) => setTimeout(r, 1100));
     const expired = await shownCount();
     expect(expired.count).toBe(before.count + 1);
-    expect(expired.requests).toBe(2);
+    expect(expired.requests).toBe(2 + COUNTER);
     setSeconds('60');
-    expect((await shownCount()).requests).toBe(1);
+    expect((await shownCount()).requests).toBe(1 + COUNTER);
   });
 
   it('keeps nothing with TERM_CACHE_SECONDS=0', async () => {
     setSeconds('0');
     const before = await shownCount();
-    expect(before.requests).toBe(2);
+    expect(before.requests).toBe(2 + COUNTER);
     await makeEvent('Unkept', 6);
     const after = await shownCount();
     expect(after.count).toBe(before.count + 1);
-    expect(after.requests).toBe(2);
+    expect(after.requests).toBe(2 + COUNTER);
   });
 
   it('lists with kept terms too: a category filter by id is checked from them', async () => {
