@@ -108,7 +108,7 @@ interface ShardState {
 const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 
 /** The longest a poll waits for the local invocations to catch up. */
-const MAX_DEFER_MS = 30_000;
+const MAX_DEFER_MS = 10_000;
 
 /** An SDK attribute value as Lambda's JSON has it (binary in base64). */
 function toLambdaValue(value: AttributeValue): LambdaAttributeValue {
