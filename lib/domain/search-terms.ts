@@ -66,8 +66,11 @@ export interface Searchable {
   description: string;
 }
 
+/** A stored field as text: an item written by hand may hold a number or nothing where text belongs. */
+const asText = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : '');
+
 /** The fields folded, one text each. */
-export const searchedTexts = (e: Searchable): string[] => [fold(e.title ?? ''), fold(e.excerpt ?? ''), fold(e.description ?? '')];
+export const searchedTexts = (e: Searchable): string[] => [fold(asText(e.title)), fold(asText(e.excerpt)), fold(asText(e.description))];
 
 /** Whether texts (folded, see `searchedTexts`) match the terms. */
 export function textsMatch(texts: readonly string[], terms: SearchTerms): boolean {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { eventWords, exactByWords, keyRun, MAX_WORD_LENGTH, suffixes, vocabShard, wordDim, wordsOf } from '#lib/domain/search-words.js';
 import { keys, RECENT_SHARDS } from '#lib/store/keys.js';
+import { searchedTexts } from '#lib/domain/search-terms.js';
 import { chunkSize, estimatedTotal, wholeDays } from '#lib/logic/event-search.js';
 import { vocabGroup } from '#lib/store/recent-writes.js';
 import { HIGH } from '#lib/logic/event-window.js';
@@ -151,5 +152,12 @@ describe('the window of an estimated total', () => {
     const w = { from: '2031-05-01 13:45:00', to: '2031-05-31 23:59:59', endAfter: '2031-05-01 13:45:00', echo: [] };
     expect(wholeDays(w)).toEqual({ from: '2031-05-01 00:00:00', to: `2031-05-31 23:59:59#${HIGH}`, echo: [] });
     expect(wholeDays({ from: '', to: HIGH, echo: [] })).toEqual({ from: '', to: HIGH, echo: [] });
+  });
+});
+
+describe('fields of a malformed item', () => {
+  it('are searched as their text: a number as its digits, anything else as nothing', () => {
+    const item = { title: 2027, excerpt: null, description: { html: 'x' } } as unknown as Parameters<typeof searchedTexts>[0];
+    expect(searchedTexts(item)).toEqual(['2027', '', '']);
   });
 });
