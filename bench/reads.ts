@@ -296,28 +296,18 @@ async function main(): Promise<number> {
       console.error(`round ${r + 1}/${ROUNDS}: ${KINDS.map((k) => `${k.key} ${runs[k.key]!.base.server.at(-1)} → ${runs[k.key]!.now.server.at(-1)}`).join(', ')}`);
     }
 
+    /** One server's figures for a kind: medians, its rounds, and what its log lines said. */
+    const summary = (run: (typeof runs)[string]['base']) => ({
+      serverMs: round2(median(run.server)),
+      dynamoMs: round2(median(run.dynamo)),
+      rounds: run.server,
+      contentType: run.type,
+      dynamodbRequests: run.dynamodbRequests,
+      readUnits: run.readUnits,
+    });
     const kinds: ReadKind[] = KINDS.map((k) => {
       const r = runs[k.key]!;
-      return {
-        key: k.key,
-        label: k.label,
-        base: {
-          serverMs: round2(median(r.base.server)),
-          dynamoMs: round2(median(r.base.dynamo)),
-          rounds: r.base.server,
-          contentType: r.base.type,
-          dynamodbRequests: r.base.dynamodbRequests,
-          readUnits: r.base.readUnits,
-        },
-        now: {
-          serverMs: round2(median(r.now.server)),
-          dynamoMs: round2(median(r.now.dynamo)),
-          rounds: r.now.server,
-          contentType: r.now.type,
-          dynamodbRequests: r.now.dynamodbRequests,
-          readUnits: r.now.readUnits,
-        },
-      };
+      return { key: k.key, label: k.label, base: summary(r.base), now: summary(r.now) };
     });
     const results = {
       generatedAt: new Date().toISOString(),

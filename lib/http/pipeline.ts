@@ -167,7 +167,7 @@ function wpError(err: unknown, event: Event, writes?: WriteLog, create = false, 
     const challenge: Record<string, string> = err.status === 401 ? { 'www-authenticate': challengeFor(header(event, 'authorization')) } : {};
     return answer(err.status, err.body(), challenge);
   }
-  if (err instanceof Busy || err instanceof Contention) {
+  if (err instanceof Busy || err instanceof Contention || err instanceof FunctionTimeoutError) {
     // Overloaded or out of time before anything was written: the client sends it again later.
     if (err instanceof FunctionTimeoutError) logError(err);
     return answer(503, busy().body(), { 'retry-after': String(BUSY_RETRY_AFTER_S) });
@@ -219,6 +219,18 @@ async function revalidation(req: RequestContext, event: Event): Promise<{ digest
   const digest = scopeDigest(scope, validator.stamp);
   const settled = Date.now() - validator.last >= settleMs();
   return { digest, settled, held: heldTag(header(event, 'if-none-match'), digest) };
+}
+
+/**
+ * The operation's answer and the counter read beside it, once both have settled (nothing of the
+ * request may still run after its answer). The operation's failure is the request's; a failed
+ * counter read only costs the answer its cheap tag (its body's digest stands in).
+ */
+async function besideCounter<T, C>(answer: Promise<T>, counter: Promise<C>): Promise<[T, C | undefined]> {
+  const [a, c] = await Promise.allSettled([answer, counter]);
+  if (a.status === 'rejected') throw a.reason;
+  if (c.status === 'rejected') logError(c.reason);
+  return [a.value, c.status === 'fulfilled' ? c.value : undefined];
 }
 
 /**
@@ -317,7 +329,7 @@ function runner(op: Operation, logic: Logic, html: HtmlFilters | undefined, once
         );
       }
       // `_fields` and `_envelope` shape the answer before its entity tag is taken, so a tag names what was sent.
-      const [reply, cheap] = conditionalGet ? [await logic(req), early] : await Promise.all([logic(req), revalidation(req, event)]);
+      const [reply, cheap] = conditionalGet ? [await logic(req), early] : await besideCounter(logic(req), revalidation(req, event));
       const shaped = wpShaped(reply, req.input._fields, event.rawQueryString, allow);
       const answer = conditional(shaped.reply, req, event, cheap?.settled ? cheap.digest : undefined);
       const discovery = discoveryHeaders(apiRoot(event), answer.reply.headers);

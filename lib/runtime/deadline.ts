@@ -3,7 +3,6 @@
 // ask here whether another attempt still fits, and an operation still running just before the
 // timeout is given up (beforeTimeout). Kept in the request's scope (lib/runtime/scope.ts), because
 // the local gateway runs many requests in one process.
-import { Busy } from '#lib/contract/errors.js';
 import { outliveRequest, scopedValue } from './scope.js';
 
 const store = scopedValue<number>('deadline');
@@ -42,7 +41,7 @@ export function settleMs(): number {
 }
 
 /** The operation was still running just before the function's timeout. */
-export class FunctionTimeoutError extends Busy {
+export class FunctionTimeoutError extends Error {
   override name = 'TimeoutError';
 }
 

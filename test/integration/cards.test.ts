@@ -78,8 +78,8 @@ describe('venue and organizer cards', () => {
     capacity.reset();
     const res = await call('GET', `/events/${e.id}`);
     expect(res.body.venue.venue).toBe('Quiet Hall');
-    // The record alone: one GetItem, no batch read of linked records.
-    expect(capacity.snapshot().commands).toEqual({ GetItemCommand: 1 });
+    // The record alone: one GetItem (and the table's change counter beside it), no batch read of linked records.
+    expect(capacity.snapshot().commands).toEqual({ GetItemCommand: 1, QueryCommand: 1 });
     // A page: one batch read of its events (the 20 linked events of another test are on it), and
     // none of their venues or organizers.
     capacity.reset();

@@ -74,8 +74,8 @@ describe('a process handed one request at a time', () => {
     });
     const deadline = Date.now() + 300;
     const first = await captureOutput(() => slow(apiEvent('GET', ROOT, { 'x-request-id': 'slow' }), { ...fakeContext(), getRemainingTimeInMillis: () => deadline - Date.now() }));
-    expect(first.result.statusCode).toBe(500);
-    expect(requestLine(first.json, 'slow').status).toBe(500);
+    expect(first.result.statusCode).toBe(503);
+    expect(requestLine(first.json, 'slow').status).toBe(503);
 
     // The next invocation arrives while the first operation still runs, and lets it go on.
     const next = handle('root.index', async () => {

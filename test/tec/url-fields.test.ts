@@ -20,6 +20,26 @@ describe('websites the live TEC stores', () => {
     return { status: res.status, body: (await res.json()) as Record<string, any> };
   };
 
+  /**
+   * What the live TEC made of a website: 400 when `expected` is undefined, else the value in the
+   * record's meta (`context=edit`) and in TEC's answer; the record is deleted after.
+   */
+  const expectStored = async (made: { status: number; body: Record<string, any> }, kind: 'event' | 'venue' | 'organizer', meta: string, expected: string | undefined) => {
+    if (expected === undefined) {
+      expect(made.status).toBe(400);
+      expect(made.body.code).toBe('rest_invalid_param');
+      return;
+    }
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    try {
+      const raw = await call('GET', `/wp/v2/tribe_${kind === 'event' ? 'events' : kind}/${made.body.id}?context=edit`);
+      expect(raw.body.meta[meta]).toBe(expected);
+      if (kind !== 'event') expect((await call('GET', `/tribe/events/v1/${kind}s/${made.body.id}`)).body.website).toBe(expected);
+    } finally {
+      await call('DELETE', `/tribe/events/v1/${kind}s/${made.body.id}?force=true`);
+    }
+  };
+
   it.each(LIVE.filter(([input]) => input !== ''))('stores %j as %j', async (input, expected) => {
     const made = await call('POST', '/tribe/events/v1/events', {
       title: 'Website probe',
@@ -28,18 +48,7 @@ describe('websites the live TEC stores', () => {
       end_date: '2030-01-01 11:00',
       website: input,
     });
-    if (expected === undefined) {
-      expect(made.status).toBe(400);
-      expect(made.body.code).toBe('rest_invalid_param');
-      return;
-    }
-    expect(made.status, JSON.stringify(made.body)).toBe(201);
-    try {
-      const raw = await call('GET', `/wp/v2/tribe_events/${made.body.id}?context=edit`);
-      expect(raw.body.meta._EventURL).toBe(expected);
-    } finally {
-      await call('DELETE', `/tribe/events/v1/events/${made.body.id}?force=true`);
-    }
+    await expectStored(made, 'event', '_EventURL', expected);
   });
 
   // Rows of a scheme other than http and https: a venue and an organizer store them as an event does.
@@ -51,19 +60,7 @@ describe('websites the live TEC stores', () => {
     ]),
   )("a %s's website %j is stored as %j", async (kind, input, expected) => {
     const made = await call('POST', `/tribe/events/v1/${kind}s`, { [kind]: `Website probe ${Math.random()}`, status: 'draft', website: input });
-    if (expected === undefined) {
-      expect(made.status).toBe(400);
-      expect(made.body.code).toBe('rest_invalid_param');
-      return;
-    }
-    expect(made.status, JSON.stringify(made.body)).toBe(201);
-    try {
-      const raw = await call('GET', `/wp/v2/tribe_${kind}/${made.body.id}?context=edit`);
-      expect(raw.body.meta[kind === 'venue' ? '_VenueURL' : '_OrganizerWebsite']).toBe(expected);
-      expect((await call('GET', `/tribe/events/v1/${kind}s/${made.body.id}`)).body.website).toBe(expected);
-    } finally {
-      await call('DELETE', `/tribe/events/v1/${kind}s/${made.body.id}?force=true`);
-    }
+    await expectStored(made, kind as 'venue' | 'organizer', kind === 'venue' ? '_VenueURL' : '_OrganizerWebsite', expected);
   });
 
   it.each(['ftp://example.com/x.jpg', 'mailto:a@example.com', 'tel:+123'])('refuses the image %j (it fetches an image: http and https only)', async (image) => {

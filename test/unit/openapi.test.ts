@@ -281,19 +281,19 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
     };
     // Spot checks against TEC (reference §5-§7.4) and the README: the exact set, in order.
     const all = (...c: number[]) => c.map(String);
-    expect(codes('events.list')).toEqual(all(200, 304, 400, 401, 404, 500));
+    expect(codes('events.list')).toEqual(all(200, 304, 400, 401, 404, 500, 503));
     expect(codes('events.create', 'post')).toEqual(all(201, 400, 401, 403, 409, 413, 415, 422, 500, 503));
-    expect(codes('events.get')).toEqual(all(200, 304, 400, 401, 403, 404, 500));
+    expect(codes('events.get')).toEqual(all(200, 304, 400, 401, 403, 404, 500, 503));
     expect(codes('events.update', 'patch')).toEqual(all(200, 400, 401, 403, 404, 409, 412, 413, 415, 500, 503));
     expect(codes('events.delete', 'delete')).toEqual(all(200, 400, 401, 403, 404, 409, 410, 412, 413, 415, 500, 503));
     expect(codes('venues.deleteBySlug', 'delete')).toEqual(all(200, 400, 401, 403, 404, 409, 410, 412, 413, 415, 500, 503));
-    expect(codes('venues.get')).toEqual(all(200, 304, 400, 401, 403, 404, 500));
-    expect(codes('categories.list')).toEqual(all(200, 304, 400, 401, 500));
-    expect(codes('categories.get')).toEqual(all(200, 304, 400, 401, 404, 500));
+    expect(codes('venues.get')).toEqual(all(200, 304, 400, 401, 403, 404, 500, 503));
+    expect(codes('categories.list')).toEqual(all(200, 304, 400, 401, 500, 503));
+    expect(codes('categories.get')).toEqual(all(200, 304, 400, 401, 404, 500, 503));
     expect(codes('categories.delete', 'delete')).toEqual(all(200, 400, 401, 403, 404, 409, 412, 413, 415, 500, 503));
     expect(codes('tags.create', 'post')).toEqual(all(201, 400, 401, 403, 409, 413, 415, 422, 500, 503));
-    expect(codes('root.doc')).toEqual(all(200, 400, 401, 500));
-    expect(codes('root.index')).toEqual(all(200, 400, 401, 500));
+    expect(codes('root.doc')).toEqual(all(200, 400, 401, 500, 503));
+    expect(codes('root.index')).toEqual(all(200, 400, 401, 500, 503));
 
     // TEC's rules, from each operation's properties: no catch-all `default`, and every code explained.
     for (const op of TEC_OPERATIONS) {
@@ -325,7 +325,8 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
           ...(method !== 'GET' ? [413, 415] : []),
           ...(collectionPost ? [422] : []),
           500,
-          ...(write ? [503] : []),
+          // Busy (every operation), or an unknown outcome as well (writes).
+          503,
         ];
         expect(Object.keys(responses), where).toEqual(want.map(String));
       }
@@ -333,6 +334,7 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
     // Errors other operations share are components.responses, each with the error envelope.
     expect(Object.keys(d.components.responses).sort()).toEqual([
       'BadToken',
+      'Busy',
       'Conflict',
       'InternalError',
       'OutcomeUnknown',
@@ -341,6 +343,8 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
       'UnsupportedMediaType',
     ]);
     expect(d.paths['/events'].post.responses[413]).toEqual({ $ref: '#/components/responses/PayloadTooLarge' });
+    expect(d.paths['/events'].get.responses[503]).toEqual({ $ref: '#/components/responses/Busy' });
+    expect(d.paths['/events'].post.responses[503]).toEqual({ $ref: '#/components/responses/OutcomeUnknown' });
     expect(d.paths['/events'].get.responses[401]).toEqual({ $ref: '#/components/responses/BadToken' });
     expect(d.paths['/events'].post.responses[401]).toEqual({ $ref: '#/components/responses/Unauthorized' });
     expect(deref(d, d.paths['/events/{id}'].get.responses[404]).description).toContain('rest-event-not-found');
@@ -558,12 +562,12 @@ describe("WordPress's own routes in the document", () => {
   it('answer with their real statuses, each error with the error envelope', async () => {
     const d = await doc();
     const codes = (path: string, method: string) => Object.keys(d.paths[path][method].responses).map(Number);
-    expect(codes('/wp/v2/users/me', 'get')).toEqual([200, 400, 401, 409, 500]);
-    expect(codes('/wp/v2/users/{user}/application-passwords', 'get')).toEqual([200, 400, 401, 403, 404, 500]);
+    expect(codes('/wp/v2/users/me', 'get')).toEqual([200, 400, 401, 409, 500, 503]);
+    expect(codes('/wp/v2/users/{user}/application-passwords', 'get')).toEqual([200, 400, 401, 403, 404, 500, 503]);
     expect(codes('/wp/v2/users/{user}/application-passwords', 'post')).toEqual([201, 400, 401, 403, 404, 409, 413, 415, 500, 503]);
     expect(codes('/wp/v2/users/{user}/application-passwords', 'delete')).toEqual([200, 400, 401, 403, 404, 409, 413, 415, 500, 503]);
-    expect(codes('/wp/v2/users/{user}/application-passwords/introspect', 'get')).toEqual([200, 400, 401, 403, 404, 500]);
-    expect(codes('/wp/v2/users/{user}/application-passwords/{uuid}', 'get')).toEqual([200, 400, 401, 403, 404, 500]);
+    expect(codes('/wp/v2/users/{user}/application-passwords/introspect', 'get')).toEqual([200, 400, 401, 403, 404, 500, 503]);
+    expect(codes('/wp/v2/users/{user}/application-passwords/{uuid}', 'get')).toEqual([200, 400, 401, 403, 404, 500, 503]);
     expect(codes('/wp/v2/users/{user}/application-passwords/{uuid}', 'delete')).toEqual([200, 400, 401, 403, 404, 409, 413, 415, 500, 503]);
     for (const op of WP_OPERATIONS) {
       for (const method of op.methods) {
