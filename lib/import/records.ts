@@ -119,7 +119,13 @@ const decodeOctets = (slug: string): string =>
  * control character, space, quote or other character WordPress would not store reaches the
  * store. '' when nothing usable remains: the record then takes one from its title, as a new one does.
  */
-export const cleanSlug = (slug: string): string => slugify(decodeOctets(slug));
+export const cleanSlug = (slug: string): string => (STORED_FORM.test(slug) ? slug : slugify(decodeOctets(slug)));
+
+/**
+ * A slug as WordPress stores one: lower-case letters, digits, `_`, `-` and percent-encoded octets
+ * (other scripts), at most 200 characters. It is kept as the site has it, so that its URLs stay.
+ */
+const STORED_FORM = /^(?:[a-z0-9_-]|%[0-9a-f]{2}){1,200}$/;
 
 /** Sorts keys, so that a fingerprint does not depend on the order the source listed fields in. */
 function canonical(v: unknown): unknown {

@@ -108,9 +108,13 @@ describe('cleanSlug: a slug as WordPress stores a given one', () => {
     expect(cleanSlug('a.b/c')).toBe('a-b-c');
     expect(cleanSlug('Ąžuolas')).toBe('azuolas');
   });
-  it('reads percent-encoded letters (how WordPress keeps other scripts) as letters', () => {
-    expect(cleanSlug('%d0%bf%d1%80%d0%b8%d0%b2%d0%b5%d1%82')).toBe('privet');
+  it('keeps percent-encoded letters (how WordPress keeps other scripts) as the site has them, so that its URLs stay', () => {
+    expect(cleanSlug('%d0%bf%d1%80%d0%b8%d0%b2%d0%b5%d1%82')).toBe('%d0%bf%d1%80%d0%b8%d0%b2%d0%b5%d1%82');
+    expect(cleanSlug('%d7%a2%d7%91-quote-5')).toBe('%d7%a2%d7%91-quote-5');
+    // Not WordPress's stored form (upper case, a stray %, a control character): sanitised, its letters read.
+    expect(cleanSlug('%D0%BF%D1%80%D0%B8%D0%B2%D0%B5%D1%82')).toBe('privet');
     expect(cleanSlug('%zz-50%')).toBe('zz-50');
+    expect(cleanSlug('%d0%bf\r\n')).toBe('p');
   });
   it('nothing usable: none sent, so the record takes one from its title or name', () => {
     const event = {
