@@ -130,7 +130,7 @@ async function fill(from: number, to: number, perDay: number): Promise<number> {
         cards: {},
       }),
     );
-    for (const item of eventTransaction(undefined, event, table, [], new Set(), bound).items) {
+    for (const item of eventTransaction(undefined, event, table, { bound }).items) {
       if (item.Put?.Item) puts.push(item.Put.Item);
       else if (item.Update) updates.push(item.Update);
     }

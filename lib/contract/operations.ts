@@ -156,27 +156,31 @@ const noun: Record<ItemKind | TermKind, [string, string]> = {
 /** The root's operations describe the API itself and read no record. */
 const TABLELESS_KINDS = new Set(['root']);
 
-const row = (kind: string, name: string, methods: Method[], path: string, access: Operation['access'], summary: string, api: Api = 'tec'): Operation => {
-  const fansOut = FANS_OUT.test(`${kind}.${name}`);
-  const tableless = TABLELESS_KINDS.has(kind);
-  return {
-    id: `${kind}.${name}`,
-    api,
-    methods,
-    path,
-    access,
-    handler: `functions/${kind}/${name}.ts`,
-    summary,
-    args: argsOf(kind, name),
-    fansOut,
-    idempotent: false,
-    timeoutSeconds: 10,
-    tableActions: tableless ? [] : access === 'write' ? WRITE_ACTIONS : READ_ACTIONS,
-    // Every function authenticates, so every function reads sign-in data and notes its use.
-    scopedGrants: tableless ? [CREDENTIAL_READ, CREDENTIAL_UPDATE] : access === 'write' ? [] : [CREDENTIAL_UPDATE],
-    overrides: [],
+/** The rows of one API: each names its kind, operation, methods, path, access and summary. */
+const rowsOf =
+  (api: Api) =>
+  (kind: string, name: string, methods: Method[], path: string, access: Operation['access'], summary: string): Operation => {
+    const fansOut = FANS_OUT.test(`${kind}.${name}`);
+    const tableless = TABLELESS_KINDS.has(kind);
+    return {
+      id: `${kind}.${name}`,
+      api,
+      methods,
+      path,
+      access,
+      handler: `functions/${kind}/${name}.ts`,
+      summary,
+      args: argsOf(kind, name),
+      fansOut,
+      idempotent: false,
+      timeoutSeconds: 10,
+      tableActions: tableless ? [] : access === 'write' ? WRITE_ACTIONS : READ_ACTIONS,
+      // Every function authenticates, so every function reads sign-in data and notes its use.
+      scopedGrants: tableless ? [CREDENTIAL_READ, CREDENTIAL_UPDATE] : access === 'write' ? [] : [CREDENTIAL_UPDATE],
+      overrides: [],
+    };
   };
-};
+const row = rowsOf('tec');
 
 /**
  * The method that carries overrides: clients that cannot send PUT, PATCH or DELETE send POST, with
@@ -210,7 +214,7 @@ function withOverrides(ops: readonly Operation[]): Operation[] {
 
 /** WordPress's own routes for its clients: who the caller is, and their application passwords. */
 function wordPressRows(): Operation[] {
-  const wp = (kind: string, name: string, methods: Method[], path: string, access: Operation['access'], summary: string) => row(kind, name, methods, path, access, summary, 'wp');
+  const wp = rowsOf('wp');
   const base = '/users/{user}/application-passwords';
   return [
     // Reading the caller may register them (their user id), so it has a write function's grants.
@@ -278,7 +282,7 @@ function itemRows(kind: ItemKind): Operation[] {
 }
 
 export const OPERATIONS: readonly Operation[] = withOverrides([
-  row('root', 'site', ['GET'], '/{lang}', 'read', 'REST API index: the site, its namespaces and routes', 'rest'),
+  rowsOf('rest')('root', 'site', ['GET'], '/{lang}', 'read', 'REST API index: the site, its namespaces and routes'),
   row('root', 'index', ['GET'], '', 'read', 'Namespace index'),
   row('root', 'doc', ['GET'], '/doc', 'read', 'OpenAPI description of this API'),
   ...itemRows('events'),

@@ -40,10 +40,12 @@ export const VIEW_FEED_EVENTS = 30;
  * the arguments of PASSED over the archive's. A date must be `YYYY-MM` or `YYYY-MM-DD` (anything
  * else is ignored), and any other view (`past`, the premium views) passes unchanged.
  */
-export function viewerRequestFunction(namespace: string): string {
-  return `var REST = '/${REST_PREFIX}/${namespace}/events/v1';
+export const viewerRequestFunction = (namespace: string): string => `var REST = '/${REST_PREFIX}/${namespace}/events/v1';
 var VIEW_EVENTS = '${VIEW_FEED_EVENTS}';
-// TEC's views as its URLs name them after /events/: [path, view, the date's group].
+${VIEWER_REQUEST}`;
+
+/** The function's source after its constants: the same for every namespace. */
+const VIEWER_REQUEST = `// TEC's views as its URLs name them after /events/: [path, view, the date's group].
 var VIEWS = [
   [/^(?:list)?$/, 'list'],
   [/^month$/, 'month'],
@@ -169,4 +171,3 @@ function handler(event) {
   return request;
 }
 `;
-}

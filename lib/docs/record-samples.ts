@@ -55,6 +55,20 @@ export function eventRecord(fields: Partial<EventItem> & { id: number }): EventI
 
 /** Every optional field set (so that no key is dropped), and the fewest fields a record can have. */
 function storedSamples() {
+  const { venue, bareVenue } = sampleVenues();
+  const { organizer, bareOrganizer } = sampleOrganizers();
+  const { concerts, jazz, outdoor } = sampleTerms();
+  const { event, bareEvent } = sampleEvents();
+  const linked: Linked = {
+    venues: new Map([[2, venue]]),
+    organizers: new Map([[3, organizer]]),
+    terms: new Map([concerts, jazz, outdoor].map((t) => [t.id, t])),
+  };
+  const none: Linked = { venues: new Map(), organizers: new Map(), terms: new Map() };
+  return { venue, bareVenue, organizer, bareOrganizer, concerts, jazz, outdoor, event, bareEvent, linked, none };
+}
+
+function sampleVenues(): { venue: VenueItem; bareVenue: VenueItem } {
   const venue: VenueItem = {
     ...post,
     pk: 'POST#2',
@@ -102,6 +116,10 @@ function storedSamples() {
     showMap: false,
     showMapLink: false,
   };
+  return { venue, bareVenue };
+}
+
+function sampleOrganizers(): { organizer: OrganizerItem; bareOrganizer: OrganizerItem } {
   const organizer: OrganizerItem = {
     ...post,
     pk: 'POST#3',
@@ -131,6 +149,10 @@ function storedSamples() {
     phone: '',
     email: '',
   };
+  return { organizer, bareOrganizer };
+}
+
+function sampleTerms() {
   const term = (id: number, taxonomy: TermItem['taxonomy'], parent: number, description: string): TermItem => ({
     pk: `TERM#${id}`,
     sk: 'TERM',
@@ -147,6 +169,10 @@ function storedSamples() {
   const concerts = term(4, 'category', 0, 'Live music');
   const jazz = term(5, 'category', 4, 'Jazz concerts');
   const outdoor = term(6, 'tag', 0, 'Outside');
+  return { concerts, jazz, outdoor };
+}
+
+function sampleEvents(): { event: EventItem; bareEvent: EventItem } {
   const event: EventItem = {
     ...post,
     pk: 'POST#7',
@@ -177,13 +203,7 @@ function storedSamples() {
     parent: 0,
   };
   const bareEvent = eventRecord({ ...post, id: 17, slug: 'event', title: 'Event', start: '2027-01-15 00:00:00', end: '2027-01-15 23:59:59', allDay: true });
-  const linked: Linked = {
-    venues: new Map([[2, venue]]),
-    organizers: new Map([[3, organizer]]),
-    terms: new Map([concerts, jazz, outdoor].map((t) => [t.id, t])),
-  };
-  const none: Linked = { venues: new Map(), organizers: new Map(), terms: new Map() };
-  return { venue, bareVenue, organizer, bareOrganizer, concerts, jazz, outdoor, event, bareEvent, linked, none };
+  return { event, bareEvent };
 }
 
 /** What clients receive: JSON, so keys whose value is undefined are gone. */

@@ -73,6 +73,14 @@ export function responses(op: Operation): Record<string, Json> {
   if (op.api === 'wp') return wpResponses(op);
   const t = operationTraits(op);
   const [kind = '', name = ''] = op.id.split('.');
+  // Numeric keys: an object lists them in ascending order, whichever part adds them.
+  return { ...successes(op, t, kind, name), ...failures(op, t, kind) };
+}
+
+type Traits = ReturnType<typeof operationTraits>;
+
+/** The answers of an operation that works, and its 304. */
+function successes(op: Operation, t: Traits, kind: string, name: string): Record<string, Json> {
   const r = RESOURCES[kind];
   const out: Record<string, Json> = {};
 
@@ -119,7 +127,13 @@ export function responses(op: Operation): Record<string, Json> {
       out[status] = { ...out[status], headers: { ...((out[status] as Json).headers as Json | undefined), ...VALIDATOR_HEADERS } };
   }
   if (r && !t.write) out[304] = { description: 'The If-None-Match tag is the current one: no body', headers: VALIDATOR_HEADERS };
+  return out;
+}
 
+/** The errors an operation may answer. */
+function failures(op: Operation, t: Traits, kind: string): Record<string, Json> {
+  const r = RESOURCES[kind];
+  const out: Record<string, Json> = {};
   // 400: every operation has arguments; writes also check links, dates and their JSON.
   const one = r?.one ?? 'record';
   const unknownRecord = t.pathVar

@@ -1,8 +1,18 @@
 // What a page of events echoes of its request, for rest_url and the page links.
 import type { EventListRequest, Window } from './event-window.js';
 
+/** What a page resolved of its request: the statuses it shows, its window, the venues and organizers it names. */
+export interface EchoedPage {
+  page: number;
+  perPage: number;
+  shown: string;
+  window: Window | undefined;
+  venue?: number[];
+  organizer?: number[];
+}
+
 /** The effective query, in TEC's order (reference §4.1.5), for rest_url and the page links. */
-export function echoQuery(ctx: EventListRequest, page: number, perPage: number, shown: string, w: Window | undefined, venue?: number[], organizer?: number[]): [string, string][] {
+export function echoQuery(ctx: EventListRequest, { page, perPage, shown, window: w, venue, organizer }: EchoedPage): [string, string][] {
   const p = ctx.params;
   const q: [string, string][] = [
     ['page', String(page)],

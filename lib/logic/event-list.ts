@@ -9,7 +9,7 @@ import { invalidParams, tec } from '#lib/contract/errors.js';
 import type { Reply } from '#lib/contract/reply.js';
 import { presentEvent, redact, type Linked } from '#lib/present/present.js';
 import { unlocked } from '#lib/auth/permissions.js';
-import { batchGet, keyOf } from '#lib/store/reads.js';
+import { batchGet, keyOf, type Key } from '#lib/store/reads.js';
 import { keys } from '#lib/store/keys.js';
 import { readStats, type LangStats } from '#lib/store/stats.js';
 import type { EventItem, TermItem } from '#lib/store/items.js';
@@ -18,7 +18,7 @@ import { loadLinked } from './common.js';
 import { keepFor, termsFor } from './term-cache.js';
 import { asList, envelope, pageAndTotal, pageKeys, paging, statuses } from './lists.js';
 import { waitAll, withSideWork, type SideWork } from '#lib/runtime/settle.js';
-import { boundStart, windowOf, type EventListRequest } from './event-window.js';
+import { boundStart, windowOf, type EventListRequest, type ListPlan } from './event-window.js';
 import { geoVenues, parentCheck, postCheck, termCheck, type Filters } from './event-filters.js';
 import { sources } from './event-sources.js';
 import { listTotal } from './event-totals.js';
@@ -52,10 +52,56 @@ async function listEventsWith(ctx: EventListRequest, side: SideWork, feed: Feed 
   const { list: statusList, shown, ownBy } = await statuses(ctx);
   const asked = windowOf(ctx);
   const w = asked?.endAfter === undefined ? asked : boundStart(asked, (await stats()).seconds ?? 0);
-  // The filters are checked in TEC's order (the first failure answers), from one batch read.
+  const f = await resolveFilters(ctx, side);
+  const plan: ListPlan = { ctx, statusList, ownBy, filters: f.filters, window: w, offset, perPage, stats, feed: feed !== undefined };
+  const picked = await pickEvents(plan, f, side, feed);
+  let { events } = picked;
+  if (f.aside) f.verify(await f.aside);
+  // Their links are read from them: a malformed record's lists are made lists first.
+  events = events.map(wellTyped);
+  if (page > 1 && events.length === 0) throw tec.archivePageNotFound('event');
+  // How to read terms (the STATS item) matters only when some are neither read nor kept.
+  const termIds = new Set(events.flatMap((e) => [...e.categories, ...e.tags]));
+  const kept = termsFor(ctx.shared, termIds);
+  const unread = [...termIds].some((id) => !picked.known?.has(id) && !kept.has(id));
+  const linked = await loadLinked(events, { termBytes: f.paged || !unread ? undefined : (await stats()).termBytes, shared: ctx.shared }, picked.known);
+  const open = await waitAll(events.map((e) => unlocked(ctx, e)));
+  if (feed) return feed.answer({ events, linked, open, total: picked.total });
+  return envelope({
+    key: 'events',
+    items: events.map((e, i) => (open[i] ? presentEvent(e, linked) : redact(presentEvent(e, linked)))),
+    collectionUrl: `${apiBase(ctx.lang)}/events/`,
+    query: echoQuery(ctx, { page, perPage, shown, window: w, venue: f.venue, organizer: f.organizer }),
+    page,
+    total: picked.total,
+    perPage,
+  });
+}
+
+type Checked = { venue?: number[]; organizer?: number[]; categories?: number[]; tags?: number[] };
+
+/** A request's filters, resolved to ids, and how their checks are read. */
+interface ResolvedFilters {
+  filters: Filters;
+  /** The venues and organizers the request named, as its links echo them. */
+  venue?: number[];
+  organizer?: number[];
+  /** The checks, when they were read ahead of the page (else they join its batch read). */
+  checked?: Checked;
+  checkKeys: Key[];
+  verify: (found: ReadonlyMap<string, unknown>) => Checked;
+  /** Whether the page is a page of the index (no include, no search, not empty by its places). */
+  paged: boolean;
+  /** The checks' own read, beside a read that is not the index's page. */
+  aside?: Promise<Map<string, unknown>>;
+}
+
+/** The filters checked in TEC's order (the first failure answers), from one batch read. */
+async function resolveFilters(ctx: EventListRequest, side: SideWork): Promise<ResolvedFilters> {
+  const p = ctx.params;
   const checks = [parentCheck(ctx), postCheck(ctx, 'venue'), postCheck(ctx, 'organizer'), termCheck(ctx, 'categories'), termCheck(ctx, 'tags')] as const;
   const checkKeys = checks.flatMap((c) => c.keys);
-  const verify = (found: ReadonlyMap<string, unknown>) => {
+  const verify = (found: ReadonlyMap<string, unknown>): Checked => {
     const [, venue, organizer, categories, tags] = checks.map((c) => c.verify(found));
     return { venue, organizer, categories, tags };
   };
@@ -65,7 +111,7 @@ async function listEventsWith(ctx: EventListRequest, side: SideWork, feed: Feed 
   // point are looked up first.
   const given = checks.slice(1).map((c) => c.ahead);
   const ahead = p.geoloc !== true && p.geoloc_lat === undefined && p.geoloc_lng === undefined && given.every((v) => v !== null);
-  let checked: ReturnType<typeof verify> | undefined;
+  let checked: Checked | undefined;
   if (!ahead) {
     checked = verify(await batchGet(checkKeys));
     await geo;
@@ -77,64 +123,60 @@ async function listEventsWith(ctx: EventListRequest, side: SideWork, feed: Feed 
   const paged = !(venues !== undefined && venues.length === 0) && p.include === undefined && p.search === undefined;
   // Other reads than the page's own check the filters beside them.
   const aside = ahead && !paged ? side.start(batchGet(checkKeys)) : undefined;
+  return { filters, venue, organizer, checked, checkKeys, verify, paged, aside };
+}
 
-  let events: EventItem[];
-  let n: number;
-  let known: Map<number, TermItem> | undefined;
-  if (!paged && venues !== undefined && venues.length === 0) {
-    events = [];
-    n = 0;
-  } else if (p.include !== undefined) {
-    ({ events, total: n } = await listIncluded(ctx, statusList, ownBy, filters, offset, perPage));
-  } else if (!paged) {
+/** The events of the page (or feed), its total, and the terms read with them. */
+async function pickEvents(
+  plan: ListPlan,
+  f: ResolvedFilters,
+  side: SideWork,
+  feed: Feed | undefined,
+): Promise<{ events: EventItem[]; total: number; known?: Map<number, TermItem> }> {
+  const { ctx, statusList, ownBy, filters, offset, perPage } = plan;
+  const venues = filters.venue;
+  if (!f.paged && venues !== undefined && venues.length === 0) return { events: [], total: 0 };
+  if (ctx.params.include !== undefined) return listIncluded(ctx, statusList, ownBy, filters, offset, perPage);
+  if (!f.paged) {
     // The terms the page's index entries name come with its records, as a list page's do.
-    ({ events, total: n, terms: known } = await listSearched(ctx, parseSearch(p.search ?? ''), statusList, ownBy, filters, w, offset, perPage, stats, feed !== undefined));
-  } else {
-    const { sources: src, multi } = sources(ctx, statusList, filters, w, ownBy);
-    // Several values of a filter (OR) may list an event twice: their total counts the ids, so
-    // every key is read, and the page comes from that same read (one request per partition).
-    const counting = multi ? undefined : side.start(listTotal(src, w, stats));
-    const { hits, total: counted } = multi ? await pageAndTotal(src, offset, perPage, false) : { hits: await pageKeys(src, offset, perPage, false), total: undefined };
-    // The index items name the events' terms: the terms not kept are read with the events
-    // themselves and the filters' checks, in one batch.
-    const hitTerms = new Set<number>();
-    for (const h of hits) for (const id of [...asList(h.item.categories), ...asList(h.item.tags)]) hitTerms.add(id);
-    known = termsFor(ctx.shared, hitTerms);
-    const unread = [...hitTerms].filter((id) => !known!.has(id));
-    const others = [...unread.map(keys.term), ...(checked ? [] : checkKeys)];
-    let found: Map<string, EventItem | TermItem>;
-    let shown = hits;
-    if (feed) {
-      // A feed holds the soonest events that one answer can hold (lib/logic/feed-reads.ts).
-      const [fitting, rest] = await waitAll([readFitting<EventItem>(hits.map((h) => keys.post(h.id))), batchGet<TermItem>(others)] as const);
-      found = new Map<string, EventItem | TermItem>([...rest, ...fitting.found]);
-      shown = hits.slice(0, fitting.count);
-    } else found = await batchGet<EventItem | TermItem>([...hits.map((h) => keys.post(h.id)), ...others]);
-    if (!checked) verify(found);
-    events = shown.map((h) => found.get(keyOf(keys.post(h.id))) as EventItem | undefined).filter((e): e is EventItem => e !== undefined);
-    const read = await withShardTotals(unread.map((id) => found.get(keyOf(keys.term(id))) as TermItem | undefined).filter((t): t is TermItem => t !== undefined));
-    keepFor(ctx.shared, read);
-    for (const t of read) known.set(t.id, t);
-    n = counted ?? (await counting!);
+    const { events, total, terms } = await listSearched(plan, parseSearch(ctx.params.search ?? ''));
+    return { events, total, known: terms };
   }
-  if (aside) verify(await aside);
-  // Their links are read from them: a malformed record's lists are made lists first.
-  events = events.map(wellTyped);
-  if (page > 1 && events.length === 0) throw tec.archivePageNotFound('event');
-  // How to read terms (the STATS item) matters only when some are neither read nor kept.
-  const termIds = new Set(events.flatMap((e) => [...e.categories, ...e.tags]));
-  const kept = termsFor(ctx.shared, termIds);
-  const unread = [...termIds].some((id) => !known?.has(id) && !kept.has(id));
-  const linked = await loadLinked(events, { termBytes: paged || !unread ? undefined : (await stats()).termBytes, shared: ctx.shared }, known);
-  const open = await waitAll(events.map((e) => unlocked(ctx, e)));
-  if (feed) return feed.answer({ events, linked, open, total: n });
-  return envelope(
-    'events',
-    events.map((e, i) => (open[i] ? presentEvent(e, linked) : redact(presentEvent(e, linked)))),
-    `${apiBase(ctx.lang)}/events/`,
-    echoQuery(ctx, page, perPage, shown, w, venue, organizer),
-    page,
-    n,
-    perPage,
-  );
+  return indexPage(plan, f, side, feed);
+}
+
+/** A page of the index, its total from the buckets, and its records, terms and checks in one batch read. */
+async function indexPage(
+  plan: ListPlan,
+  f: ResolvedFilters,
+  side: SideWork,
+  feed: Feed | undefined,
+): Promise<{ events: EventItem[]; total: number; known: Map<number, TermItem> }> {
+  const { ctx, statusList, ownBy, filters, window: w, offset, perPage, stats } = plan;
+  const { sources: src, multi } = sources(ctx, statusList, filters, w, ownBy);
+  // Several values of a filter (OR) may list an event twice: their total counts the ids, so
+  // every key is read, and the page comes from that same read (one request per partition).
+  const counting = multi ? undefined : side.start(listTotal(src, w, stats));
+  const { hits, total: counted } = multi ? await pageAndTotal(src, offset, perPage, false) : { hits: await pageKeys(src, offset, perPage, false), total: undefined };
+  // The index items name the events' terms: the terms not kept are read with the events
+  // themselves and the filters' checks, in one batch.
+  const hitTerms = new Set<number>();
+  for (const h of hits) for (const id of [...asList(h.item.categories), ...asList(h.item.tags)]) hitTerms.add(id);
+  const known = termsFor(ctx.shared, hitTerms);
+  const unread = [...hitTerms].filter((id) => !known.has(id));
+  const others = [...unread.map(keys.term), ...(f.checked ? [] : f.checkKeys)];
+  let found: Map<string, EventItem | TermItem>;
+  let shown = hits;
+  if (feed) {
+    // A feed holds the soonest events that one answer can hold (lib/logic/feed-reads.ts).
+    const [fitting, rest] = await waitAll([readFitting<EventItem>(hits.map((h) => keys.post(h.id))), batchGet<TermItem>(others)] as const);
+    found = new Map<string, EventItem | TermItem>([...rest, ...fitting.found]);
+    shown = hits.slice(0, fitting.count);
+  } else found = await batchGet<EventItem | TermItem>([...hits.map((h) => keys.post(h.id)), ...others]);
+  if (!f.checked) f.verify(found);
+  const events = shown.map((h) => found.get(keyOf(keys.post(h.id))) as EventItem | undefined).filter((e): e is EventItem => e !== undefined);
+  const read = await withShardTotals(unread.map((id) => found.get(keyOf(keys.term(id))) as TermItem | undefined).filter((t): t is TermItem => t !== undefined));
+  keepFor(ctx.shared, read);
+  for (const t of read) known.set(t.id, t);
+  return { events, total: counted ?? (await counting!), known };
 }

@@ -31,7 +31,6 @@ import { exactByWords, keyRun, MAX_WORD_LENGTH, vocabShard } from '#lib/domain/s
 import { matchesSearch, type SearchTerms } from '#lib/domain/search-terms.js';
 import type { Lang } from '#lib/runtime/config.js';
 import { batchGet, keyOf, query, queryAll } from '#lib/store/reads.js';
-import type { LangStats } from '#lib/store/stats.js';
 import { keys, listKeys } from '#lib/store/keys.js';
 import { recentState, vocabGroup } from '#lib/store/recent-writes.js';
 import type { EventItem, TermItem } from '#lib/store/items.js';
@@ -42,9 +41,8 @@ import { readFitting, SearchRoom } from './feed-reads.js';
 import { asList, nonEmpty, pageAndTotal, pageKeys, type Source } from './lists.js';
 import { keepFor, termsFor } from './term-cache.js';
 import { listTotal } from './event-totals.js';
-import type { Filters } from './event-filters.js';
 import { queryInputOf, sources, type EventSource } from './event-sources.js';
-import { HIGH, type EventListRequest, type Window } from './event-window.js';
+import { HIGH, type EventListRequest, type ListPlan, type Window } from './event-window.js';
 
 /** The most list partitions (words × statuses) one term's candidates are merged from; more: not selective. */
 const MAX_TERM_PARTITIONS = 16;
@@ -132,7 +130,7 @@ const hidesLocked = (ctx: EventListRequest) => !ctx.principal;
 const findable = (ctx: EventListRequest, e: EventItem) => !e.password || !hidesLocked(ctx);
 
 /** Whether a record is in the list the request reads (language, status, author, window, filters). */
-function inList(e: EventItem, ctx: EventListRequest, statusList: string[], ownBy: number | undefined, f: Filters, w: Window | undefined): boolean {
+function inList(e: EventItem, { ctx, statusList, ownBy, filters, window: w }: ListPlan): boolean {
   if (e.kind !== 'event' || e.lang !== ctx.lang || e.status === 'trash' || e.hidden || !statusList.includes(e.status)) return false;
   if (ownBy !== undefined && e.status !== 'publish' && e.author !== ownBy) return false;
   if (w) {
@@ -142,7 +140,7 @@ function inList(e: EventItem, ctx: EventListRequest, statusList: string[], ownBy
     if (w.endBefore !== undefined && !(e.utcEnd < w.endBefore)) return false;
     if (w.endAfter !== undefined && !(e.utcEnd > w.endAfter)) return false;
   }
-  return matchesFilters(e, f);
+  return matchesFilters(e, filters);
 }
 
 /**
@@ -261,21 +259,9 @@ async function idsBetween(src: Source[], from: string, to: string): Promise<Set<
  * recent events' records and index entries join the batch read of the page's records: the page
  * is among the index's hits from `offset` less the recent events to `offset + perPage`.
  */
-async function wordPage(
-  ctx: EventListRequest,
-  term: string,
-  word: string,
-  statusList: string[],
-  ownBy: number | undefined,
-  f: Filters,
-  w: Window | undefined,
-  offset: number,
-  perPage: number,
-  stats: () => Promise<LangStats>,
-  recent: number[],
-  feed: boolean,
-): Promise<SearchPage> {
-  const { sources: src, multi } = sources(ctx, statusList, { ...f, word, withLocked: !!ctx.principal }, w, ownBy);
+async function wordPage(plan: ListPlan, term: string, word: string, recent: number[]): Promise<SearchPage> {
+  const { ctx, statusList, ownBy, filters, window: w, offset, perPage, stats, feed } = plan;
+  const { sources: src, multi } = sources(ctx, statusList, { ...filters, word, withLocked: !!ctx.principal }, w, ownBy);
   // The index's entries of the recent events are skipped, so the page reads that many more keys.
   const want = offset + perPage + recent.length;
   const fold = !feed && recent.length <= FOLDED_RECENT;
@@ -297,13 +283,12 @@ async function wordPage(
   const foldedTerms = fold ? await named.with(found) : new Map<number, TermItem>();
   const partitions = new Set(src.map((s) => s.partition));
   // What the counts hold of the recent events (their index entries), and what they hold now.
-  const counts = (e: EventItem) => inList(e, ctx, statusList, ownBy, f, w);
   const stale = recent
     .map((id) => found.get(keyOf(keys.word(id, word))))
-    .filter((item) => item !== undefined && partitions.has(String(item.gsi2pk)) && counts({ ...item, kind: 'event' } as unknown as EventItem)).length;
+    .filter((item) => item !== undefined && partitions.has(String(item.gsi2pk)) && inList({ ...item, kind: 'event' } as unknown as EventItem, plan)).length;
   const fresh = recent
     .map((id) => found.get(keyOf(keys.post(id))) as EventItem | undefined)
-    .filter((e): e is EventItem => e !== undefined && counts(e) && findable(ctx, e) && matchesSearch(e, { include: [term], exclude: [] }));
+    .filter((e): e is EventItem => e !== undefined && inList(e, plan) && findable(ctx, e) && matchesSearch(e, { include: [term], exclude: [] }));
   const merged: Hit[] = [
     ...hits.map((h): Hit => [h.id, String(h.item.gsi2sk), found.get(keyOf(keys.post(h.id))) as EventItem | undefined, h.item as IndexItem]),
     ...fresh.map((e): Hit => [e.id, sortKey(e), e]),
@@ -316,18 +301,21 @@ async function wordPage(
   return { events: events.filter((e) => findable(ctx, e)), total, terms: new Map([...foldedTerms, ...terms]) };
 }
 
-export async function listSearched(
-  ctx: EventListRequest,
-  terms: SearchTerms,
-  statusList: string[],
-  ownBy: number | undefined,
-  f: Filters,
-  w: Window | undefined,
-  offset: number,
-  perPage: number,
-  stats: () => Promise<LangStats>,
-  feed = false,
-): Promise<SearchPage> {
+/** What the index matched of a search, as far as the page needed. */
+interface Matching {
+  matched: Hit[];
+  /** Candidates judged. */
+  consumed: number;
+  /** Whether the candidates ran out. */
+  exhausted: boolean;
+  /** Where a feed stopped judging (null: before any); undefined when it did not stop. */
+  cut: IndexItem | null | undefined;
+  /** The driving term's partitions (the whole list's without one). */
+  driverSources: EventSource[];
+}
+
+export async function listSearched(plan: ListPlan, terms: SearchTerms): Promise<SearchPage> {
+  const { ctx, statusList, offset, perPage, window: w, stats } = plan;
   const { ids: recent, vocab } = await recentState(ctx.lang);
   const perWord = statusList.length * (ctx.principal ? 2 : 1);
   const [include, exclude] = await waitAll([
@@ -335,91 +323,20 @@ export async function listSearched(
     waitAll(terms.exclude.map((t) => planTerm(ctx.lang, t, perWord, vocab))),
   ]);
   const [only] = include;
-  if (include.length === 1 && !exclude.length && only!.exact && only!.words?.length === 1) {
-    return wordPage(ctx, only!.term, only!.words[0]!, statusList, ownBy, f, w, offset, perPage, stats, recent, feed);
-  }
-  const isRecent = new Set(recent);
+  if (include.length === 1 && !exclude.length && only!.exact && only!.words?.length === 1) return wordPage(plan, only!.term, only!.words[0]!, recent);
   const freshRead = batchGet<EventItem>(recent.map(keys.post), true);
   const want = offset + perPage;
-  // The driving term: the fewest words, then the longest piece.
-  const selective = include.filter((p) => p.words !== undefined).sort((a, b) => a.words!.length - b.words!.length || b.term.length - a.term.length);
-  const driver = selective[0];
-  const matched: Hit[] = [];
-  let consumed = 0;
-  let exhausted = false;
-  let driverSources: EventSource[] = [];
-  // The last candidate judged; where a feed stopped judging (null: before any), its events end.
-  let lastJudged: IndexItem | undefined;
-  let cut: IndexItem | null | undefined;
   // A term no word contains matches no indexed event.
-  if (!include.some((p) => p.words?.length === 0)) {
-    const withLocked = !!ctx.principal;
-    driverSources = driver
-      ? driver.words!.flatMap((word) => sources(ctx, statusList, { ...f, word, withLocked }, w, ownBy).sources)
-      : sources(ctx, statusList, f, w, ownBy).sources;
-    // The other terms the index decides, each its words' partitions; the rest is checked on the records.
-    // Each is a range read per word and status for each chunk of candidates: past a few partitions
-    // in all, one batch read of the records checks the rest at once.
-    let room = CHECKED_PARTITIONS;
-    const fits = (p: TermPlan) => p.exact && p.words !== undefined && p.words.length > 0 && (room -= p.words.length * statusList.length) >= 0;
-    const others = selective.slice(1).filter(fits);
-    const excluded = exclude.filter(fits);
-    const byIndex = new Set<TermPlan>([...(driver?.exact ? [driver] : []), ...others, ...excluded, ...exclude.filter((p) => p.exact && p.words?.length === 0)]);
-    // The whole list's entries do not tell a password-protected event: its record does.
-    const onRecords = include.some((p) => !byIndex.has(p)) || exclude.some((p) => !byIndex.has(p)) || (!driver && hidesLocked(ctx));
-    const partitions = (p: TermPlan) => p.words!.flatMap((word) => sources(ctx, statusList, { ...f, word, withLocked }, undefined, ownBy).sources);
-    const candidates = new Merged(driverSources);
-    const judged = others.length > 0 || excluded.length > 0 || onRecords;
-    const feedRoom = feed ? new SearchRoom() : undefined;
-    while (matched.length < want && !exhausted) {
-      // As many candidates as the page still needs at the share that matched so far (a feed: as
-      // many as its budget leaves room for).
-      const needed = chunkSize(want - matched.length, consumed, matched.length, judged);
-      const size = feedRoom ? feedRoom.fit(needed, matched.length, onRecords) : needed;
-      if (!size) {
-        cut = lastJudged ?? null;
-        break;
-      }
-      const chunk: IndexItem[] = [];
-      while (chunk.length < size) {
-        const item = await candidates.next(size);
-        if (!item) {
-          exhausted = true;
-          break;
-        }
-        if (!isRecent.has(Number(item.id))) chunk.push(item);
-      }
-      consumed += chunk.length;
-      if (!chunk.length) break;
-      lastJudged = chunk[chunk.length - 1];
-      const [first, last] = [chunk[0]!.gsi2sk, chunk[chunk.length - 1]!.gsi2sk];
-      const [having, notHaving] = await waitAll([
-        waitAll(others.map((p) => idsBetween(partitions(p), first, last))),
-        waitAll(excluded.map((p) => idsBetween(partitions(p), first, last))),
-      ]);
-      let kept = chunk.filter((i) => having.every((ids) => ids.has(Number(i.id))) && notHaving.every((ids) => !ids.has(Number(i.id))));
-      let records = new Map<string, EventItem>();
-      if (onRecords && kept.length) {
-        records = await batchGet<EventItem>(kept.map((i) => keys.post(Number(i.id))));
-        kept = kept.filter((i) => {
-          const e = records.get(keyOf(keys.post(Number(i.id))));
-          return e !== undefined && findable(ctx, e) && matchesSearch(e, terms);
-        });
-      }
-      const hits = kept.map((i): Hit => [Number(i.id), i.gsi2sk, records.get(keyOf(keys.post(Number(i.id)))), i]);
-      matched.push(...hits);
-      feedRoom?.judged(
-        chunk.length,
-        hits.flatMap(([, , e]) => (e ? [e] : [])),
-      );
-    }
-  } else exhausted = true;
-  const fresh = [...(await freshRead).values()].filter((e) => inList(e, ctx, statusList, ownBy, f, w) && findable(ctx, e) && matchesSearch(e, terms));
+  const none: Matching = { matched: [], consumed: 0, exhausted: true, cut: undefined, driverSources: [] };
+  const { matched, consumed, exhausted, cut, driverSources } = include.some((p) => p.words?.length === 0)
+    ? none
+    : await matchIndexed(plan, terms, { include, exclude }, new Set(recent));
+  const fresh = [...(await freshRead).values()].filter((e) => inList(e, plan) && findable(ctx, e) && matchesSearch(e, terms));
   let all = [...matched, ...fresh.map((e): Hit => [e.id, sortKey(e), e])].sort(byOrder);
   // Past the last candidate judged, a recent event could come before one not judged yet.
   if (cut !== undefined) all = cut ? all.filter((h) => byOrder(h, [Number(cut.id), cut.gsi2sk]) <= 0) : [];
   // An event protected before its words were kept apart may still be in the public partitions.
-  const { events, terms: named } = await recordsOf(ctx, all.slice(offset, want), feed);
+  const { events, terms: named } = await recordsOf(ctx, all.slice(offset, want), plan.feed);
   let total = all.length;
   if (!exhausted) {
     // The candidates did not run out: their count (from the buckets, where nothing else filters
@@ -428,4 +345,80 @@ export async function listSearched(
     total = estimatedTotal(counted, consumed, matched.length, fresh.length);
   }
   return { events: events.filter((e) => findable(ctx, e)), total, terms: named };
+}
+
+/**
+ * The candidates of the driving term (the fewest words, then the longest piece), judged a chunk at
+ * a time until the page is full or they run out (a feed: or its budget does). The other terms the
+ * index decides, each its words' partitions; the rest is checked on the records. Each is a range
+ * read per word and status for each chunk of candidates: past a few partitions in all, one batch
+ * read of the records checks the rest at once.
+ */
+async function matchIndexed(plan: ListPlan, terms: SearchTerms, planned: { include: TermPlan[]; exclude: TermPlan[] }, isRecent: Set<number>): Promise<Matching> {
+  const { ctx, statusList, ownBy, filters, window: w, offset, perPage, feed } = plan;
+  const { include, exclude } = planned;
+  const selective = include.filter((p) => p.words !== undefined).sort((a, b) => a.words!.length - b.words!.length || b.term.length - a.term.length);
+  const driver = selective[0];
+  const withLocked = !!ctx.principal;
+  const partitions = (p: TermPlan, win?: Window) => p.words!.flatMap((word) => sources(ctx, statusList, { ...filters, word, withLocked }, win, ownBy).sources);
+  const driverSources = driver ? partitions(driver, w) : sources(ctx, statusList, filters, w, ownBy).sources;
+  let room = CHECKED_PARTITIONS;
+  const fits = (p: TermPlan) => p.exact && p.words !== undefined && p.words.length > 0 && (room -= p.words.length * statusList.length) >= 0;
+  const others = selective.slice(1).filter(fits);
+  const excluded = exclude.filter(fits);
+  const byIndex = new Set<TermPlan>([...(driver?.exact ? [driver] : []), ...others, ...excluded, ...exclude.filter((p) => p.exact && p.words?.length === 0)]);
+  // The whole list's entries do not tell a password-protected event: its record does.
+  const onRecords = include.some((p) => !byIndex.has(p)) || exclude.some((p) => !byIndex.has(p)) || (!driver && hidesLocked(ctx));
+  const candidates = new Merged(driverSources);
+  const judged = others.length > 0 || excluded.length > 0 || onRecords;
+  const feedRoom = feed ? new SearchRoom() : undefined;
+  const want = offset + perPage;
+  const out: Matching = { matched: [], consumed: 0, exhausted: false, cut: undefined, driverSources };
+  // The last candidate judged; where a feed stopped judging (null: before any), its events end.
+  let lastJudged: IndexItem | undefined;
+  while (out.matched.length < want && !out.exhausted) {
+    // As many candidates as the page still needs at the share that matched so far (a feed: as
+    // many as its budget leaves room for).
+    const needed = chunkSize(want - out.matched.length, out.consumed, out.matched.length, judged);
+    const size = feedRoom ? feedRoom.fit(needed, out.matched.length, onRecords) : needed;
+    if (!size) {
+      out.cut = lastJudged ?? null;
+      break;
+    }
+    const chunk: IndexItem[] = [];
+    while (chunk.length < size) {
+      const item = await candidates.next(size);
+      if (!item) {
+        out.exhausted = true;
+        break;
+      }
+      if (!isRecent.has(Number(item.id))) chunk.push(item);
+    }
+    out.consumed += chunk.length;
+    if (!chunk.length) break;
+    lastJudged = chunk[chunk.length - 1];
+    const [first, last] = [chunk[0]!.gsi2sk, chunk[chunk.length - 1]!.gsi2sk];
+    const [having, notHaving] = await waitAll([
+      waitAll(others.map((p) => idsBetween(partitions(p), first, last))),
+      waitAll(excluded.map((p) => idsBetween(partitions(p), first, last))),
+    ]);
+    const kept = chunk.filter((i) => having.every((ids) => ids.has(Number(i.id))) && notHaving.every((ids) => !ids.has(Number(i.id))));
+    const hits = onRecords ? await judgedOnRecords(ctx, kept, terms) : kept.map((i): Hit => [Number(i.id), i.gsi2sk, undefined, i]);
+    out.matched.push(...hits);
+    feedRoom?.judged(
+      chunk.length,
+      hits.flatMap(([, , e]) => (e ? [e] : [])),
+    );
+  }
+  return out;
+}
+
+/** The candidates whose records match the search (one batch read). */
+async function judgedOnRecords(ctx: EventListRequest, kept: IndexItem[], terms: SearchTerms): Promise<Hit[]> {
+  if (!kept.length) return [];
+  const records = await batchGet<EventItem>(kept.map((i) => keys.post(Number(i.id))));
+  return kept.flatMap((i): Hit[] => {
+    const e = records.get(keyOf(keys.post(Number(i.id))));
+    return e !== undefined && findable(ctx, e) && matchesSearch(e, terms) ? [[Number(i.id), i.gsi2sk, e, i]] : [];
+  });
 }

@@ -72,22 +72,15 @@ async function bucketTotal(partition: string, w: Window, legacy: () => Promise<n
     return false;
   };
   const [partial, ends] = await waitAll([
-    partialDays(partition, w, from, to, fromDay, toDay, startsBetween),
+    partialDays(partition, w, from, to, startsBetween),
     endCorrections(partition, w, from, to, bound === undefined ? legacy : async () => bound, startsBetween),
   ]);
   return ends === undefined ? 0 : n - partial - ends;
 }
 
 /** The events of the buckets' partial first and last days that are outside the window. */
-async function partialDays(
-  partition: string,
-  w: Window,
-  from: string,
-  to: string,
-  fromDay: string,
-  toDay: string,
-  startsBetween: (lo: string, hi: string) => boolean,
-): Promise<number> {
+async function partialDays(partition: string, w: Window, from: string, to: string, startsBetween: (lo: string, hi: string) => boolean): Promise<number> {
+  const [fromDay, toDay] = [from.slice(0, 10), to.slice(0, 10)];
   const partial: Promise<number>[] = [];
   // A range whose bounds are equal holds no key (keys are `wall#id`), and a day the buckets show
   // empty holds none either: no request for them.

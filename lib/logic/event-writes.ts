@@ -213,29 +213,79 @@ export interface EventTransaction {
 export const linkGone = (what: string) => new ApiError(400, 'invalid-linked-post-id', `The provided linked post ID is not valid: ${what} no longer exists.`);
 
 /**
- * `extra` holds records created in the same transaction (inline venues, organizers and terms);
- * `created` names their partition keys, which need no existence check, and new records carry
- * their starting counts themselves (one transaction may not touch an item twice). The count
- * updates go to one shard, chosen at random among `spread` (see `bucketSpread`). `split` names the
- * linked records known to be split (partition key → how): their counts and checks go to the
- * same shard of theirs instead (lib/store/record-shards.ts).
+ * What an event's write links beside its record. `extra` holds records created in the same
+ * transaction (inline venues, organizers and terms); `created` names their partition keys, which
+ * need no existence check, and new records carry their starting counts themselves (one
+ * transaction may not touch an item twice). The count updates go to one shard, chosen at random
+ * among `spread` (see `bucketSpread`). `split` names the linked records known to be split
+ * (partition key → how): their counts and checks go to the same shard of theirs instead
+ * (lib/store/record-shards.ts). `bound` is the longest event's duration the buckets know.
  */
-export function eventTransaction(
-  old: EventItem | undefined,
-  next: EventItem | undefined,
-  tableName: string,
-  extra: TransactItem[] = [],
-  created: Set<string> = new Set(),
-  bound?: number,
-  spread = 1,
-  split: ReadonlyMap<string, Split> = new Map(),
-): EventTransaction {
+export interface TransactionLinks {
+  extra?: TransactItem[];
+  created?: Set<string>;
+  bound?: number;
+  spread?: number;
+  split?: ReadonlyMap<string, Split>;
+}
+
+/** A transaction being built: its items, and what a failed condition at each means. */
+interface Building extends EventTransaction {
+  old: EventItem | undefined;
+  next: EventItem | undefined;
+  tableName: string;
+  created: Set<string>;
+  /** The key a count or check of a linked record goes to, and how it bumps `version`. */
+  target: (key: { pk: string; sk: string }) => { key: { pk: string; sk: string }; version: string };
+  expect: (error: () => Error, item: TransactItem) => void;
+}
+
+export function eventTransaction(old: EventItem | undefined, next: EventItem | undefined, tableName: string, links: TransactionLinks = {}): EventTransaction {
+  const { extra = [], created = new Set<string>(), bound, spread = 1, split = new Map<string, Split>() } = links;
   const items: TransactItem[] = [];
   const meaning = new Map<number, () => Error>();
-  const expect = (error: () => Error, item: TransactItem) => {
-    meaning.set(items.length, error);
-    items.push(item);
+  const shard = Math.floor(Math.random() * spread);
+  const tx: Building = {
+    items,
+    meaning,
+    old,
+    next,
+    tableName,
+    created,
+    // A split record is named through one of its shards, which carry a part of its count (and no
+    // `version`: whole-record writes of it need not retry): the same shard number as the buckets',
+    // so that writes that miss each other there miss each other here too.
+    target: (key) => {
+      const how = split.get(key.pk);
+      return how ? { key: shardKey(key, how, shard), version: '' } : { key, version: ', #v :one' };
+    },
+    expect: (error, item) => {
+      meaning.set(items.length, error);
+      items.push(item);
+    },
   };
+  recordWrites(tx);
+  items.push(...bucketUpdates(old, next, bound, shard));
+  termLinks(tx);
+  const rewrittenDelta = placeLinks(tx, extra);
+  for (const t of extra) {
+    const item = t.Put?.Item;
+    const delta = item ? (rewrittenDelta.get(itemKey(item)) ?? 0) : 0;
+    items.push(item && delta ? { ...t, Put: { ...t.Put!, Item: { ...item, linkedEvents: Number(item.linkedEvents ?? 0) + delta } } } : t);
+  }
+  items.push(...recentWrites(old, next));
+  for (const item of items) {
+    const op = (item.Put ?? item.Update ?? item.Delete ?? item.ConditionCheck)!;
+    op.TableName = tableName;
+  }
+  if (items.length > 100) {
+    throw new ApiError(400, 'rest_too_many_changes', 'This write changes too many linked records at once; send fewer links.');
+  }
+  return { items, meaning };
+}
+
+/** The record itself, its slug guard and its index items. */
+function recordWrites({ old, next, items, tableName }: Building): void {
   if (next) items.push(old ? recordUpdate(old, indexed(next)) : put(indexed(next)));
   else if (old) items.push({ Delete: { TableName: tableName, Key: keys.post(old.id), ...sameIndexState(old) } });
 
@@ -253,18 +303,10 @@ export function eventTransaction(
     if (!prev || JSON.stringify(prev) !== JSON.stringify(item)) items.push(put(item, null));
   }
   for (const [id, item] of before) if (!after.has(id)) items.push(del({ pk: item.pk, sk: item.sk }));
+}
 
-  const shard = Math.floor(Math.random() * spread);
-  items.push(...bucketUpdates(old, next, bound, shard));
-  // A split record is named through one of its shards, which carry a part of its count (and no
-  // `version`: whole-record writes of it need not retry): the same shard number as the buckets',
-  // so that writes that miss each other there miss each other here too.
-  const target = (key: { pk: string; sk: string }) => {
-    const how = split.get(key.pk);
-    return how ? { key: shardKey(key, how, shard), version: '' } : { key, version: ', #v :one' };
-  };
-
-  // Term counts. Bumping `version` makes a concurrent whole-record term update retry.
+/** Term counts, and a check that each newly linked term still exists. Bumping `version` makes a concurrent whole-record term update retry. */
+function termLinks({ old, next, created, target, expect, tableName }: Building): void {
   const wasCounted = publishedTerms(old);
   const isCounted = publishedTerms(next);
   const touchedTerms = new Set<number>();
@@ -282,26 +324,34 @@ export function eventTransaction(
       );
     }
   }
-  const hadLink = new Set(old ? dimensions(old).map((d) => d.dim) : []);
+  const hadLink = linkDimensions(old);
   for (const id of [...(next?.categories ?? []), ...(next?.tags ?? [])]) {
     const dim = next!.categories.includes(id) ? `category#${id}` : `tag#${id}`;
     if (hadLink.has(dim) || touchedTerms.has(id) || created.has(keys.term(id).pk)) continue;
     expect(() => linkGone(`term ${id}`), { ConditionCheck: { TableName: tableName, Key: target(keys.term(id)).key, ConditionExpression: 'attribute_exists(pk)' } });
   }
+}
 
-  // Venue and organizer linked-event counts; a new link also checks that the record is usable.
+const linkDimensions = (e: EventItem | undefined) => new Set(e ? dimensions(e).map((d) => d.dim) : []);
+const itemKey = (item: Record<string, unknown>) => `${String(item.pk)}|${String(item.sk)}`;
+
+/**
+ * Venue and organizer linked-event counts; a new link also checks that the record is usable. A
+ * record this transaction rewrites whole (a match with the fields sent saved onto it,
+ * lib/logic/places.ts) carries its own count: one transaction may not touch an item twice, and
+ * its Put holds only if the record is still the version read. Answers those records' deltas.
+ */
+function placeLinks(tx: Building, extra: TransactItem[]): Map<string, number> {
+  const { old, next, created } = tx;
   const wasLinked = linkedPlaces(old);
   const isLinked = linkedPlaces(next);
+  const hadLink = linkDimensions(old);
   const places = new Map<number, 'venue' | 'organizer'>([
     ...[...(old?.venues ?? []), ...(next?.venues ?? [])].map((id) => [id, 'venue'] as const),
     ...[...(old?.organizers ?? []), ...(next?.organizers ?? [])].map((id) => [id, 'organizer'] as const),
   ]);
   // A card taken from a read holds only if the record's `rev` is still the card's (cards.ts).
   const carded = readCards(old, next);
-  // A record this transaction rewrites whole (a match with the fields sent saved onto it,
-  // lib/logic/places.ts) carries its own count: one transaction may not touch an item twice, and
-  // its Put holds only if the record is still the version read.
-  const itemKey = (item: Record<string, unknown>) => `${String(item.pk)}|${String(item.sk)}`;
   const rewritten = new Set(extra.flatMap((t) => (t.Put?.Item ? [itemKey(t.Put.Item)] : [])));
   const rewrittenDelta = new Map<string, number>();
   for (const [id, kind] of places) {
@@ -313,54 +363,47 @@ export function eventTransaction(
       continue;
     }
     const isNew = !!next && (next.venues.includes(id) || next.organizers.includes(id)) && !hadLink.has(`${kind}#${id}`);
-    const conditions = ['attribute_exists(pk)'];
-    const condValues: Record<string, unknown> = {};
-    const condNames: Record<string, string> = {};
-    if (isNew) {
-      conditions.push('kind = :k AND #s <> :t');
-      Object.assign(condValues, { ':k': kind, ':t': 'trash' });
-      condNames['#s'] = 'status';
-    }
-    if (carded.has(id)) {
-      const rev = carded.get(id);
-      condNames['#rev'] = 'rev';
-      if (rev === undefined) conditions.push('attribute_not_exists(#rev)');
-      else conditions.push('#rev = :rev'), (condValues[':rev'] = rev);
-    }
-    const condition = conditions.join(' AND ');
-    // A card's record was read in this attempt, so a retry reads it again and answers a gone one.
-    const failed = carded.has(id) ? () => new ConflictError(`${kind} ${id} changed while linking`) : () => linkGone(`${kind} ${id}`);
-    const { key: record, version } = target(keys.post(id));
-    if (delta !== 0) {
-      const versioned: { values: Record<string, unknown>; names: Record<string, string> } = version
-        ? { values: { ':one': 1 }, names: { '#v': 'version' } }
-        : { values: {}, names: {} };
-      expect(
-        failed,
-        update(record, `ADD #l :d${version}`, { ':d': delta, ...versioned.values, ...condValues }, { '#l': 'linkedEvents', ...versioned.names, ...condNames }, condition),
-      );
-    } else if (isNew || carded.has(id)) {
-      // DynamoDB refuses empty expression maps (a record without `rev` needs no value).
-      const maps = {
-        ...(Object.keys(condNames).length ? { ExpressionAttributeNames: condNames } : {}),
-        ...(Object.keys(condValues).length ? { ExpressionAttributeValues: condValues } : {}),
-      };
-      expect(failed, { ConditionCheck: { TableName: tableName, Key: record, ConditionExpression: condition, ...maps } });
-    }
+    placeLink(tx, { id, kind, delta, isNew, carded: carded.has(id), rev: carded.get(id) });
   }
+  return rewrittenDelta;
+}
 
-  for (const t of extra) {
-    const item = t.Put?.Item;
-    const delta = item ? (rewrittenDelta.get(itemKey(item)) ?? 0) : 0;
-    items.push(item && delta ? { ...t, Put: { ...t.Put!, Item: { ...item, linkedEvents: Number(item.linkedEvents ?? 0) + delta } } } : t);
+/** One venue's or organizer's count update, or its check when the count stays. */
+function placeLink(
+  { target, expect, tableName }: Building,
+  { id, kind, delta, isNew, carded, rev }: { id: number; kind: 'venue' | 'organizer'; delta: number; isNew: boolean; carded: boolean; rev: unknown },
+): void {
+  const conditions = ['attribute_exists(pk)'];
+  const condValues: Record<string, unknown> = {};
+  const condNames: Record<string, string> = {};
+  if (isNew) {
+    conditions.push('kind = :k AND #s <> :t');
+    Object.assign(condValues, { ':k': kind, ':t': 'trash' });
+    condNames['#s'] = 'status';
   }
-  items.push(...recentWrites(old, next));
-  for (const item of items) {
-    const op = (item.Put ?? item.Update ?? item.Delete ?? item.ConditionCheck)!;
-    op.TableName = tableName;
+  if (carded) {
+    condNames['#rev'] = 'rev';
+    if (rev === undefined) conditions.push('attribute_not_exists(#rev)');
+    else conditions.push('#rev = :rev'), (condValues[':rev'] = rev);
   }
-  if (items.length > 100) {
-    throw new ApiError(400, 'rest_too_many_changes', 'This write changes too many linked records at once; send fewer links.');
+  const condition = conditions.join(' AND ');
+  // A card's record was read in this attempt, so a retry reads it again and answers a gone one.
+  const failed = carded ? () => new ConflictError(`${kind} ${id} changed while linking`) : () => linkGone(`${kind} ${id}`);
+  const { key: record, version } = target(keys.post(id));
+  if (delta !== 0) {
+    const versioned: { values: Record<string, unknown>; names: Record<string, string> } = version
+      ? { values: { ':one': 1 }, names: { '#v': 'version' } }
+      : { values: {}, names: {} };
+    expect(
+      failed,
+      update(record, `ADD #l :d${version}`, { ':d': delta, ...versioned.values, ...condValues }, { '#l': 'linkedEvents', ...versioned.names, ...condNames }, condition),
+    );
+  } else if (isNew || carded) {
+    // DynamoDB refuses empty expression maps (a record without `rev` needs no value).
+    const maps = {
+      ...(Object.keys(condNames).length ? { ExpressionAttributeNames: condNames } : {}),
+      ...(Object.keys(condValues).length ? { ExpressionAttributeValues: condValues } : {}),
+    };
+    expect(failed, { ConditionCheck: { TableName: tableName, Key: record, ConditionExpression: condition, ...maps } });
   }
-  return { items, meaning };
 }

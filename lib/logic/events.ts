@@ -88,6 +88,19 @@ interface Resolved {
   split: Map<string, Split>;
 }
 
+type LinkLists = { venue?: unknown[]; organizer?: unknown[]; categories?: unknown[]; tags?: unknown[] };
+const TAXONOMY: Record<'categories' | 'tags', Taxonomy> = { categories: 'category', tags: 'tag' };
+
+/** A payload's links being resolved: what the batch read found, and what is resolved so far. */
+interface Resolving {
+  ctx: EventUpdate;
+  lists: LinkLists;
+  found: Map<string, Record<string, unknown>>;
+  out: Resolved;
+  author: number;
+  attempt: number;
+}
+
 /**
  * Resolves the links of an event payload with one batch read: ids must name records of the
  * right kind; inline objects create venues and organizers; term slugs and names resolve in the
@@ -95,14 +108,28 @@ interface Resolved {
  */
 async function resolveLinks(ctx: EventUpdate, author: number, attempt: number): Promise<Resolved> {
   const p = ctx.params;
-  const lists = {
+  const lists: LinkLists = {
     venue: items(p.venue, 'venue'),
     organizer: items(p.organizer, 'organizer'),
     categories: items(p.categories, 'categories'),
     tags: items(p.tags, 'tags'),
   };
-  const lang = ctx.lang;
-  const tax: Record<'categories' | 'tags', Taxonomy> = { categories: 'category', tags: 'tag' };
+  const lookups = linkLookups(lists, ctx.lang);
+  // Consistent: a card taken from this read must carry the record's current `rev`. A record being
+  // split is read once it is (lib/store/record-shards.ts).
+  await splitsSettled(lookups);
+  const found = await batchGet<Record<string, unknown>>(lookups, true);
+  const out: Resolved = { places: new Map(), writes: [], created: new Set(), edited: [], newTerms: [], split: splitOf(found.values()) };
+  const r: Resolving = { ctx, lists, found, out, author, attempt };
+  await resolvePlaces(r, 'venue', venueWriteArgs);
+  await resolvePlaces(r, 'organizer', organizerWriteArgs);
+  await resolveTerms(r, 'categories');
+  await resolveTerms(r, 'tags');
+  return out;
+}
+
+/** The keys one batch read resolves every link by: records by id, terms by slug and by name. */
+function linkLookups(lists: LinkLists, lang: Lang): { pk: string; sk: string }[] {
   const lookups = [];
   for (const field of ['venue', 'organizer'] as const)
     for (const v of lists[field] ?? []) {
@@ -117,96 +144,93 @@ async function resolveLinks(ctx: EventUpdate, author: number, attempt: number): 
         // A new term's name is saved as WordPress saves term names (the same as POST /categories).
         const s = renderTermName(String(v));
         if (s === '') throw invalidParam(field, `${field} contains a name that is empty once sanitized.`);
-        lookups.push(keys.slugGuard(tax[field], lang, s.toLowerCase()), keys.termName(tax[field], lang, 0, s));
+        lookups.push(keys.slugGuard(TAXONOMY[field], lang, s.toLowerCase()), keys.termName(TAXONOMY[field], lang, 0, s));
       }
     }
-  // Consistent: a card taken from this read must carry the record's current `rev`. A record being
-  // split is read once it is (lib/store/record-shards.ts).
-  await splitsSettled(lookups);
-  const found = await batchGet<Record<string, unknown>>(lookups, true);
-  const out: Resolved = { places: new Map(), writes: [], created: new Set(), edited: [], newTerms: [], split: splitOf(found.values()) };
+  return lookups;
+}
 
-  for (const [field, kind, args] of [
-    ['venue', 'venue', venueWriteArgs],
-    ['organizer', 'organizer', organizerWriteArgs],
-  ] as const) {
-    const list = lists[field];
-    if (!list) continue;
-    const ids: number[] = [];
-    for (const v of list) {
-      const id = asId(v);
-      if (id !== undefined) {
-        const post = found.get(keyOf(keys.post(id))) as AnyPost | undefined;
-        // A record the caller may not read is answered like a missing one: nothing leaks.
-        if (!post || post.kind !== kind || post.status === 'trash' || !(await canRead(ctx, post))) {
-          if (typeof v === 'object') throw tec.invalidLinkedPost();
-          throw invalidParam(field, `${field} ${id} is not an existing ${kind}.`);
-        }
-        out.places.set(id, post as VenueItem | OrganizerItem);
-        ids.push(id);
-        continue;
+/** The venues or organizers a payload names: existing ones by id, new ones inline. */
+async function resolvePlaces(r: Resolving, kind: 'venue' | 'organizer', args: typeof venueWriteArgs | typeof organizerWriteArgs): Promise<void> {
+  const { ctx, found, out } = r;
+  const list = r.lists[kind];
+  if (!list) return;
+  const ids: number[] = [];
+  for (const v of list) {
+    const id = asId(v);
+    if (id !== undefined) {
+      const post = found.get(keyOf(keys.post(id))) as AnyPost | undefined;
+      // A record the caller may not read is answered like a missing one: nothing leaks.
+      if (!post || post.kind !== kind || post.status === 'trash' || !(await canRead(ctx, post))) {
+        if (typeof v === 'object') throw tec.invalidLinkedPost();
+        throw invalidParam(kind, `${kind} ${id} is not an existing ${kind}.`);
       }
-      if (typeof v !== 'object' || v === null) throw invalidParam(field, `${field} must be ids or objects.`);
-      // As TEC's validation of the argument: an inline record's fields are scalars.
-      if (Object.values(v).some((f) => typeof f === 'object' && f !== null)) throw invalidParam(field);
-      let params: PlaceFields;
-      try {
-        params = validateArgs(args, v as Record<string, unknown>, { unfilteredHtml: isEditor(ctx.principal), filters: HTML_FILTERS });
-      } catch (err) {
-        throw tec.couldNotCreate(kind, err instanceof ApiError ? err.message : String(err));
-      }
-      // Two inline records of one name in one request are one (TEC's de-duplication).
-      const title = collate(String(params[kind]));
-      const description = params.description === undefined ? undefined : collate(String(params.description));
-      const same = [...out.places.values()].find(
-        (p) => p.kind === kind && out.created.has(p.pk) && collate(p.title) === title && (description === undefined || collate(p.description ?? '') === description),
-      );
-      if (same) {
-        ids.push(same.id);
-        continue;
-      }
-      const status = scaleStatus(ctx.principal!, 'publish', undefined);
-      const { item, writes, reused, edited } = await newPlace(kind, { ...params, status }, ctx, author, attempt);
-      out.writes.push(...writes);
-      if (edited) out.edited.push(item);
-      // A reused record is linked like any existing one (its card checked against its revision),
-      // through its shards when it is split (one it is rewritten with carries its own count).
-      if (!reused) out.created.add(item.pk);
-      else if (!edited) for (const [pk, how] of splitOf([item])) out.split.set(pk, how);
-      out.places.set(item.id, item);
-      ids.push(item.id);
-    }
-    out[field === 'venue' ? 'venues' : 'organizers'] = [...new Set(ids)];
+      out.places.set(id, post as VenueItem | OrganizerItem);
+      ids.push(id);
+    } else ids.push(await inlinePlace(r, kind, args, v));
   }
+  out[kind === 'venue' ? 'venues' : 'organizers'] = [...new Set(ids)];
+}
 
-  for (const field of ['categories', 'tags'] as const) {
-    const list = lists[field];
-    if (!list) continue;
-    const ids: number[] = [];
-    for (const v of list) {
-      const id = asId(v);
-      if (id !== undefined) {
-        const term = found.get(keyOf(keys.term(id))) as TermItem | undefined;
-        if (!term || term.taxonomy !== tax[field]) throw invalidParam(field, `${field} ${id} is not an existing ${tax[field]}.`);
-        ids.push(id);
-        continue;
-      }
-      const s = renderTermName(String(v));
-      const bySlug = found.get(keyOf(keys.slugGuard(tax[field], lang, s.toLowerCase()))) as { id: number } | undefined;
-      const byName = found.get(keyOf(keys.termName(tax[field], lang, 0, s))) as { id: number } | undefined;
-      const existing = bySlug?.id ?? byName?.id ?? out.newTerms.find((t) => t.taxonomy === tax[field] && t.name.toLowerCase() === s.toLowerCase())?.id;
-      if (existing !== undefined) {
-        ids.push(existing);
-        continue;
-      }
-      const term = await newTermItem(tax[field], lang, s, '', 0, undefined, attempt);
-      out.newTerms.push(term);
-      out.created.add(term.pk);
-      ids.push(term.id);
-    }
-    out[field] = [...new Set(ids)];
+/** An inline venue or organizer: one of the same name in this request, a matching record, or a new one. */
+async function inlinePlace(r: Resolving, kind: 'venue' | 'organizer', args: typeof venueWriteArgs | typeof organizerWriteArgs, v: unknown): Promise<number> {
+  const { ctx, out } = r;
+  if (typeof v !== 'object' || v === null) throw invalidParam(kind, `${kind} must be ids or objects.`);
+  // As TEC's validation of the argument: an inline record's fields are scalars.
+  if (Object.values(v).some((f) => typeof f === 'object' && f !== null)) throw invalidParam(kind);
+  let params: PlaceFields;
+  try {
+    params = validateArgs(args, v as Record<string, unknown>, { unfilteredHtml: isEditor(ctx.principal), filters: HTML_FILTERS });
+  } catch (err) {
+    throw tec.couldNotCreate(kind, err instanceof ApiError ? err.message : String(err));
   }
-  return out;
+  // Two inline records of one name in one request are one (TEC's de-duplication).
+  const title = collate(String(params[kind]));
+  const description = params.description === undefined ? undefined : collate(String(params.description));
+  const same = [...out.places.values()].find(
+    (p) => p.kind === kind && out.created.has(p.pk) && collate(p.title) === title && (description === undefined || collate(p.description ?? '') === description),
+  );
+  if (same) return same.id;
+  const status = scaleStatus(ctx.principal!, 'publish', undefined);
+  const { item, writes, reused, edited } = await newPlace(kind, { ...params, status }, ctx, r.author, r.attempt);
+  out.writes.push(...writes);
+  if (edited) out.edited.push(item);
+  // A reused record is linked like any existing one (its card checked against its revision),
+  // through its shards when it is split (one it is rewritten with carries its own count).
+  if (!reused) out.created.add(item.pk);
+  else if (!edited) for (const [pk, how] of splitOf([item])) out.split.set(pk, how);
+  out.places.set(item.id, item);
+  return item.id;
+}
+
+/** The categories or tags a payload names: by id, by slug or name, or new ones. */
+async function resolveTerms({ ctx, lists, found, out, attempt }: Resolving, field: 'categories' | 'tags'): Promise<void> {
+  const list = lists[field];
+  if (!list) return;
+  const taxonomy = TAXONOMY[field];
+  const ids: number[] = [];
+  for (const v of list) {
+    const id = asId(v);
+    if (id !== undefined) {
+      const term = found.get(keyOf(keys.term(id))) as TermItem | undefined;
+      if (!term || term.taxonomy !== taxonomy) throw invalidParam(field, `${field} ${id} is not an existing ${taxonomy}.`);
+      ids.push(id);
+      continue;
+    }
+    const s = renderTermName(String(v));
+    const bySlug = found.get(keyOf(keys.slugGuard(taxonomy, ctx.lang, s.toLowerCase()))) as { id: number } | undefined;
+    const byName = found.get(keyOf(keys.termName(taxonomy, ctx.lang, 0, s))) as { id: number } | undefined;
+    const existing = bySlug?.id ?? byName?.id ?? out.newTerms.find((t) => t.taxonomy === taxonomy && t.name.toLowerCase() === s.toLowerCase())?.id;
+    if (existing !== undefined) {
+      ids.push(existing);
+      continue;
+    }
+    const term = await newTermItem({ taxonomy, lang: ctx.lang, name: s, description: '', parent: 0, attempt });
+    out.newTerms.push(term);
+    out.created.add(term.pk);
+    ids.push(term.id);
+  }
+  out[field] = [...new Set(ids)];
 }
 
 /** The event a payload describes, on top of `old` for updates. */
@@ -288,7 +312,7 @@ async function commit(old: EventItem | undefined, next: EventItem, links: Resolv
   const bound = await durationBound(next.lang, eventSeconds(next));
   // A split record is one that writes meet on: spread as wide as it is split, at once.
   const spread = links.split.size ? MAX_BUCKET_SHARDS : bucketSpread(attempt);
-  const tx = eventTransaction(old, next, config().tableName, extra, links.created, bound, spread, links.split);
+  const tx = eventTransaction(old, next, config().tableName, { extra, created: links.created, bound, spread, split: links.split });
   try {
     await writeChecked(tx.items, check, () => transact(tx.items, (i) => tx.meaning.get(i)?.()));
   } catch (err) {

@@ -149,7 +149,20 @@ export const encodeQuery = (q: [string, string][]) => q.map(([k, v]) => `${encod
 export const rawQuery = (q: [string, string][]) => q.map(([k, v]) => `${unambiguous(k)}=${unambiguous(v)}`).join('&');
 const unambiguous = (s: string) => s.replace(/[%&#+\u0000-\u001f\u007f]/g, (c) => encodeURIComponent(c));
 
-export function envelope(key: string, items: unknown[], collectionUrl: string, query: [string, string][], page: number, totalCount: number, perPage: number): Reply {
+/** A page of a collection, as its envelope and links describe it. */
+export interface PageOf {
+  /** The collection's key in the body (`events`, `venues`, …). */
+  key: string;
+  items: unknown[];
+  collectionUrl: string;
+  /** The request's effective query, in TEC's order. */
+  query: [string, string][];
+  page: number;
+  total: number;
+  perPage: number;
+}
+
+export function envelope({ key, items, collectionUrl, query, page, total: totalCount, perPage }: PageOf): Reply {
   const totalPages = Math.ceil(totalCount / perPage);
   const rest = query.filter(([k]) => k !== 'page');
   const link = (p: number) => withQuery(collectionUrl, encodeQuery(p > 1 ? [...rest, ['page', String(p)]] : rest));
@@ -316,7 +329,7 @@ export async function listPlaces(ctx: RequestContext<ArgsOf<'venues.list'>>, kin
   if (upcoming) query.push(['only_with_upcoming', '1']);
   if (page > 1 && records.length === 0) throw tec.archivePageNotFound(kind);
   const items = records.map((r) => (kind === 'venue' ? presentVenue(r as VenueItem) : presentOrganizer(r as OrganizerItem)));
-  return envelope(`${kind}s`, items, `${apiBase(ctx.lang)}/${kind}s/`, query, page, n, perPage);
+  return envelope({ key: `${kind}s`, items, collectionUrl: `${apiBase(ctx.lang)}/${kind}s/`, query, page, total: n, perPage });
 }
 
 const TERM_ORDER: Record<string, (a: TermItem, b: TermItem) => number> = {

@@ -8,17 +8,21 @@ import { keys, type Taxonomy } from '#lib/store/keys.js';
 import type { TermItem } from '#lib/store/items.js';
 import { indexedTerm } from './common.js';
 
+/** What makes a new term. */
+export interface NewTerm {
+  taxonomy: Taxonomy;
+  lang: Lang;
+  name: string;
+  description: string;
+  parent: number;
+  slug?: string;
+  /** The write's attempt: a retry after a lost slug takes the next free one. */
+  attempt?: number;
+  takeId?: () => Promise<number>;
+}
+
 /** A new term record (its guards are written by `termWrites`). */
-export async function newTermItem(
-  taxonomy: Taxonomy,
-  lang: Lang,
-  name: string,
-  description: string,
-  parent: number,
-  slug?: string,
-  attempt = 1,
-  takeId = () => nextId('term'),
-): Promise<TermItem> {
+export async function newTermItem({ taxonomy, lang, name, description, parent, slug, attempt = 1, takeId = () => nextId('term') }: NewTerm): Promise<TermItem> {
   const [id, free] = await idAndSlug(takeId(), taxonomy, lang, slugify(slug ?? name), attempt);
   return indexedTerm({ ...keys.term(id), id, taxonomy, lang, name: name.trim(), slug: free, description, parent, count: 0, version: 1 });
 }

@@ -41,7 +41,7 @@ export async function unlinkEvents(targetPk: string, drop: (e: EventItem) => Eve
       const old = await getItem<EventItem>(keys.post(link.eventId));
       if (!old) return;
       const next = { ...drop(old), ...modifiedNow(now), version: old.version + 1 };
-      const tx = eventTransaction(old, next, config().tableName, [], skip);
+      const tx = eventTransaction(old, next, config().tableName, { created: skip });
       if (await writeChecked(tx.items, due, () => transact(tx.items))) due = undefined;
     });
   let started = 0;

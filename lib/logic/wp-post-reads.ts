@@ -79,93 +79,31 @@ const RECORD_ORDER: Record<string, (a: AnyPost, b: AnyPost) => number> = {
   title: (a, b) => a.title.toLowerCase().localeCompare(b.title.toLowerCase()),
 };
 
+/** A WordPress post-type list being answered: its request, and the records read so far. */
+interface Listing {
+  ctx: RequestContext<WpPostList>;
+  kind: PostKind;
+  /** Whether a record is one the caller may list (language, status, own drafts). */
+  visible: (r: { status: string; author: number; lang: string; kind?: string }) => boolean;
+  /** Records read, made well-typed at once: searches and orders read their text. */
+  records: Map<number, AnyPost>;
+}
+
 export async function listWpPosts(ctx: RequestContext<WpPostList>, kind: PostKind): Promise<Reply> {
   const p = ctx.params;
   const writer = !!ctx.principal?.role;
-  if (p.context === 'edit' && !writer) throw refusal(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.');
   const statuses = statusesOf(p.status);
-  // Any status but `publish` is for those who may edit posts of the type.
-  if (!writer && statuses.some((s) => s !== 'publish')) {
-    const message = 'Status is forbidden.';
-    throw invalidParams({ status: message }, { status: { code: 'rest_forbidden_status', message, data: { status: ctx.principal ? 403 : 401 } } });
-  }
-  if (p.orderby === 'relevance' && !p.search) throw new ApiError(400, 'rest_no_search_term_defined', 'You need to define a search term to order by relevance.');
-  if (p.orderby === 'include' && !p.include) throw new ApiError(400, 'rest_orderby_include_missing_include', 'You need to define an include parameter to order by include.');
+  refuseListing(ctx, statuses);
   // Only editors see others' unpublished records; authors and contributors their own.
   const ownBy = writer && !isEditor(ctx.principal) ? ((await callerId(ctx)) ?? 0) : undefined;
-  const visible = (r: { status: string; author: number; lang: string; kind?: string }) =>
-    r.lang === ctx.lang && statuses.includes(r.status) && (ownBy === undefined || r.status === 'publish' || r.author === ownBy);
-
-  // The candidates: named ones read whole, else the index items of the status partitions. Records
-  // read are made well-typed at once: searches and orders read their text.
-  let items: IndexItem[];
-  const records = new Map<number, AnyPost>();
-  if (p.include !== undefined) {
-    const found = await batchGet<AnyPost>(p.include.map(keys.post));
-    for (const stored of found.values()) {
-      const r = wellTyped(stored);
-      if (r.kind === kind && visible(r)) records.set(r.id, r);
-    }
-    items = [...records.values()].map((r) => ({ ...r, pk: r.pk, sk: r.sk, id: r.id }) as unknown as IndexItem);
-  } else {
-    const read = await waitAll(
-      statuses.map((status) => queryAll<IndexItem>(queryInput(withFilters({ partition: listKeys.partition(kind, ctx.lang, status) }, ownFilter(status, ownBy)), true))),
-    );
-    items = read.flat();
-  }
-  const has = (list: number[] | undefined, values: number[]) => list === undefined || list.some((id) => values.includes(id));
-  const hasNone = (list: number[] | undefined, values: number[]) => list === undefined || !list.some((id) => values.includes(id));
-  items = items.filter(
-    (it) =>
-      // WP_Query ignores post__not_in beside post__in.
-      (p.include !== undefined || !(p.exclude ?? []).includes(Number(it.id))) &&
-      (p.author === undefined || p.author.includes(Number(it.author))) &&
-      !(p.author_exclude ?? []).includes(Number(it.author)) &&
-      (p.slug === undefined || p.slug.includes(String(it.slug))) &&
-      (kind !== 'event' ||
-        (has(p.tribe_events_cat, asList(it.categories)) &&
-          hasNone(p.tribe_events_cat_exclude, asList(it.categories)) &&
-          has(p.tags, asList(it.tags)) &&
-          hasNone(p.tags_exclude, asList(it.tags)))),
-  );
-
-  // Orders the index items give: their place in the list (venues and organizers by date), id,
-  // slug, author, the include list; the others read the records. TEC orders events of the same
-  // date (or slug, or author), and a list by include, by their start; WordPress keeps ties by id.
-  const dir = p.order === 'desc' ? -1 : 1;
-  const start = (id: number, it?: IndexItem) => (records.get(id) as EventItem | undefined)?.utcStart ?? String(it?.gsi2sk ?? '').split('#')[0]!;
-  const tie = (a: number, b: number, ia?: IndexItem, ib?: IndexItem) => (kind === 'event' ? start(a, ia).localeCompare(start(b, ib)) || a - b : dir * (a - b));
-  const byInclude = p.orderby === 'include' && kind !== 'event';
-  const primary = (compare: (a: AnyPost, b: AnyPost) => number) => (a: AnyPost, b: AnyPost) => (p.orderby === 'include' ? (byInclude ? compare(a, b) : 0) : dir * compare(a, b));
-  const byRecord = p.search !== undefined || p.orderby === 'title' || p.orderby === 'modified' || (p.orderby === 'date' && (kind === 'event' || p.include !== undefined));
-  let ordered: number[];
-  if (byRecord) {
-    const missing = items.filter((it) => !records.has(Number(it.id)));
-    if (missing.length > SORTED_READ_LIMIT) throw overBudget('requests');
-    const found = await batchGet<AnyPost>(missing.map((it) => ({ pk: it.pk, sk: it.sk })));
-    for (const r of found.values()) records.set(r.id, wellTyped(r));
-    let list = items.map((it) => records.get(Number(it.id))).filter((r): r is AnyPost => r !== undefined && r.kind === kind && visible(r));
-    const search = p.search;
-    // WordPress searches password-protected posts for signed-in users only.
-    if (search !== undefined && search !== '') {
-      const terms = parseSearch(search);
-      list = list.filter((r) => matchesSearch(r, terms) && (!!ctx.principal || !(r as EventItem).password));
-    }
-    const compare = primary(RECORD_ORDER[p.orderby] ?? indexOrder(p.orderby, p.include, new Map(list.map((r) => [r.id, r as unknown as IndexItem]))));
-    list.sort((a, b) => compare(a, b) || tie(a.id, b.id));
-    ordered = list.map((r) => r.id);
-  } else {
-    const byId = new Map(items.map((it) => [Number(it.id), it]));
-    const list = [...byId.values()];
-    const compare =
-      p.orderby === 'date' || p.orderby === 'parent'
-        ? // Venues and organizers: the index's own order, publish date then id.
-          (a: AnyPost, b: AnyPost) => dir * String(byId.get(a.id)?.gsi2sk).localeCompare(String(byId.get(b.id)?.gsi2sk))
-        : primary(indexOrder(p.orderby, p.include, byId));
-    const asPost = (it: IndexItem) => it as unknown as AnyPost;
-    list.sort((a, b) => compare(asPost(a), asPost(b)) || tie(Number(a.id), Number(b.id), a, b));
-    ordered = list.map((it) => Number(it.id));
-  }
+  const listing: Listing = {
+    ctx,
+    kind,
+    visible: (r) => r.lang === ctx.lang && statuses.includes(r.status) && (ownBy === undefined || r.status === 'publish' || r.author === ownBy),
+    records: new Map(),
+  };
+  const ordered = await orderedIds(listing, await candidates(listing, statuses, ownBy));
+  const { records } = listing;
 
   // As WP_Query: an offset, 0 included, replaces the page (which still names the links), a negative
   // one counts as positive (absint), and a page it leaves empty reports no posts at all (found_posts
@@ -190,6 +128,96 @@ export async function listWpPosts(ctx: RequestContext<WpPostList>, kind: PostKin
     ...(link ? { Link: link } : {}),
     allow: writer ? 'GET, POST' : 'GET',
   });
+}
+
+/** What WordPress refuses of a list request before reading anything. */
+function refuseListing(ctx: RequestContext<WpPostList>, statuses: string[]): void {
+  const p = ctx.params;
+  const writer = !!ctx.principal?.role;
+  if (p.context === 'edit' && !writer) throw refusal(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.');
+  // Any status but `publish` is for those who may edit posts of the type.
+  if (!writer && statuses.some((s) => s !== 'publish')) {
+    const message = 'Status is forbidden.';
+    throw invalidParams({ status: message }, { status: { code: 'rest_forbidden_status', message, data: { status: ctx.principal ? 403 : 401 } } });
+  }
+  if (p.orderby === 'relevance' && !p.search) throw new ApiError(400, 'rest_no_search_term_defined', 'You need to define a search term to order by relevance.');
+  if (p.orderby === 'include' && !p.include) throw new ApiError(400, 'rest_orderby_include_missing_include', 'You need to define an include parameter to order by include.');
+}
+
+/** The candidates: named ones read whole, else the index items of the status partitions; then the filters the index items tell. */
+async function candidates({ ctx, kind, visible, records }: Listing, statuses: string[], ownBy: number | undefined): Promise<IndexItem[]> {
+  const p = ctx.params;
+  let items: IndexItem[];
+  if (p.include !== undefined) {
+    const found = await batchGet<AnyPost>(p.include.map(keys.post));
+    for (const stored of found.values()) {
+      const r = wellTyped(stored);
+      if (r.kind === kind && visible(r)) records.set(r.id, r);
+    }
+    items = [...records.values()].map((r) => ({ ...r, pk: r.pk, sk: r.sk, id: r.id }) as unknown as IndexItem);
+  } else {
+    const read = await waitAll(
+      statuses.map((status) => queryAll<IndexItem>(queryInput(withFilters({ partition: listKeys.partition(kind, ctx.lang, status) }, ownFilter(status, ownBy)), true))),
+    );
+    items = read.flat();
+  }
+  const has = (list: number[] | undefined, values: number[]) => list === undefined || list.some((id) => values.includes(id));
+  const hasNone = (list: number[] | undefined, values: number[]) => list === undefined || !list.some((id) => values.includes(id));
+  return items.filter(
+    (it) =>
+      // WP_Query ignores post__not_in beside post__in.
+      (p.include !== undefined || !(p.exclude ?? []).includes(Number(it.id))) &&
+      (p.author === undefined || p.author.includes(Number(it.author))) &&
+      !(p.author_exclude ?? []).includes(Number(it.author)) &&
+      (p.slug === undefined || p.slug.includes(String(it.slug))) &&
+      (kind !== 'event' ||
+        (has(p.tribe_events_cat, asList(it.categories)) &&
+          hasNone(p.tribe_events_cat_exclude, asList(it.categories)) &&
+          has(p.tags, asList(it.tags)) &&
+          hasNone(p.tags_exclude, asList(it.tags)))),
+  );
+}
+
+/**
+ * The candidates' ids in the list's order. Orders the index items give: their place in the list
+ * (venues and organizers by date), id, slug, author, the include list; the others read the
+ * records. TEC orders events of the same date (or slug, or author), and a list by include, by
+ * their start; WordPress keeps ties by id.
+ */
+async function orderedIds({ ctx, kind, visible, records }: Listing, items: IndexItem[]): Promise<number[]> {
+  const p = ctx.params;
+  const dir = p.order === 'desc' ? -1 : 1;
+  const start = (id: number, it?: IndexItem) => (records.get(id) as EventItem | undefined)?.utcStart ?? String(it?.gsi2sk ?? '').split('#')[0]!;
+  const tie = (a: number, b: number, ia?: IndexItem, ib?: IndexItem) => (kind === 'event' ? start(a, ia).localeCompare(start(b, ib)) || a - b : dir * (a - b));
+  const byInclude = p.orderby === 'include' && kind !== 'event';
+  const primary = (compare: (a: AnyPost, b: AnyPost) => number) => (a: AnyPost, b: AnyPost) => (p.orderby === 'include' ? (byInclude ? compare(a, b) : 0) : dir * compare(a, b));
+  const byRecord = p.search !== undefined || p.orderby === 'title' || p.orderby === 'modified' || (p.orderby === 'date' && (kind === 'event' || p.include !== undefined));
+  if (byRecord) {
+    const missing = items.filter((it) => !records.has(Number(it.id)));
+    if (missing.length > SORTED_READ_LIMIT) throw overBudget('requests');
+    const found = await batchGet<AnyPost>(missing.map((it) => ({ pk: it.pk, sk: it.sk })));
+    for (const r of found.values()) records.set(r.id, wellTyped(r));
+    let list = items.map((it) => records.get(Number(it.id))).filter((r): r is AnyPost => r !== undefined && r.kind === kind && visible(r));
+    const search = p.search;
+    // WordPress searches password-protected posts for signed-in users only.
+    if (search !== undefined && search !== '') {
+      const terms = parseSearch(search);
+      list = list.filter((r) => matchesSearch(r, terms) && (!!ctx.principal || !(r as EventItem).password));
+    }
+    const compare = primary(RECORD_ORDER[p.orderby] ?? indexOrder(p.orderby, p.include, new Map(list.map((r) => [r.id, r as unknown as IndexItem]))));
+    list.sort((a, b) => compare(a, b) || tie(a.id, b.id));
+    return list.map((r) => r.id);
+  }
+  const byId = new Map(items.map((it) => [Number(it.id), it]));
+  const list = [...byId.values()];
+  const compare =
+    p.orderby === 'date' || p.orderby === 'parent'
+      ? // Venues and organizers: the index's own order, publish date then id.
+        (a: AnyPost, b: AnyPost) => dir * String(byId.get(a.id)?.gsi2sk).localeCompare(String(byId.get(b.id)?.gsi2sk))
+      : primary(indexOrder(p.orderby, p.include, byId));
+  const asPost = (it: IndexItem) => it as unknown as AnyPost;
+  list.sort((a, b) => compare(asPost(a), asPost(b)) || tie(Number(a.id), Number(b.id), a, b));
+  return list.map((it) => Number(it.id));
 }
 
 /** Orders the index items carry: id, slug, author, and the order of the include list. */

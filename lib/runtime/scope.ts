@@ -47,100 +47,109 @@ export interface RequestScopes {
  * The scopes of a process. `oneAtATime`: the process is handed one request at a time (a standard
  * Lambda execution environment), so a plain variable holds them until work outlives a request.
  */
-export function requestScopes(oneAtATime: boolean): RequestScopes {
-  let storage = oneAtATime ? undefined : new AsyncLocalStorage<Values>();
+export const requestScopes = (oneAtATime: boolean): RequestScopes => new Scopes(oneAtATime);
+
+const settle = <R>(result: R, done: () => void): R => {
+  if (result instanceof Promise) return result.finally(done) as R;
+  done();
+  return result;
+};
+
+class Scopes implements RequestScopes {
+  private storage: AsyncLocalStorage<Values> | undefined;
   /** The values of the request running alone, or of the one that left work running. */
-  let plain = EMPTY;
+  private plain = EMPTY;
   /** Requests begun and not ended, while the variable serves. */
-  let open = 0;
+  private open = 0;
   /** Work outlives its request: the variable is that work's for good, later requests isolated. */
-  let held = false;
+  private held = false;
   /**
    * The open runs and requests, innermost last, each with the registered work (DynamoDB requests,
    * retry waits) started within it and not yet settled.
    */
-  const frames: { pending: number }[] = [];
+  private readonly frames: { pending: number }[] = [];
 
-  const settle = <R>(result: R, done: () => void): R => {
-    if (result instanceof Promise) return result.finally(done) as R;
-    done();
-    return result;
-  };
+  constructor(oneAtATime: boolean) {
+    this.storage = oneAtATime ? undefined : new AsyncLocalStorage<Values>();
+  }
+
   /**
    * Opens a frame. Ending it (values `inner`, back to `outer`) keeps the variable instead when
    * work left running may still read it: work started within the frame still pending, or a
    * variable changed by another run (two at once, not nested). Neither can be undone, so later
    * requests are isolated.
    */
-  const enter = () => {
+  private enter() {
     const frame = { pending: 0 };
-    frames.push(frame);
+    this.frames.push(frame);
     return (inner: Values, outer: Values) => {
-      frames.splice(frames.lastIndexOf(frame), 1);
-      if (frame.pending > 0 || plain !== inner) held = true;
-      if (!held) plain = outer;
+      this.frames.splice(this.frames.lastIndexOf(frame), 1);
+      if (frame.pending > 0 || this.plain !== inner) this.held = true;
+      if (!this.held) this.plain = outer;
+    };
+  }
+
+  /** Runs `fn` with `key` set to `value`, over the caller's values. */
+  private runWith<R>(key: symbol, value: unknown, fn: () => R): R {
+    // Work left running has no context of its own: its nested runs start from the variable.
+    if (this.storage) return this.storage.run({ ...(this.storage.getStore() ?? this.plain), [key]: value }, fn);
+    const outer = this.plain;
+    const inner = (this.plain = { ...outer, [key]: value });
+    const leave = this.enter();
+    try {
+      return settle(fn(), () => leave(inner, outer));
+    } catch (err) {
+      leave(inner, outer);
+      throw err;
+    }
+  }
+
+  // Arrow properties: the process's scopes hand these out as plain functions.
+  readonly value = <T>(name: string): ScopedValue<T> => {
+    const key = Symbol(name);
+    return {
+      run: (value, fn) => this.runWith(key, value, fn),
+      get: () => ((this.storage?.getStore() ?? this.plain) as Record<symbol, unknown>)[key] as T | undefined,
     };
   };
 
-  return {
-    value<T>(name: string): ScopedValue<T> {
-      const key = Symbol(name);
-      return {
-        run(value, fn) {
-          // Work left running has no context of its own: its nested runs start from the variable.
-          if (storage) return storage.run({ ...(storage.getStore() ?? plain), [key]: value }, fn);
-          const outer = plain;
-          const inner = (plain = { ...outer, [key]: value });
-          const leave = enter();
-          try {
-            return settle(fn(), () => leave(inner, outer));
-          } catch (err) {
-            leave(inner, outer);
-            throw err;
-          }
-        },
-        get: () => ((storage?.getStore() ?? plain) as Record<symbol, unknown>)[key] as T | undefined,
-      };
-    },
-
-    request(fn) {
-      if (!storage && (open > 0 || held)) storage = new AsyncLocalStorage<Values>();
-      // Never from the values of work left running, which has no context.
-      if (storage) return storage.run(storage.getStore() ?? EMPTY, fn);
-      open += 1;
-      const outer = plain;
-      const leave = enter();
-      // Every run of the request has ended by now: the variable is back to where it started.
-      const done = () => {
-        open -= 1;
-        leave(outer, outer);
-      };
-      try {
-        return settle(fn(), done);
-      } catch (err) {
-        done();
-        throw err;
-      }
-    },
-
-    outlive() {
-      // Called within the request, before any of its runs ends: the variable holds all its values.
-      if (!storage) held = true;
-    },
-
-    work(work) {
-      if (storage || frames.length === 0) return work;
-      const within = [...frames];
-      for (const f of within) f.pending += 1;
-      const done = () => {
-        for (const f of within) f.pending -= 1;
-      };
-      work.then(done, done);
-      return work;
-    },
-
-    isolated: () => storage !== undefined,
+  readonly request = <R>(fn: () => Promise<R>): Promise<R> => {
+    if (!this.storage && (this.open > 0 || this.held)) this.storage = new AsyncLocalStorage<Values>();
+    // Never from the values of work left running, which has no context.
+    if (this.storage) return this.storage.run(this.storage.getStore() ?? EMPTY, fn);
+    this.open += 1;
+    const outer = this.plain;
+    const leave = this.enter();
+    // Every run of the request has ended by now: the variable is back to where it started.
+    const done = () => {
+      this.open -= 1;
+      leave(outer, outer);
+    };
+    try {
+      return settle(fn(), done);
+    } catch (err) {
+      done();
+      throw err;
+    }
   };
+
+  readonly outlive = (): void => {
+    // Called within the request, before any of its runs ends: the variable holds all its values.
+    if (!this.storage) this.held = true;
+  };
+
+  readonly work = <T>(work: Promise<T>): Promise<T> => {
+    if (this.storage || this.frames.length === 0) return work;
+    const within = [...this.frames];
+    for (const f of within) f.pending += 1;
+    const done = () => {
+      for (const f of within) f.pending -= 1;
+    };
+    work.then(done, done);
+    return work;
+  };
+
+  readonly isolated = (): boolean => this.storage !== undefined;
 }
 
 /**

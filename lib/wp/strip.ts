@@ -10,140 +10,153 @@ import { asciiLower, checkInvalidUtf8, ForwardFinder, isCSpace, phpTrim, replace
  */
 export function phpStripTags(text: string): string {
   if (!text.includes('<') && !text.includes('\0')) return text;
-  const out: string[] = [];
-  const end = text.length;
-  let state = 0;
-  let inQ = '';
-  let depth = 0;
-  let lc = '';
-  let br = 0;
-  let runStart = 0; // start of the current run of kept characters (state 0)
-  let p = 0;
-  const keepUntil = (stop: number) => {
-    if (stop > runStart) out.push(text.slice(runStart, stop));
-  };
-  while (p < end) {
-    const c = text[p]!;
-    switch (state) {
-      case 0: {
-        if (c === '\0') {
-          keepUntil(p);
-          runStart = p + 1;
-        } else if (c === '<') {
-          if (isCSpace(text[p + 1])) break; // kept as text
-          keepUntil(p);
-          lc = '<';
-          state = 1;
-        } else if (c === '>' && depth) {
-          keepUntil(p);
-          runStart = p + 1;
-          depth--;
-        }
-        break;
+  return new TagStripper(text).run();
+}
+
+/** PHP's states: text, a tag, a processing instruction, a declaration, a comment. */
+enum In {
+  Text,
+  Tag,
+  Instruction,
+  Declaration,
+  Comment,
+}
+
+/** strip_tags' state machine; each step reads the character at `p` and answers where to go on. */
+class TagStripper {
+  private readonly out: string[] = [];
+  private state = In.Text;
+  private inQ = '';
+  private depth = 0;
+  private lc = '';
+  private br = 0;
+  /** The start of the current run of kept characters (in text). */
+  private runStart = 0;
+
+  constructor(private readonly text: string) {}
+
+  run(): string {
+    const end = this.text.length;
+    let p = 0;
+    while (p < end) p = this.step(p);
+    if (this.state === In.Text) this.keepUntil(end);
+    return this.out.join('');
+  }
+
+  private keepUntil(stop: number): void {
+    if (stop > this.runStart) this.out.push(this.text.slice(this.runStart, stop));
+  }
+
+  /** Back to text after the character at `p`. */
+  private toText(p: number): void {
+    this.inQ = '';
+    this.state = In.Text;
+    this.runStart = p + 1;
+  }
+
+  /** A `>` inside a nested `<`, or inside quotes, does not end what is open. */
+  private closeHeld(): boolean {
+    if (this.depth) {
+      this.depth--;
+      return true;
+    }
+    return this.inQ !== '';
+  }
+
+  private step(p: number): number {
+    const c = this.text[p]!;
+    if (this.state === In.Text) this.inText(c, p);
+    else if (this.state === In.Tag) this.inTag(c, p);
+    else if (this.state === In.Instruction) this.inInstruction(c, p);
+    else if (this.state === In.Declaration) this.inDeclaration(c, p);
+    else return this.inComment(p);
+    return p + 1;
+  }
+
+  private inText(c: string, p: number): void {
+    if (c === '\0') {
+      this.keepUntil(p);
+      this.runStart = p + 1;
+    } else if (c === '<') {
+      if (isCSpace(this.text[p + 1])) return; // kept as text
+      this.keepUntil(p);
+      this.lc = '<';
+      this.state = In.Tag;
+    } else if (c === '>' && this.depth) {
+      this.keepUntil(p);
+      this.runStart = p + 1;
+      this.depth--;
+    }
+  }
+
+  private inTag(c: string, p: number): void {
+    const text = this.text;
+    if (c === '<') {
+      if (this.inQ || isCSpace(text[p + 1])) return;
+      this.depth++;
+    } else if (c === '>') {
+      if (this.closeHeld()) return;
+      this.lc = '>';
+      this.toText(p);
+    } else if (c === '"' || c === "'") {
+      if (p !== 0 && (!this.inQ || c === this.inQ)) this.inQ = this.inQ ? '' : c;
+    } else if (c === '!') {
+      if (text[p - 1] === '<') {
+        this.state = In.Declaration;
+        this.lc = c;
       }
-      case 1: {
-        if (c === '<') {
-          if (inQ || isCSpace(text[p + 1])) break;
-          depth++;
-        } else if (c === '>') {
-          if (depth) {
-            depth--;
-            break;
-          }
-          if (inQ) break;
-          lc = '>';
-          inQ = '';
-          state = 0;
-          runStart = p + 1;
-        } else if (c === '"' || c === "'") {
-          if (p !== 0 && (!inQ || c === inQ)) inQ = inQ ? '' : c;
-        } else if (c === '!') {
-          if (text[p - 1] === '<') {
-            state = 3;
-            lc = c;
-          }
-        } else if (c === '?') {
-          if (text[p - 1] === '<') {
-            br = 0;
-            state = 2;
-          }
-        }
-        break;
-      }
-      case 2: {
-        if (c === '(') {
-          if (lc !== '"' && lc !== "'") {
-            lc = '(';
-            br++;
-          }
-        } else if (c === ')') {
-          if (lc !== '"' && lc !== "'") {
-            lc = ')';
-            br--;
-          }
-        } else if (c === '>') {
-          if (depth) {
-            depth--;
-            break;
-          }
-          if (inQ) break;
-          if (!br && lc !== '"' && text[p - 1] === '?') {
-            inQ = '';
-            state = 0;
-            runStart = p + 1;
-          }
-        } else if (c === '"' || c === "'") {
-          if (p >= 1 && text[p - 1] !== '\\') {
-            if (lc === c) lc = '';
-            else if (lc !== '\\') lc = c;
-            if (!inQ || c === inQ) inQ = inQ ? '' : c;
-          }
-        } else if ((c === 'l' || c === 'L') && p > 4) {
-          const m = text[p - 1];
-          const x = text[p - 2];
-          if ((m === 'm' || m === 'M') && (x === 'x' || x === 'X') && text[p - 3] === '?' && text[p - 4] === '<') {
-            state = 1;
-          }
-        }
-        break;
-      }
-      case 3: {
-        if (c === '>') {
-          if (depth) {
-            depth--;
-            break;
-          }
-          if (inQ) break;
-          inQ = '';
-          state = 0;
-          runStart = p + 1;
-        } else if (c === '"' || c === "'") {
-          if (p !== 0 && text[p - 1] !== '\\' && (!inQ || c === inQ)) inQ = inQ ? '' : c;
-        } else if (c === '-') {
-          if (p >= 2 && text[p - 1] === '-' && text[p - 2] === '!') state = 4;
-        } else if ((c === 'E' || c === 'e') && p > 6 && asciiLower(text.slice(p - 6, p)) === 'doctyp') {
-          state = 1;
-        }
-        break;
-      }
-      default: {
-        // A comment: ends at `-->` (quotes do not count here).
-        const close = text.indexOf('-->', p >= 2 ? p - 2 : 0);
-        if (close === -1) {
-          p = end;
-          continue;
-        }
-        inQ = '';
-        state = 0;
-        p = close + 3;
-        runStart = p;
-        continue;
+    } else if (c === '?') {
+      if (text[p - 1] === '<') {
+        this.br = 0;
+        this.state = In.Instruction;
       }
     }
-    p++;
   }
-  if (state === 0) keepUntil(end);
-  return out.join('');
+
+  private inInstruction(c: string, p: number): void {
+    const text = this.text;
+    const quoted = this.lc === '"' || this.lc === "'";
+    if (c === '(' || c === ')') {
+      if (quoted) return;
+      this.lc = c;
+      this.br += c === '(' ? 1 : -1;
+    } else if (c === '>') {
+      if (this.closeHeld()) return;
+      if (!this.br && this.lc !== '"' && text[p - 1] === '?') this.toText(p);
+    } else if (c === '"' || c === "'") {
+      if (p >= 1 && text[p - 1] !== '\\') {
+        if (this.lc === c) this.lc = '';
+        else if (this.lc !== '\\') this.lc = c;
+        if (!this.inQ || c === this.inQ) this.inQ = this.inQ ? '' : c;
+      }
+    } else if ((c === 'l' || c === 'L') && p > 4) {
+      const m = text[p - 1];
+      const x = text[p - 2];
+      if ((m === 'm' || m === 'M') && (x === 'x' || x === 'X') && text[p - 3] === '?' && text[p - 4] === '<') this.state = In.Tag;
+    }
+  }
+
+  private inDeclaration(c: string, p: number): void {
+    const text = this.text;
+    if (c === '>') {
+      if (this.closeHeld()) return;
+      this.toText(p);
+    } else if (c === '"' || c === "'") {
+      if (p !== 0 && text[p - 1] !== '\\' && (!this.inQ || c === this.inQ)) this.inQ = this.inQ ? '' : c;
+    } else if (c === '-') {
+      if (p >= 2 && text[p - 1] === '-' && text[p - 2] === '!') this.state = In.Comment;
+    } else if ((c === 'E' || c === 'e') && p > 6 && asciiLower(text.slice(p - 6, p)) === 'doctyp') {
+      this.state = In.Tag;
+    }
+  }
+
+  /** A comment: ends at `-->` (quotes do not count here). */
+  private inComment(p: number): number {
+    const close = this.text.indexOf('-->', p >= 2 ? p - 2 : 0);
+    if (close === -1) return this.text.length;
+    this.toText(close + 2);
+    return close + 3;
+  }
 }
 
 /** `@<(script|style)[^>]*?>.*?</\1>@si` -> ''. */

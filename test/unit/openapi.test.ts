@@ -467,11 +467,13 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
     expect(check({ ...event, all_day: 'yes' }, schemas.Event, d)).not.toEqual([]);
     expect(check({ ...event, surprise: 1 }, schemas.Event, d)).toEqual(['$: unexpected key surprise']);
 
-    const page = envelope('events', [event], `${SITE}/en/tribe/events/v1/events/`, [['per_page', '1']], 2, 3, 1);
+    const page = envelope({ key: 'events', items: [event], collectionUrl: `${SITE}/en/tribe/events/v1/events/`, query: [['per_page', '1']], page: 2, total: 3, perPage: 1 });
     expect(Object.keys(page.body as Json)).toEqual(Object.keys(schemas.EventList.properties));
     expect(check(page.body, schemas.EventList, d)).toEqual([]);
     expect(Object.keys(page.headers ?? {})).toEqual(['X-TEC-Total', 'X-TEC-TotalPages']);
-    expect(check(envelope('venues', [], `${SITE}/en/tribe/events/v1/venues/`, [], 1, 0, 9).body, schemas.VenueList, d)).toEqual([]);
+    expect(
+      check(envelope({ key: 'venues', items: [], collectionUrl: `${SITE}/en/tribe/events/v1/venues/`, query: [], page: 1, total: 0, perPage: 9 }).body, schemas.VenueList, d),
+    ).toEqual([]);
 
     for (const err of [noRoute(), invalidParams({ page: 'page is not of type integer.' }), missingParams(['title']), tec.termExists(4, true), tec.couldNotCreate('venue', 'why')]) {
       expect(check(err.body(), schemas.Error, d), err.code).toEqual([]);
