@@ -3,8 +3,8 @@
 // calendar, then in headless Chromium driven by playwright-core: Swagger UI renders the operations
 // from the server's OpenAPI document, shows a lock on writes only, and "Try it out" (authorized
 // in its dialog, with the prefilled examples) reaches the same server, WordPress's routes
-// included. Chromium is Debian's (/usr/bin/chromium; .ci/run installs it): without it these tests
-// fail, they do not skip.
+// included. The browser is the system's Chromium, or else the one the @sparticuz/chromium package
+// ships (test/support/browser.ts): these tests never skip.
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createRequire } from 'node:module';
