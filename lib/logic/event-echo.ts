@@ -1,7 +1,7 @@
 // What a page of events echoes of its request, for rest_url and the page links.
 import type { EventListRequest, Window } from './event-window.js';
 
-/** The effective query, in TEC's order (reference §4.1.5), for rest_url and the page links. */
+/** The effective query, in TEC's order (docs/tec-behaviour.md §4.1.4), for rest_url and the page links. */
 export function echoQuery(ctx: EventListRequest, page: number, perPage: number, shown: string, w: Window | undefined, venue?: number[], organizer?: number[]): [string, string][] {
   const p = ctx.params;
   const q: [string, string][] = [
