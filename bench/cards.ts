@@ -2,8 +2,8 @@
 // The edit answers after its own write; the stream consumer (run by the local poller, as with
 // `npm start`) rewrites the card of every linked event. It measures the edit request's time and
 // capacity, and the time until every linked event carries the venue's new revision, and writes
-// bench/results/cards.json (and the README's table for a default run).
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+// bench/results/cards.json (and its table in bench/README.md for a default run).
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { capacity } from '#lib/store/db.js';
@@ -15,7 +15,7 @@ import { keys } from '#lib/store/keys.js';
 import type { EventItem, VenueItem } from '#lib/store/items.js';
 import { benchCli } from './cli.js';
 import { benchTable, runBench } from './main.js';
-import { renderCards, replaceBlock, runContext } from './readme.js';
+import { renderCards, runContext, writeTable } from './readme.js';
 import { call, Progress } from '#lib/local/demo-calendar.js';
 
 const DEFAULT_LINKED = 5000;
@@ -23,7 +23,7 @@ const settings = benchCli(
   'bench:cards',
   `Edits a venue linked to many events (a few minutes) and measures the edit request and the time
 until every linked event shows the new card. Writes bench/results/cards.json and, with the default
-number of events, the README's table.`,
+number of events, the table in bench/README.md.`,
   {
     BENCH_LINKED: { meaning: 'events linked to the venue', default: DEFAULT_LINKED },
     BENCH_CONCURRENCY: { meaning: 'creates in flight while seeding', default: 8 },
@@ -119,8 +119,7 @@ async function main(): Promise<number> {
     await mkdir(dirname(RESULTS), { recursive: true });
     await writeFile(RESULTS, `${JSON.stringify(saved, null, 2)}\n`);
     if (LINKED === DEFAULT_LINKED) {
-      const readme = resolve(HERE, '..', 'README.md');
-      await writeFile(readme, replaceBlock(await readFile(readme, 'utf8'), 'cards', renderCards(saved)));
+      await writeTable('cards', renderCards(saved));
     }
     console.error(`Wrote ${RESULTS}`);
     return 0;

@@ -1,7 +1,7 @@
 // The command line of every benchmark. A benchmark is set up by environment variables, declared
 // here with their meaning and default, so that `--help` (`-h`) lists them and exits before
 // anything runs; any other argument stops it with the usage (exit 2) rather than start a run
-// that may take an hour and rewrite the README.
+// that may take an hour and rewrite bench/README.md.
 import { DEFAULT_START_TIMEOUT_MS } from '#lib/local/dynamo.js';
 import { cli } from '../scripts/cli.js';
 

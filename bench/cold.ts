@@ -28,13 +28,13 @@ import { mintToken } from '#lib/local/dev-auth.js';
 import { operation } from '#lib/contract/operations.js';
 import { benchCli } from './cli.js';
 import { benchTable, runBench } from './main.js';
-import { renderCold, replaceBlock, runContext, type ColdResults } from './readme.js';
+import { renderCold, runContext, writeTable, type ColdResults } from './readme.js';
 
 const settings = benchCli(
   'bench:cold',
   `Cold starts, per function (about five minutes): synthesizes the stack and loads every function's
 bundle in fresh Node processes, measuring its import and its first call against a bundle that only
-creates the DynamoDB client. Writes bench/results/cold.json and the README's table.`,
+creates the DynamoDB client. Writes bench/results/cold.json and its table in bench/README.md.`,
   {
     BENCH_ROUNDS: { meaning: 'rounds; each figure is the median over them', default: 5 },
     BENCH_NODE: { meaning: 'another node binary to run the bundles (the major version Lambda runs, say)' },
@@ -258,8 +258,7 @@ async function main(): Promise<number> {
     };
     mkdirSync(dirname(RESULTS), { recursive: true });
     writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
-    const readmePath = resolve(REPO_ROOT, 'README.md');
-    writeFileSync(readmePath, replaceBlock(readFileSync(readmePath, 'utf8'), 'cold', renderCold(results)));
+    await writeTable('cold', renderCold(results));
     console.log(renderCold(results));
     return functions.every((f) => f.met) ? 0 : 1;
   } finally {

@@ -17,10 +17,10 @@
 //    any server making these requests could gain on this machine.
 //
 // It seeds BENCH_EVENTS events (default 1,000) through the real handlers, writes
-// bench/results/handlers.json (machine, date, commit) and rewrites the README block.
+// bench/results/handlers.json (machine, date, commit) and rewrites its tables in bench/README.md.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -32,7 +32,7 @@ import { mintToken } from '#lib/local/dev-auth.js';
 import { OPERATIONS, type Operation } from '#lib/contract/operations.js';
 import { benchCli } from './cli.js';
 import { benchTable, runBench } from './main.js';
-import { renderHandlers, replaceBlock, runContext, type HandlersResults, type Served } from './readme.js';
+import { renderHandlers, runContext, writeTable, type HandlersResults, type Served } from './readme.js';
 import type { FloorPlan } from './floor-serve.js';
 import { call, planSeed, runSeed } from '#lib/local/demo-calendar.js';
 
@@ -42,7 +42,7 @@ const settings = benchCli(
 request per read operation through the real handler (DynamoDB requests, stages, read units, CPU
 time), then serves the same table with the local server of this checkout, of an earlier commit (a
 temporary git worktree) and with a floor, side by side. Writes bench/results/handlers.json and the
-README's tables.`,
+tables in bench/README.md.`,
   {
     BENCH_EVENTS: { meaning: 'events seeded', default: 1000 },
     BENCH_CALLS: { meaning: 'calls per operation, after a warm-up', default: 100 },
@@ -363,8 +363,7 @@ async function main(): Promise<number> {
     };
     await mkdir(dirname(RESULTS), { recursive: true });
     await writeFile(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
-    const readmePath = resolve(ROOT, 'README.md');
-    if (existsSync(readmePath)) await writeFile(readmePath, replaceBlock(await readFile(readmePath, 'utf8'), 'handlers', renderHandlers(results)));
+    await writeTable('handlers', renderHandlers(results));
     console.log(renderHandlers(results));
     return 0;
   } finally {

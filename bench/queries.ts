@@ -1,4 +1,4 @@
-// `npm run bench:queries`: the cost of GET /events as the table grows (DESIGN §4 cost rules).
+// `npm run bench:queries`: the cost of GET /events as the table grows (docs/design.md §4.2, the cost rules).
 //
 // For each size (BENCH_SIZES, default "1000,20000") it creates a fresh table, seeds reproducible
 // data in en, lt and ru through the real create handlers (lib/local/demo-calendar.ts), then sends each list
@@ -15,7 +15,7 @@
 // same target as every other variant.
 //
 // Its settings are environment variables (`npm run bench:queries -- --help` lists them).
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
@@ -28,7 +28,7 @@ import { ensureTable, localClient, startDynamoLocal, type DynamoLocal } from '#l
 import { installLocalBus } from '#lib/local/bus.js';
 import { startStreamPoller } from '#lib/local/stream.js';
 import { formatTrace, installTrace, trace, type TraceEntry } from './trace.js';
-import { renderQueries, replaceBlock, runContext } from './readme.js';
+import { renderQueries, runContext, writeTable } from './readme.js';
 import { call, monthStart, planSeed, runSeed, type SeedIds, type SeedPlan, type SeedStats } from '#lib/local/demo-calendar.js';
 
 const settings = benchCli(
@@ -36,7 +36,7 @@ const settings = benchCli(
   `The cost of GET /events as the table grows (about an hour on two cores): seeds each size into a fresh
 table through the real handlers, then measures one page of each list variant (DynamoDB requests,
 consumed read capacity, median latency). Writes bench/results/queries.json and, when it compares
-sizes, the README's table; exits 1 when a variant reads more than 1.2 times as much at the largest
+sizes, the table in bench/README.md; exits 1 when a variant reads more than 1.2 times as much at the largest
 size as at the smallest.`,
   {
     BENCH_SIZES: { meaning: 'table sizes in events, separated by commas', default: '1000,20000' },
@@ -431,11 +431,10 @@ async function main(): Promise<number> {
   };
   await writeFile(RESULTS, `${JSON.stringify(saved, null, 2)}\n`);
   console.error(`Wrote ${RESULTS}`);
-  // A run that compares sizes is what the README shows (its sizes are in the table's head).
+  // A run that compares sizes is what bench/README.md shows (its sizes are in the table's head).
   if (results.length > 1) {
-    const readme = resolve(HERE, '..', 'README.md');
-    await writeFile(readme, replaceBlock(await readFile(readme, 'utf8'), 'queries', renderQueries(saved)));
-    console.error('Updated the README table.');
+    await writeTable('queries', renderQueries(saved));
+    console.error('Updated the table in bench/README.md.');
   }
   return failed.length ? 1 : 0;
 }

@@ -1,9 +1,14 @@
-// The README's benchmark tables are generated from the committed results files, between marker
-// comments (`<!-- bench:<name> -->` … `<!-- /bench:<name> -->`), so that a table always matches a
-// run that can be traced (its date, machine and commit are in the file). A unit test checks that
-// the README holds exactly what these functions render from bench/results/.
+// The benchmark tables of bench/README.md are generated from the committed results files, between
+// marker comments (`<!-- bench:<name> -->` … `<!-- /bench:<name> -->`), so that a table always
+// matches a run that can be traced (its date, machine and commit are in the file). A unit test
+// checks that bench/README.md holds exactly what these functions render from bench/results/.
 import { execFileSync } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+
+/** Where the tables are. */
+export const TABLES = fileURLToPath(new URL('./README.md', import.meta.url));
 
 /** Where and on what a benchmark ran. */
 export function runContext() {
@@ -31,22 +36,27 @@ export function runContext() {
 
 const marker = (name: string) => ({ open: `<!-- bench:${name} -->`, close: `<!-- /bench:${name} -->` });
 
-/** The README with the block `name` replaced by `body`. */
+/** The text with the block `name` replaced by `body`. */
 export function replaceBlock(readme: string, name: string, body: string): string {
   const { open, close } = marker(name);
   const a = readme.indexOf(open);
   const b = readme.indexOf(close);
-  if (a < 0 || b < a) throw new Error(`README.md has no ${open} … ${close} block`);
+  if (a < 0 || b < a) throw new Error(`bench/README.md has no ${open} … ${close} block`);
   return `${readme.slice(0, a + open.length)}\n${body.trimEnd()}\n${readme.slice(b)}`;
 }
 
-/** The block `name` as the README holds it. */
+/** The block `name` as the text holds it. */
 export function readBlock(readme: string, name: string): string {
   const { open, close } = marker(name);
   const a = readme.indexOf(open);
   const b = readme.indexOf(close);
-  if (a < 0 || b < a) throw new Error(`README.md has no ${open} … ${close} block`);
+  if (a < 0 || b < a) throw new Error(`bench/README.md has no ${open} … ${close} block`);
   return readme.slice(a + open.length, b).trim();
+}
+
+/** Rewrites the table `name` of bench/README.md. */
+export async function writeTable(name: string, body: string): Promise<void> {
+  await writeFile(TABLES, replaceBlock(await readFile(TABLES, 'utf8'), name, body));
 }
 
 const fmt = (x: number) => (Number.isInteger(x) ? String(x) : String(Math.round(x * 100) / 100));

@@ -8,11 +8,11 @@
 // read from /proc before and after. The two servers take turns (which goes first alternates) and
 // the rounds repeat (BENCH_ROUNDS), so that the medians survive a machine others are using.
 // BENCH_PROFILE=<dir> starts both servers with `--cpu-prof` into <dir>/base and <dir>/now (the
-// figures then include the profiler's cost, and no results are written). Writes bench/results/reads.json and the README's table.
+// figures then include the profiler's cost, and no results are written). Writes bench/results/reads.json and its table in bench/README.md.
 import '../scripts/sdk-quiet.js';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -21,14 +21,14 @@ import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
 import { freePort } from '#lib/local/dynamo.js';
 import { benchCli } from './cli.js';
 import { runBench } from './main.js';
-import { renderReads, replaceBlock, runContext, type ReadKind } from './readme.js';
+import { renderReads, runContext, writeTable, type ReadKind } from './readme.js';
 
 const settings = benchCli(
   'bench:reads',
   `CPU per read of this checkout's local server against BENCH_BASE's (a few minutes): both started
 side by side with the same calendar created through HTTP, the same requests sent to each in turns,
 the server's and DynamoDB Local's CPU read from /proc; medians of BENCH_ROUNDS rounds. Writes
-bench/results/reads.json (and the README's table for a default run).`,
+bench/results/reads.json (and its table in bench/README.md for a default run).`,
   {
     BENCH_BASE: { meaning: 'the commit to compare with', default: '6d6d9f0' },
     BENCH_EVENTS: { meaning: 'events created in each server', default: 120 },
@@ -331,8 +331,7 @@ async function main(): Promise<number> {
       await writeFile(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
     }
     if (DEFAULT_RUN) {
-      const readmePath = resolve(ROOT, 'README.md');
-      await writeFile(readmePath, replaceBlock(await readFile(readmePath, 'utf8'), 'reads', renderReads(results)));
+      await writeTable('reads', renderReads(results));
     }
     return 0;
   } finally {

@@ -22,13 +22,13 @@
 // `shared` the venue's, category's and tag's list totals and the terms' counts equal the records
 // that link them. Targets: >= 95 % succeed, every failure a 503 with Retry-After (a 409 only for a
 // record another request changed), p99 under 25 s (API Gateway answers at 30 s). The figures go to
-// bench/results/storms.json and the README's table. Exit code 1 when a check fails, 2 on an error.
+// bench/results/storms.json and its table in bench/README.md. Exit code 1 when a check fails, 2 on an error.
 //
 // Its settings are environment variables (`npm run bench:storms -- --help` lists them).
 import '../scripts/sdk-quiet.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
@@ -44,7 +44,7 @@ import { invoke } from '#lib/local/invoke.js';
 import { benchCli } from './cli.js';
 import { benchTable, runBench } from './main.js';
 import { refuseConflicts, type Refusals } from './conflicts.js';
-import { renderStorms, replaceBlock, runContext, type Mode, type StormVariant } from './readme.js';
+import { renderStorms, runContext, writeTable, type Mode, type StormVariant } from './readme.js';
 
 const settings = benchCli(
   'bench:storms',
@@ -52,7 +52,7 @@ const settings = benchCli(
 venue and terms, through HTTP to a fresh npm start each, and in-process with transactions that meet
 refused as DynamoDB refuses them. Checks >= 95 % success (the rest a 503 with Retry-After that wrote
 nothing), p99 under 25 s, and every total against the records read one by one; writes
-bench/results/storms.json (and the README's table for a default run) and exits 1 when a check fails.`,
+bench/results/storms.json (and its table in bench/README.md for a default run) and exits 1 when a check fails.`,
   {
     BENCH_CREATES: { meaning: 'creates per variant, all sent at once', default: 200 },
     BENCH_ONLY: { meaning: 'the variants to run, separated by commas', default: 'unique,title,shared' },
@@ -465,9 +465,8 @@ async function main(): Promise<number> {
   await writeFile(RESULTS, `${JSON.stringify(saved, null, 2)}\n`);
   console.error(`Wrote ${RESULTS}`);
   if (DEFAULT_RUN) {
-    const readme = resolve(HERE, '..', 'README.md');
-    await writeFile(readme, replaceBlock(await readFile(readme, 'utf8'), 'storms', renderStorms(saved)));
-    console.error('Updated the README table');
+    await writeTable('storms', renderStorms(saved));
+    console.error('Updated the table in bench/README.md');
   }
   return failed.length ? 1 : 0;
 }

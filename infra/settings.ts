@@ -211,7 +211,7 @@ export function readSettings(node: Node): StackSettings {
     mfaRequired: mfa === 'required',
     threatProtection: bool(node, 'threatProtection'),
     // A ceiling against runaway cost, not a capacity plan: below it on-demand still scales freely.
-    // A list page reads about 8 units and a search about 180 at 1,000 events (README, Measured), and
+    // A list page reads about 8 units and a search about 180 at 1,000 events (bench/README.md), and
     // the stage admits 50 requests/s: 1000 read units/s serve that rate in pages, or a few searches a
     // second. A write costs a few units with its index, slug and count items (a venue edit one more per
     // linked event): 200 write units/s. At on-demand prices (us-east-1) either ceiling bounds a runaway

@@ -264,7 +264,7 @@ export class EventCalendarStack extends Stack {
       removalPolicy,
     });
 
-    // The roles of DESIGN §5, in the token's `cognito:groups`. A lower precedence wins.
+    // The roles of docs/design.md §5, in the token's `cognito:groups`. A lower precedence wins.
     const byRank = [...ROLES].reverse(); // editor, author, contributor
     byRank.forEach((role, precedence) => {
       new cognito.CfnUserPoolGroup(this, `Group${role[0]!.toUpperCase()}${role.slice(1)}`, {
@@ -309,7 +309,7 @@ export class EventCalendarStack extends Stack {
 
   private acknowledgeGatewayAuthorization(settings: StackSettings): void {
     const why =
-      'Authorization is done by every handler with aws-jwt-verify (DESIGN §5), so that 401 and 403 keep the ' +
+      'Authorization is done by every handler with aws-jwt-verify (docs/design.md §5), so that 401 and 403 keep the ' +
       'WordPress error envelope {code, message, data} (a gateway authorizer answers with its own body) and ' +
       'read routes stay public for anonymous callers, as in TEC.';
     Validations.of(this.api).acknowledge({ id: 'AwsSolutions-APIG4', reason: why });

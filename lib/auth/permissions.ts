@@ -1,4 +1,4 @@
-// Who may do what (DESIGN §5, TEC's matrix in reference §8):
+// Who may do what (docs/design.md §5, TEC's matrix in docs/tec-behaviour.md §8):
 // - anonymous callers read published records only;
 // - contributors create drafts or pending records and edit or delete their own unpublished ones;
 // - authors publish, and edit and delete their own records;

@@ -1,4 +1,4 @@
-// Bearer-token authentication (DESIGN §5) and the reading of Authorization headers (HTTP Basic
+// Bearer-token authentication (docs/design.md §5) and the reading of Authorization headers (HTTP Basic
 // with application passwords is checked in lib/auth/sign-in.ts). Every handler verifies the token
 // itself, so that 401/403 keep the WordPress envelope and local runs behave exactly like AWS. The
 // JWKS is cached at module scope, across invocations of a warm Lambda.

@@ -44,7 +44,7 @@ export const forbidden = (loggedIn: boolean, message = 'Sorry, you are not allow
 
 export const unauthorized = (message: string) => new ApiError(401, 'rest_forbidden', message);
 
-/** TEC's own codes (reference §7.1). */
+/** TEC's own codes (docs/tec-behaviour.md §7.1). */
 export const tec = {
   eventNotFound: (id: number) => new ApiError(404, 'rest-event-not-found', `Event with ID ${id} does not exist.`),
   invalidEventId: () => new ApiError(400, 'rest-invalid-event-id', 'The specified ID is not a valid event.'),

@@ -134,7 +134,7 @@ export function num(opts: { min?: number; max?: number } = {}) {
 const TRUE = new Set(['true', '1', 'yes', 'on']);
 const FALSE = new Set(['false', '0', 'no', 'off', '']);
 
-/** Parses the boolean forms this API accepts everywhere (DESIGN §2.10); undefined if none. */
+/** Parses the boolean forms this API accepts everywhere (docs/tec-behaviour.md §1.9); undefined if none. */
 export function parseBool(value: unknown): boolean | undefined {
   if (typeof value === 'boolean') return value;
   if (value === 1 || value === 0) return value === 1;

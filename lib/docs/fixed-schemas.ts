@@ -46,7 +46,7 @@ export const links: Json = { type: 'array', items: { type: 'object', properties:
 const METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const methodList: Json = { type: 'array', items: { type: 'string', enum: METHODS } };
 
-/** WordPress's namespace index (reference §9.2), as lib/logic/root.ts builds it. */
+/** WordPress's namespace index (docs/tec-behaviour.md §9.2), as lib/logic/root.ts builds it. */
 export const namespaceIndexSchema: Json = {
   type: 'object',
   description: "WordPress's description of the namespace: every route with its methods and arguments.",

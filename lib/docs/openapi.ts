@@ -1,4 +1,4 @@
-// The OpenAPI 3.1 document served at /doc (reference §9.1), generated, never written by hand:
+// The OpenAPI 3.1 document served at /doc (docs/tec-behaviour.md §9.1), generated, never written by hand:
 // - paths, methods, parameters and request bodies come from the operation table (operations.ts)
 //   and the argument definitions (args/*.ts, params.ts): paths.ts, parameters.ts, request-bodies.ts;
 // - the response schemas of records are inferred from what the presenters (present.ts) return for

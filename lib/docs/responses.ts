@@ -111,7 +111,7 @@ function successes(op: Operation, t: Traits, kind: string, name: string): Record
     out[200] = ok(`The ${r.one}${t.postStatus ? ', with json_ld' : ''}`, ref(r.schema));
   }
 
-  // `ical=1` answers with a calendar file instead (the README's "Calendar feeds").
+  // `ical=1` answers with a calendar file instead (docs/calendar-feeds.md).
   if ('ical' in op.args && out[200]) {
     const success = out[200] as Json;
     out[200] = {

@@ -104,7 +104,7 @@ const routeRequest = (op: Operation, filters: HtmlFilters | undefined) => {
   return async (event: Event, context: ContextWithRequest): Promise<void> => {
     const method = event.requestContext?.http?.method ?? 'GET';
     const captures = pathCaptures(event, op);
-    // Writes authenticate before anything about their input is looked at (DESIGN §2.4), so that
+    // Writes authenticate before anything about their input is looked at (docs/tec-behaviour.md §1.3), so that
     // an anonymous write is 401 whether or not its body parses; reads validate first, as TEC does.
     const facts = { ip: event.requestContext?.http?.sourceIp, now: new Date() };
     let principal: Principal | undefined;

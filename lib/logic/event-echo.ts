@@ -11,7 +11,7 @@ export interface EchoedPage {
   organizer?: number[];
 }
 
-/** The effective query, in TEC's order (reference §4.1.5), for rest_url and the page links. */
+/** The effective query, in TEC's order (docs/tec-behaviour.md §4.1.4), for rest_url and the page links. */
 export function echoQuery(ctx: EventListRequest, { page, perPage, shown, window: w, venue, organizer }: EchoedPage): [string, string][] {
   const p = ctx.params;
   const q: [string, string][] = [

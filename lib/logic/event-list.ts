@@ -1,4 +1,4 @@
-// GET /events (reference §4.1) over the `list` index. Each filter value has its own list
+// GET /events (docs/tec-behaviour.md §4.1) over the `list` index. Each filter value has its own list
 // partition per (language, status), ordered by UTC start: the whole list, `featured#1|0`, and one
 // per venue, organizer, category and tag (the link items). A page reads only as many index items
 // as it shows; totals come from per-month count buckets (lib/logic/event-writes.ts) plus

@@ -1,4 +1,4 @@
-// The dates of GET /events (reference §4.1.2, §4.1.3): TEC's default window, and the request's
+// The dates of GET /events (docs/tec-behaviour.md §4.1.2, §4.1.3): TEC's default window, and the request's
 // start and end conditions as bounds on the `list` index's UTC start and filters on the end.
 import { config } from '#lib/runtime/config.js';
 import { addDays, addMonths, endOfDay, instantToWall, parseDate, startOfDay, wallToUtc } from '#lib/domain/time/dates.js';
@@ -80,10 +80,10 @@ export function boundStart(w: Window, seconds: number): Window {
   return bound > w.from ? { ...w, from: bound } : w;
 }
 
-/** The start and end conditions of a request, in UTC (reference §4.1.2, §4.1.3). */
+/** The start and end conditions of a request, in UTC (docs/tec-behaviour.md §4.1.2, §4.1.3). */
 export function windowOf(ctx: EventListRequest): Window | undefined {
   const p = ctx.params;
-  if (p.include !== undefined) return undefined; // `include` ignores dates (DESIGN §2.7)
+  if (p.include !== undefined) return undefined; // `include` ignores dates (docs/tec-behaviour.md §1.6)
   const zone = config().siteTimezone;
   const strict = p.strict_dates === true;
   const at = (name: DateParam) => {
@@ -95,7 +95,7 @@ export function windowOf(ctx: EventListRequest): Window | undefined {
   const given = { start: at('start_date'), end: at('end_date') };
   const start = given.start !== undefined ? (strict ? given.start : startOfDay(given.start)) : fallback?.start;
   const end = given.end !== undefined ? (strict ? given.end : endOfDay(given.end)) : fallback?.end;
-  // starts_* and ends_* move to the end of their day unless strict (reference §4.1.3).
+  // starts_* and ends_* move to the end of their day unless strict (docs/tec-behaviour.md §4.1.3).
   const edge = (name: DateParam) => {
     const v = at(name);
     return v === undefined ? undefined : strict ? v : endOfDay(v);

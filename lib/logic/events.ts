@@ -1,4 +1,4 @@
-// Event create and update (reference §6.1, with DESIGN §2's deviations: partial updates, an end
+// Event create and update (docs/tec-behaviour.md §6.1, with the deviations of docs/tec-behaviour.md §1: partial updates, an end
 // before the start is a 400, links to unknown ids are a 400).
 import { config, type Lang } from '#lib/runtime/config.js';
 import { parseCostInput, withCurrency } from '#lib/domain/cost.js';

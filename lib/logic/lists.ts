@@ -1,4 +1,4 @@
-// List operations and TEC's envelopes (reference §4). A page reads keys from the `list` index
+// List operations and TEC's envelopes (docs/tec-behaviour.md §4). A page reads keys from the `list` index
 // (small items), then the page's records and their links in batch reads.
 import { placeMatches } from '#lib/domain/search-terms.js';
 import { apiBase, config, withQuery, type Lang } from '#lib/runtime/config.js';
@@ -185,7 +185,7 @@ export function paging(ctx: RequestWith<{ page: number; per_page: number }>) {
 }
 
 /**
- * What a post list shows the caller (reference §4.1.1 `status`, DESIGN §5): anonymous callers
+ * What a post list shows the caller (docs/tec-behaviour.md §4.1.1 `status`, docs/design.md §5): anonymous callers
  * `publish` only; users with a role may ask for any registered status (default `any`), but only
  * editors see other users' unpublished records.
  */
@@ -258,7 +258,7 @@ async function withUpcoming(kind: Exclude<PostKind, 'event'>, lang: Lang, status
 }
 
 /**
- * GET /venues and /organizers (reference §4.2), newest first. Without filters a page reads
+ * GET /venues and /organizers (docs/tec-behaviour.md §4.2), newest first. Without filters a page reads
  * only its own keys; `search`, `event` and `only_with_upcoming` look at the records themselves.
  */
 export async function listPlaces(ctx: RequestContext<ArgsOf<'venues.list'>>, kind: Exclude<PostKind, 'event'>): Promise<Reply> {
@@ -419,7 +419,7 @@ export async function queryTerms(lang: Lang, q: TermQuery): Promise<{ terms: Ter
   return { terms: candidates.slice(offset, offset + perPage), total: candidates.length };
 }
 
-/** GET /categories and /tags (reference §4.3). */
+/** GET /categories and /tags (docs/tec-behaviour.md §4.3). */
 export async function listTerms(ctx: RequestContext<ArgsOf<'categories.list'>>, taxonomy: Taxonomy): Promise<Reply> {
   const p = ctx.params;
   const { page, perPage, offset } = paging(ctx);

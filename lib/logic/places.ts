@@ -1,5 +1,5 @@
-// Venue and organizer create and update (reference §6.2). Creation does not deduplicate
-// (DESIGN §2.6): each create makes a record, with a `-2`, `-3`… slug when the slug is taken.
+// Venue and organizer create and update (docs/tec-behaviour.md §6.2). A create reuses a duplicate as TEC does
+// (docs/tec-behaviour.md §1.5); otherwise it makes a record, with a `-2`, `-3`… slug when the slug is taken.
 import { collate, findDuplicate, titleItem } from './dedupe.js';
 import type { Lang } from '#lib/runtime/config.js';
 import { recordReply, type Reply } from '#lib/contract/reply.js';

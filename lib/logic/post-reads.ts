@@ -45,7 +45,7 @@ export async function presentPost(post: AnyPost, single: boolean, how: TermReadi
   return presentEvent(e, await loadLinked([e], how), single);
 }
 
-/** The record a read names, when the caller may read it (reference §5): else TEC's answer. */
+/** The record a read names, when the caller may read it (docs/tec-behaviour.md §5): else TEC's answer. */
 export async function readablePost(ctx: RequestContext, kind: PostKind): Promise<AnyPost> {
   const post = await findPost(ctx, kind);
   if (post.status === 'trash') throw kind === 'event' ? tec.eventTrashed() : tec.notAccessible(kind);
@@ -54,7 +54,7 @@ export async function readablePost(ctx: RequestContext, kind: PostKind): Promise
   return post;
 }
 
-/** GET by id or slug (reference §5). */
+/** GET by id or slug (docs/tec-behaviour.md §5). */
 export async function readPost(ctx: RequestContext, kind: PostKind): Promise<Reply> {
   const post = await readablePost(ctx, kind);
   return recordReply(200, await presentPost(post, true, { shared: ctx.shared }), post);

@@ -1,4 +1,4 @@
-// The indexes, in WordPress's format (reference §9.2), generated from the operation table and the
+// The indexes, in WordPress's format (docs/tec-behaviour.md §9.2), generated from the operation table and the
 // argument definitions, once per process, language and link form: the namespace index
 // (`/<lang>/<ns>/events/v1`) and the REST API index (`/wp-json/`, `/<lang>`) that lists the site,
 // its namespaces and every route served (the OpenAPI document is lib/logic/doc.ts).
@@ -99,7 +99,7 @@ function buildSiteIndex(lang: Lang, now: Date): Record<string, unknown> {
     show_on_front: 'posts',
     namespaces: apis.map((api) => NAMESPACES[api](cfg.namespace)),
     // There is no authorization screen: an application password is made with a signed-in request
-    // to this route (README, WordPress clients).
+    // to this route (docs/wordpress-clients.md).
     authentication: { 'application-passwords': { endpoints: { authorization: `${root}${API_ROOTS.wp(cfg.namespace).replace('/{lang}', '')}/users/me/application-passwords` } } },
     routes: routes(OPERATIONS, lang, cfg),
     site_logo: 0,

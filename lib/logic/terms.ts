@@ -1,4 +1,4 @@
-// Categories and tags (reference §3.11, §5.4, §6.3): WordPress's terms controller semantics.
+// Categories and tags (docs/tec-behaviour.md §3.6, §5.4, §6.3): WordPress's terms controller semantics.
 import { ApiError, invalidParam, tec } from '#lib/contract/errors.js';
 import { withShardTotal } from '#lib/store/record-shards.js';
 import { json, recordReply, type Reply } from '#lib/contract/reply.js';

@@ -1,7 +1,7 @@
 // Events as an iCalendar file (RFC 5545), with the properties TEC's export writes
 // (src/Tribe/iCal.php, and its views' REFRESH-INTERVAL and X-PUBLISHED-TTL), in TEC's order, and
 // its UIDs, which calendars that subscribed to a TEC site know its events by. Where TEC breaks
-// RFC 5545 the RFC wins: see the README's "Calendar feeds".
+// RFC 5545 the RFC wins: see docs/calendar-feeds.md.
 import { inNameOrder } from '#lib/domain/term-order.js';
 import { createHash } from 'node:crypto';
 import { config } from '#lib/runtime/config.js';

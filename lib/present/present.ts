@@ -1,4 +1,4 @@
-// TEC-shaped presenters (reference §3): exact keys and key order for events, venues, organizers
+// TEC-shaped presenters (docs/tec-behaviour.md §3): exact keys and key order for events, venues, organizers
 // and terms, nested and standalone. `single` adds json_ld, as TEC does on single reads only.
 import { inNameOrder } from '#lib/domain/term-order.js';
 import { apiBase, config, type Lang } from '#lib/runtime/config.js';
@@ -35,7 +35,7 @@ export const postUrl = (p: Pick<PostItem, 'lang' | 'kind' | 'slug'>) => pageUrl(
 // A page shows dozens of global ids: the site's part is parsed once per site URL.
 let idSite: { siteUrl: string; prefix: string } | undefined;
 
-/** `<site host[+path]>?id=<id>` (reference §3.6). */
+/** `<site host[+path]>?id=<id>` (docs/tec-behaviour.md §3.3). */
 export function globalId(id: number): string {
   const siteUrl = config().siteUrl;
   if (idSite?.siteUrl !== siteUrl) {
@@ -357,7 +357,7 @@ export function presentEvent(given: EventItem, linked: Linked, single = false): 
       featured: e.featured,
       categories: terms(e.categories),
       tags: terms(e.tags),
-      // One venue is an object, several a list, none an empty list (reference §3.1).
+      // One venue is an object, several a list, none an empty list (docs/tec-behaviour.md §3.1).
       venue: venues.length === 1 ? presentVenue(venues[0]!, single) : venues.map((v) => presentVenue(v, single)),
       organizer: organizers.map((o) => presentOrganizer(o, single)),
       custom_fields: [],
@@ -404,7 +404,7 @@ const REDACTED: Record<string, unknown> = {
   geo_lng: 0,
 };
 
-/** TEC's redaction of a password-protected record, at any depth (reference §3.12). */
+/** TEC's redaction of a password-protected record, at any depth (docs/tec-behaviour.md §3.7). */
 export function redact(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redact);
   if (!value || typeof value !== 'object') return value;

@@ -1,4 +1,4 @@
-// Site settings come from the environment (DESIGN §2.11): there is no WordPress options table.
+// Site settings come from the environment (docs/tec-behaviour.md §1.10): there is no WordPress options table.
 export const LANGUAGES = ['en', 'lt', 'ru'] as const;
 export type Lang = (typeof LANGUAGES)[number];
 

@@ -264,7 +264,7 @@ describe('HTTP Basic answers every credential case as WordPress does (TEC corpus
         return [basic(admin.login, made.body.password)];
       }
       case 'bearer':
-        // A deliberate difference (DESIGN §5): an invalid bearer token is a 401 here, not anonymous.
+        // A deliberate difference (docs/design.md §5): an invalid bearer token is a 401 here, not anonymous.
         return 'skip';
       default:
         throw new Error(`A corpus case this test does not know: ${c}`);
@@ -284,7 +284,7 @@ describe('HTTP Basic answers every credential case as WordPress does (TEC corpus
       expect(res.status, where).toBe(row.status);
       if (row.code)
         expect({ code: res.body.code, message: res.body.message, data: res.body.data }, where).toEqual({ code: row.code, message: row.message, data: { status: row.status } });
-      // Records carry their language besides TEC's keys (DESIGN: one API per language).
+      // Records carry their language besides TEC's keys (docs/tec-behaviour.md §1.1).
       else if (row.body_keys)
         expect(
           Object.keys(res.body).filter((k) => k !== 'lang'),

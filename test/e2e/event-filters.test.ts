@@ -1,4 +1,4 @@
-// Every GET /events parameter of reference §4.1.1 through the real local HTTP gateway and a fresh
+// Every GET /events parameter of docs/tec-behaviour.md §4.1.1 through the real local HTTP gateway and a fresh
 // DynamoDB table: exact ids and order, `total`, `total_pages`, the X-TEC-* headers, the effective
 // query carried by rest_url / next_rest_url, and 400 rest_invalid_param naming the parameter for
 // bad values. Totals are checked again after updates that move events between the lists (the
@@ -122,7 +122,7 @@ describe('GET /events date parameters', () => {
     ]);
   });
 
-  it('strict_dates=true uses the times as given (reference §4.1.3 example)', async () => {
+  it('strict_dates=true uses the times as given (docs/tec-behaviour.md §4.1.3 example)', async () => {
     const inclusive = await h.list({ start_date: `${day(10)} 15:00:00`, end_date: `${day(10)} 18:00:00` });
     expectPage(inclusive, [E.d10a, E.d10b], 2);
     for (const strict of ['true', '1', 'yes']) {

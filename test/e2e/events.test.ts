@@ -1,7 +1,7 @@
 // Every event operation through the real local HTTP gateway and a fresh DynamoDB table:
 // create, read by id and slug, update by id and slug (POST, PUT, PATCH), delete (trash and
-// force) and the list basics. Expectations follow TEC REST v1 (reference/tec-rest-v1.md and the
-// captured responses in reference/tec-samples) plus the deliberate deviations of DESIGN §2.
+// force) and the list basics. Expectations follow TEC REST v1 (docs/tec-behaviour.md, and the answers
+// recorded from a live TEC) plus the deliberate deviations of docs/tec-behaviour.md §1.
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
@@ -223,7 +223,7 @@ describe('events API (single records)', () => {
       const created = cats[2];
       expect(created).toMatchObject({ name: 'Brand New Genre', slug: 'brand-new-genre', taxonomy: 'tribe_events_cat', parent: 0, count: 1 });
       expect(created.id).toBeGreaterThan(bySlug.id);
-      // A term inside an event has WordPress's raw term shape (reference §3.2) plus lang.
+      // A term inside an event has WordPress's raw term shape (docs/tec-behaviour.md §3.2) plus lang.
       expect(Object.keys(created)).toEqual(['name', 'slug', 'term_group', 'term_taxonomy_id', 'taxonomy', 'description', 'parent', 'count', 'filter', 'id', 'urls', 'lang']);
       expect(created.urls).toEqual({ self: gw.url(`/categories/${created.id}`), collection: gw.url('/categories') });
 
@@ -928,7 +928,7 @@ describe('events API (single records)', () => {
       const again = await gw.api('DELETE', `/events/${e.id}`, { token: 'editor' });
       expect(again.status).toBe(410);
       expect(again.body).toEqual(IN_TRASH);
-      // Reading it is 403 from now on, for editors too (reference §5.1 step 4).
+      // Reading it is 403 from now on, for editors too (docs/tec-behaviour.md §5.1 step 4).
       expect((await h.getEvent(e.id, { token: 'editor' })).body).toEqual(TRASHED);
     });
 

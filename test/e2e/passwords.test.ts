@@ -1,4 +1,4 @@
-// Password-protected events end to end (reference §3.12, §5.1 step 6): the `password` field is
+// Password-protected events end to end (docs/tec-behaviour.md §3.7, §5.1 step 6): the `password` field is
 // write-only; single reads without the right `password` are 403 event-password-protected, whoever
 // asks; with `context=edit`, those who may edit the event (editors, its author) read it in full, as
 // on TEC (WordPress's rule); lists redact protected events unless `password` matches or the same
@@ -22,7 +22,7 @@ function day(days: number): string {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + days)).toISOString().slice(0, 10);
 }
 
-/** Reference §3.12: what a protected event's keys become, at any depth. */
+/** docs/tec-behaviour.md §3.7: what a protected event's keys become, at any depth. */
 const REDACTED: Json = {
   description: '',
   excerpt: '',
@@ -280,7 +280,7 @@ describe('password-protected events', () => {
       full = res.body.events[1];
     });
 
-    it('anonymous callers get the protected event redacted as in reference §3.12; other events untouched', async () => {
+    it('anonymous callers get the protected event redacted as in docs/tec-behaviour.md §3.7; other events untouched', async () => {
       const res = await dayList(dayOffset);
       expect(res.status, res.text).toBe(200);
       expect(res.body.total).toBe(2);

@@ -1,5 +1,5 @@
-// Who may do what, end to end through the local gateway and a fresh DynamoDB table (DESIGN §2.4,
-// §2.5, §5; reference §5.1, §7.4, §8). The heart of the file is one table: every role × every post
+// Who may do what, end to end through the local gateway and a fresh DynamoDB table (docs/tec-behaviour.md
+// §1.3, §1.4, §5.1, §7.2, §8; docs/design.md §5). The heart of the file is one table: every role × every post
 // operation × own/other's record × published/draft, each cell with its own fresh records, and the
 // expected status and error code of every cell computed by one function (`expected`) that encodes
 // the rules. Around it: status scaling, `author`, `force`, trashed and unpublished reads, list
@@ -599,7 +599,7 @@ describe('permissions', () => {
       const msg = 'Event with ID 987654321 does not exist.';
       expect((await me('PATCH', '/events/987654321', { body: { title: 'x' } })).body).toEqual({ code: 'rest-event-not-found', message: msg, data: { status: 404 } });
       expect((await me('DELETE', '/events/987654321')).body).toEqual({ code: 'rest-event-not-found', message: msg, data: { status: 404 } });
-      // Unknown venue, organizer and slug: 400 (reference §6.2, §5.2).
+      // Unknown venue, organizer and slug: 400 (docs/tec-behaviour.md §6.2, §5.2).
       expectError(await me('PATCH', '/venues/987654321', { body: { venue: 'x' } }), 400, 'rest_invalid_param');
       expectError(await me('DELETE', '/organizers/987654321'), 400, 'rest_invalid_param');
       expectError(await me('PUT', '/events/by-slug/no-such-event-slug', { body: { title: 'x' } }), 400, 'rest_invalid_param');

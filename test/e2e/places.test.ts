@@ -1,5 +1,5 @@
-// Venues and organizers end to end, through the local gateway (reference §3.9, §3.10, §4.2, §5.3,
-// §6.2; DESIGN §2). Every request goes over HTTP to the real handlers and a fresh table.
+// Venues and organizers end to end, through the local gateway (docs/tec-behaviour.md §3.4, §3.5, §4.2,
+// §5.3, §6.2, §1). Every request goes over HTTP to the real handlers and a fresh table.
 import { describe, expect, it } from 'vitest';
 import { useGateway, type ApiOptions, type ApiResponse, type GatewayHarness, type Lang } from '../support/gateway.js';
 import { expectError, expectInvalidParams, NO_ROUTE } from '../support/expect.js';
@@ -529,7 +529,7 @@ describe('venues and organizers: create, read, update, delete', () => {
       [true, false, true, false],
       [false, true, false, true],
       ['true', 'false', true, false],
-    ] as const)("show_map=%j, show_map_link=%j -> %j, %j (DESIGN §2.10, not TEC's 400)", async (map, link, wantMap, wantLink) => {
+    ] as const)("show_map=%j, show_map_link=%j -> %j, %j (docs/tec-behaviour.md §1.9, not TEC's 400)", async (map, link, wantMap, wantLink) => {
       const b = await create(VENUE, { venue: `Map ${String(map)} ${String(link)}`, show_map: map, show_map_link: link });
       expect(b.show_map).toBe(wantMap);
       expect(b.show_map_link).toBe(wantLink);
@@ -551,7 +551,7 @@ describe('venues and organizers: create, read, update, delete', () => {
       expectInvalidParams(await api('POST', '/venues', { body: { venue: 'Maybe map', show_map: 'maybe' }, token: 'editor' }), 'show_map');
     });
 
-    it('flags survive updates that do not send them (DESIGN §2.3)', async () => {
+    it('flags survive updates that do not send them (docs/tec-behaviour.md §1.2)', async () => {
       const made = await create(VENUE, { venue: 'Flag keeper', show_map: 'no', show_map_link: false });
       const res = await api('POST', `/venues/${made.id}`, { body: { city: 'Vilnius' }, token: 'editor' });
       expect(res.status).toBe(200);
@@ -762,7 +762,7 @@ describe('per_page cap', () => {
   });
 });
 
-describe('venue and organizer list filters (reference §4.2)', () => {
+describe('venue and organizer list filters (docs/tec-behaviour.md §4.2)', () => {
   const gw = useGateway();
   const { api, create, createEvent } = client(gw);
 

@@ -1,5 +1,5 @@
 // Categories, tags, the namespace root and /doc end to end, through the local gateway
-// (reference §3.11, §4.3, §5.4, §6.3, §9; DESIGN §2). Every request goes over HTTP to the real
+// (docs/tec-behaviour.md §3.6, §4.3, §5.4, §6.3, §9, §1). Every request goes over HTTP to the real
 // handlers and a fresh table.
 import { describe, expect, it } from 'vitest';
 import { useGateway, type ApiOptions, type ApiResponse, type GatewayHarness, type Lang } from '../support/gateway.js';
@@ -142,7 +142,7 @@ describe('categories and tags: create, read, update, delete', () => {
         }
       });
 
-      it('the same name in another language is another term (DESIGN §2.2)', async () => {
+      it('the same name in another language is another term (docs/tec-behaviour.md §1.1)', async () => {
         const en = await createTerm(k, { name: `Polyglot ${path}` });
         const lt = await createTerm(k, { name: `Polyglot ${path}` }, 'lt');
         expect(lt.id).not.toBe(en.id);
@@ -707,7 +707,7 @@ describe('namespace root and /doc', () => {
   });
 });
 
-describe('category and tag list filters (reference §4.3)', () => {
+describe('category and tag list filters (docs/tec-behaviour.md §4.3)', () => {
   const gw = useGateway();
   const { api, createTerm, createEvent } = client(gw);
 

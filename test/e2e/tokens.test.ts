@@ -1,4 +1,4 @@
-// Bearer tokens end to end (DESIGN §5): every bad token is 401 rest_forbidden with a message that
+// Bearer tokens end to end (docs/design.md §5): every bad token is 401 rest_forbidden with a message that
 // says what is wrong (lib/auth/tokens.ts), on write and read routes alike (never silently anonymous),
 // and `npm run token` prints a token the server accepts.
 import { execFile } from 'node:child_process';

@@ -1,5 +1,5 @@
 // The handler modules, called in-process with the payload-2.0 events API Gateway would send,
-// against DynamoDB Local: exact term counts under concurrent writes, the cost rules of DESIGN §4
+// against DynamoDB Local: exact term counts under concurrent writes, the cost rules of docs/design.md §4.2
 // (measured with the store's capacity tally), and writes that fail leaving nothing behind.
 import { invoke } from '#lib/local/invoke.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -104,7 +104,7 @@ describe('term counts under concurrent writes', () => {
   });
 });
 
-describe('cost rules (DESIGN §4)', () => {
+describe('cost rules (docs/design.md §4.2)', () => {
   useFreshTable('handlers-cost');
 
   // Every read here reads its terms: kept terms (lib/logic/term-cache.ts) would make a read's

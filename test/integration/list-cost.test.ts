@@ -1,4 +1,4 @@
-// DESIGN §4: "A list page's item reads grow with per_page, not with the size of the table. That
+// docs/design.md §4.2: "A list page's item reads grow with per_page, not with the size of the table. That
 // holds for the default window and for filters by date, category, tag, venue, organizer and
 // featured." One page (per_page=5) of each GET /events variant is measured in-process with the
 // store's capacity tally (requests and consumed read capacity, both deterministic) on a small
@@ -46,7 +46,7 @@ interface Variant {
   matches: (e: Seeded) => boolean;
 }
 
-describe('GET /events page cost does not grow with the table (DESIGN §4)', () => {
+describe('GET /events page cost does not grow with the table (docs/design.md §4.2)', () => {
   useFreshTable('list-cost');
 
   let venue = 0;

@@ -46,7 +46,7 @@ describe('importing the live TEC', () => {
     );
 
   /**
-   * The documented deviations: every record here has a `lang` key (DESIGN §1), and TEC hides
+   * The documented deviations: every record here has a `lang` key (docs/tec-behaviour.md §1.1), and TEC hides
    * e-mail addresses behind random character entities (antispambot), which differ on every read.
    */
   const deviations = (v: unknown, ours: boolean): unknown => {

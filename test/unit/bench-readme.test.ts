@@ -1,13 +1,13 @@
-// The README's benchmark tables are the committed results files rendered (bench/readme.ts): a
-// table cannot show figures that no traceable run produced.
+// The benchmark tables of bench/README.md are the committed results files rendered
+// (bench/readme.ts): a table cannot show figures that no traceable run produced.
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readBlock, renderCards, renderCold, renderHandlers, renderQueries, renderReads, renderStorms, replaceBlock } from '../../bench/readme.js';
+import { readBlock, renderCards, renderCold, renderHandlers, renderQueries, renderReads, renderStorms, replaceBlock, TABLES } from '../../bench/readme.js';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const readme = readFileSync(TABLES, 'utf8');
 const results = (name: string) => new URL(`../../bench/results/${name}.json`, import.meta.url);
 
-describe('README benchmark tables', () => {
+describe('bench/README.md benchmark tables', () => {
   for (const [name, render] of [
     ['queries', renderQueries],
     ['cards', renderCards],

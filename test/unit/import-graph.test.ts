@@ -1,4 +1,4 @@
-// The shape of the code, checked: imports run one way through lib/'s folders (DESIGN §3), no module
+// The shape of the code, checked: imports run one way through lib/'s folders (docs/design.md §3.3), no module
 // imports itself back through others (type-only imports count too), production code never reaches
 // the local runtime, the benchmarks or the tests, and each bundle carries only what it runs.
 import { describe, expect, it } from 'vitest';

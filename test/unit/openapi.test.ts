@@ -1,5 +1,5 @@
-// The self-description of the API: GET /doc (an OpenAPI 3.1 document, reference §9.1) and the
-// namespace index (WordPress's format, §9.2), both generated from the operation table, the argument
+// The self-description of the API: GET /doc (an OpenAPI 3.1 document, docs/tec-behaviour.md §9.1) and the
+// namespace index (WordPress's format, docs/tec-behaviour.md §9.2), both generated from the operation table, the argument
 // definitions and the presenters, WordPress's own routes (users/me, application passwords) under
 // their own server, and examples that name the demo calendar's records. The document is checked
 // against the OpenAPI 3.1 schema with @seriousme/openapi-schema-validator, whose meta-schemas
@@ -279,7 +279,7 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
       const op = operation(id);
       return Object.keys(d.paths[docPath(op)][method].responses);
     };
-    // Spot checks against TEC (reference §5-§7.4) and the README: the exact set, in order.
+    // Spot checks against TEC (docs/tec-behaviour.md §5-§7.2) and this API's additions: the exact set, in order.
     const all = (...c: number[]) => c.map(String);
     expect(codes('events.list')).toEqual(all(200, 304, 400, 401, 404, 500, 503));
     expect(codes('events.create', 'post')).toEqual(all(201, 400, 401, 403, 409, 413, 415, 422, 500, 503));

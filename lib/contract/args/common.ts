@@ -42,11 +42,11 @@ export const pagingArgs = (noun: string) =>
     },
   }) satisfies Args;
 
-/** A date input in any form of DESIGN §2.9; the operation parses it again in the right zone. */
+/** A date input in any form of docs/tec-behaviour.md §1.8; the operation parses it again in the right zone. */
 export const dateArg = <R extends boolean = false>(description: string, required?: R) =>
   ({
     schema: checked<string | number>((v) => ((typeof v === 'string' || typeof v === 'number') && parseDate(v, 'UTC') !== undefined ? undefined : 'is not a supported date.')),
-    // No `format: date-time`: the accepted forms are wider (DESIGN §2.9), and strict clients would refuse them.
+    // No `format: date-time`: the accepted forms are wider (docs/tec-behaviour.md §1.8), and strict clients would refuse them.
     type: 'string',
     required: (required ?? false) as R,
     description,

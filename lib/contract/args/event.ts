@@ -1,4 +1,4 @@
-// Event arguments (spec §2.1 and §4.4), with TEC's validation rules (reference §4.1, §6.1).
+// Event arguments, with TEC's validation rules (docs/tec-behaviour.md §4.1, §6.1).
 import { parseCostInput } from '#lib/domain/cost.js';
 import { bool, checked, statusList, idList, idOrSlugList, int, listArg, listItems, num, searchText, str, type Args } from '#lib/contract/params.js';
 import { imageUrlOrEmpty, urlOrEmpty } from '#lib/contract/url-arg.js';

@@ -1,4 +1,4 @@
-// Venue and organizer arguments (spec §2.2, §2.3, §4.5; reference §4.2, §6.2).
+// Venue and organizer arguments (docs/tec-behaviour.md §4.2, §6.2).
 import { bool, checked, statusList, int, num, str, type Arg, type Args } from '#lib/contract/params.js';
 import { imageUrlOrEmpty, urlOrEmpty } from '#lib/contract/url-arg.js';
 import { forceArg, mlLanguage, optional, pagingArgs, pathId, pathSlug, postArgs } from './common.js';

@@ -1,4 +1,4 @@
-// Category and tag arguments (spec §2.4, §2.5, §4.6; reference §4.3, §6.3).
+// Category and tag arguments (docs/tec-behaviour.md §4.3, §6.3).
 import { bool, idList, int, listArg, oneOf, str, type Args } from '#lib/contract/params.js';
 import { LIST_LIMITS } from '#lib/contract/budget.js';
 import { mlLanguage, optional, pagingArgs, pathId } from './common.js';
