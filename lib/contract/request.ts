@@ -1,6 +1,7 @@
 // What an operation receives: the decoded, validated request (built by lib/http/pipeline.ts), and the
 // shape of an operation's logic.
 import type { Lang } from '#lib/runtime/config.js';
+import type { ImportedRecord } from './imported.js';
 import type { Operation } from './operations.js';
 import type { Args, Params } from './params.js';
 import type { Principal } from './principal.js';
@@ -39,6 +40,13 @@ export interface RequestContext<A extends Args = Args> {
   /** The caller's address, as the gateway saw it. */
   ip?: string;
   now: Date;
+  /**
+   * A create's Idempotency-Key with its operation and caller (lib/http/idempotency.ts): every try
+   * of it takes the id the first try took (lib/store/create-ids.ts).
+   */
+  createKey?: string;
+  /** A record moved here from another site, which this write stores with what it keeps. */
+  imported?: ImportedRecord;
 }
 
 export type Logic<A extends Args = Args> = (ctx: RequestContext<A>) => Promise<Reply>;

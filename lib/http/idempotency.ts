@@ -15,7 +15,7 @@ import { ApiError } from '#lib/contract/errors.js';
 import { header } from '#lib/runtime/headers.js';
 import type { Operation } from '#lib/contract/operations.js';
 import { TTL_ATTRIBUTE } from '#lib/store/table.js';
-import { asTryOf, IDEMPOTENCY_PARTITION, IDEMPOTENCY_SECONDS } from '#lib/store/create-ids.js';
+import { IDEMPOTENCY_PARTITION, IDEMPOTENCY_SECONDS } from '#lib/store/create-ids.js';
 
 export type Result = APIGatewayProxyStructuredResultV2;
 
@@ -69,7 +69,7 @@ interface Payload {
  * Runs a create once per (caller, key): `run` is the operation's own work, from decoded request to
  * encoded answer; it throws for errors, which are then not kept.
  */
-export async function idempotent(op: Operation, caller: string | undefined, event: APIGatewayProxyEventV2, context: Context, run: () => Promise<Result>): Promise<Result> {
+export async function idempotent(op: Operation, caller: string | undefined, event: APIGatewayProxyEventV2, context: Context, run: (createKey?: string) => Promise<Result>): Promise<Result> {
   const key = header(event, 'idempotency-key');
   if (!op.idempotent || key === undefined || caller === undefined) return run();
   if (!KEY_SHAPE.test(key)) throw invalidKey();
@@ -101,7 +101,7 @@ export async function idempotent(op: Operation, caller: string | undefined, even
   const once = makeIdempotent(
     async (_payload: Payload): Promise<Result> => {
       // Every try of the key creates the same record (lib/store/create-ids.ts).
-      const result = await asTryOf(JSON.stringify([op.id, caller, key]), run);
+      const result = await run(JSON.stringify([op.id, caller, key]));
       if ((result.statusCode ?? 200) >= 300) throw new NotKept(result);
       return result;
     },

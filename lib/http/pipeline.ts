@@ -25,6 +25,7 @@ import { beforeTimeout, FunctionTimeoutError, settleMs as settleWindow, withDead
 import { encode, parseBody, parseFormLike } from './codec.js';
 import { header } from '#lib/runtime/headers.js';
 import type { Input } from '#lib/contract/request.js';
+import type { ImportingContext } from '#lib/contract/imported.js';
 import type { Reply } from '#lib/contract/reply.js';
 import { operation, operationFor, prefixLanguage, type ArgsOf, type Operation, type OperationId } from '#lib/contract/operations.js';
 import { takesHtml, type HtmlFilters } from '#lib/contract/params.js';
@@ -46,7 +47,7 @@ type Result = APIGatewayProxyStructuredResultV2;
  * The decoded request travels from the route step to the operation on the Lambda context, with the
  * sign-in's bookkeeping when it runs beside the request (lib/auth/sign-in.ts).
  */
-type ContextWithRequest = Context & { request?: RequestContext; aside?: Promise<void> };
+type ContextWithRequest = Context & ImportingContext & { request?: RequestContext; aside?: Promise<void> };
 
 function pathCaptures(event: Event, op: Operation): { lang: Lang } & RequestContext['path'] {
   const p = event.pathParameters ?? {};
@@ -139,6 +140,7 @@ const routeRequest = (op: Operation, filters: HtmlFilters | undefined) => {
       ifMatch: op.access === 'write' ? header(event, 'if-match') : undefined,
       ip: facts.ip,
       now: facts.now,
+      ...(context.imported ? { imported: context.imported } : {}),
     };
   };
 };
@@ -248,8 +250,8 @@ async function countWrite(writes: WriteLog | undefined): Promise<void> {
   }
 }
 
-/** Runs a create once per caller and `Idempotency-Key` (lib/http/idempotency.ts). */
-export type Once = (op: Operation, caller: string | undefined, event: Event, context: Context, run: () => Promise<Encoded>) => Promise<Encoded>;
+/** Runs a create once per caller and `Idempotency-Key` (lib/http/idempotency.ts); `run` is given the create's key when the request is a try of one (every try takes the id the first took). */
+export type Once = (op: Operation, caller: string | undefined, event: Event, context: Context, run: (createKey?: string) => Promise<Encoded>) => Promise<Encoded>;
 
 /** What only some functions carry, given by their handler modules so that other bundles do not. */
 export interface HandleOptions {
@@ -311,8 +313,8 @@ function runner(op: Operation, logic: Logic, html: HtmlFilters | undefined, once
   const allow = op.methods.join(', ');
   const route = routeRequest(op, html);
   const operate = (event: Event, context: ContextWithRequest): Promise<Result> => {
-    const req = context.request!;
-    return once(op, req.principal?.sub, event, context, async () => {
+    return once(op, context.request!.principal?.sub, event, context, async (createKey) => {
+      const req = createKey === undefined ? context.request! : { ...context.request!, createKey };
       // With a tag to check, the counter first: a match answers 304 without running the operation.
       // Without one, the counter is read beside the operation's own reads, in the same round trip:
       // a counter read after a write the answer missed has moved within the settling time, so the

@@ -1,7 +1,7 @@
 // Writes site records into this API's data through its own write paths: every create and update
-// is a request to the operation's handler (lib/local/invoke.ts, passed in), as a client's would be, run within
-// `asImported` so that the record keeps its id, slug and modification time
-// (lib/store/import-scope.ts). A record whose fingerprint is the one stored after its last import
+// is a request to the operation's handler (lib/local/invoke.ts, passed in), as a client's would be, with
+// the imported record on the invocation, so that the record keeps its id, slug and modification time
+// (lib/contract/imported.ts). A record whose fingerprint is the one stored after its last import
 // is not written again; the fingerprint is stored after the record, so that a run stopped between
 // the two writes the record again (the same values: an update that changes nothing else).
 import { waitAll } from '#lib/runtime/settle.js';
@@ -10,7 +10,7 @@ import { config } from '#lib/runtime/config.js';
 import { db } from '#lib/store/db.js';
 import { bySlug, getItem, queryAll } from '#lib/store/reads.js';
 import { keys, slugIndexKey, type Sequence } from '#lib/store/keys.js';
-import { asImported } from '#lib/store/import-scope.js';
+import type { ImportedRecord } from '#lib/contract/imported.js';
 import { continueAfter } from '#lib/store/ids.js';
 import { registerUser } from '#lib/store/users.js';
 import { importRole, type StoredRole } from '#lib/store/credentials.js';
@@ -81,7 +81,12 @@ export interface ApiResult {
  * Sends one request to this API's handlers, in-process (lib/local/invoke.ts, which the command
  * passes: production code does not import the local runtime).
  */
-export type Send = (method: string, lang: 'en', path: string, opts: { body?: unknown; token?: string; query?: Record<string, string | number | boolean> }) => Promise<ApiResult>;
+export type Send = (
+  method: string,
+  lang: 'en',
+  path: string,
+  opts: { body?: unknown; token?: string; query?: Record<string, string | number | boolean>; imported?: ImportedRecord },
+) => Promise<ApiResult>;
 
 export interface WriteOptions {
   /** How requests reach the handlers. */
@@ -382,7 +387,7 @@ async function writeTerm(t: SiteTerm, opts: WriteOptions): Promise<'created' | '
   if (here && here.taxonomy !== t.kind) throw new Error(`id ${t.id} is a ${here.taxonomy} here`);
   if (opts.dryRun) return here ? 'updated' : 'created';
   const path = here ? `${PATHS[t.kind]}/${t.id}` : PATHS[t.kind];
-  const res = await asImported({ sequence: 'term', id: t.id, slug: termSlug(t) || undefined }, () => opts.send('POST', 'en', path, { body: termBody(t), token: opts.token }));
+  const res = await opts.send('POST', 'en', path, { body: termBody(t), token: opts.token, imported: { sequence: 'term', id: t.id, slug: termSlug(t) || undefined } });
   if (res.status >= 300) throw new Error(refused(res));
   if (res.body?.id !== t.id) throw new Error(`stored as id ${res.body?.id}`);
   return here ? 'updated' : 'created';
@@ -392,8 +397,8 @@ async function writePost(r: SitePost, opts: WriteOptions): Promise<'created' | '
   const here = await getItem<AnyPost>(keys.post(r.id));
   if (here && here.kind !== r.kind) throw new Error(`id ${r.id} is a ${here.kind} here`);
   if (opts.dryRun) return here ? 'updated' : 'created';
-  const scope = {
-    sequence: 'post' as const,
+  const imported: ImportedRecord = {
+    sequence: 'post',
     id: r.id,
     slug: postSlug(r) || undefined,
     modified: { modified: r.modified, modified_utc: r.modified_utc },
@@ -408,11 +413,11 @@ async function writePost(r: SitePost, opts: WriteOptions): Promise<'created' | '
       : {}),
   };
   const path = here ? `${PATHS[r.kind]}/${r.id}` : PATHS[r.kind];
-  const res = await asImported(scope, () => opts.send('POST', 'en', path, { body: postBody(r, !here, opts.defaultAuthor), token: opts.token }));
+  const res = await opts.send('POST', 'en', path, { body: postBody(r, !here, opts.defaultAuthor), token: opts.token, imported });
   if (res.status >= 300) throw new Error(refused(res));
   if (res.body?.id !== r.id) throw new Error(`stored as id ${res.body?.id}`);
   if (r.status === 'trash' && here?.status !== 'trash') {
-    const del = await asImported(scope, () => opts.send('DELETE', 'en', `${PATHS[r.kind]}/${r.id}`, { token: opts.token }));
+    const del = await opts.send('DELETE', 'en', `${PATHS[r.kind]}/${r.id}`, { token: opts.token, imported });
     if (del.status >= 300) throw new Error(`trash: ${refused(del)}`);
   }
   return here ? 'updated' : 'created';

@@ -9,6 +9,7 @@ import type { Duplex } from 'node:stream';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { ImportedRecord, ImportingContext } from '#lib/contract/imported.js';
 import { withLogWriter } from '#lib/observe/logger.js';
 import { FALLBACK_TIMEOUT_SECONDS, type Operation } from '#lib/contract/operations.js';
 import { busy, BUSY_RETRY_AFTER_S } from '#lib/contract/errors.js';
@@ -86,14 +87,18 @@ export async function runLambda(
   handler: LambdaHandler,
   event: APIGatewayProxyEventV2,
   op: Operation | undefined,
-  requestId: string = randomUUID(),
+  how: { requestId?: string; imported?: ImportedRecord } = {},
 ): Promise<APIGatewayProxyStructuredResultV2> {
+  const requestId = how.requestId ?? randomUUID();
   const name = op?.id ?? 'noRoute';
   const timeoutMs = (op?.timeoutSeconds ?? FALLBACK_TIMEOUT_SECONDS) * 1000;
   const release = await invocationSlots().take(INTEGRATION_TIMEOUT_MS - timeoutMs);
   if (!release) return THROTTLED;
   try {
-    return await runInSlot(handler, event, op, name, requestId, timeoutMs);
+    const context: Context & ImportingContext = lambdaContext(name, requestId, timeoutMs);
+    // Only an in-process caller (the import) sets it: no HTTP request can.
+    if (how.imported) context.imported = how.imported;
+    return await runInSlot(handler, event, op, context, timeoutMs);
   } finally {
     release();
   }
@@ -106,8 +111,8 @@ const THROTTLED: APIGatewayProxyStructuredResultV2 = {
   body: JSON.stringify(busy().body()),
 };
 
-async function runInSlot(handler: LambdaHandler, event: APIGatewayProxyEventV2, op: Operation | undefined, name: string, requestId: string, timeoutMs: number) {
-  const context = lambdaContext(name, requestId, timeoutMs);
+async function runInSlot(handler: LambdaHandler, event: APIGatewayProxyEventV2, op: Operation | undefined, context: Context, timeoutMs: number) {
+  const name = op?.id ?? 'noRoute';
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<'timeout'>((ok) => (timer = setTimeout(() => ok('timeout'), timeoutMs)));
   try {
@@ -397,7 +402,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
       );
       const handler = await load(match.handler, match);
       const writer = terminalLogWriter(terminal, () => (handlerLogged = true));
-      result = await withLogWriter(writer, () => runLambda(handler, event, match!.op, requestId));
+      result = await withLogWriter(writer, () => runLambda(handler, event, match!.op, { requestId }));
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
       if (match && e?.code === 'ERR_MODULE_NOT_FOUND' && e.message.includes(resolve(REPO_ROOT, match.handler))) {

@@ -1,6 +1,7 @@
 // One request through an operation's handler module, in-process, as API Gateway would deliver
 // it (payload 2.0). The benchmark's seeding and the integration tests share it.
 import { config, type Lang } from '#lib/runtime/config.js';
+import type { ImportedRecord } from '#lib/contract/imported.js';
 import { matchRoute, toApiGatewayEvent } from './event.js';
 import { withLogWriter } from '#lib/observe/logger.js';
 import { loadHandler, runLambda } from './gateway.js';
@@ -16,6 +17,8 @@ export interface CallOptions {
   query?: Record<string, string | number | boolean>;
   body?: unknown;
   token?: string;
+  /** An imported record this write stores (lib/contract/imported.ts), on the invocation's context. */
+  imported?: ImportedRecord;
 }
 
 /** One request through the operation's handler module, as API Gateway would deliver it. */
@@ -35,7 +38,7 @@ export async function invoke(method: string, lang: Lang, path: string, opts: Cal
   const handler = await loadHandler(match.handler);
   // Callers send many requests (tests, seeding): their request lines are left out, errors are not.
   const quiet = terminalLogWriter({ format: logFormat(process.env, Boolean(process.stderr.isTTY)), quiet: true });
-  const result = await withLogWriter(quiet, () => runLambda(handler, event, match.op));
+  const result = await withLogWriter(quiet, () => runLambda(handler, event, match.op, { imported: opts.imported }));
   const text = result.body ?? '';
   let parsed: unknown;
   try {

@@ -3,9 +3,11 @@ import { config, type Lang } from '#lib/runtime/config.js';
 import { withShardTotals } from '#lib/store/record-shards.js';
 import { nowUtc, parseDate, utcToWall, wallToUtc } from '#lib/domain/time/dates.js';
 import { invalidParam } from '#lib/contract/errors.js';
-import type { RequestWith } from '#lib/contract/request.js';
+import type { RequestContext, RequestWith } from '#lib/contract/request.js';
 import { batchGet, keyOf, queryAll } from '#lib/store/reads.js';
-import { importedRecord } from '#lib/store/import-scope.js';
+import type { ClearableText, ImportedRecord } from '#lib/contract/imported.js';
+import { createId, type CreateId } from '#lib/store/create-ids.js';
+import { nextId } from '#lib/store/ids.js';
 import { userExists, userIdOf } from '#lib/store/users.js';
 import { keys, listKeys, slugIndexKey, termKeys } from '#lib/store/keys.js';
 import type { AnyPost, Card, EventItem, TermItem } from '#lib/store/items.js';
@@ -34,9 +36,23 @@ export function publicationDates(
   return { date: utcToWall(utc, zone), date_utc: utc };
 }
 
-export function modifiedNow(now: Date) {
-  // An imported record keeps the time it was last modified on its site.
-  const given = importedRecord()?.modified;
+/** The imported record a write stores when it is record `id` of `sequence` (an import's write may make others: inline venues, new terms). */
+export const ownImported = (imported: ImportedRecord | undefined, sequence: ImportedRecord['sequence'], id: number): ImportedRecord | undefined =>
+  imported?.sequence === sequence && imported.id === id ? imported : undefined;
+
+/** An update's kept text: empty when the imported record's site has it empty. */
+export const keptText = (own: ImportedRecord | undefined, field: ClearableText, old: string | undefined): string => (own?.cleared?.includes(field) ? '' : (old ?? ''));
+
+/**
+ * A create's id: an imported record keeps its own; else the next of the sequence, which every try
+ * of the create's Idempotency-Key shares (lib/store/create-ids.ts).
+ */
+export const newId = (ctx: Pick<RequestContext, 'createKey' | 'imported'>, sequence: 'post' | 'term'): Promise<CreateId> =>
+  createId(ctx.createKey, () => (ctx.imported?.sequence === sequence ? Promise.resolve(ctx.imported.id) : nextId(sequence)));
+
+/** The modification time of a write; `own`, an imported record, keeps the time it was last modified on its site. */
+export function modifiedNow(now: Date, own?: ImportedRecord) {
+  const given = own?.modified;
   if (given) return { ...given };
   const utc = nowUtc(now);
   return { modified: utcToWall(utc, config().siteTimezone), modified_utc: utc };

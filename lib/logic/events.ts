@@ -30,9 +30,8 @@ import { abortAfter, foundInRace, logWrite, outcomeOpen, SlugTaken, transact, Tr
 import { splitAll, splitOf, splitsSettled, type Split } from '#lib/store/record-shards.js';
 import { remainingMs } from '#lib/runtime/deadline.js';
 import { withRetry } from '#lib/store/retry.js';
-import { nextId } from '#lib/store/ids.js';
-import { createId, type CreateId } from '#lib/store/create-ids.js';
-import { importedRecord, keptText } from '#lib/store/import-scope.js';
+import type { CreateId } from '#lib/store/create-ids.js';
+import type { ImportedRecord } from '#lib/contract/imported.js';
 import { freeSlug, idAndSlug } from '#lib/store/slugs.js';
 import { keys, type Taxonomy } from '#lib/store/keys.js';
 import { noteRecentWrite } from '#lib/store/recent-writes.js';
@@ -42,7 +41,7 @@ import { addTermBytes, durationBound, itemBytes } from '#lib/store/stats.js';
 import { eventSeconds } from '#lib/store/durations.js';
 import { cardsFor, refreshCards, REQUEST_FAN_OUT } from './cards.js';
 import { logger } from '#lib/observe/log.js';
-import { authorOf, loadLinked, modifiedNow, publicationDates } from './common.js';
+import { authorOf, keptText, loadLinked, modifiedNow, newId, ownImported, publicationDates } from './common.js';
 import { bucketSpread, eventTransaction, MAX_BUCKET_SHARDS } from './event-writes.js';
 import { newPlace, type PlaceFields } from './places.js';
 import { findPost } from './post-reads.js';
@@ -234,7 +233,7 @@ async function resolveTerms({ ctx, lists, found, out, attempt }: Resolving, fiel
 }
 
 /** The event a payload describes, on top of `old` for updates. */
-function eventFrom(p: EventFields, base: { id: number; lang: Lang; slug: string; author: number; now: Date; old?: EventItem }, links: Resolved): EventItem {
+function eventFrom(p: EventFields, base: { id: number; lang: Lang; slug: string; author: number; now: Date; old?: EventItem; imported?: ImportedRecord }, links: Resolved): EventItem {
   const old = base.old;
   const timezone = p.timezone ?? old?.timezone ?? '';
   const zone = timezone || config().siteTimezone;
@@ -254,10 +253,9 @@ function eventFrom(p: EventFields, base: { id: number; lang: Lang; slug: string;
     throw invalidParams({ end_date: `end_date (${end}) must not be before start_date (${start}).` });
   }
   const hidden = p.hide_from_listings ?? old?.hidden ?? false;
-  const given = importedRecord();
   // The import's write of the record sends the site's wall times: their UTC times are the site's
   // too, whatever this API would compute (an all-day event in a manual offset, an hour clocks pass twice).
-  const imported = given?.id === base.id ? given : undefined;
+  const imported = ownImported(base.imported, 'post', base.id);
   const event: EventItem = {
     ...keys.post(base.id),
     id: base.id,
@@ -267,16 +265,16 @@ function eventFrom(p: EventFields, base: { id: number; lang: Lang; slug: string;
     slug: base.slug,
     author: base.author,
     ...publicationDates(p, base.now, old),
-    ...modifiedNow(base.now),
+    ...modifiedNow(base.now, imported),
     title: p.title ?? old!.title,
-    description: p.description ?? keptText(base.id, 'description', old?.description),
-    excerpt: p.excerpt ?? keptText(base.id, 'excerpt', old?.excerpt),
-    image: p.image ?? keptText(base.id, 'image', old?.image),
+    description: p.description ?? keptText(imported, 'description', old?.description),
+    excerpt: p.excerpt ?? keptText(imported, 'excerpt', old?.excerpt),
+    image: p.image ?? keptText(imported, 'image', old?.image),
     website: p.website ?? old?.website ?? null,
     version: (old?.version ?? 0) + 1,
     start,
     end,
-    // An imported event keeps the UTC times its site stored (lib/store/import-scope.ts).
+    // An imported event keeps the UTC times its site stored (lib/contract/imported.ts).
     utcStart: imported?.utc?.start ?? wallToUtc(start, zone),
     utcEnd: imported?.utc?.end ?? wallToUtc(end, zone),
     timezone,
@@ -352,7 +350,7 @@ export async function createEvent(ctx: EventCreate): Promise<Reply> {
   let allocated: Promise<CreateId> | undefined;
   const event = await withRetry(async (attempt) => {
     const title = ctx.params.title;
-    const taking = (allocated ??= createId(() => nextId('post')));
+    const taking = (allocated ??= newId(ctx, 'post'));
     // The links, the id and the slug are read at once. After a lost slug race the slug takes a
     // ticket from the wanted slug's counter (freeSlug).
     const [links, [id, slug], stored] = await waitAll([
@@ -364,11 +362,12 @@ export async function createEvent(ctx: EventCreate): Promise<Reply> {
         // A slug with nothing usable in it falls back to the title's, as wp_insert_post() does.
         slugify(ctx.params.slug ?? '') || slugify(title),
         attempt,
+        ctx.imported?.slug,
       ),
       taking.then((c) => (c.retried ? getItem<EventItem>(keys.post(c.id)) : undefined)),
     ]);
     if (stored?.kind === 'event') return stored;
-    const next = eventFrom(params, { id, lang: ctx.lang, slug, author, now: ctx.now }, links);
+    const next = eventFrom(params, { id, lang: ctx.lang, slug, author, now: ctx.now, imported: ctx.imported }, links);
     await commit(undefined, next, links, undefined, attempt);
     return next;
   });
@@ -408,7 +407,7 @@ async function updateFields(ctx: EventUpdate, found: EventItem, check: Checked |
   // The values as the general path stores them (eventFrom), so both paths store the same.
   const computed = eventFrom(
     { ...ctx.params, status: found.status },
-    { id: found.id, lang: found.lang, slug: found.slug, author: found.author, now: ctx.now, old: found },
+    { id: found.id, lang: found.lang, slug: found.slug, author: found.author, now: ctx.now, old: found, imported: ctx.imported },
     NO_LINKS,
   ) as unknown as Record<string, unknown>;
   const names: Record<string, string> = {
@@ -419,7 +418,7 @@ async function updateFields(ctx: EventUpdate, found: EventItem, check: Checked |
     '#modified': 'modified',
     '#modified_utc': 'modified_utc',
   };
-  const modified = modifiedNow(ctx.now);
+  const modified = modifiedNow(ctx.now, ownImported(ctx.imported, 'post', found.id));
   const values: Record<string, unknown> = { ':event': 'event', ':status': found.status, ':one': 1, ':modified': modified.modified, ':modified_utc': modified.modified_utc };
   // The index state stays as it is: `indexVersion` keeps (or, on a record last written whole,
   // takes) the version that wrote it (lib/logic/event-writes.ts).
@@ -516,7 +515,7 @@ export async function updateEvent(ctx: EventUpdate): Promise<Reply> {
       // Leaving the trash takes the original slug back (or the next free one), as venues do.
       slug = await freeSlug('event', old.lang, slugify(wantedSlug ?? old.slug.replace(/__trashed$/, '')) || String(old.id), old.id, slugRaces + 1);
     }
-    const next = eventFrom({ ...ctx.params, status: statusOf(old) }, { id: old.id, lang: old.lang, slug, author, now: ctx.now, old }, links);
+    const next = eventFrom({ ...ctx.params, status: statusOf(old) }, { id: old.id, lang: old.lang, slug, author, now: ctx.now, old, imported: ctx.imported }, links);
     await commit(old, next, links, check, attempt);
     return next;
   }, PATCH_RETRY);

@@ -13,14 +13,13 @@ import { foundInRace, put, putIfVersion, transact, type TransactItem } from '#li
 import { shardWrites } from '#lib/store/record-shards.js';
 import { withRetry } from '#lib/store/retry.js';
 import { nextId } from '#lib/store/ids.js';
-import { createId } from '#lib/store/create-ids.js';
+import type { ImportedRecord } from '#lib/contract/imported.js';
 import { freeSlug, idAndSlug } from '#lib/store/slugs.js';
 import { keys } from '#lib/store/keys.js';
-import { importedRecord, keptText } from '#lib/store/import-scope.js';
 import type { OrganizerItem, VenueItem } from '#lib/store/items.js';
 import { checked, writeChecked } from '#lib/store/precondition.js';
 import { refreshCards, REQUEST_FAN_OUT } from './cards.js';
-import { authorOf, indexed, modifiedNow, publicationDates } from './common.js';
+import { authorOf, indexed, keptText, modifiedNow, newId, ownImported, publicationDates } from './common.js';
 import { findPost } from './post-reads.js';
 
 type PlaceKind = 'venue' | 'organizer';
@@ -46,9 +45,11 @@ export function placeFrom(
     author: number;
     now: Date;
     old?: Place;
+    imported?: ImportedRecord;
   },
 ): Place {
   const old = base.old;
+  const imported = ownImported(base.imported, 'post', base.id);
   const common = {
     ...keys.post(base.id),
     id: base.id,
@@ -58,12 +59,12 @@ export function placeFrom(
     slug: base.slug,
     author: base.author,
     ...publicationDates(p, base.now, old),
-    ...modifiedNow(base.now),
+    ...modifiedNow(base.now, imported),
     title: str(p[kind], old?.title),
     // TEC keeps the description an empty one is sent for (its update ignores it).
-    description: str(p.description || undefined, keptText(base.id, 'description', old?.description)),
+    description: str(p.description || undefined, keptText(imported, 'description', old?.description)),
     excerpt: old?.excerpt ?? '',
-    image: str(p.image, keptText(base.id, 'image', old?.image)),
+    image: str(p.image, keptText(imported, 'image', old?.image)),
     website: p.website ?? old?.website ?? '',
     version: (old?.version ?? 0) + 1,
     rev: (old?.rev ?? 0) + 1,
@@ -85,7 +86,7 @@ export function placeFrom(
   };
   // TEC fills an empty state-or-province from the state (a US venue, or one without a country), else
   // the province, when it saves a venue; an imported venue keeps the site's as it is.
-  if (venue.stateprovince === '' && importedRecord()?.id !== venue.id) {
+  if (venue.stateprovince === '' && !imported) {
     const us = venue.country === '' || venue.country === 'US' || venue.country === 'United States';
     venue.stateprovince = venue.state !== '' && us ? venue.state : venue.province;
   }
@@ -137,15 +138,18 @@ export async function newPlace(
   takeId = () => nextId('post'),
 ): Promise<{ item: Place; writes: TransactItem[]; reused: boolean; edited: boolean }> {
   // An imported record is the site's own, not a duplicate of another (the site may hold two of one name).
-  const duplicate = importedRecord() ? undefined : await findDuplicate(ctx, kind, str(p[kind]), p.description === undefined ? undefined : str(p.description));
+  const duplicate = ctx.imported ? undefined : await findDuplicate(ctx, kind, str(p[kind]), p.description === undefined ? undefined : str(p.description));
   if (duplicate) {
     const saved = await savedOnMatch(kind, p, duplicate, ctx);
     return saved
       ? { item: saved, writes: [putIfVersion(saved, duplicate.version), ...shardWrites(duplicate, saved)], reused: true, edited: true }
       : { item: duplicate, writes: [], reused: true, edited: false };
   }
-  const [id, slug] = await idAndSlug(takeId(), kind, ctx.lang, slugify(str(p[kind])), attempt);
-  const item = indexed(placeFrom(kind, p, { id, lang: ctx.lang, slug, author, now: ctx.now }));
+  const taking = takeId();
+  // Only an import waits for the id first: whether the record is the imported one.
+  const own = ctx.imported && ownImported(ctx.imported, 'post', await taking);
+  const [id, slug] = await idAndSlug(taking, kind, ctx.lang, slugify(str(p[kind])), attempt, own?.slug);
+  const item = indexed(placeFrom(kind, p, { id, lang: ctx.lang, slug, author, now: ctx.now, imported: own }));
   return { item, writes: [put(item), put({ ...keys.slugGuard(kind, ctx.lang, slug), id }), titleItem(item)], reused: false, edited: false };
 }
 
@@ -160,7 +164,7 @@ export async function createPlace(ctx: PlaceCreate, kind: PlaceKind): Promise<Re
   // so that a first try that lands late and the retry cannot both be stored; one that landed
   // before is found as a duplicate and answered with.
   let allocated: Promise<number> | undefined;
-  const takeId = () => (allocated ??= createId(() => nextId('post')).then((c) => c.id));
+  const takeId = () => (allocated ??= newId(ctx, 'post').then((c) => c.id));
   const { item, edited } = await withRetry(async (attempt) => {
     const made = await newPlace(kind, params, ctx, author, attempt, takeId);
     await transact(made.writes);
@@ -191,7 +195,7 @@ export async function updatePlace(ctx: PlaceUpdate, kind: PlaceKind): Promise<Re
       writes.push(put({ ...keys.slugGuard(kind, old.lang, slug), id: old.id }));
     }
     const status = old.status === 'trash' && ctx.params.status === undefined ? 'trash' : scaleStatus(ctx.principal!, ctx.params.status, old.status);
-    const next = indexed(placeFrom(kind, { ...ctx.params, status }, { id: old.id, lang: old.lang, slug, author, now: ctx.now, old }));
+    const next = indexed(placeFrom(kind, { ...ctx.params, status }, { id: old.id, lang: old.lang, slug, author, now: ctx.now, old, imported: ctx.imported }));
     writes.unshift(putIfVersion(next, old.version), ...shardWrites(old, next));
     // A renamed record is found by its new title too (the old title's item is checked and skipped).
     if (collate(next.title) !== collate(old.title)) writes.push(titleItem(next));

@@ -12,7 +12,7 @@ import { withRetry } from '#lib/store/retry.js';
 import { keys, type PostKind } from '#lib/store/keys.js';
 import type { AnyPost, EventItem } from '#lib/store/items.js';
 import { checked, writeChecked, type Checked } from '#lib/store/precondition.js';
-import { indexed, modifiedNow } from './common.js';
+import { indexed, modifiedNow, ownImported } from './common.js';
 import { REQUEST_FAN_OUT } from './cards.js';
 import { eventTransaction } from './event-writes.js';
 import { findPost, presentPost } from './post-reads.js';
@@ -70,7 +70,7 @@ async function trash(ctx: RequestContext, kind: PostKind, id: number, check: Che
     const old = (await getItem<AnyPost>(keys.post(id)))!;
     if (old.status === 'trash') throw tec.inTrash(kind);
     // WordPress renames a trashed post's slug, which frees the original one.
-    const next = { ...old, status: 'trash', trashedFrom: old.status, slug: `${old.slug}__trashed`, ...modifiedNow(ctx.now), version: old.version + 1 } as AnyPost;
+    const next = { ...old, status: 'trash', trashedFrom: old.status, slug: `${old.slug}__trashed`, ...modifiedNow(ctx.now, ownImported(ctx.imported, 'post', old.id)), version: old.version + 1 } as AnyPost;
     const items =
       kind === 'event'
         ? eventTransaction(old as EventItem, next as EventItem, config().tableName).items

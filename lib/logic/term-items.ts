@@ -19,11 +19,13 @@ export interface NewTerm {
   /** The write's attempt: a retry after a lost slug takes the next free one. */
   attempt?: number;
   takeId?: () => Promise<number>;
+  /** An imported term's slug, which it keeps. */
+  given?: string;
 }
 
 /** A new term record (its guards are written by `termWrites`). */
-export async function newTermItem({ taxonomy, lang, name, description, parent, slug, attempt = 1, takeId = () => nextId('term') }: NewTerm): Promise<TermItem> {
-  const [id, free] = await idAndSlug(takeId(), taxonomy, lang, slugify(slug ?? name), attempt);
+export async function newTermItem({ taxonomy, lang, name, description, parent, slug, attempt = 1, takeId = () => nextId('term'), given }: NewTerm): Promise<TermItem> {
+  const [id, free] = await idAndSlug(takeId(), taxonomy, lang, slugify(slug ?? name), attempt, given);
   return indexedTerm({ ...keys.term(id), id, taxonomy, lang, name: name.trim(), slug: free, description, parent, count: 0, version: 1 });
 }
 

@@ -11,13 +11,12 @@ import { getItem } from '#lib/store/reads.js';
 import { del, put, putIfVersion, transact, type TransactItem } from '#lib/store/transactions.js';
 import { deleteWithShards } from '#lib/store/record-shards.js';
 import { withRetry } from '#lib/store/retry.js';
-import { nextId } from '#lib/store/ids.js';
-import { createId, earlierId } from '#lib/store/create-ids.js';
+import { earlierId } from '#lib/store/create-ids.js';
 import { keys, type Taxonomy } from '#lib/store/keys.js';
 import type { TermItem } from '#lib/store/items.js';
 import { checked, writeChecked } from '#lib/store/precondition.js';
 import { addTermBytes, itemBytes } from '#lib/store/stats.js';
-import { indexedTerm, termsOf } from './common.js';
+import { indexedTerm, newId, termsOf } from './common.js';
 import { findTerm, singleTerm, taxonomyOf } from './term-reads.js';
 import { newTermItem, termWrites } from './term-items.js';
 import { REQUEST_FAN_OUT } from './cards.js';
@@ -72,18 +71,18 @@ export async function storeNewTerm(ctx: RequestContext<TermCreate>): Promise<Ter
   const name = ctx.params.name.trim();
   // A retry with the create's Idempotency-Key answers with the term its first try stored; a
   // first try that lands late and the retry write the same record (lib/store/create-ids.ts).
-  const earlier = await earlierId();
+  const earlier = await earlierId(ctx.createKey);
   const stored = earlier === undefined ? undefined : await getItem<TermItem>(keys.term(earlier));
   if (stored) return stored;
   let allocated: Promise<number> | undefined;
-  const takeId = () => (allocated ??= createId(() => nextId('term')).then((c) => c.id));
+  const takeId = () => (allocated ??= newId(ctx, 'term').then((c) => c.id));
   const existing = await getItem<{ id: number }>(keys.termName(taxonomy, ctx.lang, parent, name));
   if (existing) throw tec.termExists(existing.id, taxonomy === 'category');
   const term = await withRetry(async (attempt) => {
     // A taken slug, asked for or derived from the name, gets WordPress's next free one (`-2`, …:
     // wp_unique_term_slug); another term that takes it meanwhile is a lost race (retried with a
     // ticket, see freeSlug).
-    const t = await newTermItem({ taxonomy, lang: ctx.lang, name, description: ctx.params.description ?? '', parent, slug: ctx.params.slug, attempt, takeId });
+    const t = await newTermItem({ taxonomy, lang: ctx.lang, name, description: ctx.params.description ?? '', parent, slug: ctx.params.slug, attempt, takeId, given: ctx.imported?.slug });
     const writes = termWrites(t);
     const meaning = guardError(writes, t);
     await transact(writes, (i) => (isSlugItem(writes[i]) ? undefined : meaning(i)));

@@ -6,7 +6,6 @@ import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#lib/runtime/config.js';
-import { scopedValue } from '#lib/runtime/scope.js';
 import { db } from './db.js';
 import { TTL_ATTRIBUTE } from './table.js';
 
@@ -14,11 +13,6 @@ import { TTL_ATTRIBUTE } from './table.js';
 export const IDEMPOTENCY_PARTITION = 'IDEMPOTENCY';
 /** How long a key is remembered. */
 export const IDEMPOTENCY_SECONDS = 24 * 60 * 60;
-
-const createKey = scopedValue<string>('create key');
-
-/** Runs `fn`, a create, as the try of `key` (the operation, the caller and the header's value). */
-export const asTryOf = <T>(key: string, fn: () => Promise<T>): Promise<T> => createKey.run(key, fn);
 
 export interface CreateId {
   id: number;
@@ -28,21 +22,19 @@ export interface CreateId {
 
 const keptItem = (key: string) => ({ pk: IDEMPOTENCY_PARTITION, sk: `id#${createHash('sha256').update(key).digest('hex')}` });
 
-/** The id an earlier try of this create's key took, if one did (none without a key). */
-export async function earlierId(): Promise<number | undefined> {
-  const key = createKey.get();
+/** The id an earlier try of a create's key (`RequestContext.createKey`) took, if one did (none without a key). */
+export async function earlierId(key: string | undefined): Promise<number | undefined> {
   if (key === undefined) return undefined;
   const kept = await db().send(new GetCommand({ TableName: config().tableName, Key: keptItem(key), ConsistentRead: true }));
   return kept.Item ? Number(kept.Item.id) : undefined;
 }
 
 /** The create's id: the one an earlier try of its key took, else one from `take`, kept for later tries. */
-export async function createId(take: () => Promise<number>): Promise<CreateId> {
-  const key = createKey.get();
+export async function createId(key: string | undefined, take: () => Promise<number>): Promise<CreateId> {
   if (key === undefined) return { id: await take(), retried: false };
   const item = keptItem(key);
   const TableName = config().tableName;
-  const kept = await earlierId();
+  const kept = await earlierId(key);
   if (kept !== undefined) return { id: kept, retried: true };
   const id = await take();
   try {
@@ -52,6 +44,6 @@ export async function createId(take: () => Promise<number>): Promise<CreateId> {
   } catch (err) {
     // Another try of the key kept its id first (Powertools lets one run at a time; this is the rest).
     if (!(err instanceof ConditionalCheckFailedException)) throw err;
-    return createId(take);
+    return createId(key, take);
   }
 }

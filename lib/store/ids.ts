@@ -8,7 +8,6 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#lib/runtime/config.js';
 import { db } from './db.js';
 import { keys, type Sequence } from './keys.js';
-import { importedRecord } from './import-scope.js';
 import { raiseTo } from './raise.js';
 
 /** Ids a range holds at most beyond what callers are waiting for. */
@@ -54,9 +53,6 @@ async function reserve(sequence: Sequence, r: Reserved, size: number): Promise<v
  * counter once per MAX_SPARE creates (what it leaves unused when it ends is a gap).
  */
 export async function nextId(sequence: Sequence, n = 1): Promise<number> {
-  // An imported record keeps its id (lib/store/import-scope.ts).
-  const given = importedRecord();
-  if (given?.sequence === sequence && n === 1) return given.id;
   const key = `${config().tableName}|${sequence}`;
   let r = reserved.get(key);
   if (!r) reserved.set(key, (r = { next: 0, end: 0, wanted: 0, taken: 0 }));

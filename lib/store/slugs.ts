@@ -1,5 +1,4 @@
 // Slug allocation: the guard item that reserves a slug, and the choice of a free one to try.
-import { importedRecord } from './import-scope.js';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { config, type Lang } from '#lib/runtime/config.js';
@@ -168,11 +167,10 @@ export async function freeSlug(kind: PostKind | Taxonomy, lang: Lang, wanted: st
 /**
  * A new record's id and a free slug for it, read at once (one round trip instead of two): the
  * slug waits for the id only when `wanted` is empty, since it then falls back to the id. `id` is
- * the pending allocation (a create keeps one id over its retries).
+ * the pending allocation (a create keeps one id over its retries). `given`: an imported record's
+ * slug, which it keeps (unique on its site: taken here means a conflict).
  */
-export async function idAndSlug(id: Promise<number>, kind: PostKind | Taxonomy, lang: Lang, wanted: string, attempt = 1): Promise<[number, string]> {
-  // An imported record keeps its slug, which is unique on its site: taken here means a conflict.
-  const given = importedRecord()?.slug;
+export async function idAndSlug(id: Promise<number>, kind: PostKind | Taxonomy, lang: Lang, wanted: string, attempt = 1, given?: string): Promise<[number, string]> {
   if (given) return waitAll([id, freeSlug(kind, lang, given, undefined, attempt)]);
   if (wanted) return waitAll([id, freeSlug(kind, lang, wanted, undefined, attempt)]);
   const n = await id;

@@ -1,14 +1,12 @@
 // A record moved here from another site keeps what the site gave it: its id, its slug and the
-// time it was last modified. The importer runs each write of such a record within `asImported`,
-// and the ordinary create and update paths take these values instead of new ones (ids.ts,
-// slugs.ts, lib/logic/common.ts, lib/logic/places.ts): every other item the write makes (indexes,
-// counts, cards, guards) comes from the same code as an API write's.
-import { scopedValue } from '#lib/runtime/scope.js';
-import type { Sequence } from './keys.js';
-
+// time it was last modified. The importer (lib/import/writer.ts) invokes each write of such a
+// record with it on the invocation's context, which no HTTP request can set; the pipeline puts it
+// on the request (`RequestContext.imported`), and the ordinary create and update paths take these
+// values instead of new ones: every other item the write makes (indexes, counts, cards, guards)
+// comes from the same code as an API write's.
 export interface ImportedRecord {
   /** The sequence the record's id belongs to, and the id it keeps. */
-  sequence: Sequence;
+  sequence: 'post' | 'term' | 'user';
   id: number;
   /** The slug it keeps (not made unique with a suffix: the site's slugs are unique already). */
   slug?: string;
@@ -37,16 +35,7 @@ export interface ImportedRecord {
 
 export type ClearableText = 'description' | 'excerpt' | 'image';
 
-const imported = scopedValue<ImportedRecord>('imported record');
-
-/** Runs `fn`, one write of an imported record, with that record's given values. */
-export const asImported = <T>(record: ImportedRecord, fn: () => Promise<T>): Promise<T> => imported.run(record, fn);
-
-/** The imported record the current write stores, if it stores one. */
-export const importedRecord = (): ImportedRecord | undefined => imported.get();
-
-/** An update's kept text of record `id`: empty when the imported record's site has it empty. */
-export const keptText = (id: number, field: ClearableText, old: string | undefined): string => {
-  const given = imported.get();
-  return given?.id === id && given.cleared?.includes(field) ? '' : (old ?? '');
-};
+/** The invocation context's field that carries an imported record (set by the local invoker only). */
+export interface ImportingContext {
+  imported?: ImportedRecord;
+}
