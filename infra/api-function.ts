@@ -49,8 +49,7 @@ export interface ApiFunctionProps {
 /**
  * A role whose grants (ours and CDK's `grant*` methods) go into its own inline policy instead of a
  * separate AWS::IAM::Policy: the same statements in the same per-role policy size limit, one
- * CloudFormation resource fewer per function, in a stack that holds 60-odd functions within
- * CloudFormation's 500 resources. The statements are there when the role is created, so no
+ * CloudFormation resource fewer per function in its template. The statements are there when the role is created, so no
  * function can start before its permissions.
  */
 class InlineGrantsRole extends iam.Role {
@@ -147,12 +146,14 @@ export class ApiFunction extends Construct {
   /** Acknowledges the `<table>/index/*` resource of this function's policy. */
   private acknowledgeTableIndexes(tableArnToken: string): void {
     const stack = Stack.of(this);
-    // cdk-nag names a GetAtt resource `<LogicalId.Arn>`; resolve our token to find the logical id.
-    const resolved = stack.resolve(tableArnToken) as { 'Fn::GetAtt'?: [string, string] };
+    // cdk-nag names a GetAtt resource `<LogicalId.Arn>` and a parameter (the ARN a nested stack
+    // receives) `<Name>`; resolve our token to find which.
+    const resolved = stack.resolve(tableArnToken) as { 'Fn::GetAtt'?: [string, string]; Ref?: string };
     const getAtt = resolved['Fn::GetAtt'];
-    if (!getAtt) throw new Error('Expected the table ARN to be a Fn::GetAtt');
+    const name = getAtt ? `${getAtt[0]}.${getAtt[1]}` : resolved.Ref;
+    if (!name) throw new Error('Expected the table ARN to be a Fn::GetAtt or a parameter');
     Validations.of(this.role).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${getAtt[0]}.${getAtt[1]}>/index/*]`,
+      id: `AwsSolutions-IAM5[Resource::<${name}>/index/*]`,
       reason:
         "Queries cover the table's indexes (`<table>/index/*`): the handlers query the GSIs " +
         'of lib/store/table.ts (slug lookup and listings) and no other table is reachable through this ARN.',

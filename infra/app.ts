@@ -3,11 +3,13 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { EventCalendarStack } from './stack.js';
+import { EventCalendarStack, type EventCalendarStackProps } from './stack.js';
 
-export function buildApp(app: App = new App()): { app: App; stack: EventCalendarStack } {
+/** `props` is for the tests (another operation table); the deployed app passes none. */
+export function buildApp(app: App = new App(), props: EventCalendarStackProps = {}): { app: App; stack: EventCalendarStack } {
   const stack = new EventCalendarStack(app, 'EventCalendarApi', {
     env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+    ...props,
   });
   // cdk-nag 3 is a policy-validation plugin: unacknowledged errors fail the synth, and warnings
   // are printed in the validation report.

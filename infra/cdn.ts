@@ -80,7 +80,7 @@ export class Cdn extends Construct {
     acknowledge('AwsSolutions-CFR1', 'A public event calendar serves every country, as the API behind it does; the API needs no geographic restriction.');
     acknowledge(
       'AwsSolutions-CFR2',
-      'The API stage throttles every route and the table has a read and write ceiling (README, Operating it); a WAF web ACL is an option with its own monthly cost, not a requirement of this stack.',
+      'The API stage throttles every route and the table has a read and write ceiling (docs/operations.md, Operating it); a WAF web ACL is an option with its own monthly cost, not a requirement of this stack.',
     );
     acknowledge(
       'AwsSolutions-CFR3',

@@ -3,8 +3,12 @@
 // function, the table's throttling and system errors, and the stream consumer's failures, lag and
 // dead letters. Every alarm notifies one SNS topic.
 //
-// It is a nested stack: four alarms per function would take the stack past CloudFormation's
-// 500 resources, while here they count as one resource of the parent.
+// The topic and the alarms of the parent's own functions and table live in a nested stack
+// (Monitoring); each operation's four alarms live in its group's nested stack, beside its function
+// (infra/operation-stack.ts), made by the same AlarmFactory. Four alarms per function fit in no
+// single template at 200 operations, while each group stays small.
+// The dashboard shows one row per group of operations (a line per operation), so that it stays
+// within CloudWatch's widgets and metrics per dashboard however many operations there are.
 import { Aws, Duration, NestedStack, Stack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -12,26 +16,15 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
-import type { Construct } from 'constructs';
+import { Construct } from 'constructs';
 import { WRITE_ACTIONS } from '#lib/contract/grants.js';
 import { METRICS, OPERATION_DIMENSION, stackMetricNamespace } from '#lib/observe/metric-names.js';
-import { FALLBACK_HANDLER, OPERATIONS } from '#lib/contract/operations.js';
+import { FALLBACK_HANDLER } from '#lib/contract/operations.js';
 import { STREAM_CONSUMER } from '#lib/stream/functions.js';
 import { INDEXES } from '#lib/store/table.js';
 import { moduleId, type ApiFunction } from './api-function.js';
 import type { StackSettings } from './settings.js';
 import type { ChangeStream } from './stream.js';
-
-export interface MonitoringProps {
-  /** The function of every operation, by operation id. */
-  functions: ReadonlyMap<string, ApiFunction>;
-  /** The `$default` route's function (`root.noRoute`). */
-  fallback: ApiFunction;
-  table: dynamodb.TableV2;
-  /** The table stream's consumer and its dead-letter queue. */
-  stream: ChangeStream;
-  settings: StackSettings;
-}
 
 /**
  * The stream consumer's iterator age (how old the newest record it handled was) that alarms:
@@ -48,30 +41,173 @@ export const TABLE_OPERATIONS = [...new Set(WRITE_ACTIONS.map((a) => (a === 'Con
 /** CloudWatch's limit on the metrics of one alarm's math expression. */
 const MAX_ALARM_METRICS = 10;
 
-export class Monitoring extends NestedStack {
-  readonly topic: sns.Topic;
-  readonly dashboard: cloudwatch.Dashboard;
-  readonly alarms: cloudwatch.Alarm[] = [];
-  private readonly prefix: string;
-  /** The handlers' metric namespace in this stack (lib/observe/metric-names.ts). */
-  private readonly namespace: string;
-  private readonly period: Duration;
-  private readonly settings: StackSettings;
+/** A function and the operation (or module) id its metrics carry. */
+export interface MonitoredFunction {
+  operation: string;
+  fn: ApiFunction;
+  /** Operations that rewrite linked events get the looser latency alarm. */
+  fansOut: boolean;
+}
+
+/** The functions of one group of operations: one row of the dashboard. */
+export interface MonitoredGroup {
+  id: string;
+  functions: readonly MonitoredFunction[];
+}
+
+/** The handlers' EMF metrics of one stack (`prefix` is the parent stack's name, a literal). */
+class Metrics {
+  readonly namespace: string;
+  readonly period: Duration;
+
+  constructor(
+    readonly prefix: string,
+    readonly settings: StackSettings,
+  ) {
+    this.namespace = stackMetricNamespace(prefix);
+    this.period = Duration.minutes(settings.monitoring.periodMinutes);
+  }
+
+  emf(operation: string, metricName: string, statistic: string, label: string): cloudwatch.Metric {
+    return new cloudwatch.Metric({
+      namespace: this.namespace,
+      metricName,
+      dimensionsMap: { [OPERATION_DIMENSION]: operation },
+      statistic,
+      period: this.period,
+      label,
+    });
+  }
+
+  serverErrorRate(operation: string): cloudwatch.MathExpression {
+    return new cloudwatch.MathExpression({
+      // A period without 5xx answers may lack the metric; one without requests stays empty (not breaching).
+      expression: '100 * FILL(errors, 0) / requests',
+      usingMetrics: {
+        errors: this.emf(operation, METRICS.serverErrors, 'Sum', '5xx'),
+        requests: this.emf(operation, METRICS.requests, 'Sum', 'requests'),
+      },
+      period: this.period,
+      label: '5xx % of requests',
+    });
+  }
+}
+
+/**
+ * Makes every alarm of the stack, in whichever (nested) stack the alarmed function lives: named
+ * after the parent stack, evaluated as the settings say, notifying the one topic.
+ */
+export class AlarmFactory extends Metrics {
   private readonly action: SnsAction;
 
+  constructor(prefix: string, settings: StackSettings, topic: sns.ITopic) {
+    super(prefix, settings);
+    this.action = new SnsAction(topic);
+  }
+
+  alarm(
+    scope: Construct,
+    id: string,
+    name: string,
+    description: string,
+    metric: cloudwatch.IMetric,
+    threshold: number,
+    comparison: cloudwatch.ComparisonOperator,
+  ): cloudwatch.Alarm {
+    const m = this.settings.monitoring;
+    const alarm = new cloudwatch.Alarm(scope, id, {
+      alarmName: `${this.prefix}-${name}`,
+      alarmDescription: `${description} (${m.datapointsToAlarm} of ${m.evaluationPeriods} periods of ${m.periodMinutes} min)`,
+      metric,
+      threshold,
+      comparisonOperator: comparison,
+      evaluationPeriods: m.evaluationPeriods,
+      datapointsToAlarm: m.datapointsToAlarm,
+      // Custom and AWS/Lambda metrics exist only while requests come: quiet is healthy.
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+    alarm.addAlarmAction(this.action);
+    // Recovery is news too: the e-mail that follows an alarm says it is over.
+    alarm.addOkAction(this.action);
+    return alarm;
+  }
+
+  /** The four alarms of an API function: 5xx rate, p99 latency, Lambda errors and throttles. */
+  functionAlarms(scope: Construct, { operation, fn, fansOut }: MonitoredFunction): cloudwatch.Alarm[] {
+    const m = this.settings.monitoring;
+    const latencyMs = fansOut ? m.fanOutLatencyMs : m.latencyMs;
+    const above = cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD;
+    const atLeast = cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD;
+    const id = fn.node.id;
+    return [
+      this.alarm(
+        scope,
+        `${id}ServerErrorRate`,
+        `${operation}-5xx-rate`,
+        `${operation} answered more than ${m.serverErrorPercent}% of its requests with a 5xx status; its function's log has the errors`,
+        this.serverErrorRate(operation),
+        m.serverErrorPercent,
+        above,
+      ),
+      this.alarm(
+        scope,
+        `${id}LatencyP99`,
+        `${operation}-latency-p99`,
+        `p99 of ${operation}'s handler time is above ${latencyMs} ms`,
+        this.emf(operation, METRICS.latency, 'p99', 'p99'),
+        latencyMs,
+        above,
+      ),
+      this.alarm(
+        scope,
+        `${id}LambdaErrors`,
+        `${operation}-lambda-errors`,
+        `${operation}'s function failed ${m.errorCount} or more times (crash, timeout or out of memory: no answer of its own)`,
+        fn.function.metricErrors({ period: this.period, statistic: 'Sum' }),
+        m.errorCount,
+        atLeast,
+      ),
+      this.alarm(
+        scope,
+        `${id}LambdaThrottles`,
+        `${operation}-lambda-throttles`,
+        `${operation}'s function was throttled ${m.throttleCount} or more times (concurrency limit of the account or region)`,
+        fn.function.metricThrottles({ period: this.period, statistic: 'Sum' }),
+        m.throttleCount,
+        atLeast,
+      ),
+    ];
+  }
+}
+
+export interface MonitoringProps {
+  /** The `$default` route's function (`root.noRoute`). */
+  fallback: ApiFunction;
+  table: dynamodb.TableV2;
+  /** The table stream's consumer and its dead-letter queue. */
+  stream: ChangeStream;
+  settings: StackSettings;
+}
+
+/** The alarm topic, and the alarms of the parent's own functions and of the table. */
+export class Monitoring extends NestedStack {
+  readonly topic: sns.Topic;
+  readonly alarmFactory: AlarmFactory;
+  /** The alarms of this nested stack (the operations' are in their groups' stacks). */
+  readonly alarms: cloudwatch.Alarm[] = [];
+  private readonly settings: StackSettings;
+
   constructor(scope: Construct, id: string, props: MonitoringProps) {
-    super(scope, id, { description: 'Alarms and dashboard of the Event Calendar API' });
+    super(scope, id, { description: 'Alarm topic and the table, stream and fallback alarms of the Event Calendar API' });
     this.settings = props.settings;
     const m = props.settings.monitoring;
     // The parent's name (a literal): this stack's own name is generated.
-    this.prefix = Stack.of(scope).stackName;
-    this.namespace = stackMetricNamespace(this.prefix);
-    this.period = Duration.minutes(m.periodMinutes);
+    const prefix = Stack.of(scope).stackName;
 
     // No server-side encryption: CloudWatch cannot publish to a topic under the AWS managed key
     // (its key policy cannot let CloudWatch use it), and alarm messages carry names and numbers,
     // no records. Publishing is allowed over TLS only.
-    this.topic = new sns.Topic(this, 'AlarmTopic', { displayName: `${this.prefix} alarms`, enforceSSL: true });
+    this.topic = new sns.Topic(this, 'AlarmTopic', { displayName: `${prefix} alarms`, enforceSSL: true });
     // The topic policy replaces SNS's default one, which let this account's alarms publish.
     this.topic.addToResourcePolicy(
       new iam.PolicyStatement({
@@ -86,178 +222,19 @@ export class Monitoring extends NestedStack {
       }),
     );
     if (m.alarmEmail) this.topic.addSubscription(new EmailSubscription(m.alarmEmail));
-    this.action = new SnsAction(this.topic);
+    this.alarmFactory = new AlarmFactory(prefix, props.settings, this.topic);
 
-    const functions: [string, ApiFunction][] = [...props.functions, [moduleId(FALLBACK_HANDLER), props.fallback]];
-    const fanOut = new Set(OPERATIONS.filter((op) => op.fansOut).map((op) => op.id));
-    const rows: cloudwatch.IWidget[][] = [];
-    for (const [operation, fn] of functions) {
-      const latencyMs = fanOut.has(operation) ? m.fanOutLatencyMs : m.latencyMs;
-      this.functionAlarms(operation, fn, latencyMs);
-      rows.push(this.functionWidgets(operation, fn, latencyMs));
-    }
-    const table = this.tableMetrics(props.table);
+    this.alarms.push(...this.alarmFactory.functionAlarms(this, { operation: moduleId(FALLBACK_HANDLER), fn: props.fallback, fansOut: false }));
+    const table = tableMetrics(this.alarmFactory, props.table);
     this.tableAlarms(table);
-    const stream = this.streamMetrics(props.stream);
-    this.streamAlarms(stream);
-
-    this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
-      // Dashboard names are per account, not per region.
-      dashboardName: `${this.prefix}-${Aws.REGION}`,
-      widgets: [
-        [
-          new cloudwatch.TextWidget({
-            width: 24,
-            height: 2,
-            markdown:
-              `### ${this.prefix}\n` +
-              `Per operation: the handlers' metrics (namespace \`${this.namespace}\`, dimension \`${OPERATION_DIMENSION}\`) ` +
-              "and the function's Lambda metrics. Alarms are named after the stack and notify the topic of the stack output `AlarmTopicArn`.",
-          }),
-        ],
-        this.overviewWidgets(functions, table),
-        this.streamWidgets(stream),
-        ...rows,
-      ],
-    });
+    this.streamAlarms(streamMetrics(this.alarmFactory, props.stream));
   }
 
-  private emf(operation: string, metricName: string, statistic: string, label: string): cloudwatch.Metric {
-    return new cloudwatch.Metric({
-      namespace: this.namespace,
-      metricName,
-      dimensionsMap: { [OPERATION_DIMENSION]: operation },
-      statistic,
-      period: this.period,
-      label,
-    });
+  private alarm(...args: Parameters<AlarmFactory['alarm']> extends [Construct, ...infer Rest] ? Rest : never): void {
+    this.alarms.push(this.alarmFactory.alarm(this, ...args));
   }
 
-  private serverErrorRate(operation: string): cloudwatch.MathExpression {
-    return new cloudwatch.MathExpression({
-      // A period without 5xx answers may lack the metric; one without requests stays empty (not breaching).
-      expression: '100 * FILL(errors, 0) / requests',
-      usingMetrics: {
-        errors: this.emf(operation, METRICS.serverErrors, 'Sum', '5xx'),
-        requests: this.emf(operation, METRICS.requests, 'Sum', 'requests'),
-      },
-      period: this.period,
-      label: '5xx % of requests',
-    });
-  }
-
-  private alarm(id: string, name: string, description: string, metric: cloudwatch.IMetric, threshold: number, comparison: cloudwatch.ComparisonOperator): void {
-    const m = this.settings.monitoring;
-    const alarm = new cloudwatch.Alarm(this, id, {
-      alarmName: `${this.prefix}-${name}`,
-      alarmDescription: `${description} (${m.datapointsToAlarm} of ${m.evaluationPeriods} periods of ${m.periodMinutes} min)`,
-      metric,
-      threshold,
-      comparisonOperator: comparison,
-      evaluationPeriods: m.evaluationPeriods,
-      datapointsToAlarm: m.datapointsToAlarm,
-      // Custom and AWS/Lambda metrics exist only while requests come: quiet is healthy.
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-    });
-    alarm.addAlarmAction(this.action);
-    // Recovery is news too: the e-mail that follows an alarm says it is over.
-    alarm.addOkAction(this.action);
-    this.alarms.push(alarm);
-  }
-
-  private functionAlarms(operation: string, fn: ApiFunction, latencyMs: number): void {
-    const m = this.settings.monitoring;
-    const above = cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD;
-    const atLeast = cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD;
-    const id = fn.node.id;
-    this.alarm(
-      `${id}ServerErrorRate`,
-      `${operation}-5xx-rate`,
-      `${operation} answered more than ${m.serverErrorPercent}% of its requests with a 5xx status; its function's log has the errors`,
-      this.serverErrorRate(operation),
-      m.serverErrorPercent,
-      above,
-    );
-    this.alarm(
-      `${id}LatencyP99`,
-      `${operation}-latency-p99`,
-      `p99 of ${operation}'s handler time is above ${latencyMs} ms`,
-      this.emf(operation, METRICS.latency, 'p99', 'p99'),
-      latencyMs,
-      above,
-    );
-    this.alarm(
-      `${id}LambdaErrors`,
-      `${operation}-lambda-errors`,
-      `${operation}'s function failed ${m.errorCount} or more times (crash, timeout or out of memory: no answer of its own)`,
-      fn.function.metricErrors({ period: this.period, statistic: 'Sum' }),
-      m.errorCount,
-      atLeast,
-    );
-    this.alarm(
-      `${id}LambdaThrottles`,
-      `${operation}-lambda-throttles`,
-      `${operation}'s function was throttled ${m.throttleCount} or more times (concurrency limit of the account or region)`,
-      fn.function.metricThrottles({ period: this.period, statistic: 'Sum' }),
-      m.throttleCount,
-      atLeast,
-    );
-  }
-
-  private tableMetrics(table: dynamodb.TableV2) {
-    const metric = (metricName: string, dimensionsMap: Record<string, string>, label: string) =>
-      new cloudwatch.Metric({ namespace: 'AWS/DynamoDB', metricName, dimensionsMap, statistic: 'Sum', period: this.period, label });
-    const tableName = table.tableName;
-    const indexes = Object.values(INDEXES).map((i) => i.indexName);
-    // The table and each index: an index's throttling is reported under its own dimension.
-    const scopes: [string, Record<string, string>][] = [
-      ['table', { TableName: tableName }],
-      ...indexes.map((name): [string, Record<string, string>] => [name, { TableName: tableName, GlobalSecondaryIndexName: name }]),
-    ];
-    // Ids are unique per expression: a graph shows several of them.
-    const sum = (prefix: string, label: string, metrics: cloudwatch.Metric[]) => {
-      if (metrics.length > MAX_ALARM_METRICS) throw new Error(`${label}: ${metrics.length} metrics, an alarm takes at most ${MAX_ALARM_METRICS}`);
-      const usingMetrics = Object.fromEntries(metrics.map((mt, i) => [`${prefix}${i}`, mt]));
-      return new cloudwatch.MathExpression({
-        // DynamoDB reports these only when they happen.
-        expression: Object.keys(usingMetrics)
-          .map((k) => `FILL(${k}, 0)`)
-          .join(' + '),
-        usingMetrics,
-        period: this.period,
-        label,
-      });
-    };
-    // Consumed units per second, the unit of the on-demand maximum.
-    const perSecond = (id: string, metricName: string, [scope, dims]: [string, Record<string, string>], label: string) =>
-      new cloudwatch.MathExpression({
-        expression: `${id} / PERIOD(${id})`,
-        usingMetrics: { [id]: metric(metricName, dims, `${scope} ${label}`) },
-        period: this.period,
-        label: `${scope} ${label}/s`,
-      });
-    return {
-      readThrottles: sum(
-        'rt',
-        'read throttle events',
-        scopes.map(([s, d]) => metric('ReadThrottleEvents', d, s)),
-      ),
-      writeThrottles: sum(
-        'wt',
-        'write throttle events',
-        scopes.map(([s, d]) => metric('WriteThrottleEvents', d, s)),
-      ),
-      systemErrors: sum(
-        'se',
-        'system errors',
-        TABLE_OPERATIONS.map((op) => metric('SystemErrors', { TableName: tableName, Operation: op }, op)),
-      ),
-      readUnits: scopes.map((s, i) => perSecond(`ru${i}`, 'ConsumedReadCapacityUnits', s, 'read units')),
-      writeUnits: scopes.map((s, i) => perSecond(`wu${i}`, 'ConsumedWriteCapacityUnits', s, 'write units')),
-    };
-  }
-
-  private tableAlarms(table: ReturnType<Monitoring['tableMetrics']>): void {
+  private tableAlarms(table: TableMetrics): void {
     const m = this.settings.monitoring;
     const atLeast = cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD;
     this.alarm(
@@ -286,22 +263,7 @@ export class Monitoring extends NestedStack {
     );
   }
 
-  private streamMetrics(stream: ChangeStream) {
-    const fn = stream.consumer.function;
-    const id = STREAM_CONSUMER.id;
-    return {
-      records: this.emf(id, METRICS.streamRecords, 'Sum', 'records'),
-      failures: this.emf(id, METRICS.streamFailures, 'Sum', 'failed records'),
-      lag: this.emf(id, METRICS.streamLag, 'Maximum', 'lag (ms)'),
-      errors: fn.metricErrors({ period: this.period, statistic: 'Sum', label: 'Lambda errors' }),
-      throttles: fn.metricThrottles({ period: this.period, statistic: 'Sum', label: 'Lambda throttles' }),
-      // Lambda's own measure of the mapping's backlog: the age of the last record of each batch.
-      iteratorAge: fn.metric('IteratorAge', { period: this.period, statistic: 'Maximum', label: 'iterator age (ms)' }),
-      deadLetters: stream.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: this.period, statistic: 'Maximum', label: 'dead letters' }),
-    };
-  }
-
-  private streamAlarms(stream: ReturnType<Monitoring['streamMetrics']>): void {
+  private streamAlarms(stream: StreamMetrics): void {
     const m = this.settings.monitoring;
     const id = STREAM_CONSUMER.id;
     this.alarm(
@@ -312,7 +274,7 @@ export class Monitoring extends NestedStack {
         // Partial batch failures are answers, not Lambda errors: both count.
         expression: 'FILL(errors, 0) + FILL(failures, 0)',
         usingMetrics: { errors: stream.errors, failures: stream.failures },
-        period: this.period,
+        period: this.alarmFactory.period,
         label: 'errors and failed records',
       }),
       m.errorCount,
@@ -335,8 +297,166 @@ export class Monitoring extends NestedStack {
       cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
     );
   }
+}
 
-  private streamWidgets(stream: ReturnType<Monitoring['streamMetrics']>): cloudwatch.IWidget[] {
+type TableMetrics = ReturnType<typeof tableMetrics>;
+type StreamMetrics = ReturnType<typeof streamMetrics>;
+
+function tableMetrics(metrics: Metrics, table: dynamodb.TableV2) {
+  const period = metrics.period;
+  const metric = (metricName: string, dimensionsMap: Record<string, string>, label: string) =>
+    new cloudwatch.Metric({ namespace: 'AWS/DynamoDB', metricName, dimensionsMap, statistic: 'Sum', period, label });
+  const tableName = table.tableName;
+  const indexes = Object.values(INDEXES).map((i) => i.indexName);
+  // The table and each index: an index's throttling is reported under its own dimension.
+  const scopes: [string, Record<string, string>][] = [
+    ['table', { TableName: tableName }],
+    ...indexes.map((name): [string, Record<string, string>] => [name, { TableName: tableName, GlobalSecondaryIndexName: name }]),
+  ];
+  // Ids are unique per expression: a graph shows several of them.
+  const sum = (prefix: string, label: string, ms: cloudwatch.Metric[]) => {
+    if (ms.length > MAX_ALARM_METRICS) throw new Error(`${label}: ${ms.length} metrics, an alarm takes at most ${MAX_ALARM_METRICS}`);
+    const usingMetrics = Object.fromEntries(ms.map((mt, i) => [`${prefix}${i}`, mt]));
+    return new cloudwatch.MathExpression({
+      // DynamoDB reports these only when they happen.
+      expression: Object.keys(usingMetrics)
+        .map((k) => `FILL(${k}, 0)`)
+        .join(' + '),
+      usingMetrics,
+      period,
+      label,
+    });
+  };
+  // Consumed units per second, the unit of the on-demand maximum.
+  const perSecond = (id: string, metricName: string, [scope, dims]: [string, Record<string, string>], label: string) =>
+    new cloudwatch.MathExpression({
+      expression: `${id} / PERIOD(${id})`,
+      usingMetrics: { [id]: metric(metricName, dims, `${scope} ${label}`) },
+      period,
+      label: `${scope} ${label}/s`,
+    });
+  return {
+    readThrottles: sum(
+      'rt',
+      'read throttle events',
+      scopes.map(([s, d]) => metric('ReadThrottleEvents', d, s)),
+    ),
+    writeThrottles: sum(
+      'wt',
+      'write throttle events',
+      scopes.map(([s, d]) => metric('WriteThrottleEvents', d, s)),
+    ),
+    systemErrors: sum(
+      'se',
+      'system errors',
+      TABLE_OPERATIONS.map((op) => metric('SystemErrors', { TableName: tableName, Operation: op }, op)),
+    ),
+    readUnits: scopes.map((s, i) => perSecond(`ru${i}`, 'ConsumedReadCapacityUnits', s, 'read units')),
+    writeUnits: scopes.map((s, i) => perSecond(`wu${i}`, 'ConsumedWriteCapacityUnits', s, 'write units')),
+  };
+}
+
+function streamMetrics(metrics: Metrics, stream: ChangeStream) {
+  const fn = stream.consumer.function;
+  const id = STREAM_CONSUMER.id;
+  const period = metrics.period;
+  return {
+    records: metrics.emf(id, METRICS.streamRecords, 'Sum', 'records'),
+    failures: metrics.emf(id, METRICS.streamFailures, 'Sum', 'failed records'),
+    lag: metrics.emf(id, METRICS.streamLag, 'Maximum', 'lag (ms)'),
+    errors: fn.metricErrors({ period, statistic: 'Sum', label: 'Lambda errors' }),
+    throttles: fn.metricThrottles({ period, statistic: 'Sum', label: 'Lambda throttles' }),
+    // Lambda's own measure of the mapping's backlog: the age of the last record of each batch.
+    iteratorAge: fn.metric('IteratorAge', { period, statistic: 'Maximum', label: 'iterator age (ms)' }),
+    deadLetters: stream.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum', label: 'dead letters' }),
+  };
+}
+
+export interface OperationsDashboardProps {
+  settings: StackSettings;
+  /** The operations' functions, by group (infra/operation-groups.ts). */
+  groups: readonly MonitoredGroup[];
+  /** The `$default` route's function (`root.noRoute`). */
+  fallback: ApiFunction;
+  table: dynamodb.TableV2;
+  stream: ChangeStream;
+}
+
+/**
+ * The one dashboard, in the parent stack: it reads the function names of every group's nested
+ * stack as that stack's outputs, which cost the parent no parameter.
+ */
+export class OperationsDashboard extends Construct {
+  readonly dashboard: cloudwatch.Dashboard;
+  private readonly metrics: Metrics;
+
+  constructor(scope: Construct, id: string, props: OperationsDashboardProps) {
+    super(scope, id);
+    const prefix = Stack.of(this).stackName;
+    const metrics = (this.metrics = new Metrics(prefix, props.settings));
+    const fallback: MonitoredGroup = { id: 'fallback', functions: [{ operation: moduleId(FALLBACK_HANDLER), fn: props.fallback, fansOut: false }] };
+    const groups = [...props.groups, fallback];
+    const table = tableMetrics(metrics, props.table);
+    const stream = streamMetrics(metrics, props.stream);
+
+    this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
+      // Dashboard names are per account, not per region.
+      dashboardName: `${prefix}-${Aws.REGION}`,
+      widgets: [
+        [
+          new cloudwatch.TextWidget({
+            width: 24,
+            height: 2,
+            markdown:
+              `### ${prefix}\n` +
+              `One row per group of operations, a line per operation: the handlers' metrics (namespace \`${metrics.namespace}\`, dimension \`${OPERATION_DIMENSION}\`) ` +
+              "and the functions' Lambda metrics. Alarms are named after the stack and notify the topic of the stack output `AlarmTopicArn`.",
+          }),
+        ],
+        this.overviewWidgets(table),
+        this.streamWidgets(stream),
+        ...groups.map((g) => this.groupWidgets(g)),
+      ],
+    });
+  }
+
+  private overviewWidgets(table: TableMetrics): cloudwatch.IWidget[] {
+    const period = this.metrics.period;
+    // The handlers' metrics of every operation, found by their one dimension: a single line each,
+    // however many operations there are. Lambda's own metrics have no such dimension: they are in
+    // the groups' rows, a line per function (a total here would name every function again, and
+    // the root template would grow by it).
+    const emfTotal = (metricName: string, label: string) =>
+      new cloudwatch.MathExpression({
+        expression: `SUM(SEARCH('{${this.metrics.namespace},${OPERATION_DIMENSION}} MetricName="${metricName}"', 'Sum', ${period.toSeconds()}))`,
+        usingMetrics: {},
+        period,
+        label,
+      });
+    const size = { width: 6, height: 6 };
+    return [
+      new cloudwatch.GraphWidget({
+        ...size,
+        title: 'All functions: requests, 4xx, 5xx',
+        left: [emfTotal(METRICS.requests, 'requests'), emfTotal(METRICS.clientErrors, '4xx'), emfTotal(METRICS.serverErrors, '5xx')],
+      }),
+      new cloudwatch.GraphWidget({
+        ...size,
+        title: 'DynamoDB: throttle events, system errors',
+        left: [table.readThrottles, table.writeThrottles, table.systemErrors],
+      }),
+      new cloudwatch.GraphWidget({
+        ...size,
+        title: 'DynamoDB: consumed units per second (table and each index)',
+        left: table.readUnits,
+        right: table.writeUnits,
+        leftAnnotations: [{ value: this.metrics.settings.maxReadRequestUnits, label: 'maxReadRequestUnits' }],
+        rightAnnotations: [{ value: this.metrics.settings.maxWriteRequestUnits, label: 'maxWriteRequestUnits' }],
+      }),
+    ];
+  }
+
+  private streamWidgets(stream: StreamMetrics): cloudwatch.IWidget[] {
     const size = { width: 6, height: 5 };
     const id = STREAM_CONSUMER.id;
     return [
@@ -352,90 +472,41 @@ export class Monitoring extends NestedStack {
     ];
   }
 
-  private overviewWidgets(functions: [string, ApiFunction][], table: ReturnType<Monitoring['tableMetrics']>): cloudwatch.IWidget[] {
-    // Ids are unique per expression: a graph shows several of them.
-    const total = (prefix: string, label: string, metrics: cloudwatch.IMetric[]) =>
-      new cloudwatch.MathExpression({
-        expression: `SUM([${metrics.map((_, i) => `${prefix}${i}`).join(', ')}])`,
-        usingMetrics: Object.fromEntries(metrics.map((mt, i) => [`${prefix}${i}`, mt])),
-        period: this.period,
-        label,
-      });
-    const emfTotal = (prefix: string, metricName: string, label: string) =>
-      total(
-        prefix,
-        label,
-        functions.map(([op]) => this.emf(op, metricName, 'Sum', op)),
-      );
+  /** A group's row: each graph has a line per operation of the group, labelled with its id. */
+  private groupWidgets(group: MonitoredGroup): cloudwatch.IWidget[] {
     const size = { width: 6, height: 6 };
+    const m = this.metrics;
+    const period = m.period;
+    const each = (line: (f: MonitoredFunction) => cloudwatch.IMetric[]) => group.functions.flatMap(line);
+    const latencies = [...new Set(group.functions.map((f) => (f.fansOut ? m.settings.monitoring.fanOutLatencyMs : m.settings.monitoring.latencyMs)))];
     return [
       new cloudwatch.GraphWidget({
         ...size,
-        title: 'All functions: requests, 4xx, 5xx',
-        left: [emfTotal('rq', METRICS.requests, 'requests'), emfTotal('ce', METRICS.clientErrors, '4xx'), emfTotal('se', METRICS.serverErrors, '5xx')],
+        title: `${group.id}: requests, 4xx, 5xx`,
+        left: each(({ operation: op }) => [
+          m.emf(op, METRICS.requests, 'Sum', `${op} requests`),
+          m.emf(op, METRICS.clientErrors, 'Sum', `${op} 4xx`),
+          m.emf(op, METRICS.serverErrors, 'Sum', `${op} 5xx`),
+        ]),
       }),
       new cloudwatch.GraphWidget({
         ...size,
-        title: 'All functions: Lambda errors, throttles',
-        left: [
-          total(
-            'le',
-            'errors',
-            functions.map(([op, fn]) => fn.function.metricErrors({ period: this.period, statistic: 'Sum', label: op })),
-          ),
-          total(
-            'lt',
-            'throttles',
-            functions.map(([op, fn]) => fn.function.metricThrottles({ period: this.period, statistic: 'Sum', label: op })),
-          ),
-        ],
+        title: `${group.id}: latency (ms)`,
+        left: each(({ operation: op }) => [m.emf(op, METRICS.latency, 'p50', `${op} p50`), m.emf(op, METRICS.latency, 'p99', `${op} p99`)]),
+        leftAnnotations: latencies.map((value) => ({ value, label: 'p99 alarm' })),
       }),
       new cloudwatch.GraphWidget({
         ...size,
-        title: 'DynamoDB: throttle events, system errors',
-        left: [table.readThrottles, table.writeThrottles, table.systemErrors],
+        title: `${group.id}: read and write units`,
+        left: each(({ operation: op }) => [m.emf(op, METRICS.readUnits, 'Sum', `${op} read units`), m.emf(op, METRICS.writeUnits, 'Sum', `${op} write units`)]),
       }),
       new cloudwatch.GraphWidget({
         ...size,
-        title: 'DynamoDB: consumed units per second (table and each index)',
-        left: table.readUnits,
-        right: table.writeUnits,
-        leftAnnotations: [{ value: this.settings.maxReadRequestUnits, label: 'maxReadRequestUnits' }],
-        rightAnnotations: [{ value: this.settings.maxWriteRequestUnits, label: 'maxWriteRequestUnits' }],
-      }),
-    ];
-  }
-
-  private functionWidgets(operation: string, fn: ApiFunction, latencyMs: number): cloudwatch.IWidget[] {
-    const size = { width: 6, height: 5 };
-    return [
-      new cloudwatch.GraphWidget({
-        ...size,
-        title: `${operation}: requests, 4xx, 5xx`,
-        left: [
-          this.emf(operation, METRICS.requests, 'Sum', 'requests'),
-          this.emf(operation, METRICS.clientErrors, 'Sum', '4xx'),
-          this.emf(operation, METRICS.serverErrors, 'Sum', '5xx'),
-        ],
-      }),
-      new cloudwatch.GraphWidget({
-        ...size,
-        title: `${operation}: latency (ms)`,
-        left: [this.emf(operation, METRICS.latency, 'p50', 'p50'), this.emf(operation, METRICS.latency, 'p99', 'p99')],
-        leftAnnotations: [{ value: latencyMs, label: 'p99 alarm' }],
-      }),
-      new cloudwatch.GraphWidget({
-        ...size,
-        title: `${operation}: read and write units`,
-        left: [this.emf(operation, METRICS.readUnits, 'Sum', 'read units'), this.emf(operation, METRICS.writeUnits, 'Sum', 'write units')],
-      }),
-      new cloudwatch.GraphWidget({
-        ...size,
-        title: `${operation}: Lambda errors, throttles`,
-        left: [
-          fn.function.metricErrors({ period: this.period, statistic: 'Sum', label: 'errors' }),
-          fn.function.metricThrottles({ period: this.period, statistic: 'Sum', label: 'throttles' }),
-        ],
+        title: `${group.id}: Lambda errors, throttles`,
+        left: each(({ operation: op, fn }) => [
+          fn.function.metricErrors({ period, statistic: 'Sum', label: `${op} errors` }),
+          fn.function.metricThrottles({ period, statistic: 'Sum', label: `${op} throttles` }),
+        ]),
       }),
     ];
   }

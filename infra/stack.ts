@@ -1,6 +1,9 @@
 // The AWS stack: one DynamoDB table (lib/store/table.ts), one function and its routes per operation
 // (lib/contract/operations.ts) behind an HTTP API, a Cognito user pool unless an issuer is configured, and
 // the table stream's consumer with the change feed's bus (infra/stream.ts).
+// The operations' functions and routes live in nested stacks, one per group of operations
+// (infra/operation-groups.ts, infra/operation-stack.ts), so that no template nears CloudFormation's
+// 500 resources: the parent holds the shared parts and one resource per group.
 // Everything here is derived from those modules and lib/auth/tokens.ts (the roles); nothing lists routes or keys twice.
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
@@ -13,18 +16,24 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { ROLES } from '#lib/contract/principal.js';
 import { stackMetricNamespace } from '#lib/observe/metric-names.js';
-import { FALLBACK_HANDLER, FALLBACK_TIMEOUT_SECONDS, OPERATIONS, routePath, type Method } from '#lib/contract/operations.js';
+import { FALLBACK_HANDLER, FALLBACK_TIMEOUT_SECONDS, OPERATIONS, type Operation } from '#lib/contract/operations.js';
 import { INDEXES, KEY, STREAM_VIEW_TYPE, TTL_ATTRIBUTE, type IndexDefinition } from '#lib/store/table.js';
 import { ApiFunction, moduleId } from './api-function.js';
-import { Monitoring } from './monitoring.js';
+import { Monitoring, OperationsDashboard } from './monitoring.js';
+import { operationGroups } from './operation-groups.js';
+import { OperationStack } from './operation-stack.js';
 import { readSettings, type StackSettings } from './settings.js';
 import { ChangeStream } from './stream.js';
 import { Cdn } from './cdn.js';
+import { acknowledgeGatewayAuthorization } from './gateway-authorization.js';
 
 /** The longest CloudFront keeps any answer, whatever max-age a handler sends. */
 const CDN_MAX_TTL_SECONDS = 300;
 
-export type EventCalendarStackProps = StackProps;
+export interface EventCalendarStackProps extends StackProps {
+  /** The operations to deploy: lib/contract/operations.ts, unless a test sizes the stack with more. */
+  operations?: readonly Operation[];
+}
 
 export class EventCalendarStack extends Stack {
   readonly settings: StackSettings;
@@ -37,9 +46,12 @@ export class EventCalendarStack extends Stack {
   readonly fallback: ApiFunction;
   readonly changeStream: ChangeStream;
   readonly monitoring: Monitoring;
+  /** One nested stack per group of operations. */
+  readonly operationStacks: OperationStack[];
+  readonly dashboard: OperationsDashboard;
   readonly cdn?: Cdn;
 
-  constructor(scope: Construct, id: string, props?: EventCalendarStackProps) {
+  constructor(scope: Construct, id: string, { operations = OPERATIONS, ...props }: EventCalendarStackProps = {}) {
     super(scope, id, {
       description: 'Event Calendar REST API (TEC REST v1 compatible): HTTP API, Lambda, DynamoDB, Cognito',
       ...props,
@@ -76,30 +88,6 @@ export class EventCalendarStack extends Stack {
       ...(auth ? { COGNITO_USER_POOL_ID: auth.pool.userPoolId, COGNITO_CLIENT_ID: auth.client.userPoolClientId } : authIssuerEnvironment(settings.authIssuer!)),
     };
 
-    for (const op of OPERATIONS) {
-      const fn = new ApiFunction(this, {
-        operationId: op.id,
-        handler: op.handler,
-        description: `${op.id}: ${op.summary}`,
-        environment,
-        logRetention: settings.logRetention,
-        timeoutSeconds: op.timeoutSeconds,
-      });
-      fn.allowTable(this.table.tableArn, op.tableActions, op.scopedGrants);
-      // Every operation checks HTTP Basic credentials, whose hashes are keyed with this secret.
-      passwordKey.grantRead(fn.role);
-      this.functions.set(op.id, fn);
-
-      // One invoke permission per function, scoped to this API, rather than one per route (and
-      // method): a function's routes all reach it, and the stack stays under CloudFormation's
-      // 500 resources.
-      const integration = new HttpLambdaIntegration('Integration', fn.function, { scopePermissionToRoute: false });
-      const methods = new Set<Method | 'HEAD'>(op.methods);
-      // HTTP APIs do not answer HEAD for GET routes by themselves; the pipeline drops the body.
-      if (methods.has('GET')) methods.add('HEAD');
-      this.api.addRoutes({ path: routePath(op, settings.namespace), methods: [...methods].map((m) => apigw.HttpMethod[m]), integration });
-    }
-
     // Everything no route matches gets WordPress's 404 `rest_no_route` from the fallback.
     this.fallback = new ApiFunction(this, {
       operationId: moduleId(FALLBACK_HANDLER),
@@ -118,13 +106,30 @@ export class EventCalendarStack extends Stack {
 
     this.changeStream = new ChangeStream(this, 'ChangeStream', { table: this.table, environment: shared, logRetention: settings.logRetention });
 
-    this.acknowledgeGatewayAuthorization(settings);
-    this.monitoring = new Monitoring(this, 'Monitoring', {
-      functions: this.functions,
+    acknowledgeGatewayAuthorization(this.api, settings);
+    this.monitoring = new Monitoring(this, 'Monitoring', { fallback: this.fallback, table: this.table, stream: this.changeStream, settings });
+
+    // Each group of operations in a nested stack of its own, so that the parent holds the shared
+    // parts and one resource per group, however many operations the table has.
+    this.operationStacks = operationGroups(operations).map(
+      (group) =>
+        new OperationStack(this, {
+          group,
+          api: this.api,
+          tableArn: this.table.tableArn,
+          environment,
+          passwordKey,
+          settings,
+          alarms: this.monitoring.alarmFactory,
+        }),
+    );
+    for (const { functions } of this.operationStacks) for (const f of functions) this.functions.set(f.operation, f.fn);
+    this.dashboard = new OperationsDashboard(this, 'Dashboard', {
+      settings,
+      groups: this.operationStacks.map((s) => ({ id: s.group.id, functions: s.functions })),
       fallback: this.fallback,
       table: this.table,
       stream: this.changeStream,
-      settings,
     });
 
     new CfnOutput(this, 'ApiUrl', {
@@ -136,7 +141,7 @@ export class EventCalendarStack extends Stack {
     }
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'AlarmTopicArn', { description: 'SNS topic every alarm notifies', value: this.monitoring.topic.topicArn });
-    new CfnOutput(this, 'ChangeBusName', { description: 'EventBridge bus of the change feed (README, Change feed)', value: this.changeStream.bus.eventBusName });
+    new CfnOutput(this, 'ChangeBusName', { description: 'EventBridge bus of the change feed (docs/change-feed.md)', value: this.changeStream.bus.eventBusName });
     if (auth) {
       new CfnOutput(this, 'UserPoolId', { value: auth.pool.userPoolId });
       new CfnOutput(this, 'UserPoolClientId', { value: auth.client.userPoolClientId });
@@ -305,20 +310,6 @@ export class EventCalendarStack extends Stack {
       });
     }
     return { pool, client };
-  }
-
-  private acknowledgeGatewayAuthorization(settings: StackSettings): void {
-    const why =
-      'Authorization is done by every handler with aws-jwt-verify (docs/design.md §5), so that 401 and 403 keep the ' +
-      'WordPress error envelope {code, message, data} (a gateway authorizer answers with its own body) and ' +
-      'read routes stay public for anonymous callers, as in TEC.';
-    Validations.of(this.api).acknowledge({ id: 'AwsSolutions-APIG4', reason: why });
-    Validations.of(this.api).acknowledge({
-      id: 'AwsSolutions-COG4',
-      reason: settings.authIssuer
-        ? `${why} Tokens come from the configured issuer, not from a Cognito user pool.`
-        : `${why} The handlers verify the stack's Cognito user pool tokens themselves.`,
-    });
   }
 }
 
