@@ -69,7 +69,13 @@ interface Payload {
  * Runs a create once per (caller, key): `run` is the operation's own work, from decoded request to
  * encoded answer; it throws for errors, which are then not kept.
  */
-export async function idempotent(op: Operation, caller: string | undefined, event: APIGatewayProxyEventV2, context: Context, run: (createKey?: string) => Promise<Result>): Promise<Result> {
+export async function idempotent(
+  op: Operation,
+  caller: string | undefined,
+  event: APIGatewayProxyEventV2,
+  context: Context,
+  run: (createKey?: string) => Promise<Result>,
+): Promise<Result> {
   const key = header(event, 'idempotency-key');
   if (!op.idempotent || key === undefined || caller === undefined) return run();
   if (!KEY_SHAPE.test(key)) throw invalidKey();

@@ -233,7 +233,11 @@ async function resolveTerms({ ctx, lists, found, out, attempt }: Resolving, fiel
 }
 
 /** The event a payload describes, on top of `old` for updates. */
-function eventFrom(p: EventFields, base: { id: number; lang: Lang; slug: string; author: number; now: Date; old?: EventItem; imported?: ImportedRecord }, links: Resolved): EventItem {
+function eventFrom(
+  p: EventFields,
+  base: { id: number; lang: Lang; slug: string; author: number; now: Date; old?: EventItem; imported?: ImportedRecord },
+  links: Resolved,
+): EventItem {
   const old = base.old;
   const timezone = p.timezone ?? old?.timezone ?? '';
   const zone = timezone || config().siteTimezone;

@@ -70,7 +70,14 @@ async function trash(ctx: RequestContext, kind: PostKind, id: number, check: Che
     const old = (await getItem<AnyPost>(keys.post(id)))!;
     if (old.status === 'trash') throw tec.inTrash(kind);
     // WordPress renames a trashed post's slug, which frees the original one.
-    const next = { ...old, status: 'trash', trashedFrom: old.status, slug: `${old.slug}__trashed`, ...modifiedNow(ctx.now, ownImported(ctx.imported, 'post', old.id)), version: old.version + 1 } as AnyPost;
+    const next = {
+      ...old,
+      status: 'trash',
+      trashedFrom: old.status,
+      slug: `${old.slug}__trashed`,
+      ...modifiedNow(ctx.now, ownImported(ctx.imported, 'post', old.id)),
+      version: old.version + 1,
+    } as AnyPost;
     const items =
       kind === 'event'
         ? eventTransaction(old as EventItem, next as EventItem, config().tableName).items

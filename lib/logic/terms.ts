@@ -82,7 +82,17 @@ export async function storeNewTerm(ctx: RequestContext<TermCreate>): Promise<Ter
     // A taken slug, asked for or derived from the name, gets WordPress's next free one (`-2`, …:
     // wp_unique_term_slug); another term that takes it meanwhile is a lost race (retried with a
     // ticket, see freeSlug).
-    const t = await newTermItem({ taxonomy, lang: ctx.lang, name, description: ctx.params.description ?? '', parent, slug: ctx.params.slug, attempt, takeId, given: ctx.imported?.slug });
+    const t = await newTermItem({
+      taxonomy,
+      lang: ctx.lang,
+      name,
+      description: ctx.params.description ?? '',
+      parent,
+      slug: ctx.params.slug,
+      attempt,
+      takeId,
+      given: ctx.imported?.slug,
+    });
     const writes = termWrites(t);
     const meaning = guardError(writes, t);
     await transact(writes, (i) => (isSlugItem(writes[i]) ? undefined : meaning(i)));
