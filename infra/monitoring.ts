@@ -93,6 +93,16 @@ class Metrics {
   }
 }
 
+/** One alarm: its construct id, its name after the stack's, what it says, and when it fires. */
+interface AlarmSpec {
+  id: string;
+  name: string;
+  description: string;
+  metric: cloudwatch.IMetric;
+  threshold: number;
+  comparison: cloudwatch.ComparisonOperator;
+}
+
 /**
  * Makes every alarm of the stack, in whichever (nested) stack the alarmed function lives: named
  * after the parent stack, evaluated as the settings say, notifying the one topic.
@@ -105,15 +115,7 @@ export class AlarmFactory extends Metrics {
     this.action = new SnsAction(topic);
   }
 
-  alarm(
-    scope: Construct,
-    id: string,
-    name: string,
-    description: string,
-    metric: cloudwatch.IMetric,
-    threshold: number,
-    comparison: cloudwatch.ComparisonOperator,
-  ): cloudwatch.Alarm {
+  alarm(scope: Construct, { id, name, description, metric, threshold, comparison }: AlarmSpec): cloudwatch.Alarm {
     const m = this.settings.monitoring;
     const alarm = new cloudwatch.Alarm(scope, id, {
       alarmName: `${this.prefix}-${name}`,
@@ -140,42 +142,38 @@ export class AlarmFactory extends Metrics {
     const atLeast = cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD;
     const id = fn.node.id;
     return [
-      this.alarm(
-        scope,
-        `${id}ServerErrorRate`,
-        `${operation}-5xx-rate`,
-        `${operation} answered more than ${m.serverErrorPercent}% of its requests with a 5xx status; its function's log has the errors`,
-        this.serverErrorRate(operation),
-        m.serverErrorPercent,
-        above,
-      ),
-      this.alarm(
-        scope,
-        `${id}LatencyP99`,
-        `${operation}-latency-p99`,
-        `p99 of ${operation}'s handler time is above ${latencyMs} ms`,
-        this.emf(operation, METRICS.latency, 'p99', 'p99'),
-        latencyMs,
-        above,
-      ),
-      this.alarm(
-        scope,
-        `${id}LambdaErrors`,
-        `${operation}-lambda-errors`,
-        `${operation}'s function failed ${m.errorCount} or more times (crash, timeout or out of memory: no answer of its own)`,
-        fn.function.metricErrors({ period: this.period, statistic: 'Sum' }),
-        m.errorCount,
-        atLeast,
-      ),
-      this.alarm(
-        scope,
-        `${id}LambdaThrottles`,
-        `${operation}-lambda-throttles`,
-        `${operation}'s function was throttled ${m.throttleCount} or more times (concurrency limit of the account or region)`,
-        fn.function.metricThrottles({ period: this.period, statistic: 'Sum' }),
-        m.throttleCount,
-        atLeast,
-      ),
+      this.alarm(scope, {
+        id: `${id}ServerErrorRate`,
+        name: `${operation}-5xx-rate`,
+        description: `${operation} answered more than ${m.serverErrorPercent}% of its requests with a 5xx status; its function's log has the errors`,
+        metric: this.serverErrorRate(operation),
+        threshold: m.serverErrorPercent,
+        comparison: above,
+      }),
+      this.alarm(scope, {
+        id: `${id}LatencyP99`,
+        name: `${operation}-latency-p99`,
+        description: `p99 of ${operation}'s handler time is above ${latencyMs} ms`,
+        metric: this.emf(operation, METRICS.latency, 'p99', 'p99'),
+        threshold: latencyMs,
+        comparison: above,
+      }),
+      this.alarm(scope, {
+        id: `${id}LambdaErrors`,
+        name: `${operation}-lambda-errors`,
+        description: `${operation}'s function failed ${m.errorCount} or more times (crash, timeout or out of memory: no answer of its own)`,
+        metric: fn.function.metricErrors({ period: this.period, statistic: 'Sum' }),
+        threshold: m.errorCount,
+        comparison: atLeast,
+      }),
+      this.alarm(scope, {
+        id: `${id}LambdaThrottles`,
+        name: `${operation}-lambda-throttles`,
+        description: `${operation}'s function was throttled ${m.throttleCount} or more times (concurrency limit of the account or region)`,
+        metric: fn.function.metricThrottles({ period: this.period, statistic: 'Sum' }),
+        threshold: m.throttleCount,
+        comparison: atLeast,
+      }),
     ];
   }
 }
@@ -230,72 +228,72 @@ export class Monitoring extends NestedStack {
     this.streamAlarms(streamMetrics(this.alarmFactory, props.stream));
   }
 
-  private alarm(...args: Parameters<AlarmFactory['alarm']> extends [Construct, ...infer Rest] ? Rest : never): void {
-    this.alarms.push(this.alarmFactory.alarm(this, ...args));
+  private alarm(spec: AlarmSpec): void {
+    this.alarms.push(this.alarmFactory.alarm(this, spec));
   }
 
   private tableAlarms(table: TableMetrics): void {
     const m = this.settings.monitoring;
     const atLeast = cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD;
-    this.alarm(
-      'TableReadThrottles',
-      'dynamodb-read-throttles',
-      `The table or an index throttled ${m.throttleCount} or more reads: reads reach maxReadRequestUnits (${this.settings.maxReadRequestUnits}/s) or one partition's limit`,
-      table.readThrottles,
-      m.throttleCount,
-      atLeast,
-    );
-    this.alarm(
-      'TableWriteThrottles',
-      'dynamodb-write-throttles',
-      `The table or an index throttled ${m.throttleCount} or more writes: writes reach maxWriteRequestUnits (${this.settings.maxWriteRequestUnits}/s) or one partition's limit`,
-      table.writeThrottles,
-      m.throttleCount,
-      atLeast,
-    );
-    this.alarm(
-      'TableSystemErrors',
-      'dynamodb-system-errors',
-      `DynamoDB answered ${m.errorCount} or more requests with an internal error (HTTP 500)`,
-      table.systemErrors,
-      m.errorCount,
-      atLeast,
-    );
+    this.alarm({
+      id: 'TableReadThrottles',
+      name: 'dynamodb-read-throttles',
+      description: `The table or an index throttled ${m.throttleCount} or more reads: reads reach maxReadRequestUnits (${this.settings.maxReadRequestUnits}/s) or one partition's limit`,
+      metric: table.readThrottles,
+      threshold: m.throttleCount,
+      comparison: atLeast,
+    });
+    this.alarm({
+      id: 'TableWriteThrottles',
+      name: 'dynamodb-write-throttles',
+      description: `The table or an index throttled ${m.throttleCount} or more writes: writes reach maxWriteRequestUnits (${this.settings.maxWriteRequestUnits}/s) or one partition's limit`,
+      metric: table.writeThrottles,
+      threshold: m.throttleCount,
+      comparison: atLeast,
+    });
+    this.alarm({
+      id: 'TableSystemErrors',
+      name: 'dynamodb-system-errors',
+      description: `DynamoDB answered ${m.errorCount} or more requests with an internal error (HTTP 500)`,
+      metric: table.systemErrors,
+      threshold: m.errorCount,
+      comparison: atLeast,
+    });
   }
 
   private streamAlarms(stream: StreamMetrics): void {
     const m = this.settings.monitoring;
     const id = STREAM_CONSUMER.id;
-    this.alarm(
-      'StreamConsumerErrors',
-      `${id}-errors`,
-      `The stream consumer failed ${m.errorCount} or more times (a failed record of a trigger, or the function itself); its log has the errors`,
-      new cloudwatch.MathExpression({
+    this.alarm({
+      id: 'StreamConsumerErrors',
+      name: `${id}-errors`,
+      description: `The stream consumer failed ${m.errorCount} or more times (a failed record of a trigger, or the function itself); its log has the errors`,
+      metric: new cloudwatch.MathExpression({
         // Partial batch failures are answers, not Lambda errors: both count.
         expression: 'FILL(errors, 0) + FILL(failures, 0)',
         usingMetrics: { errors: stream.errors, failures: stream.failures },
         period: this.alarmFactory.period,
         label: 'errors and failed records',
       }),
-      m.errorCount,
-      cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-    );
-    this.alarm(
-      'StreamConsumerIteratorAge',
-      `${id}-iterator-age`,
-      `The stream consumer is more than ${ITERATOR_AGE_ALARM_MS / 60_000} minutes behind the table's writes (failing, throttled or stopped)`,
-      stream.iteratorAge,
-      ITERATOR_AGE_ALARM_MS,
-      cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-    );
-    this.alarm(
-      'StreamDeadLetters',
-      `${id}-dead-letters`,
-      'Stream records exhausted their retries and were sent to the dead-letter queue: the changes they carry were not applied by every trigger',
-      stream.deadLetters,
-      0,
-      cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-    );
+      threshold: m.errorCount,
+      comparison: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    });
+    this.alarm({
+      id: 'StreamConsumerIteratorAge',
+      name: `${id}-iterator-age`,
+      description: `The stream consumer is more than ${ITERATOR_AGE_ALARM_MS / 60_000} minutes behind the table's writes (failing, throttled or stopped)`,
+      metric: stream.iteratorAge,
+      threshold: ITERATOR_AGE_ALARM_MS,
+      comparison: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+    });
+    this.alarm({
+      id: 'StreamDeadLetters',
+      name: `${id}-dead-letters`,
+      description: 'Stream records exhausted their retries and were sent to the dead-letter queue: the changes they carry were not applied by every trigger',
+      metric: stream.deadLetters,
+      threshold: 0,
+      comparison: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+    });
   }
 }
 

@@ -68,42 +68,8 @@ export class EventCalendarStack extends Stack {
     this.userPoolClient = auth?.client;
 
     const passwordKey = this.makePasswordKey(keep);
-    // What every function reads; the API's functions also check credentials.
-    const shared: Record<string, string> = {
-      TABLE_NAME: this.table.tableName,
-      POWERTOOLS_METRICS_NAMESPACE: stackMetricNamespace(this.stackName),
-      API_NAMESPACE: settings.namespace,
-      // The API's own endpoint, or CloudFront's (a token, no trailing slash), unless the site has a public URL.
-      SITE_URL: settings.siteUrl ?? this.cdn?.url ?? this.api.apiEndpoint,
-      SITE_TIMEZONE: settings.siteTimezone,
-      DEFAULT_LANGUAGE: settings.defaultLanguage,
-      ...(settings.siteName !== undefined ? { SITE_NAME: settings.siteName } : {}),
-      ...(settings.siteDescription !== undefined ? { SITE_DESCRIPTION: settings.siteDescription } : {}),
-    };
-    const environment: Record<string, string> = {
-      ...shared,
-      CACHE_MAX_AGE: String(settings.cacheMaxAge),
-      CACHE_STALE_WHILE_REVALIDATE: String(settings.cacheStaleWhileRevalidate),
-      APP_PASSWORD_SECRET_ARN: passwordKey.secretArn,
-      ...(auth ? { COGNITO_USER_POOL_ID: auth.pool.userPoolId, COGNITO_CLIENT_ID: auth.client.userPoolClientId } : authIssuerEnvironment(settings.authIssuer!)),
-    };
-
-    // Everything no route matches gets WordPress's 404 `rest_no_route` from the fallback.
-    this.fallback = new ApiFunction(this, {
-      operationId: moduleId(FALLBACK_HANDLER),
-      handler: FALLBACK_HANDLER,
-      description: 'Answers requests no route matches with rest_no_route',
-      environment,
-      logRetention: settings.logRetention,
-      timeoutSeconds: FALLBACK_TIMEOUT_SECONDS,
-    });
-    // It answers without reading anything, so it gets no table access at all.
-    new apigw.HttpRoute(this.api, 'DefaultRoute', {
-      httpApi: this.api,
-      routeKey: apigw.HttpRouteKey.DEFAULT,
-      integration: new HttpLambdaIntegration('FallbackIntegration', this.fallback.function),
-    });
-
+    const { shared, environment } = this.environments(settings, passwordKey, auth);
+    this.fallback = this.makeFallback(settings, environment);
     this.changeStream = new ChangeStream(this, 'ChangeStream', { table: this.table, environment: shared, logRetention: settings.logRetention });
 
     acknowledgeGatewayAuthorization(this.api, settings);
@@ -131,7 +97,52 @@ export class EventCalendarStack extends Stack {
       table: this.table,
       stream: this.changeStream,
     });
+    this.makeOutputs(settings, auth);
+  }
 
+  /** What every function reads (`shared`), and what the API's functions read, which also check credentials. */
+  private environments(settings: StackSettings, passwordKey: secretsmanager.Secret, auth: { pool: cognito.UserPool; client: cognito.UserPoolClient } | undefined) {
+    const shared: Record<string, string> = {
+      TABLE_NAME: this.table.tableName,
+      POWERTOOLS_METRICS_NAMESPACE: stackMetricNamespace(this.stackName),
+      API_NAMESPACE: settings.namespace,
+      // The API's own endpoint, or CloudFront's (a token, no trailing slash), unless the site has a public URL.
+      SITE_URL: settings.siteUrl ?? this.cdn?.url ?? this.api.apiEndpoint,
+      SITE_TIMEZONE: settings.siteTimezone,
+      DEFAULT_LANGUAGE: settings.defaultLanguage,
+      ...(settings.siteName !== undefined ? { SITE_NAME: settings.siteName } : {}),
+      ...(settings.siteDescription !== undefined ? { SITE_DESCRIPTION: settings.siteDescription } : {}),
+    };
+    const environment: Record<string, string> = {
+      ...shared,
+      CACHE_MAX_AGE: String(settings.cacheMaxAge),
+      CACHE_STALE_WHILE_REVALIDATE: String(settings.cacheStaleWhileRevalidate),
+      APP_PASSWORD_SECRET_ARN: passwordKey.secretArn,
+      ...(auth ? { COGNITO_USER_POOL_ID: auth.pool.userPoolId, COGNITO_CLIENT_ID: auth.client.userPoolClientId } : authIssuerEnvironment(settings.authIssuer!)),
+    };
+    return { shared, environment };
+  }
+
+  /** Everything no route matches gets WordPress's 404 `rest_no_route` from the fallback. */
+  private makeFallback(settings: StackSettings, environment: Record<string, string>): ApiFunction {
+    const fallback = new ApiFunction(this, {
+      operationId: moduleId(FALLBACK_HANDLER),
+      handler: FALLBACK_HANDLER,
+      description: 'Answers requests no route matches with rest_no_route',
+      environment,
+      logRetention: settings.logRetention,
+      timeoutSeconds: FALLBACK_TIMEOUT_SECONDS,
+    });
+    // It answers without reading anything, so it gets no table access at all.
+    new apigw.HttpRoute(this.api, 'DefaultRoute', {
+      httpApi: this.api,
+      routeKey: apigw.HttpRouteKey.DEFAULT,
+      integration: new HttpLambdaIntegration('FallbackIntegration', fallback.function),
+    });
+    return fallback;
+  }
+
+  private makeOutputs(settings: StackSettings, auth: { pool: cognito.UserPool; client: cognito.UserPoolClient } | undefined): void {
     new CfnOutput(this, 'ApiUrl', {
       description: 'Base URL of the API (English)',
       value: `${this.api.apiEndpoint}/en/${settings.namespace}/events/v1/`,
