@@ -1,6 +1,7 @@
 // Reads a live WordPress + TEC site through its REST APIs: WordPress's wp/v2 with context=edit
 // (the stored text, status, password, author, dates and TEC's _Event* meta) and TEC's
 // tribe/events/v1 for what wp/v2 does not show (featured, sticky, hidden from listings).
+import { pool } from '#lib/runtime/pool.js';
 import { waitAll } from '#lib/runtime/settle.js';
 import { gmtOr, refRefusal, refsRefusal, truthy, wpDate, type SitePost, type SiteTerm, type SiteUser } from './records.js';
 import { eventMeta, jsonMeta, organizerFields, venueFields } from './tec-meta.js';
@@ -103,7 +104,7 @@ export class LiveSite {
     const first = await this.get(route, { ...q, page: 1 });
     if (first.status >= 400) throw new SiteError(`GET ${route} answered ${first.status} ${first.body?.code ?? ''}: ${first.body?.message ?? ''}`);
     const pages = Math.ceil(first.total / 100);
-    const rest = await mapLimit(
+    const rest = await pool(
       Array.from({ length: Math.max(0, pages - 1) }, (_, i) => i + 2),
       this.opts.concurrency,
       async (page) => {
@@ -162,7 +163,7 @@ export class LiveSite {
     // TEC answers 404 for a page past the last, and for a list with no event.
     if (first.status >= 400) return [];
     const pages = Number(first.body?.total_pages ?? 1) || 1;
-    const rest = await mapLimit(
+    const rest = await pool(
       Array.from({ length: Math.max(0, pages - 1) }, (_, i) => i + 2),
       this.opts.concurrency,
       async (page) => {
@@ -180,7 +181,7 @@ export class LiveSite {
     const since = this.opts.since ? wpDate(modifiedAfter(this.opts.since)) : undefined;
     // TEC shows a draft's modified_utc as zeros: such an event is read, and judged by wp/v2's date.
     const missing = (await this.tecEvents()).filter((e) => !seen.has(e.id) && (!since || e.modified_utc.startsWith('0000') || e.modified_utc > since));
-    const read = await mapLimit(missing, this.opts.concurrency, async ({ id }) => {
+    const read = await pool(missing, this.opts.concurrency, async ({ id }) => {
       const r = await this.get(`/wp/v2/tribe_events/${id}`, { context: 'edit' });
       if (r.status === 404) return undefined;
       if (r.status >= 400) throw new SiteError(`GET /wp/v2/tribe_events/${id} answered ${r.status} ${r.body?.code ?? ''}: ${r.body?.message ?? ''}`);
@@ -193,7 +194,7 @@ export class LiveSite {
     const out = new Map<number, string>();
     const unique = [...new Set(ids)];
     const chunks = Array.from({ length: Math.ceil(unique.length / 100) }, (_, i) => unique.slice(i * 100, i * 100 + 100));
-    for (const list of await mapLimit(chunks, this.opts.concurrency, (c) => this.all('/wp/v2/media', { include: c.join(','), _fields: 'id,source_url' })))
+    for (const list of await pool(chunks, this.opts.concurrency, (c) => this.all('/wp/v2/media', { include: c.join(','), _fields: 'id,source_url' })))
       for (const m of list) out.set(Number(m.id), String(m.source_url ?? ''));
     return out;
   }
@@ -201,7 +202,7 @@ export class LiveSite {
   /** TEC's featured, sticky and hidden flags, which wp/v2 does not show: one TEC read per event. */
   private async eventFlags(events: { id: number; password: string }[]): Promise<Map<number, EventFlags>> {
     const out = new Map<number, EventFlags>();
-    await mapLimit(events, this.opts.concurrency, async ({ id, password }) => {
+    await pool(events, this.opts.concurrency, async ({ id, password }) => {
       // TEC refuses a password-protected event even to its admin (403) unless the password is given.
       const r = await this.get(`/tribe/events/v1/events/${id}`, password ? { password } : {});
       if (r.status === 200 && r.body)
@@ -258,20 +259,6 @@ const causeOf = (err: unknown): string => {
 export const modifiedAfter = (since: string): string => new Date(Math.floor(Date.parse(since) / 1000) * 1000 - 1000).toISOString().replace('.000Z', 'Z');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** `fn` over `items`, at most `limit` at once, results in order. */
-export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await waitAll(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
 
 const raw = (v: Loose): string => (v && typeof v === 'object' ? String(v.raw ?? v.rendered ?? '') : String(v ?? ''));
 
