@@ -4,7 +4,7 @@
 import { pool } from '#lib/runtime/pool.js';
 import { waitAll } from '#lib/runtime/settle.js';
 import { gmtOr, refRefusal, refsRefusal, truthy, wpDate, type SitePost, type SiteTerm, type SiteUser } from './records.js';
-import { eventMeta, jsonMeta, organizerFields, venueFields } from './tec-meta.js';
+import { eventMeta, jsonMeta, organizerFields, venueFields, withRows, type Meta } from './tec-meta.js';
 import { getFollowing, RedirectRefused } from './redirects.js';
 
 export interface LiveOptions {
@@ -126,15 +126,21 @@ export class LiveSite {
     return [...cats.map((t) => mapTerm(t, 'category')), ...tags.map((t) => mapTerm(t, 'tag'))];
   }
 
-  /** The venues, organizers or events (with their image URLs and TEC's flags). */
+  /** The venues, organizers or events (with their image URLs and what TEC's own answer tells). */
   async posts(kind: 'venue' | 'organizer' | 'event'): Promise<SitePost[]> {
     const query: Record<string, string> = { status: STATUSES };
     if (this.opts.since) query.modified_after = modifiedAfter(this.opts.since);
     const raw = await this.all(`/wp/v2/${TYPES[kind]}`, query);
     if (kind === 'event') raw.push(...(await this.pastEvents(raw)));
     const media = await this.imageUrls(raw.map((p) => Number(p.featured_media)).filter((n) => n > 0));
-    const flags = kind === 'event' ? await this.eventFlags(raw.map((p) => ({ id: Number(p.id), password: String(p.password ?? '') }))) : new Map<number, EventFlags>();
-    return raw.map((p) => mapPost(kind, p, media.get(Number(p.featured_media)) ?? '', flags.get(Number(p.id))));
+    const told =
+      kind === 'organizer'
+        ? new Map<number, Json>()
+        : await this.tecAnswers(
+            kind,
+            raw.map((p) => ({ id: Number(p.id), password: String(p.password ?? '') })),
+          );
+    return raw.map((p) => mapPost(kind, p, media.get(Number(p.featured_media)) ?? '', told.get(Number(p.id))));
   }
 
   /** Every id of a post type on the site (for --delete-missing after a partial read). */
@@ -199,37 +205,19 @@ export class LiveSite {
     return out;
   }
 
-  /** TEC's featured, sticky and hidden flags, which wp/v2 does not show: one TEC read per event. */
-  private async eventFlags(events: { id: number; password: string }[]): Promise<Map<number, EventFlags>> {
-    const out = new Map<number, EventFlags>();
-    await pool(events, this.opts.concurrency, async ({ id, password }) => {
-      // TEC refuses a password-protected event even to its admin (403) unless the password is given.
-      const r = await this.get(`/tribe/events/v1/events/${id}`, password ? { password } : {});
-      if (r.status === 200 && r.body)
-        out.set(id, {
-          featured: truthy(r.body.featured),
-          sticky: truthy(r.body.sticky),
-          hide_from_listings: truthy(r.body.hide_from_listings),
-          timezone_abbr: String(r.body.timezone_abbr ?? ''),
-          show_map: truthy(r.body.show_map),
-          show_map_link: truthy(r.body.show_map_link),
-          // TEC shows the event's own link as its website while _EventURL was never set (wp/v2
-          // shows '' for both): such an event is stored here without one, and shows its link too.
-          websiteUnset: r.body.website === r.body.url,
-        });
+  /**
+   * TEC's own answer for each event or venue (one read each), which tells what wp/v2 cannot: rows
+   * it fills with defaults when never written, rows it does not show, an event's sticky flag.
+   */
+  private async tecAnswers(kind: 'venue' | 'event', posts: { id: number; password: string }[]): Promise<Map<number, Json>> {
+    const out = new Map<number, Json>();
+    await pool(posts, this.opts.concurrency, async ({ id, password }) => {
+      // TEC refuses a password-protected post even to its admin (403) unless the password is given.
+      const r = await this.get(`/tribe/events/v1/${kind}s/${id}`, password ? { password } : {});
+      if (r.status === 200 && r.body && typeof r.body === 'object') out.set(id, r.body);
     });
     return out;
   }
-}
-
-interface EventFlags {
-  featured: boolean;
-  sticky: boolean;
-  hide_from_listings: boolean;
-  show_map: boolean;
-  show_map_link: boolean;
-  timezone_abbr: string;
-  websiteUnset: boolean;
 }
 
 /**
@@ -288,9 +276,35 @@ export function mapTerm(t: Json, kind: 'category' | 'tag'): SiteTerm {
   };
 }
 
-/** A wp/v2 post (context=edit) of a TEC type as a site record. */
-export function mapPost(kind: SitePost['kind'], p: Json, image: string, flags?: EventFlags): SitePost {
-  const m = jsonMeta(p.meta);
+/**
+ * The rows of a post's meta that wp/v2 cannot tell, from TEC's answer for it. wp/v2 fills every key
+ * it registers (a map flag never written shows as false, where TEC shows true; an _EventURL never
+ * written as '', where TEC shows the event's link) and leaves out featured, hidden and the zone's
+ * abbreviation. Without TEC's answer (it refuses a trashed event), an event's '' website is read
+ * as never written, as TEC writes none unless one is given.
+ */
+function tecRows(kind: SitePost['kind'], site: Meta, tec: Json | undefined): Record<string, string | undefined> {
+  const yes = (v: unknown) => (truthy(v) ? '1' : '');
+  if (kind === 'venue') return tec ? { _VenueShowMap: yes(tec.show_map), _VenueShowMapLink: yes(tec.show_map_link) } : {};
+  if (kind !== 'event') return {};
+  // A website written equal to the event's own link is kept: it names the site it came from.
+  const website = site.one('_EventURL');
+  const url = { _EventURL: !website && (!tec || tec.website === tec.url) ? undefined : website };
+  if (!tec) return url;
+  return {
+    ...url,
+    _EventShowMap: yes(tec.show_map),
+    _EventShowMapLink: yes(tec.show_map_link),
+    _tribe_featured: yes(tec.featured),
+    _EventHideFromUpcoming: truthy(tec.hide_from_listings) ? 'yes' : '',
+    _EventTimezoneAbbr: String(tec.timezone_abbr ?? ''),
+  };
+}
+
+/** A wp/v2 post (context=edit) of a TEC type as a site record; `tec` is TEC's own answer for it. */
+export function mapPost(kind: SitePost['kind'], p: Json, image: string, tec?: Json): SitePost {
+  const site = jsonMeta(p.meta);
+  const m = withRows(site, tecRows(kind, site, tec));
   const date = wpDate(p.date);
   const modified = wpDate(p.modified);
   const authorRefused = refRefusal('author', p.author);
@@ -310,13 +324,11 @@ export function mapPost(kind: SitePost['kind'], p: Json, image: string, flags?: 
   const text = { description: raw(p.content), image };
   if (kind === 'venue') return { ...base, fields: { venue: raw(p.title), ...text, ...venueFields(m) } };
   if (kind === 'organizer') return { ...base, fields: { organizer: raw(p.title), ...text, ...organizerFields(m) } };
-  const { fields, utc, refused } = eventMeta(m);
+  // wp/v2 shows no menu order for events: TEC's sticky stands for it.
+  const { fields, utc, refused } = eventMeta(m, truthy(tec?.sticky) ? -1 : 0);
   const why = base.refused ?? refused ?? refsRefusal('category', asList(p.tribe_events_cat)) ?? refsRefusal('tag', asList(p.tags));
-  // wp/v2 shows an _EventURL never written as '' and fills unwritten flags with false: TEC's own
-  // answer tells them (its website is the event's link, its map flags true).
-  if (flags?.websiteUnset && !fields.website) delete fields.website;
-  // Nor does it show the zone's abbreviation: without TEC's answer, it is computed here.
-  if (!flags) delete fields.timezone_abbr;
+  // wp/v2 does not show the zone's abbreviation: without TEC's answer, it is computed here.
+  if (!tec) delete fields.timezone_abbr;
   return {
     ...base,
     ...(utc ? { utc } : {}),
@@ -326,16 +338,6 @@ export function mapPost(kind: SitePost['kind'], p: Json, image: string, flags?: 
       ...text,
       excerpt: raw(p.excerpt),
       ...fields,
-      ...(flags
-        ? {
-            show_map: flags.show_map,
-            show_map_link: flags.show_map_link,
-            featured: flags.featured,
-            hide_from_listings: flags.hide_from_listings,
-            timezone_abbr: flags.timezone_abbr,
-          }
-        : {}),
-      sticky: flags?.sticky ?? false,
       categories: termIds(p.tribe_events_cat),
       tags: termIds(p.tags),
     },
