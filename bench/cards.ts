@@ -17,6 +17,7 @@ import { benchCli } from './cli.js';
 import { benchTable, runBench } from './main.js';
 import { renderCards, runContext, writeTable } from './readme.js';
 import { call, Progress } from '#lib/local/demo-calendar.js';
+import { pool } from '#lib/runtime/pool.js';
 
 const DEFAULT_LINKED = 5000;
 const settings = benchCli(
@@ -65,10 +66,10 @@ async function main(): Promise<number> {
     const venueId = venue.body.id as number;
     console.error(`creating ${LINKED.toLocaleString('en-US')} events linked to venue ${venueId}…`);
     const progress = new Progress(LINKED, 'events');
-    let next = 0;
-    const worker = async () => {
-      while (next < LINKED) {
-        const i = next++;
+    await pool(
+      Array.from({ length: LINKED }, (_, i) => i),
+      CONCURRENCY,
+      async (i) => {
         const day = new Date(Date.UTC(2031, 0, 1) + (i % 700) * 86_400_000).toISOString().slice(0, 10);
         const res = await call('POST', 'en', '/events', {
           token,
@@ -76,9 +77,8 @@ async function main(): Promise<number> {
         });
         if (res.status !== 201) throw new Error(`event create -> ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
         progress.tick();
-      }
-    };
-    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+      },
+    );
     await poller.drain(60 * 60_000);
 
     console.error('editing the venue…');

@@ -26,6 +26,7 @@ import { call } from '#lib/local/demo-calendar.js';
 import { benchCli } from './cli.js';
 import { benchTable, runBench } from './main.js';
 import { runContext } from './readme.js';
+import { pool } from '#lib/runtime/pool.js';
 
 const settings = benchCli(
   'bench:ical',
@@ -70,10 +71,10 @@ function when(i: number, perDay: number): { start: string; end: string } {
 /** Events `from` to `to` - 1 through the create handler; every third is linked. */
 async function seed(from: number, to: number, perDay: number, links: Links, token: string): Promise<number> {
   const t = performance.now();
-  let next = from;
-  const worker = async () => {
-    while (next < to) {
-      const i = next++;
+  await pool(
+    Array.from({ length: to - from }, (_, k) => from + k),
+    CONCURRENCY,
+    async (i) => {
       const { start, end } = when(i, perDay);
       const linked =
         i % 3 === 0
@@ -92,9 +93,8 @@ async function seed(from: number, to: number, perDay: number, links: Links, toke
       };
       const res = await call('POST', 'en', '/events', { body, token });
       if (res.status !== 201) throw new Error(`create ${i}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    },
+  );
   return (performance.now() - t) / 1000;
 }
 
@@ -135,24 +135,16 @@ async function fill(from: number, to: number, perDay: number): Promise<number> {
       else if (item.Update) updates.push(item.Update);
     }
   }
-  const send = async <T>(list: T[], width: number, one: (x: T) => Promise<unknown>) => {
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: width }, async () => {
-        while (next < list.length) await one(list[next++]!);
-      }),
-    );
-  };
   const batches: Record<string, unknown>[][] = [];
   for (let i = 0; i < puts.length; i += 25) batches.push(puts.slice(i, i + 25));
-  await send(batches, CONCURRENCY, async (batch) => {
+  await pool(batches, CONCURRENCY, async (batch) => {
     let pending = batch.map((Item) => ({ PutRequest: { Item } }));
     while (pending.length) {
       const out = await db().send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
       pending = (out.UnprocessedItems?.[table] as typeof pending | undefined) ?? [];
     }
   });
-  await send(updates, CONCURRENCY, (u) => db().send(new UpdateCommand(u)));
+  await pool(updates, CONCURRENCY, (u) => db().send(new UpdateCommand(u)));
   return (performance.now() - t) / 1000;
 }
 

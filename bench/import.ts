@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { mintToken } from '#lib/local/dev-auth.js';
 import { invoke } from '#lib/local/invoke.js';
 import { importLive } from '#lib/import/run.js';
-import { mapLimit } from '#lib/import/live-source.js';
+import { pool } from '#lib/runtime/pool.js';
 import { benchCli } from './cli.js';
 import { benchTable, runBench } from './main.js';
 import { runContext } from './readme.js';
@@ -46,7 +46,7 @@ async function fill(login: string, n: number): Promise<number> {
   const venue = await post('/venues', { venue: `bench-import hall ${run}` });
   const organizer = await post('/organizers', { organizer: `bench-import org ${run}` });
   const started = performance.now();
-  await mapLimit(
+  await pool(
     Array.from({ length: n }, (_, i) => i),
     CONCURRENCY,
     (i) => {

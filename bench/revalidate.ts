@@ -29,6 +29,7 @@ import { terminalLogWriter } from '#lib/local/terminal-log.js';
 import { benchCli } from './cli.js';
 import { benchTable, runBench } from './main.js';
 import { runContext } from './readme.js';
+import { pool } from '#lib/runtime/pool.js';
 
 const settings = benchCli(
   'bench:revalidate',
@@ -148,29 +149,27 @@ runBench(async () => {
     const token = await mintToken(keys, { role: 'editor' });
     const venue = (await call('POST', 'en', '/venues', { body: { venue: 'Main Hall', city: 'Vilnius', address: 'Street 1' }, token })).body.id as number;
     const category = (await call('POST', 'en', '/categories', { body: { name: 'Talks' }, token })).body.id as number;
-    let next = 0;
     let first: number | undefined;
     const t = performance.now();
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (next < EVENTS) {
-          const i = next++;
-          const day = new Date(Date.now() + (1 + Math.floor(i / 3)) * 86_400_000);
-          const date = `${day.getUTCFullYear()}-${two(day.getUTCMonth() + 1)}-${two(day.getUTCDate())}`;
-          const hour = 9 + (i % 3) * 3;
-          const body = {
-            title: `Event ${i}: talk, music & more`,
-            description: `<p>Event number ${i}, with a paragraph; and another line of text about it.</p>`,
-            start_date: `${date} ${two(hour)}:00:00`,
-            end_date: `${date} ${two(hour + 2)}:00:00`,
-            status: 'publish',
-            ...(i % 3 === 0 ? { venue, categories: [category] } : {}),
-          };
-          const res = await call('POST', 'en', '/events', { body, token });
-          if (res.status !== 201) throw new Error(`create ${i}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
-          if (i === 0) first = res.body.id;
-        }
-      }),
+    await pool(
+      Array.from({ length: EVENTS }, (_, i) => i),
+      CONCURRENCY,
+      async (i) => {
+        const day = new Date(Date.now() + (1 + Math.floor(i / 3)) * 86_400_000);
+        const date = `${day.getUTCFullYear()}-${two(day.getUTCMonth() + 1)}-${two(day.getUTCDate())}`;
+        const hour = 9 + (i % 3) * 3;
+        const body = {
+          title: `Event ${i}: talk, music & more`,
+          description: `<p>Event number ${i}, with a paragraph; and another line of text about it.</p>`,
+          start_date: `${date} ${two(hour)}:00:00`,
+          end_date: `${date} ${two(hour + 2)}:00:00`,
+          status: 'publish',
+          ...(i % 3 === 0 ? { venue, categories: [category] } : {}),
+        };
+        const res = await call('POST', 'en', '/events', { body, token });
+        if (res.status !== 201) throw new Error(`create ${i}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+        if (i === 0) first = res.body.id;
+      },
     );
     const seedSeconds = round((performance.now() - t) / 1000, 1);
     console.log(`seeded ${EVENTS} events in ${seedSeconds} s`);

@@ -31,6 +31,7 @@ import { BENCH_LANGS, call, monthStart, planSeed, runSeed } from '#lib/local/dem
 import { benchCli } from './cli.js';
 import { runBench } from './main.js';
 import { runContext } from './readme.js';
+import { pool } from '#lib/runtime/pool.js';
 
 const settings = benchCli(
   'bench:search',
@@ -157,60 +158,50 @@ async function cloneInto(from: string, size: number): Promise<void> {
     words.set(e.id, out.Items ?? []);
   }
   const started = performance.now();
-  let next = 0;
   const copies = Array.from({ length: size - source.length }, (_, i) => i);
   const buckets = new Map<string, { key: { pk: string; sk: string }; days: Map<string, Set<number>> }>();
-  const worker = async () => {
-    for (let i = copies[next++]; i !== undefined; i = copies[next++]) {
-      const e = source[i % source.length]!;
-      const id = 50_000_000 + i;
-      const copy: EventItem = { ...e, id, slug: `${e.slug}-c${i}` };
-      for (let attempt = 0; ; attempt++) {
-        try {
-          await db().send(new TransactWriteCommand({ TransactItems: eventTransaction(undefined, copy, table).items }));
-          break;
-        } catch (err) {
-          // A retry of a write that landed after all.
-          if ((err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') break;
-          if (attempt > 20) throw err;
-          await new Promise((r) => setTimeout(r, 20 * (attempt + 1)));
-        }
+  await pool(copies, 8, async (i) => {
+    const e = source[i % source.length]!;
+    const id = 50_000_000 + i;
+    const copy: EventItem = { ...e, id, slug: `${e.slug}-c${i}` };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await db().send(new TransactWriteCommand({ TransactItems: eventTransaction(undefined, copy, table).items }));
+        break;
+      } catch (err) {
+        // A retry of a write that landed after all.
+        if ((err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') break;
+        if (attempt > 20) throw err;
+        await new Promise((r) => setTimeout(r, 20 * (attempt + 1)));
       }
-      const entries = words
-        .get(e.id)!
-        .map((w): Record<string, unknown> => ({ ...w, pk: keys.word(id, '').pk, id, eventId: id, gsi2sk: listKeys.event(e.lang, e.status, e.utcStart, id).gsi2sk }));
-      for (let k = 0; k < entries.length; k += 25) {
-        let pending = entries.slice(k, k + 25).map((Item) => ({ PutRequest: { Item } }));
-        while (pending.length) {
-          const out = await db().send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
-          pending = (out.UnprocessedItems?.[table] ?? []) as typeof pending;
-        }
-      }
-      for (const w of entries) {
-        const { key, day } = bucketOf(String(w.gsi2pk), String(w.utcStart));
-        const b = buckets.get(`${key.pk}|${key.sk}`) ?? { key, days: new Map<string, Set<number>>() };
-        buckets.set(`${key.pk}|${key.sk}`, b);
-        b.days.set(day, (b.days.get(day) ?? new Set<number>()).add(id));
-      }
-      if (i % 1000 === 0) console.error(`  ${i} copies, ${round((performance.now() - started) / 1000, 1)} s`);
     }
-  };
-  await Promise.all(Array.from({ length: 8 }, worker));
-  // The search index's count buckets: each bucket once, with every copy's id.
-  const list = [...buckets.values()];
-  let at = 0;
-  await Promise.all(
-    Array.from({ length: 8 }, async () => {
-      for (let b = list[at++]; b; b = list[at++]) {
-        const names: Record<string, string> = {};
-        const values: Record<string, unknown> = {};
-        const adds = [...b.days].map(([day, ids], n) => ((names[`#d${n}`] = day), (values[`:d${n}`] = ids), `#d${n} :d${n}`));
-        await db().send(
-          new UpdateCommand({ TableName: table, Key: b.key, UpdateExpression: `ADD ${adds.join(', ')}`, ExpressionAttributeNames: names, ExpressionAttributeValues: values }),
-        );
+    const entries = words
+      .get(e.id)!
+      .map((w): Record<string, unknown> => ({ ...w, pk: keys.word(id, '').pk, id, eventId: id, gsi2sk: listKeys.event(e.lang, e.status, e.utcStart, id).gsi2sk }));
+    for (let k = 0; k < entries.length; k += 25) {
+      let pending = entries.slice(k, k + 25).map((Item) => ({ PutRequest: { Item } }));
+      while (pending.length) {
+        const out = await db().send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
+        pending = (out.UnprocessedItems?.[table] ?? []) as typeof pending;
       }
-    }),
-  );
+    }
+    for (const w of entries) {
+      const { key, day } = bucketOf(String(w.gsi2pk), String(w.utcStart));
+      const b = buckets.get(`${key.pk}|${key.sk}`) ?? { key, days: new Map<string, Set<number>>() };
+      buckets.set(`${key.pk}|${key.sk}`, b);
+      b.days.set(day, (b.days.get(day) ?? new Set<number>()).add(id));
+    }
+    if (i % 1000 === 0) console.error(`  ${i} copies, ${round((performance.now() - started) / 1000, 1)} s`);
+  });
+  // The search index's count buckets: each bucket once, with every copy's id.
+  await pool([...buckets.values()], 8, async (b) => {
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {};
+    const adds = [...b.days].map(([day, ids], n) => ((names[`#d${n}`] = day), (values[`:d${n}`] = ids), `#d${n} :d${n}`));
+    await db().send(
+      new UpdateCommand({ TableName: table, Key: b.key, UpdateExpression: `ADD ${adds.join(', ')}`, ExpressionAttributeNames: names, ExpressionAttributeValues: values }),
+    );
+  });
 }
 
 interface Sample {

@@ -45,6 +45,7 @@ import { benchCli } from './cli.js';
 import { benchTable, runBench } from './main.js';
 import { refuseConflicts, type Refusals } from './conflicts.js';
 import { renderStorms, runContext, writeTable, type Mode, type StormVariant } from './readme.js';
+import { pool } from '#lib/runtime/pool.js';
 
 const settings = benchCli(
   'bench:storms',
@@ -169,11 +170,12 @@ async function ok(method: string, path: string, body?: unknown): Promise<any> {
 }
 
 /** `n` calls of `fn`, at most `width` at a time (all at once by default). */
-async function burst<T>(n: number, fn: (i: number) => Promise<T>, width = n): Promise<T[]> {
-  const out: T[] = [];
-  for (let i = 0; i < n; i += width) out.push(...(await Promise.all(Array.from({ length: Math.min(width, n - i) }, (_, j) => fn(i + j)))));
-  return out;
-}
+const burst = <T>(n: number, fn: (i: number) => Promise<T>, width = n): Promise<T[]> =>
+  pool(
+    Array.from({ length: n }, (_, i) => i),
+    width,
+    fn,
+  );
 
 const day = (month: string, i: number) => `${month}-${String(1 + (i % 28)).padStart(2, '0')}`;
 const window = (month: string) => `start_date=${month}-01&end_date=${month}-28 23:59:59`;

@@ -40,6 +40,7 @@ import { indexAttributes } from '#lib/logic/event-writes.js';
 import { getItem } from '#lib/store/reads.js';
 import { keys, listKeys } from '#lib/store/keys.js';
 import type { EventItem, LinkItem } from '#lib/store/items.js';
+import { pool } from '#lib/runtime/pool.js';
 
 const settings = benchCli(
   'bench:writes',
@@ -167,18 +168,12 @@ async function expectOk(method: string, path: string, body?: unknown): Promise<a
 }
 
 /** Runs `fn` for 0..n-1 with `width` calls in flight. */
-async function storm<T>(n: number, width: number, fn: (i: number) => Promise<T>): Promise<T[]> {
-  const out: T[] = new Array(n);
-  let next = 0;
-  const worker = async () => {
-    while (next < n) {
-      const i = next++;
-      out[i] = await fn(i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(width, n) }, worker));
-  return out;
-}
+const storm = <T>(n: number, width: number, fn: (i: number) => Promise<T>): Promise<T[]> =>
+  pool(
+    Array.from({ length: n }, (_, i) => i),
+    width,
+    fn,
+  );
 
 // --- scenarios ------------------------------------------------------------------------------------
 

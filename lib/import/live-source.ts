@@ -1,9 +1,10 @@
 // Reads a live WordPress + TEC site through its REST APIs: WordPress's wp/v2 with context=edit
 // (the stored text, status, password, author, dates and TEC's _Event* meta) and TEC's
 // tribe/events/v1 for what wp/v2 does not show (featured, sticky, hidden from listings).
+import { pool } from '#lib/runtime/pool.js';
 import { waitAll } from '#lib/runtime/settle.js';
 import { gmtOr, refRefusal, refsRefusal, truthy, wpDate, type SitePost, type SiteTerm, type SiteUser } from './records.js';
-import { eventMeta, jsonMeta, organizerFields, venueFields } from './tec-meta.js';
+import { eventMeta, jsonMeta, organizerFields, venueFields, withRows, type Meta } from './tec-meta.js';
 import { getFollowing, RedirectRefused } from './redirects.js';
 
 export interface LiveOptions {
@@ -103,7 +104,7 @@ export class LiveSite {
     const first = await this.get(route, { ...q, page: 1 });
     if (first.status >= 400) throw new SiteError(`GET ${route} answered ${first.status} ${first.body?.code ?? ''}: ${first.body?.message ?? ''}`);
     const pages = Math.ceil(first.total / 100);
-    const rest = await mapLimit(
+    const rest = await pool(
       Array.from({ length: Math.max(0, pages - 1) }, (_, i) => i + 2),
       this.opts.concurrency,
       async (page) => {
@@ -125,15 +126,21 @@ export class LiveSite {
     return [...cats.map((t) => mapTerm(t, 'category')), ...tags.map((t) => mapTerm(t, 'tag'))];
   }
 
-  /** The venues, organizers or events (with their image URLs and TEC's flags). */
+  /** The venues, organizers or events (with their image URLs and what TEC's own answer tells). */
   async posts(kind: 'venue' | 'organizer' | 'event'): Promise<SitePost[]> {
     const query: Record<string, string> = { status: STATUSES };
     if (this.opts.since) query.modified_after = modifiedAfter(this.opts.since);
     const raw = await this.all(`/wp/v2/${TYPES[kind]}`, query);
     if (kind === 'event') raw.push(...(await this.pastEvents(raw)));
     const media = await this.imageUrls(raw.map((p) => Number(p.featured_media)).filter((n) => n > 0));
-    const flags = kind === 'event' ? await this.eventFlags(raw.map((p) => ({ id: Number(p.id), password: String(p.password ?? '') }))) : new Map<number, EventFlags>();
-    return raw.map((p) => mapPost(kind, p, media.get(Number(p.featured_media)) ?? '', flags.get(Number(p.id))));
+    const told =
+      kind === 'organizer'
+        ? new Map<number, Json>()
+        : await this.tecAnswers(
+            kind,
+            raw.map((p) => ({ id: Number(p.id), password: String(p.password ?? '') })),
+          );
+    return raw.map((p) => mapPost(kind, p, media.get(Number(p.featured_media)) ?? '', told.get(Number(p.id))));
   }
 
   /** Every id of a post type on the site (for --delete-missing after a partial read). */
@@ -162,7 +169,7 @@ export class LiveSite {
     // TEC answers 404 for a page past the last, and for a list with no event.
     if (first.status >= 400) return [];
     const pages = Number(first.body?.total_pages ?? 1) || 1;
-    const rest = await mapLimit(
+    const rest = await pool(
       Array.from({ length: Math.max(0, pages - 1) }, (_, i) => i + 2),
       this.opts.concurrency,
       async (page) => {
@@ -180,7 +187,7 @@ export class LiveSite {
     const since = this.opts.since ? wpDate(modifiedAfter(this.opts.since)) : undefined;
     // TEC shows a draft's modified_utc as zeros: such an event is read, and judged by wp/v2's date.
     const missing = (await this.tecEvents()).filter((e) => !seen.has(e.id) && (!since || e.modified_utc.startsWith('0000') || e.modified_utc > since));
-    const read = await mapLimit(missing, this.opts.concurrency, async ({ id }) => {
+    const read = await pool(missing, this.opts.concurrency, async ({ id }) => {
       const r = await this.get(`/wp/v2/tribe_events/${id}`, { context: 'edit' });
       if (r.status === 404) return undefined;
       if (r.status >= 400) throw new SiteError(`GET /wp/v2/tribe_events/${id} answered ${r.status} ${r.body?.code ?? ''}: ${r.body?.message ?? ''}`);
@@ -193,42 +200,24 @@ export class LiveSite {
     const out = new Map<number, string>();
     const unique = [...new Set(ids)];
     const chunks = Array.from({ length: Math.ceil(unique.length / 100) }, (_, i) => unique.slice(i * 100, i * 100 + 100));
-    for (const list of await mapLimit(chunks, this.opts.concurrency, (c) => this.all('/wp/v2/media', { include: c.join(','), _fields: 'id,source_url' })))
+    for (const list of await pool(chunks, this.opts.concurrency, (c) => this.all('/wp/v2/media', { include: c.join(','), _fields: 'id,source_url' })))
       for (const m of list) out.set(Number(m.id), String(m.source_url ?? ''));
     return out;
   }
 
-  /** TEC's featured, sticky and hidden flags, which wp/v2 does not show: one TEC read per event. */
-  private async eventFlags(events: { id: number; password: string }[]): Promise<Map<number, EventFlags>> {
-    const out = new Map<number, EventFlags>();
-    await mapLimit(events, this.opts.concurrency, async ({ id, password }) => {
-      // TEC refuses a password-protected event even to its admin (403) unless the password is given.
-      const r = await this.get(`/tribe/events/v1/events/${id}`, password ? { password } : {});
-      if (r.status === 200 && r.body)
-        out.set(id, {
-          featured: truthy(r.body.featured),
-          sticky: truthy(r.body.sticky),
-          hide_from_listings: truthy(r.body.hide_from_listings),
-          timezone_abbr: String(r.body.timezone_abbr ?? ''),
-          show_map: truthy(r.body.show_map),
-          show_map_link: truthy(r.body.show_map_link),
-          // TEC shows the event's own link as its website while _EventURL was never set (wp/v2
-          // shows '' for both): such an event is stored here without one, and shows its link too.
-          websiteUnset: r.body.website === r.body.url,
-        });
+  /**
+   * TEC's own answer for each event or venue (one read each), which tells what wp/v2 cannot: rows
+   * it fills with defaults when never written, rows it does not show, an event's sticky flag.
+   */
+  private async tecAnswers(kind: 'venue' | 'event', posts: { id: number; password: string }[]): Promise<Map<number, Json>> {
+    const out = new Map<number, Json>();
+    await pool(posts, this.opts.concurrency, async ({ id, password }) => {
+      // TEC refuses a password-protected post even to its admin (403) unless the password is given.
+      const r = await this.get(`/tribe/events/v1/${kind}s/${id}`, password ? { password } : {});
+      if (r.status === 200 && r.body && typeof r.body === 'object') out.set(id, r.body);
     });
     return out;
   }
-}
-
-interface EventFlags {
-  featured: boolean;
-  sticky: boolean;
-  hide_from_listings: boolean;
-  show_map: boolean;
-  show_map_link: boolean;
-  timezone_abbr: string;
-  websiteUnset: boolean;
 }
 
 /**
@@ -259,20 +248,6 @@ export const modifiedAfter = (since: string): string => new Date(Math.floor(Date
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** `fn` over `items`, at most `limit` at once, results in order. */
-export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await waitAll(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
-
 const raw = (v: Loose): string => (v && typeof v === 'object' ? String(v.raw ?? v.rendered ?? '') : String(v ?? ''));
 
 /** WordPress's roles, highest first, as this API names them (it knows contributor, author and editor). */
@@ -301,9 +276,35 @@ export function mapTerm(t: Json, kind: 'category' | 'tag'): SiteTerm {
   };
 }
 
-/** A wp/v2 post (context=edit) of a TEC type as a site record. */
-export function mapPost(kind: SitePost['kind'], p: Json, image: string, flags?: EventFlags): SitePost {
-  const m = jsonMeta(p.meta);
+/**
+ * The rows of a post's meta that wp/v2 cannot tell, from TEC's answer for it. wp/v2 fills every key
+ * it registers (a map flag never written shows as false, where TEC shows true; an _EventURL never
+ * written as '', where TEC shows the event's link) and leaves out featured, hidden and the zone's
+ * abbreviation. Without TEC's answer (it refuses a trashed event), an event's '' website is read
+ * as never written, as TEC writes none unless one is given.
+ */
+function tecRows(kind: SitePost['kind'], site: Meta, tec: Json | undefined): Record<string, string | undefined> {
+  const yes = (v: unknown) => (truthy(v) ? '1' : '');
+  if (kind === 'venue') return tec ? { _VenueShowMap: yes(tec.show_map), _VenueShowMapLink: yes(tec.show_map_link) } : {};
+  if (kind !== 'event') return {};
+  // A website written equal to the event's own link is kept: it names the site it came from.
+  const website = site.one('_EventURL');
+  const url = { _EventURL: !website && (!tec || tec.website === tec.url) ? undefined : website };
+  if (!tec) return url;
+  return {
+    ...url,
+    _EventShowMap: yes(tec.show_map),
+    _EventShowMapLink: yes(tec.show_map_link),
+    _tribe_featured: yes(tec.featured),
+    _EventHideFromUpcoming: truthy(tec.hide_from_listings) ? 'yes' : '',
+    _EventTimezoneAbbr: String(tec.timezone_abbr ?? ''),
+  };
+}
+
+/** A wp/v2 post (context=edit) of a TEC type as a site record; `tec` is TEC's own answer for it. */
+export function mapPost(kind: SitePost['kind'], p: Json, image: string, tec?: Json): SitePost {
+  const site = jsonMeta(p.meta);
+  const m = withRows(site, tecRows(kind, site, tec));
   const date = wpDate(p.date);
   const modified = wpDate(p.modified);
   const authorRefused = refRefusal('author', p.author);
@@ -323,13 +324,11 @@ export function mapPost(kind: SitePost['kind'], p: Json, image: string, flags?: 
   const text = { description: raw(p.content), image };
   if (kind === 'venue') return { ...base, fields: { venue: raw(p.title), ...text, ...venueFields(m) } };
   if (kind === 'organizer') return { ...base, fields: { organizer: raw(p.title), ...text, ...organizerFields(m) } };
-  const { fields, utc, refused } = eventMeta(m);
+  // wp/v2 shows no menu order for events: TEC's sticky stands for it.
+  const { fields, utc, refused } = eventMeta(m, truthy(tec?.sticky) ? -1 : 0);
   const why = base.refused ?? refused ?? refsRefusal('category', asList(p.tribe_events_cat)) ?? refsRefusal('tag', asList(p.tags));
-  // wp/v2 shows an _EventURL never written as '' and fills unwritten flags with false: TEC's own
-  // answer tells them (its website is the event's link, its map flags true).
-  if (flags?.websiteUnset && !fields.website) delete fields.website;
-  // Nor does it show the zone's abbreviation: without TEC's answer, it is computed here.
-  if (!flags) delete fields.timezone_abbr;
+  // wp/v2 does not show the zone's abbreviation: without TEC's answer, it is computed here.
+  if (!tec) delete fields.timezone_abbr;
   return {
     ...base,
     ...(utc ? { utc } : {}),
@@ -339,16 +338,6 @@ export function mapPost(kind: SitePost['kind'], p: Json, image: string, flags?: 
       ...text,
       excerpt: raw(p.excerpt),
       ...fields,
-      ...(flags
-        ? {
-            show_map: flags.show_map,
-            show_map_link: flags.show_map_link,
-            featured: flags.featured,
-            hide_from_listings: flags.hide_from_listings,
-            timezone_abbr: flags.timezone_abbr,
-          }
-        : {}),
-      sticky: flags?.sticky ?? false,
       categories: termIds(p.tribe_events_cat),
       tags: termIds(p.tags),
     },

@@ -37,6 +37,16 @@ export const jsonMeta = (meta: Record<string, unknown> | undefined): Meta => {
   };
 };
 
+/**
+ * `m` with some rows known otherwise: a key given `undefined` is a row never written. A live site's
+ * wp/v2 `meta` fills every key it registers (a flag never written shows as false, a website as ''),
+ * so the rows TEC's own answer tells apart come from that answer.
+ */
+export const withRows = (m: Meta, rows: Record<string, string | undefined>): Meta => ({
+  one: (key) => (Object.hasOwn(rows, key) ? rows[key] : m.one(key)),
+  all: (key) => (Object.hasOwn(rows, key) ? (rows[key] === undefined ? [] : [rows[key]!]) : m.all(key)),
+});
+
 const flag = (v: string | undefined, absent: boolean) => (v === undefined ? absent : truthy(v));
 const ids = (values: string[]) => [...new Set(values.map(Number).filter((n) => Number.isSafeInteger(n) && n > 0))];
 
@@ -81,8 +91,11 @@ export interface SiteCurrency {
   position: string;
 }
 
-/** An event's fields from its meta (its title, texts, terms and TEC's flags aside), and its stored UTC times. */
-export function eventMeta(m: Meta): { fields: Record<string, unknown>; utc?: { start: string; end: string }; refused?: string } {
+/**
+ * An event's fields from its meta and its menu order (TEC's sticky is -1), its title, texts and
+ * terms aside, and its stored UTC times.
+ */
+export function eventMeta(m: Meta, menuOrder = 0): { fields: Record<string, unknown>; utc?: { start: string; end: string }; refused?: string } {
   const s = (key: string) => m.one(key) ?? '';
   // A link to an id no WordPress site holds (-5, 2^53 + 1): the event is not imported, and says why.
   const refused = refsRefusal('venue', m.all('_EventVenueID')) ?? refsRefusal('organizer', m.all('_EventOrganizerID'));
@@ -105,6 +118,7 @@ export function eventMeta(m: Meta): { fields: Record<string, unknown>; utc?: { s
       show_map: flag(m.one('_EventShowMap'), true),
       show_map_link: flag(m.one('_EventShowMapLink'), true),
       featured: Number(s('_tribe_featured')) === 1,
+      sticky: menuOrder === -1,
       hide_from_listings: s('_EventHideFromUpcoming') === 'yes',
       venue: ids(m.all('_EventVenueID')),
       organizer: ids(m.all('_EventOrganizerID')),

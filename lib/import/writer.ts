@@ -4,7 +4,7 @@
 // (lib/contract/imported.ts). A record whose fingerprint is the one stored after its last import
 // is not written again; the fingerprint is stored after the record, so that a run stopped between
 // the two writes the record again (the same values: an update that changes nothing else).
-import { waitAll } from '#lib/runtime/settle.js';
+import { pool } from '#lib/runtime/pool.js';
 import { GetCommand, PutCommand, DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#lib/runtime/config.js';
 import { db } from '#lib/store/db.js';
@@ -237,7 +237,7 @@ export async function writeRecords(records: SiteRecord[], opts: WriteOptions, pr
       tick?.();
     };
     // Categories one at a time (a child needs its parent); the rest `concurrency` at once.
-    await inParallel(list, kind === 'category' || kind === 'user' ? 1 : (opts.concurrency ?? 4), one);
+    await pool(list, kind === 'category' || kind === 'user' ? 1 : (opts.concurrency ?? 4), one);
     const ids = present?.[kind];
     if (ids && kind !== 'user') await findMissing(kind, ids, stored, opts, deleteMissing, summary);
   }
@@ -349,14 +349,6 @@ class Links {
     }
     return known;
   }
-}
-
-async function inParallel<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await fn(items[next++]!);
-  };
-  await waitAll(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
 }
 
 /** Creates or updates one record here; what it did. */

@@ -91,7 +91,7 @@ export function wxrPost(p: WxrPost, images: Map<number, string>, termRef: (kind:
   if (kind === 'venue') return { ...base, fields: { venue: p.title, ...text, ...venueFields(m) } };
   if (kind === 'organizer') return { ...base, fields: { organizer: p.title, ...text, ...organizerFields(m) } };
   const terms = (kind: SiteTerm['kind'], taxonomy: string) => [...new Set(p.terms.filter((t) => t.taxonomy === taxonomy && cleanSlug(t.slug)).map((t) => termRef(kind, t.slug)))];
-  const { fields, utc, refused } = eventMeta(m);
+  const { fields, utc, refused } = eventMeta(m, p.menuOrder);
   return {
     ...base,
     ...(utc ? { utc } : {}),
@@ -101,8 +101,6 @@ export function wxrPost(p: WxrPost, images: Map<number, string>, termRef: (kind:
       ...text,
       excerpt: p.excerpt,
       ...fields,
-      // TEC's sticky is the post's menu order -1, not WordPress's sticky posts.
-      sticky: p.menuOrder === -1,
       categories: terms('category', 'tribe_events_cat'),
       tags: terms('tag', 'post_tag'),
     },

@@ -6,6 +6,7 @@
 // concurrency, with a progress bar on stderr. Links refer to records by their index in the plan
 // and are resolved to the ids the API returned.
 import type { Lang } from '#lib/runtime/config.js';
+import { pool } from '#lib/runtime/pool.js';
 
 export const BENCH_LANGS: readonly Lang[] = ['en', 'lt', 'ru'];
 /** Share of the records of each language. */
@@ -632,25 +633,6 @@ async function create(lang: Lang, path: string, body: unknown, token: string, st
   }
 }
 
-/** Runs `fn` over `items` with `concurrency` workers, reporting each completion. */
-async function pool<T>(items: T[], concurrency: number, fn: (item: T, index: number) => Promise<void>, done: () => void): Promise<void> {
-  let next = 0;
-  let failure: unknown;
-  const worker = async () => {
-    while (failure === undefined && next < items.length) {
-      const i = next++;
-      try {
-        await fn(items[i]!, i);
-      } catch (err) {
-        failure ??= err;
-      }
-      done();
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
-  if (failure !== undefined) throw failure;
-}
-
 /** `[#####.....] 1234/20000 events  310/s` on stderr: redrawn in place on a terminal, else a line per 10%. */
 export class Progress {
   private done = 0;
@@ -739,36 +721,28 @@ export async function runSeed(plan: SeedPlan, token: string, concurrency = 8): P
   }
   const placeBar = new Progress(places.length, 'venues+organizers');
   const venueOffset = (lang: Lang) => plan.venues[lang].length;
-  await pool(
-    places,
-    concurrency,
-    async ({ p, i }) => {
-      const id = await create(p.lang, p.kind === 'venue' ? '/venues' : '/organizers', p.body, token, stats);
-      if (p.kind === 'venue') ids.venues[p.lang][i] = id;
-      else ids.organizers[p.lang][i - venueOffset(p.lang)] = id;
-    },
-    () => placeBar.tick(),
-  );
+  await pool(places, concurrency, async ({ p, i }) => {
+    const id = await create(p.lang, p.kind === 'venue' ? '/venues' : '/organizers', p.body, token, stats);
+    if (p.kind === 'venue') ids.venues[p.lang][i] = id;
+    else ids.organizers[p.lang][i - venueOffset(p.lang)] = id;
+    placeBar.tick();
+  });
   placeBar.finish();
   const setupSeconds = (performance.now() - setupStart) / 1000;
 
   const bar = new Progress(plan.events.length, 'events');
   const eventStart = performance.now();
-  await pool(
-    plan.events,
-    concurrency,
-    async (e) => {
-      const body = {
-        ...e.body,
-        venue: ids.venues[e.lang][e.venue],
-        organizer: e.organizers.map((i) => ids.organizers[e.lang][i]),
-        categories: e.categories.map((i) => ids.categories[e.lang][i]!.id),
-        tags: e.tags.map((i) => ids.tags[e.lang][i]!.id),
-      };
-      await create(e.lang, '/events', body, token, stats);
-    },
-    () => bar.tick(),
-  );
+  await pool(plan.events, concurrency, async (e) => {
+    const body = {
+      ...e.body,
+      venue: ids.venues[e.lang][e.venue],
+      organizer: e.organizers.map((i) => ids.organizers[e.lang][i]),
+      categories: e.categories.map((i) => ids.categories[e.lang][i]!.id),
+      tags: e.tags.map((i) => ids.tags[e.lang][i]!.id),
+    };
+    await create(e.lang, '/events', body, token, stats);
+    bar.tick();
+  });
   bar.finish();
   const eventSeconds = (performance.now() - eventStart) / 1000;
   const count = <T>(r: Record<Lang, T[]>) => BENCH_LANGS.reduce((s, l) => s + r[l].length, 0);

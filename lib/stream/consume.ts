@@ -10,6 +10,7 @@ import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 
 import { logger } from '#lib/observe/log.js';
 import { METRICS } from '#lib/observe/metric-names.js';
 import { publishMetrics } from '#lib/observe/metrics.js';
+import { pool } from '#lib/runtime/pool.js';
 import type { Change, Trigger } from './change.js';
 import { decode } from './decode.js';
 import { STREAM_CONSUMER } from './functions.js';
@@ -124,22 +125,19 @@ export async function consumeBatch(event: DynamoDBStreamEvent, opts: ConsumeOpti
     else groups.set(key, [i]);
   });
   let failedAt = Infinity;
-  const queue = [...groups.values()];
-  const worker = async () => {
-    for (let group = queue.shift(); group; group = queue.shift()) {
-      for (const i of group) {
-        // Past a failure everything is delivered again: no use doing it now.
-        if (i > failedAt) break;
-        try {
-          await handleRecord(records[i]!, triggers, summary);
-        } catch {
-          failedAt = Math.min(failedAt, i);
-          break;
-        }
+  // Each group (an item's records) in order; a failure is noted, not thrown, so other items go on.
+  await pool([...groups.values()], CONCURRENCY, async (group) => {
+    for (const i of group) {
+      // Past a failure everything is delivered again: no use doing it now.
+      if (i > failedAt) break;
+      try {
+        await handleRecord(records[i]!, triggers, summary);
+      } catch {
+        failedAt = Math.min(failedAt, i);
+        break;
       }
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, groups.size) }, worker));
+  });
 
   const failed = Number.isFinite(failedAt) ? records[failedAt] : undefined;
   summary.processed = failed ? failedAt : records.length;

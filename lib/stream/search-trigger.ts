@@ -7,6 +7,7 @@
 // is indexed, its recent-write items go (lib/store/recent-writes.ts).
 import { BatchGetCommand, BatchWriteCommand, DeleteCommand, PutCommand, UpdateCommand, type BatchGetCommandOutput, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '#lib/runtime/config.js';
+import { pool } from '#lib/runtime/pool.js';
 import { db } from '#lib/store/db.js';
 import { indexAttributes, listed } from '#lib/logic/event-writes.js';
 import { eventWords, suffixes, vocabShard, wordDim } from '#lib/domain/search-words.js';
@@ -38,10 +39,6 @@ const same = (a: Record<string, unknown> | undefined, b: Record<string, unknown>
 
 /** How many index writes run at once. */
 const WIDTH = 16;
-
-async function inParallel<T>(list: readonly T[], fn: (item: T) => Promise<unknown>): Promise<void> {
-  for (let i = 0; i < list.length; i += WIDTH) await Promise.all(list.slice(i, i + WIDTH).map(fn));
-}
 
 /** Where the index is written: the function's table, or the table a backfill names. */
 export interface IndexTarget {
@@ -84,7 +81,7 @@ export async function addToVocabulary(lang: Lang, words: readonly string[], { ta
     for (const word of missing) {
       // The whole word last: it tells that its other suffixes are written.
       const [whole, ...rest] = suffixes(word);
-      await inParallel(rest, (suffix) => client.send(new PutCommand({ TableName: table, Item: { ...keys.vocab(lang, suffix, word), word } })));
+      await pool(rest, WIDTH, (suffix) => client.send(new PutCommand({ TableName: table, Item: { ...keys.vocab(lang, suffix, word), word } })));
       await client.send(new PutCommand({ TableName: table, Item: { ...keys.vocab(lang, whole!, word), word } }));
     }
   }
@@ -98,7 +95,7 @@ const BATCH_WRITES = 25;
 async function putAll(items: readonly Record<string, unknown>[], { table, client }: IndexTarget): Promise<void> {
   const batches: Record<string, unknown>[][] = [];
   for (let i = 0; i < items.length; i += BATCH_WRITES) batches.push(items.slice(i, i + BATCH_WRITES) as Record<string, unknown>[]);
-  await inParallel(batches, async (batch) => {
+  await pool(batches, WIDTH, async (batch) => {
     let pending = batch.map((Item) => ({ PutRequest: { Item } }));
     for (let attempt = 0; pending.length; attempt++) {
       if (attempt) await new Promise((r) => setTimeout(r, Math.min(1000, 50 * 2 ** attempt)));
@@ -137,7 +134,7 @@ export async function indexNew(events: readonly EventItem[], target: IndexTarget
   // The vocabulary first: a search finds an indexed word only through it.
   for (const [lang, words] of byLang) await addToVocabulary(lang, [...words], target, true);
   await putAll(puts, target);
-  await inParallel([...buckets.values()], ({ key, days, lasts }) => {
+  await pool([...buckets.values()], WIDTH, ({ key, days, lasts }) => {
     const names: Record<string, string> = { '#ds': DURATIONS };
     const values: Record<string, unknown> = { ':ds': lasts };
     const adds = ['#ds :ds'];
@@ -194,9 +191,9 @@ export async function reindex(old: EventItem | undefined, next: EventItem | unde
   // The vocabulary first: a search finds an indexed word only through it.
   const fresh = [...after].filter(([word, item]) => before.get(word)?.lang !== item.lang).map(([word]) => word);
   if (next && fresh.length) await addToVocabulary(next.lang, fresh, { table, client });
-  await inParallel(puts, (item) => client.send(new PutCommand({ TableName: table, Item: item })));
-  await inParallel(deletes, (word) => client.send(new DeleteCommand({ TableName: table, Key: keys.word(id, word) })));
-  await inParallel([...moves.values()], ({ key, add, remove, lasts }) => {
+  await pool(puts, WIDTH, (item) => client.send(new PutCommand({ TableName: table, Item: item })));
+  await pool(deletes, WIDTH, (word) => client.send(new DeleteCommand({ TableName: table, Key: keys.word(id, word) })));
+  await pool([...moves.values()], WIDTH, ({ key, add, remove, lasts }) => {
     const names: Record<string, string> = {};
     const clauses: string[] = [];
     const values: Record<string, unknown> = add.size || remove.size ? { ':id': new Set([id]) } : {};

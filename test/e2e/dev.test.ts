@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { utimesSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '#lib/local/dynamo.js';
-import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
+import { roleToken } from '../support/tokens.js';
 
 describe('npm run dev', () => {
   let dev: ChildProcess | undefined;
@@ -33,7 +33,7 @@ describe('npm run dev', () => {
     dev.stderr!.on('data', (d) => (output += d));
     await waitFor(1);
     const base = `http://127.0.0.1:${port}/en/tribe/events/v1`;
-    const token = await mintToken(await ensureDevKeys('.local'), { role: 'editor' });
+    const token = await roleToken('editor');
     const created = await fetch(`${base}/venues`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },

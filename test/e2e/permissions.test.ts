@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
 import { useGateway, type ApiOptions, type ApiResponse, type Lang } from '../support/gateway.js';
 import { RUN } from '../support/run-id.js';
+import { pool } from '#lib/runtime/pool.js';
 
 // ---------------------------------------------------------------------------------------------
 // Vocabulary
@@ -46,20 +47,6 @@ function day(days: number): string {
 function payload(kind: Kind, tag: string, dayOffset: number): Json {
   if (kind === 'events') return { title: `Event ${tag}`, start_date: `${day(dayOffset)} 10:00:00`, end_date: `${day(dayOffset)} 12:00:00` };
   return { [NAME[kind]]: `${SINGULAR[kind]} ${tag}` };
-}
-
-/** Runs `fn` over `items`, at most `limit` at a time. */
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!, i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }
 
 /** Expects a WordPress error envelope with this status and code (and message, when given). */
@@ -267,7 +254,7 @@ describe('permissions', () => {
     }
 
     beforeAll(async () => {
-      outcomes.push(...(await mapLimit(cells, 16, run)));
+      outcomes.push(...(await pool(cells, 16, run)));
     }, 120_000);
 
     const table = cells.map((c, i) => {
@@ -712,7 +699,7 @@ describe('permissions', () => {
 
     beforeAll(async () => {
       for (const kind of KINDS) {
-        await mapLimit(FIXTURES, 6, async ([name, role, sub, status, stored], i) => {
+        await pool(FIXTURES, 6, async ([name, role, sub, status, stored], i) => {
           // The run id is a word of its own: event search matches whole words.
           const body = payload(kind, `${name} ${RUN}`, 3 + i);
           if (status) body.status = status;

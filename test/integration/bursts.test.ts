@@ -11,7 +11,7 @@ import { db } from '#lib/store/db.js';
 import { getItem } from '#lib/store/reads.js';
 import { keys } from '#lib/store/keys.js';
 import type { EventItem, VenueItem } from '#lib/store/items.js';
-import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
+import { roleToken } from '../support/tokens.js';
 import { invoke, type ApiResult } from '#lib/local/invoke.js';
 import { refuseConflicts, type Refusals } from '../../bench/conflicts.js';
 import { useFreshTable } from '../support/table.js';
@@ -21,7 +21,7 @@ useFreshTable('bursts');
 let token: string;
 let refusals: Refusals;
 beforeAll(async () => {
-  token = await mintToken(await ensureDevKeys('.local'), { role: 'editor', sub: 'bursts-editor' });
+  token = await roleToken('editor', 'bursts-editor');
   refusals = refuseConflicts(db());
   refusals.on = false;
   // Warms the handlers and registers the token's user.

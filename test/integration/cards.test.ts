@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { config } from '#lib/runtime/config.js';
 import { capacity, db } from '#lib/store/db.js';
 import { ConflictError } from '#lib/contract/errors.js';
-import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
+import { roleToken } from '../support/tokens.js';
 import { invoke } from '#lib/local/invoke.js';
 import { refreshCards, REQUEST_FAN_OUT } from '#lib/logic/cards.js';
 import { eventTransaction } from '#lib/logic/event-writes.js';
@@ -21,7 +21,7 @@ import { useFreshTable } from '../support/table.js';
 
 let editorToken: string;
 beforeAll(async () => {
-  editorToken = await mintToken(await ensureDevKeys('.local'), { role: 'editor', sub: 'cards-editor' });
+  editorToken = await roleToken('editor', 'cards-editor');
 });
 
 const call = (method: string, path: string, body?: unknown, query?: Record<string, string | number>) => invoke(method, 'en', path, { body, query, token: editorToken });

@@ -4,7 +4,7 @@
 // upcoming feed or a month's feed reads.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { capacity, type CapacityTally } from '#lib/store/db.js';
-import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
+import { roleToken } from '../support/tokens.js';
 import { invoke } from '#lib/local/invoke.js';
 import { useFreshTable } from '../support/table.js';
 
@@ -42,7 +42,7 @@ describe("the site's feeds read what they hold, not the calendar's past", () => 
   useFreshTable('feed-window-cost');
 
   beforeAll(async () => {
-    editorToken = await mintToken(await ensureDevKeys('.local'), { role: 'editor', sub: 'feed-window-editor' });
+    editorToken = await roleToken('editor', 'feed-window-editor');
     await make('Tomorrow', `${day(1)} 10:00:00`, `${day(1)} 12:00:00`);
     await make('Next month', `${nextMonth}-10 10:00:00`, `${nextMonth}-10 12:00:00`);
   });

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
+import { roleToken } from '../support/tokens.js';
 import { lambdaContext, loadHandler } from '#lib/local/gateway.js';
 import { OPERATIONS, operation } from '#lib/contract/operations.js';
 import { useFreshTable } from '../support/table.js';
@@ -22,8 +22,7 @@ describe('events-fixtures', () => {
   });
 
   it('answers each fixture with its expected status, in order', async () => {
-    const keys = await ensureDevKeys('.local');
-    const editor = await mintToken(keys, { role: 'editor', sub: 'fixture-editor' });
+    const editor = await roleToken('editor', 'fixture-editor');
     const seen: string[] = [];
     for (const f of manifest.fixtures) {
       const event = JSON.parse(readFileSync(new URL(f.fixture, dir), 'utf8').replaceAll('{{token:editor}}', editor)) as APIGatewayProxyEventV2;

@@ -5,14 +5,14 @@ import { invoke } from '#lib/local/invoke.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfig } from '#lib/runtime/config.js';
 import { capacity, type CapacityTally } from '#lib/store/db.js';
-import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
+import { roleToken } from '../support/tokens.js';
 import { getItem } from '#lib/store/reads.js';
 import { keys } from '#lib/store/keys.js';
 import { useFreshTable } from '../support/table.js';
 
 let editorToken: string;
 beforeAll(async () => {
-  editorToken = await mintToken(await ensureDevKeys('.local'), { role: 'editor', sub: 'handlers-editor' });
+  editorToken = await roleToken('editor', 'handlers-editor');
 });
 
 interface Result {

@@ -3,7 +3,7 @@
 // terms (links to records the file lacks are kept when they are here, else left out and
 // reported), terms named only on items, and TEC meta this API shows as the site stored it.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
+import { roleToken } from '../support/tokens.js';
 import { invoke } from '#lib/local/invoke.js';
 import { importEntries } from '#lib/import/run.js';
 import { emptyWxrPost } from '#lib/import/wxr-reader.js';
@@ -13,7 +13,7 @@ import { useFreshTable } from '../support/table.js';
 useFreshTable('import-kinds');
 let token: string;
 beforeAll(async () => {
-  token = await mintToken(await ensureDevKeys('.local'), { role: 'editor', sub: 'site-import' });
+  token = await roleToken('editor', 'site-import');
 });
 
 const item = (p: Partial<WxrPost> & Pick<WxrPost, 'id' | 'type' | 'title' | 'slug'>): WxrPost => ({

@@ -3,7 +3,7 @@
 // DynamoDB Local, each such record is refused alone with its reason, the rest of the file is
 // written, and every slug stored is one WordPress would store.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
+import { roleToken } from '../support/tokens.js';
 import { invoke } from '#lib/local/invoke.js';
 import { formatSummary, importEntries } from '#lib/import/run.js';
 import { readWxr } from '#lib/import/wxr-reader.js';
@@ -14,7 +14,7 @@ import { useFreshTable } from '../support/table.js';
 useFreshTable('import-ids');
 let token: string;
 beforeAll(async () => {
-  token = await mintToken(await ensureDevKeys('.local'), { role: 'editor', sub: 'site-import' });
+  token = await roleToken('editor', 'site-import');
 });
 
 const when: [string, string][] = [

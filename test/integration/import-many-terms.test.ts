@@ -1,7 +1,7 @@
 // Events linked to many categories and tags, imported from an export file on DynamoDB Local: ten of
 // each (this API's most per event) keep every link; eleven categories are refused with the reason.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
+import { roleToken } from '../support/tokens.js';
 import { invoke } from '#lib/local/invoke.js';
 import { importEntries } from '#lib/import/run.js';
 import { readWxr } from '#lib/import/wxr-reader.js';
@@ -11,7 +11,7 @@ import { useFreshTable } from '../support/table.js';
 useFreshTable('import-many-terms');
 let token: string;
 beforeAll(async () => {
-  token = await mintToken(await ensureDevKeys('.local'), { role: 'editor', sub: 'site-import' });
+  token = await roleToken('editor', 'site-import');
 });
 
 const N = 11;

@@ -3,7 +3,7 @@
 // stopped midway and started again ends as an uninterrupted one, and records gone from the site
 // are deleted only when asked.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
+import { roleToken } from '../support/tokens.js';
 import { invoke } from '#lib/local/invoke.js';
 import type { SitePost, SiteRecord } from '#lib/import/records.js';
 import { writeRecords } from '#lib/import/writer.js';
@@ -14,7 +14,7 @@ import { useFreshTable } from '../support/table.js';
 useFreshTable('import');
 let token: string;
 beforeAll(async () => {
-  token = await mintToken(await ensureDevKeys('.local'), { role: 'editor', sub: 'site-import' });
+  token = await roleToken('editor', 'site-import');
 });
 
 const post = (p: Partial<SitePost> & Pick<SitePost, 'kind' | 'id' | 'slug' | 'fields'>): SitePost => ({

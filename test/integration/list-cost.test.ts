@@ -7,7 +7,7 @@
 import { invoke } from '#lib/local/invoke.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { capacity, type CapacityTally } from '#lib/store/db.js';
-import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
+import { roleToken } from '../support/tokens.js';
 import { useFreshTable } from '../support/table.js';
 
 interface Result {
@@ -56,7 +56,7 @@ describe('GET /events page cost does not grow with the table (docs/design.md §4
   const seeded: Seeded[] = [];
 
   beforeAll(async () => {
-    editorToken = await mintToken(await ensureDevKeys('.local'), { role: 'editor', sub: 'list-cost-editor' });
+    editorToken = await roleToken('editor', 'list-cost-editor');
     const make = async (path: string, body: Record<string, unknown>) => {
       const res = await call('POST', path, { editor: true, body });
       expect(res.status, JSON.stringify(res.body)).toBe(201);

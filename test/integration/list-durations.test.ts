@@ -5,7 +5,7 @@ import { PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { config, resetConfig } from '#lib/runtime/config.js';
 import { capacity, db } from '#lib/store/db.js';
-import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
+import { roleToken } from '../support/tokens.js';
 import { invoke } from '#lib/local/invoke.js';
 import { keys } from '#lib/store/keys.js';
 import { durationBound } from '#lib/store/stats.js';
@@ -51,7 +51,7 @@ describe('list totals bounded by the buckets', () => {
   const after = { start_date: day(60), end_date: day(70) };
 
   beforeAll(async () => {
-    editorToken = await mintToken(await ensureDevKeys('.local'), { role: 'editor', sub: 'durations-editor' });
+    editorToken = await roleToken('editor', 'durations-editor');
     await make('long', `${day(10)} 10:00:00`, `${day(50)} 10:00:00`);
     await make('short', `${day(12)} 10:00:00`, `${day(12)} 11:00:00`);
     await make('early', `${day(3)} 10:00:00`, `${day(3)} 12:00:00`);

@@ -7,6 +7,7 @@ import { handler as noRouteHandler } from '../../functions/root/noRoute.js';
 import { config } from '#lib/runtime/config.js';
 import { capacity, db } from '#lib/store/db.js';
 import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
+import { roleToken } from '../support/tokens.js';
 import { handle } from '#lib/http/pipeline.js';
 import { json } from '#lib/contract/reply.js';
 import { apiEvent, captureOutput, fakeContext, type Captured } from '../support/lambda.js';
@@ -98,7 +99,7 @@ describe('the request log line', () => {
   });
 
   it('never prints the Authorization header, a token, a password or the query string', async () => {
-    const token = await mintToken(await ensureDevKeys('.local'), { role: 'editor' });
+    const token = await roleToken('editor');
     const basic = `Basic ${Buffer.from('someone:s3cret-app-pass').toString('base64')}`;
     const printed: string[] = [];
     for (const authorization of [`Bearer ${token}`, basic, 'Bearer not-a-valid-token-xyz']) {

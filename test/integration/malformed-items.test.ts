@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { config } from '#lib/runtime/config.js';
 import { db } from '#lib/store/db.js';
 import { keys } from '#lib/store/keys.js';
-import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
+import { roleToken } from '../support/tokens.js';
 import { invoke } from '#lib/local/invoke.js';
 import { useFreshTable } from '../support/table.js';
 
@@ -13,7 +13,7 @@ useFreshTable('malformed');
 
 let token: string;
 beforeAll(async () => {
-  token = await mintToken(await ensureDevKeys('.local'), { role: 'editor', sub: 'malformed-editor' });
+  token = await roleToken('editor', 'malformed-editor');
 });
 
 /** Sets fields of a stored item to the given values, bypassing the API. */

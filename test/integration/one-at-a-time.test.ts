@@ -15,7 +15,7 @@ const saved = vi.hoisted(() => {
   return before;
 });
 import { db } from '#lib/store/db.js';
-import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
+import { roleToken } from '../support/tokens.js';
 import { remainingMs } from '#lib/runtime/deadline.js';
 import { handle } from '#lib/http/pipeline.js';
 import { json } from '#lib/contract/reply.js';
@@ -149,7 +149,7 @@ describe('a request that fails', () => {
 
 describe('a request that succeeds', () => {
   it('reads the longest event duration only when an end bound needs it, and leaves nothing running', async () => {
-    const token = await mintToken(await ensureDevKeys('.local'), { role: 'editor', sub: 'one-at-a-time-editor' });
+    const token = await roleToken('editor', 'one-at-a-time-editor');
     const { handler: create } = await import('../../functions/events/create.js');
     const start = new Date(Date.now() + 40 * 86_400_000);
     const day = (n: number) => new Date(start.getTime() + n * 86_400_000).toISOString().slice(0, 10);

@@ -12,7 +12,7 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { config } from '#lib/runtime/config.js';
 import { db } from '#lib/store/db.js';
-import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
+import { roleToken } from '../support/tokens.js';
 import { matchRoute, toApiGatewayEvent } from '#lib/local/event.js';
 import { lambdaContext, loadHandler } from '#lib/local/gateway.js';
 import { withLogWriter } from '#lib/observe/logger.js';
@@ -86,7 +86,7 @@ beforeAll(async () => {
   upstream = await dynamoEndpoint();
   saved = process.env.DYNAMODB_ENDPOINT;
   process.env.DYNAMODB_ENDPOINT = await startProxy(upstream);
-  token = await mintToken(await ensureDevKeys('.local'), { role: 'editor', sub: 'outcomes-editor' });
+  token = await roleToken('editor', 'outcomes-editor');
 });
 afterAll(async () => {
   if (saved === undefined) delete process.env.DYNAMODB_ENDPOINT;

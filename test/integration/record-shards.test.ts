@@ -12,7 +12,7 @@ import { getItem } from '#lib/store/reads.js';
 import { keys } from '#lib/store/keys.js';
 import { RECORD_SHARDS, splitRecord, withShardTotal } from '#lib/store/record-shards.js';
 import type { EventItem, TermItem, VenueItem } from '#lib/store/items.js';
-import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
+import { roleToken } from '../support/tokens.js';
 import { invoke, type ApiResult } from '#lib/local/invoke.js';
 import { refuseConflicts, type Refusals } from '../../bench/conflicts.js';
 import { useFreshTable } from '../support/table.js';
@@ -22,7 +22,7 @@ useFreshTable('record-shards');
 let token: string;
 let refusals: Refusals;
 beforeAll(async () => {
-  token = await mintToken(await ensureDevKeys('.local'), { role: 'editor', sub: 'shards-editor' });
+  token = await roleToken('editor', 'shards-editor');
   refusals = refuseConflicts(db());
   refusals.on = false;
   expect((await call('POST', '/events', { title: 'Warm-up', start_date: '2035-12-01 10:00:00', end_date: '2035-12-01 11:00:00' })).status).toBe(201);

@@ -4,7 +4,7 @@
 // has begun changing records. Measured with the store's capacity tally.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { invoke } from '#lib/local/invoke.js';
-import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
+import { roleToken } from '../support/tokens.js';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { capacity, db, type CapacityTally } from '#lib/store/db.js';
 import { config } from '#lib/runtime/config.js';
@@ -45,7 +45,7 @@ describe('the request budget', () => {
   let fan = 0;
 
   beforeAll(async () => {
-    editor = await mintToken(await ensureDevKeys('.local'), { role: 'editor', sub: 'request-budget-editor' });
+    editor = await roleToken('editor', 'request-budget-editor');
     const make = async (path: string, body: Record<string, unknown>) => {
       const res = await invoke('POST', 'en', path, { body, token: editor });
       expect(res.status, JSON.stringify(res.body)).toBe(201);

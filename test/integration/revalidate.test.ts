@@ -12,7 +12,7 @@ import { keys } from '#lib/store/keys.js';
 import { getItem } from '#lib/store/reads.js';
 import type { EventItem } from '#lib/store/items.js';
 import { readValidator } from '#lib/store/validators.js';
-import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
+import { roleToken } from '../support/tokens.js';
 import { invoke } from '#lib/local/invoke.js';
 import { loadHandler, runLambda } from '#lib/local/gateway.js';
 import { matchRoute, toApiGatewayEvent } from '#lib/local/event.js';
@@ -43,7 +43,7 @@ const stream = useStreamPoller();
 
 let token: string;
 beforeAll(async () => {
-  token = await mintToken(await ensureDevKeys('.local'), { role: 'editor', sub: 'revalidate-editor' });
+  token = await roleToken('editor', 'revalidate-editor');
 });
 
 const write = async (method: string, path: string, body: Record<string, unknown>) => {

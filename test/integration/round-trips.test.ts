@@ -8,7 +8,7 @@ import type { MiddlewareStack } from '@smithy/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capacity, db } from '#lib/store/db.js';
 import { CREDENTIALS_PREFIX } from '#lib/contract/grants.js';
-import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
+import { roleToken } from '../support/tokens.js';
 import { forgetConfirmedRoles } from '#lib/store/credentials.js';
 import { invoke } from '#lib/local/invoke.js';
 import { batchGet } from '#lib/store/reads.js';
@@ -37,7 +37,7 @@ describe('round trips of a read', () => {
   const stack = () => db().middlewareStack as unknown as MiddlewareStack<object, object>;
 
   beforeAll(async () => {
-    editorToken = await mintToken(await ensureDevKeys('.local'), { role: 'editor', sub: 'round-trips-editor' });
+    editorToken = await roleToken('editor', 'round-trips-editor');
     const make = async (path: string, body: Record<string, unknown>) => {
       const res = await invoke('POST', 'en', path, { body, token: editorToken });
       expect(res.status, JSON.stringify(res.body)).toBe(201);

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfig } from '#lib/runtime/config.js';
 import { ensureTable, startDynamoLocal, type DynamoLocal } from '#lib/local/dynamo.js';
-import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
+import { roleToken } from '../support/tokens.js';
 import { invoke } from '#lib/local/invoke.js';
 import { TRANSACT_TIMES_MAX_AGE_MS } from '#lib/store/transactions.js';
 
@@ -22,7 +22,7 @@ beforeAll(async () => {
   process.env.TABLE_NAME = TABLE;
   resetConfig();
   await ensureTable(TABLE, dynamo.endpoint);
-  token = await mintToken(await ensureDevKeys('.local'), { role: 'editor', sub: 'stall-editor' });
+  token = await roleToken('editor', 'stall-editor');
 }, 120_000);
 
 afterAll(async () => {

@@ -10,7 +10,7 @@ import { config } from '#lib/runtime/config.js';
 import { db } from '#lib/store/db.js';
 import { ANSWER_MARGIN_MS, withDeadline } from '#lib/runtime/deadline.js';
 import { Busy, ConflictError, Contention } from '#lib/contract/errors.js';
-import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
+import { roleToken } from '../support/tokens.js';
 import { matchRoute, toApiGatewayEvent } from '#lib/local/event.js';
 import { lambdaContext, loadHandler } from '#lib/local/gateway.js';
 import { invoke, type ApiResult } from '#lib/local/invoke.js';
@@ -27,7 +27,7 @@ useFreshTable('storms');
 
 let token: string;
 beforeAll(async () => {
-  token = await mintToken(await ensureDevKeys('.local'), { role: 'editor', sub: 'storms-editor' });
+  token = await roleToken('editor', 'storms-editor');
   // One write first: it registers the token's user and warms DynamoDB Local and the handlers up,
   // so that the storms below measure races, not a cold start.
   const warm = await call('POST', '/events', { title: 'Warm-up', start_date: at('2031-12', 1, 10), end_date: at('2031-12', 1, 11) });

@@ -11,7 +11,7 @@ import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { config } from '#lib/runtime/config.js';
 import { db } from '#lib/store/db.js';
-import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
+import { roleToken } from '../support/tokens.js';
 import { ensureTable, localClient, waitForActive } from '#lib/local/dynamo.js';
 import { invoke } from '#lib/local/invoke.js';
 import { withLogWriter } from '#lib/observe/logger.js';
@@ -35,7 +35,7 @@ const stream = useStreamPoller({ maxRetries: 2 });
 
 let token: string;
 beforeAll(async () => {
-  token = await mintToken(await ensureDevKeys('.local'), { role: 'editor', sub: 'stream-editor' });
+  token = await roleToken('editor', 'stream-editor');
 });
 
 const call = async (method: string, path: string, body?: unknown, query?: Record<string, string | number>) => {

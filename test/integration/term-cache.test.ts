@@ -4,7 +4,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { capacity } from '#lib/store/db.js';
 import { config, resetConfig } from '#lib/runtime/config.js';
-import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
+import { roleToken } from '../support/tokens.js';
 import { invoke } from '#lib/local/invoke.js';
 import { useFreshTable } from '../support/table.js';
 
@@ -43,7 +43,7 @@ describe('terms kept for anonymous answers', () => {
   useFreshTable('term-cache');
 
   beforeAll(async () => {
-    editorToken = await mintToken(await ensureDevKeys('.local'), { role: 'editor', sub: 'term-cache-editor' });
+    editorToken = await roleToken('editor', 'term-cache-editor');
     const cat = await invoke('POST', 'en', '/categories', { body: { name: 'Kept Category' }, token: editorToken });
     categoryId = cat.body.id;
     firstEvent = await makeEvent('Kept one', 3);

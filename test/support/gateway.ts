@@ -3,9 +3,10 @@
 import { afterAll, beforeAll } from 'vitest';
 import type { Role } from '#lib/contract/principal.js';
 import { config, resetConfig } from '#lib/runtime/config.js';
-import { ensureDevKeys, mintToken, type DevKeys, type MintOptions } from '#lib/local/dev-auth.js';
+import type { MintOptions } from '#lib/local/dev-auth.js';
 import { startGateway, type Gateway, type GatewayOptions } from '#lib/local/gateway.js';
 import { useStreamPoller, type StreamHarness } from './stream.js';
+import { roleToken } from './tokens.js';
 import { useFreshTable } from './table.js';
 
 export type Lang = 'en' | 'lt' | 'ru' | (string & {});
@@ -79,10 +80,8 @@ export function useGateway(opts: Pick<GatewayOptions, 'loadHandler' | 'maxBodyBy
   // its work, which would only slow the shared DynamoDB Local down.
   const stream = opts.stream ? useStreamPoller() : undefined;
   let gateway: Gateway | undefined;
-  let keys: DevKeys | undefined;
 
   beforeAll(async () => {
-    keys = await ensureDevKeys('.local');
     gateway = await startGateway({ host: '127.0.0.1', port: 0, quiet: true, ...opts });
     process.env.SITE_URL = gateway.url;
     resetConfig();
@@ -99,8 +98,7 @@ export function useGateway(opts: Pick<GatewayOptions, 'loadHandler' | 'maxBodyBy
     return gateway.url;
   };
   const url = (path = '', lang: Lang = 'en') => (/^https?:\/\//.test(path) ? path : `${origin()}/${lang}/${config().namespace}/events/v1${path}`);
-  const token = async (role: Role = 'editor', sub?: string, more: Omit<MintOptions, 'role' | 'sub'> = {}) =>
-    mintToken(keys ?? (await ensureDevKeys('.local')), { ...more, role, sub });
+  const token = roleToken;
 
   return {
     table,

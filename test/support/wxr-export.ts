@@ -104,6 +104,8 @@ export function wxrItem(p: {
   content?: string;
   status?: string;
   date?: string;
+  /** TEC keeps an event's sticky flag as its menu order -1. */
+  menuOrder?: number;
   terms?: { taxonomy: string; slug: string; name: string }[];
   meta?: [string, string][];
 }): string {
@@ -131,7 +133,7 @@ export function wxrItem(p: {
 \t\t<wp:post_name>${cdata(p.slug)}</wp:post_name>
 \t\t<wp:status>${cdata(p.status ?? 'publish')}</wp:status>
 \t\t<wp:post_parent>0</wp:post_parent>
-\t\t<wp:menu_order>0</wp:menu_order>
+\t\t<wp:menu_order>${p.menuOrder ?? 0}</wp:menu_order>
 \t\t<wp:post_type>${cdata(p.type)}</wp:post_type>
 \t\t<wp:post_password>${cdata('')}</wp:post_password>
 \t\t<wp:is_sticky>0</wp:is_sticky>

@@ -5,10 +5,6 @@
 // TEC with ../shared/tec-live/import-wxr.sh and into a fresh table here, and every record answers
 // alike. Then the live site's export of events alone is imported over a table that holds the
 // whole site: nothing changes, nothing is reported gone, no link is lost.
-import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { importEntries } from '#lib/import/run.js';
 import { readWxr } from '#lib/import/wxr-reader.js';
@@ -17,12 +13,11 @@ import { invoke } from '#lib/local/invoke.js';
 import { useGateway } from '../support/gateway.js';
 import { TEC } from '../support/live-tec.js';
 import { tecExport } from '../support/tec-export.js';
+import { importIntoTec } from '../support/tec-import-wxr.js';
 import { wxrDocument, wxrItem } from '../support/wxr-export.js';
 import { importMine, liveSite, now, type LiveSiteClient } from './import-calendar.js';
 
 const run = `odd${Date.now().toString(36)}`;
-/** WordPress's importer beside the live site's setup (TEC_LIVE_DIR, as .ci/run finds it, else beside the project). */
-const IMPORT_WXR = resolve(process.env.TEC_LIVE_DIR ?? join(import.meta.dirname, '../../../shared/tec-live'), 'import-wxr.sh');
 
 /** The file's posts: ids far above the live site's, so that WordPress's importer renumbers them. */
 const ID = { venue: 990001, organizer: 990002, event: 990003, allDay: 990004, ended: 990005 };
@@ -112,14 +107,6 @@ function scriptExport(): string {
   return wxrDocument(items);
 }
 
-/** Runs WordPress's importer on the live site; the old → new post ids. */
-function importIntoTec(file: string): Map<number, number> {
-  if (!existsSync(IMPORT_WXR)) throw new Error(`WordPress's importer script is not at ${IMPORT_WXR}: set TEC_LIVE_DIR to the folder of ../shared/tec-live/setup.sh.`);
-  const [cmd, args] = process.getuid?.() === 0 ? ['bash', [IMPORT_WXR, file]] : ['sudo', ['bash', IMPORT_WXR, file]];
-  const out = JSON.parse(execFileSync(cmd, args as string[], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })) as { posts: Record<string, number> };
-  return new Map(Object.entries(out.posts).map(([o, n]) => [Number(o), Number(n)]));
-}
-
 async function* entriesOf(text: string): AsyncIterable<WxrEntry> {
   yield* readWxr(
     (async function* () {
@@ -158,12 +145,7 @@ describe('an export a script wrote, imported by WordPress and here', () => {
   beforeAll(async () => {
     site = await liveSite();
     const text = scriptExport();
-    // WordPress's importer runs as the web server's user, who must be able to read the file.
-    const dir = mkdtempSync(join(tmpdir(), 'odd-export-'));
-    chmodSync(dir, 0o755);
-    const file = join(dir, 'script.xml');
-    writeFileSync(file, text);
-    for (const [old, fresh] of importIntoTec(file)) back.set(fresh, old);
+    for (const [old, fresh] of await importIntoTec(text, 'script.xml')) back.set(fresh, old);
     expect([...back.values()].sort()).toEqual(Object.values(ID).sort());
     // The file lists admin (id 1) as its one author: the posts without one are written as theirs,
     // as WordPress's importer gives them to the user who runs it (the admin).

@@ -84,6 +84,20 @@ describe('live site JSON to site records', () => {
     expect(r.fields).not.toHaveProperty('geo_lng');
   });
 
+  it("reads through TEC's answer what wp/v2 fills with defaults, and without it takes an empty website as never written", () => {
+    // wp/v2 shows every registered row, a map flag never written as false; TEC shows it true.
+    const venueMeta = { _VenueCity: 'Fresno', _VenueShowMap: false, _VenueShowMapLink: false };
+    expect(mapPost('venue', { ...wpEvent, meta: venueMeta }, '', { show_map: true, show_map_link: true }).fields).toMatchObject({ show_map: true, show_map_link: true });
+    expect(mapPost('venue', { ...wpEvent, meta: venueMeta }, '', { show_map: false, show_map_link: true }).fields).toMatchObject({ show_map: false, show_map_link: true });
+    // A trashed event, which TEC does not show: its '' website is no row, its zone abbreviation left to compute.
+    const trashed = mapPost('event', { ...wpEvent, status: 'trash' }, '');
+    expect(trashed.fields).not.toHaveProperty('website');
+    expect(trashed.fields).not.toHaveProperty('timezone_abbr');
+    expect(trashed.fields).toMatchObject({ sticky: false });
+    expect(mapPost('event', { ...wpEvent, meta: { ...wpEvent.meta, _EventURL: 'https://ev.example' } }, '').fields).toMatchObject({ website: 'https://ev.example' });
+    expect(mapPost('event', wpEvent, '', { sticky: true }).fields).toMatchObject({ sticky: true });
+  });
+
   it('maps users by login with their highest role, and terms with their parent', () => {
     expect(mapUser({ id: 4, username: 'ana', name: 'Ana', email: 'a@x', roles: ['subscriber', 'editor'] })).toEqual({
       kind: 'user',
@@ -106,7 +120,9 @@ describe('site records to requests', () => {
     show_map: false,
     show_map_link: true,
     timezone_abbr: 'EET',
-    websiteUnset: false,
+    // TEC's answer shows a website of its own: the row was written.
+    website: 'https://ev.example',
+    url: 'https://site.example/event/concert/',
   });
 
   it('sends the fields, the author and the UTC publication date, leaving out empty texts', () => {
