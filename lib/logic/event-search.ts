@@ -42,7 +42,8 @@ import { asList, nonEmpty, pageAndTotal, pageKeys, type Source } from './lists.j
 import { keepFor, termsFor } from './term-cache.js';
 import { listTotal } from './event-totals.js';
 import { queryInputOf, sources, type EventSource } from './event-sources.js';
-import { HIGH, type EventListRequest, type ListPlan, type Window } from './event-window.js';
+import { HIGH, type EventListRequest, type Window } from './event-window.js';
+import type { ListPlan } from './event-plan.js';
 
 /** The most list partitions (words × statuses) one term's candidates are merged from; more: not selective. */
 const MAX_TERM_PARTITIONS = 16;

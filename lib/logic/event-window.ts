@@ -5,30 +5,12 @@ import { addDays, addMonths, endOfDay, instantToWall, parseDate, startOfDay, wal
 import type { ArgsOf } from '#lib/contract/operations.js';
 import { MONTH_INPUT } from '#lib/contract/args/event.js';
 import type { RequestContext } from '#lib/contract/request.js';
-import type { LangStats } from '#lib/store/stats.js';
-import type { Filters } from './event-filters.js';
 
 export type EventListRequest = RequestContext<ArgsOf<'events.list'>>;
 type DateParam = 'start_date' | 'end_date' | 'starts_before' | 'starts_after' | 'ends_before' | 'ends_after';
 
 /** Sorts after every key of the index: an open upper bound, or one past every id of a time. */
 export const HIGH = '\uffff';
-
-/** A list request once resolved: the statuses and window it reads, its filters, and the page it wants. */
-export interface ListPlan {
-  ctx: EventListRequest;
-  statusList: string[];
-  /** Only this author's events that are not published (an author's own drafts). */
-  ownBy: number | undefined;
-  filters: Filters;
-  window: Window | undefined;
-  offset: number;
-  perPage: number;
-  /** The language's STATS item, read once when first needed. */
-  stats: () => Promise<LangStats>;
-  /** A feed (the soonest events one answer holds) rather than a page. */
-  feed: boolean;
-}
 
 /**
  * The window of TEC's month view export (its Month_View::setup_ical_repository_args): the events

@@ -1,6 +1,7 @@
 // A bounded worker pool: many calls (reads of a site, writes of an index, creates of a seed) run
 // side by side, never more than a limit at once, so that neither this process nor what it calls
 // is flooded.
+import { waitAll } from './settle.js';
 
 /**
  * `fn` over `items`, at most `limit` calls at once (at least one), the results in the items'
@@ -24,7 +25,7 @@ export async function pool<T, R>(items: readonly T[], limit: number, fn: (item: 
     }
   };
   const width = Math.max(1, Math.min(Math.floor(limit) || 1, items.length));
-  await Promise.all(Array.from({ length: width }, worker));
+  await waitAll(Array.from({ length: width }, worker));
   if (failed) throw failure;
   return out;
 }
