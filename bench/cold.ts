@@ -17,7 +17,7 @@
 // - The bundles run on this process's Node, or on BENCH_NODE (a path to another `node`).
 // Targets: reads within 1.15× and writes within 1.3× of the baseline, both times.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
@@ -125,15 +125,20 @@ function synthesizedBundles(): Map<string, string> {
     console.error(`cdk synth into ${dir} …`);
     execFileSync('npx', ['cdk', 'synth', '-q', '-o', dir], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   }
-  const template = JSON.parse(readFileSync(join(dir, 'EventCalendarApi.template.json'), 'utf8')) as {
+  type Template = {
     Resources: Record<string, { Type: string; Metadata?: Record<string, string>; Properties: { Tags?: { Key: string; Value: string }[] } }>;
   };
+  // The functions live in the parent stack and in its nested stacks, one template each.
+  const templates = readdirSync(dir).filter((f) => f.endsWith('.template.json'));
   const bundles = new Map<string, string>();
-  for (const r of Object.values(template.Resources)) {
-    if (r.Type !== 'AWS::Lambda::Function') continue;
-    const op = r.Properties.Tags?.find((t) => t.Key === OPERATION_TAG)?.Value;
-    const asset = r.Metadata?.['aws:asset:path'];
-    if (op && asset) bundles.set(op, join(dir, asset, 'index.mjs'));
+  for (const file of templates) {
+    const template = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Template;
+    for (const r of Object.values(template.Resources)) {
+      if (r.Type !== 'AWS::Lambda::Function') continue;
+      const op = r.Properties.Tags?.find((t) => t.Key === OPERATION_TAG)?.Value;
+      const asset = r.Metadata?.['aws:asset:path'];
+      if (op && asset) bundles.set(op, join(dir, asset, 'index.mjs'));
+    }
   }
   return bundles;
 }
