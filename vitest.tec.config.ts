@@ -8,6 +8,8 @@ export default defineConfig({
     name: 'tec',
     include: ['test/tec/**/*.test.ts'],
     pool: 'forks',
+    // Two files at a time: most of their time is spent waiting on the live site and the imports.
+    maxWorkers: Number(process.env.TEST_WORKERS ?? 2),
     testTimeout: 60_000,
     hookTimeout: 120_000,
     setupFiles: ['test/setup/env.ts'],

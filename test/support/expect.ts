@@ -18,9 +18,17 @@ export function expectInvalidParams(res: ApiResponse, ...names: string[]): void 
   for (const name of names) expect(typeof res.body.data.params[name]).toBe('string');
 }
 
-/** POSTs a record as an editor, expects 201 and returns the created record. */
+/**
+ * POSTs a record as an editor, expects 201 and returns the created record. A `503 rest_busy`
+ * (the machine too loaded to finish in time; nothing was written) is sent again after its
+ * Retry-After, as a client does, so that seeding holds on a busy test machine.
+ */
 export async function createAsEditor(gw: GatewayHarness, path: string, body: Record<string, unknown>, lang?: Lang): Promise<any> {
-  const res = await gw.api('POST', path, { body, token: 'editor', lang });
+  let res = await gw.api('POST', path, { body, token: 'editor', lang });
+  for (let tries = 1; res.status === 503 && res.body?.code === 'rest_busy' && tries < 5; tries++) {
+    await new Promise((ok) => setTimeout(ok, 1000 * Number(res.headers.get('retry-after') ?? 1)));
+    res = await gw.api('POST', path, { body, token: 'editor', lang });
+  }
   expect(res.status, `${path}: ${res.text}`).toBe(201);
   return res.body;
 }
