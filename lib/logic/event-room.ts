@@ -10,7 +10,7 @@ import type { EventItem } from '#lib/store/items.js';
 import { MAX_TRANSACT_ITEMS } from '#lib/store/transactions.js';
 import { eventWrites, type TransactionLinks } from './event-writes.js';
 
-export type LinkField = 'venue' | 'organizer' | 'categories' | 'tags';
+type LinkField = 'venue' | 'organizer' | 'categories' | 'tags';
 
 /** The order links are kept in when not all fit: venues, organizers, categories, then tags. */
 const LINK_ORDER = [
