@@ -78,9 +78,14 @@ export function formatSummary(s: ImportSummary, dryRun = false): string {
     lines.push(
       `${s.authorless.count} posts had no author on the site: written as ${s.authorless.author ? `user ${s.authorless.author}` : "the import's own user"} (--author LOGIN names another).`,
     );
-  if (s.unlinked.length) {
-    const shown = s.unlinked.slice(0, 20).map((u) => `event ${u.event} → ${u.kind} ${typeof u.ref === 'string' ? JSON.stringify(u.ref) : u.ref}`);
-    lines.push(`${s.unlinked.length} links to records neither the source nor this calendar holds, left out: ${shown.join(', ')}${s.unlinked.length > 20 ? ', …' : ''}`);
+  for (const [room, what] of [
+    [false, 'links to records neither the source nor this calendar holds'],
+    [true, 'links past those one write of an event holds'],
+  ] as const) {
+    const left = s.unlinked.filter((u) => !!u.room === room);
+    if (!left.length) continue;
+    const shown = left.slice(0, 20).map((u) => `event ${u.event} → ${u.kind} ${typeof u.ref === 'string' ? JSON.stringify(u.ref) : u.ref}`);
+    lines.push(`${left.length} ${what}, left out: ${shown.join(', ')}${left.length > 20 ? ', …' : ''}`);
   }
   for (const f of s.failed) lines.push(`failed: ${f.kind} ${f.id}: ${f.reason}`);
   return lines.join('\n');

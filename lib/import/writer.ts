@@ -16,6 +16,7 @@ import { registerUser } from '#lib/store/users.js';
 import { importRole, type StoredRole } from '#lib/store/credentials.js';
 import { ROLES, type Role } from '#lib/contract/principal.js';
 import type { AnyPost, TermItem } from '#lib/store/items.js';
+import { TOO_MANY_LINKS } from '#lib/logic/event-room.js';
 import type { SiteCurrency } from './tec-meta.js';
 import {
   bySlugOnly,
@@ -43,12 +44,16 @@ export interface Failure {
   reason: string;
 }
 
-/** A link an event names that neither the import nor this calendar holds: the event is written without it. */
+/**
+ * A link an event names that neither the import nor this calendar holds, or (`room`) one past the
+ * links one write of an event holds (lib/logic/event-room.ts): the event is written without it.
+ */
 export interface Unlinked {
   event: number;
   kind: 'venue' | 'organizer' | 'category' | 'tag';
   /** The id, or a term's slug. */
   ref: number | string;
+  room?: true;
 }
 
 export interface KindTally {
@@ -226,7 +231,7 @@ export async function writeRecords(records: SiteRecord[], opts: WriteOptions, pr
         const fp = fingerprint(r);
         if (stored.get(`${kind}#${r.id}`) === fp) tally.unchanged++;
         else {
-          const outcome = await writeOne(r, opts, runAt);
+          const outcome = await writeOne(r, opts, runAt, summary.unlinked);
           tally[outcome]++;
           if (outcome !== 'unchanged') tally.written.push(r.id);
           if (!opts.dryRun) await db().send(new PutCommand({ TableName: config().tableName, Item: { ...fpKey(kind, r.id), fp } }));
@@ -352,10 +357,10 @@ class Links {
 }
 
 /** Creates or updates one record here; what it did. */
-async function writeOne(r: SiteRecord, opts: WriteOptions, runAt: number): Promise<'created' | 'updated' | 'unchanged'> {
+async function writeOne(r: SiteRecord, opts: WriteOptions, runAt: number, unlinked: Unlinked[]): Promise<'created' | 'updated' | 'unchanged'> {
   if (r.kind === 'user') return writeUser(r, opts, runAt);
   if (r.kind === 'category' || r.kind === 'tag') return writeTerm(r, opts);
-  return writePost(r as SitePost, opts);
+  return writePost(r as SitePost, opts, unlinked);
 }
 
 /**
@@ -385,7 +390,43 @@ async function writeTerm(t: SiteTerm, opts: WriteOptions): Promise<'created' | '
   return here ? 'updated' : 'created';
 }
 
-async function writePost(r: SitePost, opts: WriteOptions): Promise<'created' | 'updated'> {
+/** How many links fit, when `res` refuses an event write for holding more links than fit. */
+function linksThatFit(res: ApiResult): number | undefined {
+  const details: unknown = res.status === 400 ? res.body?.data?.details : undefined;
+  if (!details || typeof details !== 'object') return undefined;
+  for (const d of Object.values(details as Record<string, { code?: unknown; data?: { fit?: unknown } }>))
+    if (d?.code === TOO_MANY_LINKS && typeof d.data?.fit === 'number') return d.data.fit;
+  return undefined;
+}
+
+/** The order this API keeps an event's links in when not all fit, with the summary's name of each. */
+const LINK_FIELDS = [
+  ['venue', 'venue'],
+  ['organizer', 'organizer'],
+  ['categories', 'category'],
+  ['tags', 'tag'],
+] as const;
+
+/** The event with its first `fit` links (in the site's order, categories before tags), and the others. */
+function withFirstLinks(r: SitePost, fit: number): { event: SitePost; left: Unlinked[] } {
+  const fields = { ...r.fields };
+  const left: Unlinked[] = [];
+  let room = fit;
+  for (const [field, kind] of LINK_FIELDS) {
+    const list = Array.isArray(fields[field]) ? (fields[field] as (number | string)[]) : [];
+    const kept = Math.max(0, Math.min(room, list.length));
+    for (const ref of list.slice(kept)) left.push({ event: r.id, kind, ref, room: true });
+    if (list.length) fields[field] = list.slice(0, kept);
+    room -= list.length;
+  }
+  return { event: { ...r, fields }, left };
+}
+
+/**
+ * Creates or updates one venue, organizer or event. An event that links more records than one
+ * write holds is written with the links that fit, and the others are reported (never refused whole).
+ */
+async function writePost(r: SitePost, opts: WriteOptions, unlinked: Unlinked[]): Promise<'created' | 'updated'> {
   const here = await getItem<AnyPost>(keys.post(r.id));
   if (here && here.kind !== r.kind) throw new Error(`id ${r.id} is a ${here.kind} here`);
   if (opts.dryRun) return here ? 'updated' : 'created';
@@ -405,7 +446,14 @@ async function writePost(r: SitePost, opts: WriteOptions): Promise<'created' | '
       : {}),
   };
   const path = here ? `${PATHS[r.kind]}/${r.id}` : PATHS[r.kind];
-  const res = await opts.send('POST', 'en', path, { body: postBody(r, !here, opts.defaultAuthor), token: opts.token, imported });
+  const send = (p: SitePost) => opts.send('POST', 'en', path, { body: postBody(p, !here, opts.defaultAuthor), token: opts.token, imported });
+  let res = await send(r);
+  const fit = r.kind === 'event' ? linksThatFit(res) : undefined;
+  if (fit !== undefined) {
+    const { event, left } = withFirstLinks(r, fit);
+    res = await send(event);
+    if (res.status < 300) unlinked.push(...left);
+  }
   if (res.status >= 300) throw new Error(refused(res));
   if (res.body?.id !== r.id) throw new Error(`stored as id ${res.body?.id}`);
   if (r.status === 'trash' && here?.status !== 'trash') {

@@ -9,7 +9,7 @@
 // - the published-event counts of its terms and the linked-event counts of its venues and
 //   organizers (has_events), in a shard of a record that writes met on (lib/store/record-shards.ts).
 import { ApiError, ConflictError } from '#lib/contract/errors.js';
-import { del, put, update, type TransactItem } from '#lib/store/transactions.js';
+import { del, MAX_TRANSACT_ITEMS, put, update, type TransactItem } from '#lib/store/transactions.js';
 import { DURATIONS, durationClass, eventSeconds } from '#lib/store/durations.js';
 import { bucketOf, keys, listKeys } from '#lib/store/keys.js';
 import { recentWrites } from '#lib/store/recent-writes.js';
@@ -240,7 +240,21 @@ interface Building extends EventTransaction {
   expect: (error: () => Error, item: TransactItem) => void;
 }
 
+/**
+ * The transaction of a write from `old` to `next`; a write whose transaction would exceed what
+ * DynamoDB takes is refused (event creates and updates measure theirs first, lib/logic/event-room.ts,
+ * and refuse with the links that fit).
+ */
 export function eventTransaction(old: EventItem | undefined, next: EventItem | undefined, tableName: string, links: TransactionLinks = {}): EventTransaction {
+  const tx = eventWrites(old, next, tableName, links);
+  if (tx.items.length > MAX_TRANSACT_ITEMS) {
+    throw new ApiError(400, 'rest_too_many_changes', 'This write changes too many linked records at once; send fewer links.');
+  }
+  return tx;
+}
+
+/** The items of the transaction of a write from `old` to `next`, however many. */
+export function eventWrites(old: EventItem | undefined, next: EventItem | undefined, tableName: string, links: TransactionLinks = {}): EventTransaction {
   const { extra = [], created = new Set<string>(), bound, spread = 1, split = new Map<string, Split>() } = links;
   const items: TransactItem[] = [];
   const meaning = new Map<number, () => Error>();
@@ -277,9 +291,6 @@ export function eventTransaction(old: EventItem | undefined, next: EventItem | u
   for (const item of items) {
     const op = (item.Put ?? item.Update ?? item.Delete ?? item.ConditionCheck)!;
     op.TableName = tableName;
-  }
-  if (items.length > 100) {
-    throw new ApiError(400, 'rest_too_many_changes', 'This write changes too many linked records at once; send fewer links.');
   }
   return { items, meaning };
 }

@@ -42,23 +42,21 @@ import { eventSeconds } from '#lib/store/durations.js';
 import { cardsFor, refreshCards, REQUEST_FAN_OUT } from './cards.js';
 import { logger } from '#lib/observe/log.js';
 import { authorOf, keptText, loadLinked, modifiedNow, newId, ownImported, publicationDates } from './common.js';
-import { bucketSpread, eventTransaction, MAX_BUCKET_SHARDS } from './event-writes.js';
+import { bucketSpread, eventTransaction, MAX_BUCKET_SHARDS, type TransactionLinks } from './event-writes.js';
+import { requireFewerThanItems, requireRoom } from './event-room.js';
 import { newPlace, type PlaceFields } from './places.js';
 import { findPost } from './post-reads.js';
 import { newTermItem, termWrites } from './term-items.js';
 import { waitAll } from '#lib/runtime/settle.js';
 
-const LIMITS = { venue: 3, organizer: 10, categories: 10, tags: 10 } as const;
-
-type LinkField = 'venue' | 'organizer' | 'categories' | 'tags';
-
-/** Splits a link parameter into its items; undefined keeps the current links, [] clears them. */
-function items(value: unknown, field: LinkField): unknown[] | undefined {
+/**
+ * Splits a link parameter into its items; undefined keeps the current links, [] clears them. How
+ * many links a write holds is decided by its transaction (event-room.ts).
+ */
+function items(value: unknown): unknown[] | undefined {
   if (value === undefined) return undefined;
   if (value === null || value === '' || value === 0 || value === '0') return [];
-  const list = Array.isArray(value) ? value : typeof value === 'string' ? (listItems(value) ?? []) : [value];
-  if (list.length > LIMITS[field]) throw invalidParam(field, `${field} takes at most ${LIMITS[field]} items.`);
-  return list;
+  return Array.isArray(value) ? value : typeof value === 'string' ? (listItems(value) ?? []) : [value];
 }
 
 const asId = (v: unknown): number | undefined =>
@@ -107,12 +105,8 @@ interface Resolving {
  */
 async function resolveLinks(ctx: EventUpdate, author: number, attempt: number): Promise<Resolved> {
   const p = ctx.params;
-  const lists: LinkLists = {
-    venue: items(p.venue, 'venue'),
-    organizer: items(p.organizer, 'organizer'),
-    categories: items(p.categories, 'categories'),
-    tags: items(p.tags, 'tags'),
-  };
+  const lists: LinkLists = { venue: items(p.venue), organizer: items(p.organizer), categories: items(p.categories), tags: items(p.tags) };
+  requireFewerThanItems(lists);
   const lookups = linkLookups(lists, ctx.lang);
   // Consistent: a card taken from this read must carry the record's current `rev`. A record being
   // split is read once it is (lib/store/record-shards.ts).
@@ -309,12 +303,23 @@ function eventFrom(
  * version `check` names (If-Match), on every attempt. Retries spread their counts (bucketSpread).
  */
 async function commit(old: EventItem | undefined, next: EventItem, links: Resolved, check: Checked | undefined, attempt: number): Promise<void> {
-  const published = next.status === 'publish';
-  const extra = [...links.writes, ...links.newTerms.flatMap((t) => termWrites({ ...t, count: published && [...next.categories, ...next.tags].includes(t.id) ? 1 : 0 }))];
   const bound = await durationBound(next.lang, eventSeconds(next));
   // A split record is one that writes meet on: spread as wide as it is split, at once.
   const spread = links.split.size ? MAX_BUCKET_SHARDS : bucketSpread(attempt);
-  const tx = eventTransaction(old, next, config().tableName, { extra, created: links.created, bound, spread, split: links.split });
+  // The terms this write creates are created when linked (all of them, unless it holds too many links to fit).
+  const linksFor = (e: EventItem): TransactionLinks => {
+    const linked = new Set([...e.categories, ...e.tags]);
+    const terms = links.newTerms.filter((t) => linked.has(t.id));
+    return {
+      extra: [...links.writes, ...terms.flatMap((t) => termWrites({ ...t, count: e.status === 'publish' ? 1 : 0 }))],
+      created: links.created,
+      bound,
+      spread,
+      split: links.split,
+    };
+  };
+  requireRoom(old, next, linksFor, config().tableName);
+  const tx = eventTransaction(old, next, config().tableName, linksFor(next));
   try {
     await writeChecked(tx.items, check, () => transact(tx.items, (i) => tx.meaning.get(i)?.()));
   } catch (err) {

@@ -64,6 +64,8 @@ export function fromAttributeValues(item: Record<string, AttributeValue>): Recor
  */
 export const TRANSACT_TIMES_MAX_AGE_MS = 5_000;
 const transactTimes = new Durations(50, 10, TRANSACT_TIMES_MAX_AGE_MS);
+/** The most items DynamoDB takes in one TransactWriteItems. */
+export const MAX_TRANSACT_ITEMS = 100;
 /** Resends of a transaction that only met another transaction on one of its items. */
 const CONFLICT_RESENDS = 4;
 
@@ -187,7 +189,7 @@ export async function transact(
   timed = true,
 ): Promise<void> {
   if (items.length === 0) return;
-  if (items.length > 100) throw new Error(`A transaction holds at most 100 items, got ${items.length}`);
+  if (items.length > MAX_TRANSACT_ITEMS) throw new Error(`A transaction holds at most ${MAX_TRANSACT_ITEMS} items, got ${items.length}`);
   for (let resend = 0; ; resend++) {
     try {
       const send = () => logWrite(() => sendOnce(items));
