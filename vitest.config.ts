@@ -8,6 +8,10 @@ const common = {
   testTimeout: 20_000,
   // Seeding hooks write tens of records, which a loaded 2-core machine serves slowly.
   hookTimeout: 180_000,
+  // Two files at a time on a 2-core machine: many wait on timers, holds and DynamoDB Local rather
+  // than on the CPU, and one at a time took most of CI's 30 minutes. (Projects that run together
+  // must share it.)
+  maxWorkers: Number(process.env.TEST_WORKERS ?? 2),
   // Every worker: DynamoDB endpoint, region, development auth and site settings, before any import.
   setupFiles: ['test/setup/env.ts'],
 };
@@ -23,9 +27,6 @@ export default defineConfig({
           include: ['test/{integration,e2e,infra}/**/*.test.ts'],
           // One DynamoDB Local for the project; its endpoint is `provide`d.
           globalSetup: ['test/setup/dynamodb.ts'],
-          // Two files at a time on a 2-core machine: many wait on timers, holds and DynamoDB Local
-          // rather than on the CPU, and one at a time took most of CI's 30 minutes.
-          maxWorkers: Number(process.env.TEST_WORKERS ?? 2),
         },
       },
     ],
