@@ -12,7 +12,7 @@ import { installLocalBus } from '#lib/local/bus.js';
 import { startStreamPoller } from '#lib/local/stream.js';
 import { batchGet, getItem, queryAll } from '#lib/store/reads.js';
 import { keys } from '#lib/store/keys.js';
-import type { EventItem, VenueItem } from '#lib/store/items.js';
+import { ofKind } from '#lib/store/items.js';
 import { benchCli } from './cli.js';
 import { benchTable, runBench } from './main.js';
 import { renderCards, runContext, writeTable } from './readme.js';
@@ -45,12 +45,12 @@ async function stale(venueId: number, rev: number): Promise<number> {
     ExpressionAttributeValues: { ':pk': keys.post(venueId).pk, ':p': keys.linkPrefix },
     ProjectionExpression: 'eventId',
   });
-  const events = await batchGet<EventItem>(
+  const events = await batchGet(
     links.map((l) => keys.post(l.eventId)),
     true,
   );
   let old = 0;
-  for (const e of events.values()) if ((e.cards?.[String(venueId)]?.rev ?? 0) < rev) old++;
+  for (const e of events.values()) if (e.kind === 'event' && (e.cards?.[String(venueId)]?.rev ?? 0) < rev) old++;
   return old + (links.length - events.size);
 }
 
@@ -90,7 +90,7 @@ async function main(): Promise<number> {
     const requestMs = performance.now() - started;
     const used = capacity.snapshot();
     if (edit.status !== 200) throw new Error(`venue edit -> ${edit.status}`);
-    const rev = (await getItem<VenueItem>(keys.post(venueId)))!.rev ?? 0;
+    const rev = ofKind(await getItem(keys.post(venueId)), 'venue')!.rev ?? 0;
     let left = await stale(venueId, rev);
     const before = left;
     poller.resume();

@@ -36,7 +36,7 @@ import { db } from '#lib/store/db.js';
 import { getItem } from '#lib/store/reads.js';
 import { keys } from '#lib/store/keys.js';
 import { withShardTotal } from '#lib/store/record-shards.js';
-import type { VenueItem } from '#lib/store/items.js';
+import { ofKind } from '#lib/store/items.js';
 import { mintToken } from '#lib/local/dev-auth.js';
 import { freePort, localClient } from '#lib/local/dynamo.js';
 import { ensureDevKeys } from '#lib/local/dev-auth.js';
@@ -380,7 +380,7 @@ async function plansFor(mode: Mode, m: number, viaHttp: boolean): Promise<Plan[]
         'category count': (await ok('GET', `/categories/${category}`)).count,
         'tag count': (await ok('GET', `/tags/${tag}`)).count,
         // A split venue keeps a part of the count in its shards (lib/store/record-shards.ts); read from the table in-process.
-        ...(viaHttp ? {} : { 'venue linked events': (await withShardTotal(await getItem<VenueItem>(keys.post(venue))))?.linkedEvents ?? 0 }),
+        ...(viaHttp ? {} : { 'venue linked events': (await withShardTotal(ofKind(await getItem(keys.post(venue)), 'venue')))?.linkedEvents ?? 0 }),
       }),
     });
   }

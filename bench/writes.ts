@@ -39,7 +39,7 @@ import { startGateway, type Gateway } from '#lib/local/gateway.js';
 import { indexAttributes } from '#lib/logic/event-writes.js';
 import { getItem } from '#lib/store/reads.js';
 import { keys, listKeys } from '#lib/store/keys.js';
-import type { EventItem, LinkItem } from '#lib/store/items.js';
+import { ofKind, type LinkItem } from '#lib/store/items.js';
 import { pool } from '#lib/runtime/pool.js';
 
 const settings = benchCli(
@@ -295,7 +295,7 @@ interface FieldWrite {
 
 /** Checks that an event's derived items and list totals agree with its record. */
 async function verifyDerived(s: Scenario, id: number, month: string, terms: number[]): Promise<void> {
-  const record = (await getItem<EventItem>(keys.post(id)))!;
+  const record = ofKind(await getItem(keys.post(id)), 'event')!;
   const problems: string[] = [];
   const want = JSON.stringify(indexAttributes(record));
   const featured = await getItem<LinkItem>(keys.featured(id));
@@ -335,10 +335,10 @@ async function patchStorm(
 ): Promise<Scenario> {
   const created = await expectOk('POST', '/events', { title: `${label} target`, start_date: at(month, 10, 10), end_date: at(month, 10, 11), ...initial });
   const id = created.id as number;
-  const before = (await getItem<EventItem>(keys.post(id)))!.version;
+  const before = ofKind(await getItem(keys.post(id)), 'event')!.version;
   const plan = Array.from({ length: WRITES }, (_, i) => writes(i));
   const { answers, scenario: s } = await run(key, label, (i) => send('PATCH', `/events/${id}`, plan[i]!.body));
-  const after = (await getItem<EventItem>(keys.post(id)))!.version;
+  const after = ofKind(await getItem(keys.post(id)), 'event')!.version;
   s.checks.push(check(`>= ${MIN_PATCH_SUCCESS * 100} % succeed`, s.succeeded >= MIN_PATCH_SUCCESS * WRITES, `${s.successRate} %`, rateIsInfo));
   s.checks.push(check('version moved once per success (failures changed nothing)', after - before === s.succeeded, `version ${before} -> ${after}, ${s.succeeded} successes`));
   const final = await expectOk('GET', `/events/${id}`);

@@ -5,17 +5,15 @@
 // is not written again; the fingerprint is stored after the record, so that a run stopped between
 // the two writes the record again (the same values: an update that changes nothing else).
 import { pool } from '#lib/runtime/pool.js';
-import { GetCommand, PutCommand, DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '#lib/runtime/config.js';
-import { db } from '#lib/store/db.js';
-import { bySlug, getItem, queryAll } from '#lib/store/reads.js';
-import { keys, slugIndexKey, type Sequence } from '#lib/store/keys.js';
+import { deleteFingerprint, lastRun, putFingerprint, rememberRun, storedFingerprints } from '#lib/store/import-log.js';
+import { getItem } from '#lib/store/reads.js';
+import { termBySlug } from '#lib/store/partitions.js';
+import { keys, type Sequence } from '#lib/store/keys.js';
 import type { ImportedRecord } from '#lib/contract/imported.js';
 import { continueAfter } from '#lib/store/ids.js';
 import { registerUser } from '#lib/store/users.js';
 import { importRole, type StoredRole } from '#lib/store/credentials.js';
 import { ROLES, type Role } from '#lib/contract/principal.js';
-import type { AnyPost, TermItem } from '#lib/store/items.js';
 import { TOO_MANY_LINKS } from '#lib/logic/event-room.js';
 import type { SiteCurrency } from './tec-meta.js';
 import {
@@ -33,9 +31,6 @@ import {
 } from './records.js';
 
 /** The importer's own items: one fingerprint per imported record, and the time of the last run. */
-const PARTITION = 'IMPORT';
-const fpKey = (kind: RecordKind, id: number) => ({ pk: PARTITION, sk: `fp#${kind}#${id}` });
-const RUN_KEY = { pk: PARTITION, sk: 'run' };
 
 export interface Failure {
   kind: RecordKind;
@@ -161,24 +156,7 @@ const refused = (res: ApiResult) => {
   return `${res.status} ${res.body?.code ?? ''}: ${res.body?.message ?? JSON.stringify(res.body).slice(0, 200)}${why.join('')}`;
 };
 
-/** The stored fingerprints of imported records, by `kind#id`. */
-async function storedFingerprints(): Promise<Map<string, string>> {
-  const items = await queryAll<{ sk: string; fp: string }>({
-    KeyConditionExpression: 'pk = :p AND begins_with(sk, :f)',
-    ExpressionAttributeValues: { ':p': PARTITION, ':f': 'fp#' },
-  });
-  return new Map(items.map((i) => [i.sk.slice(3), i.fp]));
-}
-
-/** When the last finished run started (ISO 8601), the default of `--since`. */
-export async function lastRun(): Promise<string | undefined> {
-  const out = await db().send(new GetCommand({ TableName: config().tableName, Key: RUN_KEY, ConsistentRead: true }));
-  return out.Item?.startedAt as string | undefined;
-}
-
-export async function rememberRun(startedAt: string, source: string): Promise<void> {
-  await db().send(new PutCommand({ TableName: config().tableName, Item: { ...RUN_KEY, startedAt, source } }));
-}
+export { lastRun, rememberRun };
 
 const SEQUENCE: Record<RecordKind, Sequence> = { user: 'user', category: 'term', tag: 'term', venue: 'post', organizer: 'post', event: 'post' };
 
@@ -234,7 +212,7 @@ export async function writeRecords(records: SiteRecord[], opts: WriteOptions, pr
           const outcome = await writeOne(r, opts, runAt, summary.unlinked);
           tally[outcome]++;
           if (outcome !== 'unchanged') tally.written.push(r.id);
-          if (!opts.dryRun) await db().send(new PutCommand({ TableName: config().tableName, Item: { ...fpKey(kind, r.id), fp } }));
+          if (!opts.dryRun) await putFingerprint(`${kind}#${r.id}`, fp);
         }
       } catch (err) {
         summary.failed.push({ kind, id: given.id, reason: (err as Error).message });
@@ -294,7 +272,7 @@ class Links {
       const tally = summary.kinds[t.kind];
       const slug = termSlug(t) || cleanSlug(t.name);
       try {
-        const found = slug ? await bySlug<TermItem>(slugIndexKey(t.kind, 'en', slug)) : undefined;
+        const found = slug ? await termBySlug(t.kind, 'en', slug) : undefined;
         if (found && found.taxonomy === t.kind) {
           this.bySlug.set(key, found.id);
           tally.unchanged++;
@@ -346,10 +324,7 @@ class Links {
     if (this.inImport.has(key)) return Promise.resolve(true);
     let known = this.here.get(key);
     if (!known) {
-      known =
-        kind === 'venue' || kind === 'organizer'
-          ? getItem<AnyPost>(keys.post(id)).then((p) => p?.kind === kind)
-          : getItem<TermItem>(keys.term(id)).then((t) => t?.taxonomy === kind);
+      known = kind === 'venue' || kind === 'organizer' ? getItem(keys.post(id)).then((p) => p?.kind === kind) : getItem(keys.term(id)).then((t) => t?.taxonomy === kind);
       this.here.set(key, known);
     }
     return known;
@@ -380,7 +355,7 @@ async function writeUser(u: SiteUser, opts: WriteOptions, runAt: number): Promis
 }
 
 async function writeTerm(t: SiteTerm, opts: WriteOptions): Promise<'created' | 'updated'> {
-  const here = await getItem<TermItem>(keys.term(t.id));
+  const here = await getItem(keys.term(t.id));
   if (here && here.taxonomy !== t.kind) throw new Error(`id ${t.id} is a ${here.taxonomy} here`);
   if (opts.dryRun) return here ? 'updated' : 'created';
   const path = here ? `${PATHS[t.kind]}/${t.id}` : PATHS[t.kind];
@@ -427,7 +402,7 @@ function withFirstLinks(r: SitePost, fit: number): { event: SitePost; left: Unli
  * write holds is written with the links that fit, and the others are reported (never refused whole).
  */
 async function writePost(r: SitePost, opts: WriteOptions, unlinked: Unlinked[]): Promise<'created' | 'updated'> {
-  const here = await getItem<AnyPost>(keys.post(r.id));
+  const here = await getItem(keys.post(r.id));
   if (here && here.kind !== r.kind) throw new Error(`id ${r.id} is a ${here.kind} here`);
   if (opts.dryRun) return here ? 'updated' : 'created';
   const imported: ImportedRecord = {
@@ -466,5 +441,5 @@ async function writePost(r: SitePost, opts: WriteOptions, unlinked: Unlinked[]):
 async function removeOne(kind: Exclude<RecordKind, 'user'>, id: number, opts: WriteOptions): Promise<void> {
   const res = await opts.send('DELETE', 'en', `${PATHS[kind]}/${id}`, { token: opts.token, query: { force: true } });
   if (res.status >= 300 && res.status !== 404 && res.status !== 410) throw new Error(refused(res));
-  await db().send(new DeleteCommand({ TableName: config().tableName, Key: fpKey(kind, id) }));
+  await deleteFingerprint(`${kind}#${id}`);
 }

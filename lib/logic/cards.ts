@@ -13,15 +13,12 @@
 // - trashing or deleting a venue or organizer unlinks it from its events, cards included (the
 //   same way: a few in the request, all of them in the consumer);
 // - a record too large to copy well (a long description) gets no card: events read it instead.
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { config } from '#lib/runtime/config.js';
-import { db } from '#lib/store/db.js';
-import { query, queryAll } from '#lib/store/reads.js';
+import { writeCard } from '#lib/store/event-cards.js';
 import { backoff, Durations, fanOut, sleep } from '#lib/store/retry.js';
 import { keys } from '#lib/store/keys.js';
 import { itemBytes } from '#lib/store/stats.js';
 import type { Card, CardOmitted, EventItem, OrganizerItem, VenueItem } from '#lib/store/items.js';
+import { linkItems } from '#lib/store/partitions.js';
 
 type Place = VenueItem | OrganizerItem;
 
@@ -63,22 +60,6 @@ export function readCards(old: EventItem | undefined, next: EventItem | undefine
   return out;
 }
 
-/**
- * The link items of a venue's, organizer's or term's partition, read consistently; undefined when
- * there are more than `limit` (one more item than the limit tells, without reading them all).
- */
-export async function linksOf<T = { eventId: number }>(targetPk: string, limit = Infinity, projection = 'eventId'): Promise<T[] | undefined> {
-  const input = {
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ExpressionAttributeValues: { ':pk': targetPk, ':p': keys.linkPrefix },
-    ...(projection ? { ProjectionExpression: projection } : {}),
-    ConsistentRead: true,
-  };
-  if (!Number.isFinite(limit)) return queryAll<T>(input);
-  const { items } = await query<T>({ ...input, Limit: limit + 1 });
-  return items.length > limit ? undefined : items;
-}
-
 /** How many card rewrites run at once after an edit. */
 const FAN_OUT = 16;
 
@@ -95,7 +76,7 @@ export const REQUEST_FAN_OUT = 25;
  * does the same for every edit, completes it. Returns how many events got the new card.
  */
 export async function refreshCards(place: Place, limit = Infinity): Promise<number> {
-  const links = await linksOf(keys.post(place.id).pk, limit);
+  const links = await linkItems(keys.post(place.id).pk, { attributes: ['eventId'], limit });
   if (!links) return 0;
   const card = cardOf(place);
   const field = place.kind === 'venue' ? 'venues' : 'organizers';
@@ -111,24 +92,10 @@ const cardWrites = new Durations(50);
 
 async function setCard(eventId: number, field: 'venues' | 'organizers', card: Card): Promise<boolean> {
   const big = !fits(card);
-  const input = {
-    TableName: config().tableName,
-    Key: keys.post(eventId),
-    // Bumping `indexVersion` makes an event write that read the old card retry (event-writes.ts).
-    UpdateExpression: big ? 'REMOVE #cards.#id SET #v = #v + :one, #iv = #v + :one' : 'SET #cards.#id = :card, #v = #v + :one, #iv = #v + :one',
-    // Events written before cards existed have no map: they keep reading the record instead.
-    ConditionExpression: big
-      ? 'attribute_exists(#cards.#id) AND contains(#field, :id)'
-      : 'attribute_exists(#cards) AND contains(#field, :id) AND (attribute_not_exists(#cards.#id) OR attribute_not_exists(#cards.#id.#rev) OR #cards.#id.#rev < :rev)',
-    ExpressionAttributeNames: { '#cards': 'cards', '#id': String(card.id), '#v': 'version', '#iv': 'indexVersion', '#field': field, ...(big ? {} : { '#rev': 'rev' }) },
-    ExpressionAttributeValues: big ? { ':one': 1, ':id': card.id } : { ':card': card, ':one': 1, ':id': card.id, ':rev': card.rev ?? 0 },
-  };
   for (let attempt = 1; ; attempt++) {
     try {
-      await cardWrites.time('rewrite a card', () => db().send(new UpdateCommand(input)));
-      return true;
+      return await cardWrites.time('rewrite a card', () => writeCard(eventId, field, card, big));
     } catch (err) {
-      if (err instanceof ConditionalCheckFailedException) return false;
       if (!isTransient(err) || attempt >= 8) throw err;
       const wait = backoff(attempt, 10, 200);
       cardWrites.ensure('rewrite a card', wait);

@@ -4,17 +4,17 @@ import { withShardTotals } from '#lib/store/record-shards.js';
 import { nowUtc, parseDate, utcToWall, wallToUtc } from '#lib/domain/time/dates.js';
 import { invalidParam } from '#lib/contract/errors.js';
 import type { RequestContext, RequestWith } from '#lib/contract/request.js';
-import { batchGet, keyOf, queryAll } from '#lib/store/reads.js';
+import { batchGet, keyOf } from '#lib/store/reads.js';
 import type { ClearableText, ImportedRecord } from '#lib/contract/imported.js';
 import { createId, type CreateId } from '#lib/store/create-ids.js';
 import { nextId } from '#lib/store/ids.js';
 import { userExists, userIdOf } from '#lib/store/users.js';
 import { keys, listKeys, slugIndexKey, termKeys } from '#lib/store/keys.js';
 import type { AnyPost, Card, EventItem, TermItem } from '#lib/store/items.js';
-import { INDEXES } from '#lib/store/table.js';
 import type { Linked } from '#lib/present/present.js';
 import { keepFor, termsFor } from './term-cache.js';
 import { waitAll } from '#lib/runtime/settle.js';
+import { languageTerms } from '#lib/store/partitions.js';
 
 /** The publication date pair from `date` / `date_utc` (site zone), or `fallback`, or now. */
 export function publicationDates(
@@ -78,11 +78,8 @@ export function indexed<T extends AnyPost>(item: T): T {
   if (item.status === 'trash') return out;
   out.gsi1pk = slugIndexKey(item.kind, item.lang, item.slug);
   // Events hidden from listings stay readable by id and slug but are in no list.
-  if (item.kind === 'event' && (item as EventItem).hidden) return out;
-  const list =
-    item.kind === 'event'
-      ? listKeys.event(item.lang, item.status, (item as EventItem).utcStart, item.id)
-      : listKeys.place(item.kind, item.lang, item.status, item.date_utc, item.id);
+  if (item.kind === 'event' && item.hidden) return out;
+  const list = item.kind === 'event' ? listKeys.event(item.lang, item.status, item.utcStart, item.id) : listKeys.place(item.kind, item.lang, item.status, item.date_utc, item.id);
   return Object.assign(out, list);
 }
 
@@ -91,13 +88,7 @@ export function indexedTerm(t: TermItem): TermItem {
 }
 
 /** Every term of a language (both taxonomies), from the `terms` index. */
-export const termsOf = (lang: Lang) =>
-  queryAll<TermItem>({
-    IndexName: INDEXES.terms.indexName,
-    KeyConditionExpression: '#p = :p',
-    ExpressionAttributeNames: { '#p': INDEXES.terms.partitionKey },
-    ExpressionAttributeValues: { ':p': termKeys.partition(lang) },
-  });
+export const termsOf = (lang: Lang) => languageTerms(lang);
 
 /** Read units of a Query over `bytes` of items, or of that many small items read one by one. */
 const queryUnits = (bytes: number) => Math.ceil(bytes / 4096) * 0.5;
@@ -126,7 +117,7 @@ export async function loadTerms(lang: Lang, ids: ReadonlySet<number>, how: TermR
   }
   const unseen = [...wanted].filter((id) => !out.has(id));
   if (unseen.length) {
-    const found = await batchGet<TermItem>(unseen.map(keys.term));
+    const found = await batchGet(unseen.map(keys.term));
     for (const id of unseen) {
       const t = found.get(keyOf(keys.term(id)));
       if (t) out.set(id, t);
@@ -171,7 +162,7 @@ export async function loadLinked(events: EventItem[], how: TermReading = {}, kno
   }
   const lang = events[0]?.lang;
   const [found, terms] = await waitAll([
-    missing.size ? batchGet<AnyPost>([...missing].map(keys.post)) : Promise.resolve(new Map<string, AnyPost>()),
+    missing.size ? batchGet([...missing].map(keys.post)) : Promise.resolve(new Map<string, AnyPost>()),
     lang === undefined ? Promise.resolve(new Map<number, TermItem>()) : loadTerms(lang, termIds, how),
   ]);
   for (const id of missing) take(id, found.get(keyOf(keys.post(id))));

@@ -11,11 +11,13 @@
 // Items left by a rename or a delete are harmless: each candidate record is read and checked.
 import { createHash } from 'node:crypto';
 import type { RequestContext } from '#lib/contract/request.js';
-import { batchGet, keyOf, query } from '#lib/store/reads.js';
+import { batchGet } from '#lib/store/reads.js';
 import { put, type TransactItem } from '#lib/store/transactions.js';
 import { keys } from '#lib/store/keys.js';
 import type { OrganizerItem, VenueItem } from '#lib/store/items.js';
 import { canRead } from '#lib/auth/permissions.js';
+import { placeTitlePointers } from '#lib/store/partitions.js';
+import { ofKind } from '#lib/store/items.js';
 
 type Place = VenueItem | OrganizerItem;
 type PlaceKind = 'venue' | 'organizer';
@@ -40,21 +42,16 @@ export function titleItem(place: Pick<Place, 'kind' | 'lang' | 'title' | 'id'>):
 export async function findDuplicate(ctx: RequestContext, kind: PlaceKind, title: string, description: string | undefined): Promise<Place | undefined> {
   const lang = ctx.lang;
   const partition = keys.placeTitle(kind, lang, titleKey(title), 0).pk;
-  const { items } = await query<{ id: number }>({
-    KeyConditionExpression: 'pk = :pk',
-    ExpressionAttributeValues: { ':pk': partition },
-    ConsistentRead: true,
-    Limit: 50,
-  });
+  const items = await placeTitlePointers(partition, 50);
   if (!items.length) return undefined;
-  const records = await batchGet<Place>(
+  const records = await batchGet(
     items.map((i) => keys.post(i.id)),
     true,
   );
   const wanted = collate(title);
   const matches = items
-    .map((i) => records.get(keyOf(keys.post(i.id))))
-    .filter((r): r is Place => !!r && r.kind === kind && r.lang === lang && r.status !== 'trash' && collate(r.title) === wanted)
+    .map((i) => ofKind(records.get(keys.post(i.id)), kind))
+    .filter((r): r is Place => !!r && r.lang === lang && r.status !== 'trash' && collate(r.title) === wanted)
     .filter((r) => description === undefined || collate(r.description ?? '') === collate(description))
     .sort((a, b) => a.id - b.id);
   for (const match of matches) if (await canRead(ctx, match)) return match;

@@ -6,7 +6,6 @@ import { config } from '#lib/runtime/config.js';
 import { textReply, type Reply } from '#lib/contract/reply.js';
 import type { ArgsOf } from '#lib/contract/operations.js';
 import type { RequestContext } from '#lib/contract/request.js';
-import type { EventItem } from '#lib/store/items.js';
 import { icalendar, type Calendar } from '#lib/present/ical.js';
 import { loadLinked } from './common.js';
 import { wellTyped } from '#lib/present/well-typed.js';
@@ -21,7 +20,7 @@ const disposition = (c: Calendar) => ({ 'content-disposition': `attachment; file
 /** GET /events/{id} and /events/by-slug/{slug}: the event, as JSON or (`ical`) as a calendar file. */
 export async function readEvent(ctx: RequestContext<ArgsOf<'events.get'>> | RequestContext<ArgsOf<'events.getBySlug'>>): Promise<Reply> {
   if (!ctx.params.ical) return readPost(ctx, 'event');
-  const event = wellTyped((await readablePost(ctx, 'event')) as EventItem);
+  const event = wellTyped(await readablePost(ctx, 'event'));
   const calendar = icalendar([{ event, open: true }], await loadLinked([event], { shared: ctx.shared }));
   return textReply(calendar.text, CONTENT_TYPE, disposition(calendar), event);
 }

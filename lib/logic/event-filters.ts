@@ -1,21 +1,26 @@
 // The filters of GET /events by venue, organizer, term, parent event and place: the records they
 // name must exist (TEC's 400 otherwise), and they become ids to filter by.
 import { invalidParam, invalidParams } from '#lib/contract/errors.js';
-import { batchGet, keyOf, queryAll, type Key } from '#lib/store/reads.js';
+import { batchGet, type Found, type ItemKey } from '#lib/store/reads.js';
 import { keys, listKeys } from '#lib/store/keys.js';
-import type { AnyPost, TermItem, VenueItem } from '#lib/store/items.js';
+import type { AnyPost, IdPointer, TermItem } from '#lib/store/items.js';
 import { keptTermId, termsFor } from './term-cache.js';
 import type { EventListRequest } from './event-window.js';
+import { listedIds } from '#lib/store/partitions.js';
+import { ofKind } from '#lib/store/items.js';
+
+/** What filter checks read: posts, terms, and the slug guards of terms named by slug. */
+export type CheckedItem = AnyPost | TermItem | IdPointer;
 
 /**
  * A filter's values to check: the keys to read, and what the items read must show (it throws
  * TEC's 400, or gives the ids to filter by). The keys of every check are read in one batch.
  */
 interface Check<T> {
-  keys: Key[];
+  keys: ItemKey<CheckedItem>[];
   /** The ids to filter by, known before any read, or null when a slug must be looked up first. */
   ahead?: number[] | null;
-  verify: (found: ReadonlyMap<string, unknown>) => T;
+  verify: (found: Found<CheckedItem>) => T;
 }
 
 const NO_CHECK: Check<undefined> = { keys: [], verify: () => undefined };
@@ -26,7 +31,7 @@ export function termCheck(ctx: EventListRequest, name: 'categories' | 'tags'): C
   // An empty filter (`categories=`) is no filter, as in TEC.
   if (!values?.length) return NO_CHECK;
   const taxonomy = name === 'categories' ? 'category' : 'tag';
-  const keyFor = (v: number | string) => (typeof v === 'number' ? keys.term(v) : keys.slugGuard(taxonomy, ctx.lang, v.toLowerCase()));
+  const keyFor = (v: number | string): ItemKey<TermItem | IdPointer> => (typeof v === 'number' ? keys.term(v) : keys.slugGuard(taxonomy, ctx.lang, v.toLowerCase()));
   // An answer for anyone may take ids and slugs from the kept terms (lib/logic/term-cache.ts).
   const kept = termsFor(
     ctx.shared,
@@ -39,8 +44,8 @@ export function termCheck(ctx: EventListRequest, name: 'categories' | 'tags'): C
     verify: (found) =>
       values.map((v, i) => {
         if (typeof v === 'string' && ids[i] !== undefined) return ids[i]!;
-        const hit = (typeof v === 'number' ? kept.get(v) : undefined) ?? (found.get(keyOf(keyFor(v))) as TermItem | { id: number } | undefined);
-        if (!hit || (typeof v === 'number' && (hit as TermItem).taxonomy !== taxonomy)) {
+        const hit = (typeof v === 'number' ? kept.get(v) : undefined) ?? found.get(keyFor(v));
+        if (!hit || (typeof v === 'number' && (!('taxonomy' in hit) || hit.taxonomy !== taxonomy))) {
           throw invalidParam(name, `${name} contains "${v}", which is not an existing ${taxonomy} id or slug.`);
         }
         return hit.id;
@@ -57,7 +62,7 @@ export function postCheck(ctx: EventListRequest, name: 'venue' | 'organizer'): C
     ahead: ids,
     verify: (found) => {
       for (const id of ids) {
-        if ((found.get(keyOf(keys.post(id))) as AnyPost | undefined)?.kind !== name) throw invalidParam(name, `${name} contains ${id}, which is not an existing ${name} id.`);
+        if (!ofKind(found.get(keys.post(id)), name)) throw invalidParam(name, `${name} contains ${id}, which is not an existing ${name} id.`);
       }
       return ids;
     },
@@ -70,7 +75,7 @@ export function parentCheck(ctx: EventListRequest): Check<undefined> {
   return {
     keys: [keys.post(id)],
     verify: (found) => {
-      if ((found.get(keyOf(keys.post(id))) as AnyPost | undefined)?.kind !== 'event') throw invalidParam('post_parent', 'post_parent is not an existing event id.');
+      if (!ofKind(found.get(keys.post(id)), 'event')) throw invalidParam('post_parent', 'post_parent is not an existing event id.');
       return undefined;
     },
   };
@@ -96,13 +101,10 @@ export async function geoVenues(ctx: EventListRequest): Promise<number[] | undef
   }
   if (p.geoloc !== true && lat === undefined) return undefined;
   const radius = p.geoloc_radius;
-  const listedVenues = await queryAll<{ pk: string; sk: string }>({
-    IndexName: 'gsi2',
-    KeyConditionExpression: 'gsi2pk = :p',
-    ExpressionAttributeValues: { ':p': listKeys.partition('venue', ctx.lang, 'publish') },
-  });
-  const venues = await batchGet<VenueItem>(listedVenues.map((v) => ({ pk: v.pk, sk: v.sk })));
+  const listedVenues = await listedIds(listKeys.partition('venue', ctx.lang, 'publish'));
+  const venues = await batchGet(listedVenues.map(keys.post));
   return [...venues.values()]
+    .flatMap((p) => ofKind(p, 'venue') ?? [])
     .filter((v) => v.geoLat !== undefined && v.geoLng !== undefined)
     .filter((v) => lat === undefined || distanceKm([lat, lng!], [v.geoLat!, v.geoLng!]) <= radius)
     .map((v) => v.id);

@@ -9,10 +9,10 @@ import { invalidParams, tec } from '#lib/contract/errors.js';
 import type { Reply } from '#lib/contract/reply.js';
 import { presentEvent, redact, type Linked } from '#lib/present/present.js';
 import { unlocked } from '#lib/auth/permissions.js';
-import { batchGet, keyOf, type Key } from '#lib/store/reads.js';
+import { batchGet, Found, type ItemKey } from '#lib/store/reads.js';
 import { keys } from '#lib/store/keys.js';
 import { readStats, type LangStats } from '#lib/store/stats.js';
-import type { EventItem, TermItem } from '#lib/store/items.js';
+import { ofKind, type EventItem, type TermItem } from '#lib/store/items.js';
 import { parseSearch } from '#lib/domain/search-terms.js';
 import { loadLinked } from './common.js';
 import { keepFor, termsFor } from './term-cache.js';
@@ -20,7 +20,7 @@ import { asList, envelope, pageAndTotal, pageKeys, paging, statuses } from './li
 import { waitAll, withSideWork, type SideWork } from '#lib/runtime/settle.js';
 import { boundStart, windowOf, type EventListRequest } from './event-window.js';
 import type { ListPlan } from './event-plan.js';
-import { geoVenues, parentCheck, postCheck, termCheck, type Filters } from './event-filters.js';
+import { geoVenues, parentCheck, postCheck, termCheck, type CheckedItem, type Filters } from './event-filters.js';
 import { sources } from './event-sources.js';
 import { listTotal } from './event-totals.js';
 import { listIncluded } from './event-in-memory.js';
@@ -89,12 +89,12 @@ interface ResolvedFilters {
   organizer?: number[];
   /** The checks, when they were read ahead of the page (else they join its batch read). */
   checked?: Checked;
-  checkKeys: Key[];
-  verify: (found: ReadonlyMap<string, unknown>) => Checked;
+  checkKeys: ItemKey<CheckedItem>[];
+  verify: (found: Found<CheckedItem>) => Checked;
   /** Whether the page is a page of the index (no include, no search, not empty by its places). */
   paged: boolean;
   /** The checks' own read, beside a read that is not the index's page. */
-  aside?: Promise<Map<string, unknown>>;
+  aside?: Promise<Found<CheckedItem>>;
 }
 
 /** The filters checked in TEC's order (the first failure answers), from one batch read. */
@@ -102,7 +102,7 @@ async function resolveFilters(ctx: EventListRequest, side: SideWork): Promise<Re
   const p = ctx.params;
   const checks = [parentCheck(ctx), postCheck(ctx, 'venue'), postCheck(ctx, 'organizer'), termCheck(ctx, 'categories'), termCheck(ctx, 'tags')] as const;
   const checkKeys = checks.flatMap((c) => c.keys);
-  const verify = (found: ReadonlyMap<string, unknown>): Checked => {
+  const verify = (found: Found<CheckedItem>): Checked => {
     const [, venue, organizer, categories, tags] = checks.map((c) => c.verify(found));
     return { venue, organizer, categories, tags };
   };
@@ -166,17 +166,17 @@ async function indexPage(
   const known = termsFor(ctx.shared, hitTerms);
   const unread = [...hitTerms].filter((id) => !known.has(id));
   const others = [...unread.map(keys.term), ...(f.checked ? [] : f.checkKeys)];
-  let found: Map<string, EventItem | TermItem>;
+  let found: Found<CheckedItem>;
   let shown = hits;
   if (feed) {
     // A feed holds the soonest events that one answer can hold (lib/logic/feed-reads.ts).
-    const [fitting, rest] = await waitAll([readFitting<EventItem>(hits.map((h) => keys.post(h.id))), batchGet<TermItem>(others)] as const);
-    found = new Map<string, EventItem | TermItem>([...rest, ...fitting.found]);
+    const [fitting, rest] = await waitAll([readFitting(hits.map((h) => keys.post(h.id))), batchGet(others)] as const);
+    found = new Found<CheckedItem>([...rest, ...fitting.found]);
     shown = hits.slice(0, fitting.count);
-  } else found = await batchGet<EventItem | TermItem>([...hits.map((h) => keys.post(h.id)), ...others]);
+  } else found = await batchGet<CheckedItem>([...hits.map((h) => keys.post(h.id)), ...others]);
   if (!f.checked) f.verify(found);
-  const events = shown.map((h) => found.get(keyOf(keys.post(h.id))) as EventItem | undefined).filter((e): e is EventItem => e !== undefined);
-  const read = await withShardTotals(unread.map((id) => found.get(keyOf(keys.term(id))) as TermItem | undefined).filter((t): t is TermItem => t !== undefined));
+  const events = shown.flatMap((h) => ofKind(found.get(keys.post(h.id)), 'event') ?? []);
+  const read = await withShardTotals(unread.flatMap((id) => found.get(keys.term(id)) ?? []));
   keepFor(ctx.shared, read);
   for (const t of read) known.set(t.id, t);
   return { events, total: counted ?? (await counting!), known };

@@ -30,20 +30,25 @@
 import { exactByWords, keyRun, MAX_WORD_LENGTH, vocabShard } from '#lib/domain/search-words.js';
 import { matchesSearch, type SearchTerms } from '#lib/domain/search-terms.js';
 import type { Lang } from '#lib/runtime/config.js';
-import { batchGet, keyOf, query, queryAll } from '#lib/store/reads.js';
+import { batchGet, Found, keyOf, query, queryAll } from '#lib/store/reads.js';
 import { keys, listKeys } from '#lib/store/keys.js';
 import { recentState, vocabGroup } from '#lib/store/recent-writes.js';
-import type { EventItem, TermItem } from '#lib/store/items.js';
+import { ofKind, type AnyPost, type EventItem, type TermItem, type WordItem } from '#lib/store/items.js';
+
+/** What a search's batch reads hold: records, terms and word entries. */
+type SearchRead = AnyPost | TermItem | WordItem;
 import { withShardTotals } from '#lib/store/record-shards.js';
 import { waitAll } from '#lib/runtime/settle.js';
-import { matchesFilters } from './event-in-memory.js';
+import { matchesFilters, type Filtered } from './event-in-memory.js';
 import { readFitting, SearchRoom } from './feed-reads.js';
 import { asList, nonEmpty, pageAndTotal, pageKeys, type Source } from './lists.js';
+import { filters } from '#lib/store/list-index.js';
 import { keepFor, termsFor } from './term-cache.js';
 import { listTotal } from './event-totals.js';
 import { queryInputOf, sources, type EventSource } from './event-sources.js';
 import { HIGH, type EventListRequest, type Window } from './event-window.js';
 import type { ListPlan } from './event-plan.js';
+import { vocabularyWords } from '#lib/store/partitions.js';
 
 /** The most list partitions (words × statuses) one term's candidates are merged from; more: not selective. */
 const MAX_TERM_PARTITIONS = 16;
@@ -80,15 +85,9 @@ async function wordsContaining(lang: Lang, piece: string, versions?: Record<stri
   const version = versions?.[vocabGroup(vocabShard(piece))] ?? 0;
   const kept = versions ? looked.get(key) : undefined;
   if (kept?.version === version) return kept.words;
-  const { items, last } = await query<{ word: string }>({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :piece)',
-    ExpressionAttributeValues: { ':pk': keys.vocab(lang, piece, '').pk, ':piece': piece },
-    ProjectionExpression: 'word',
-    Limit: VOCAB_READ,
-    // What is kept must hold every word added before the version read.
-    ConsistentRead: versions !== undefined,
-  });
-  const words = last ? undefined : [...new Set(items.map((i) => String(i.word)))];
+  // What is kept must hold every word added before the version read.
+  const read = await vocabularyWords(lang, piece, VOCAB_READ, versions !== undefined);
+  const words = read.complete ? [...new Set(read.words)] : undefined;
   if (versions) {
     looked.delete(key);
     looked.set(key, { version, words });
@@ -130,9 +129,12 @@ export function estimatedTotal(candidates: number, consumed: number, matched: nu
 const hidesLocked = (ctx: EventListRequest) => !ctx.principal;
 const findable = (ctx: EventListRequest, e: EventItem) => !e.password || !hidesLocked(ctx);
 
+/** What the list of a request tests of an event: its record, or a word entry of it (all of which are events). */
+type Listed = Filtered & Pick<EventItem, 'id' | 'lang' | 'status' | 'author' | 'utcStart' | 'utcEnd' | 'hidden'> & { kind?: string };
+
 /** Whether a record is in the list the request reads (language, status, author, window, filters). */
-function inList(e: EventItem, { ctx, statusList, ownBy, filters, window: w }: ListPlan): boolean {
-  if (e.kind !== 'event' || e.lang !== ctx.lang || e.status === 'trash' || e.hidden || !statusList.includes(e.status)) return false;
+function inList(e: Listed, { ctx, statusList, ownBy, filters, window: w }: ListPlan): boolean {
+  if ((e.kind ?? 'event') !== 'event' || e.lang !== ctx.lang || e.status === 'trash' || e.hidden || !statusList.includes(e.status)) return false;
   if (ownBy !== undefined && e.status !== 'publish' && e.author !== ownBy) return false;
   if (w) {
     const at = sortKey(e);
@@ -152,7 +154,7 @@ export function wholeDays(w: Window): Window {
   return { from: w.from && `${w.from.slice(0, 10)} 00:00:00`, to: w.to === HIGH ? HIGH : `${w.to.slice(0, 10)} 23:59:59#${HIGH}`, echo: w.echo };
 }
 
-const sortKey = (e: EventItem) => listKeys.event(e.lang, e.status, e.utcStart, e.id).gsi2sk;
+const sortKey = (e: Listed) => listKeys.event(e.lang, e.status, e.utcStart, e.id).gsi2sk;
 const byOrder = (a: [number, string, ...unknown[]], b: [number, string, ...unknown[]]) => a[1].localeCompare(b[1]) || a[0] - b[0];
 
 /** The partitions of a list merged in sort-key order, each read a chunk at a time as the merge needs. */
@@ -171,7 +173,7 @@ class Merged {
         this.cursors
           .filter((c) => !c.items.length && !c.done)
           .map(async (c) => {
-            const out = await query<IndexItem>({ ...queryInputOf(c.s), Limit: limit * (c.s.filter ? 2 : 1), ExclusiveStartKey: c.start });
+            const out = await query<IndexItem>({ ...queryInputOf(c.s), Limit: limit * (filters(c.s) ? 2 : 1), ExclusiveStartKey: c.start });
             c.items = c.s.keep ? out.items.filter(c.s.keep) : out.items;
             c.start = out.last;
             c.done = !out.last;
@@ -209,8 +211,8 @@ function termsNamed(ctx: EventListRequest, items: (Record<string, unknown> | und
   return {
     keys: unread.map(keys.term),
     /** The terms, once the batch read `found`. */
-    async with(found: ReadonlyMap<string, unknown>): Promise<Map<number, TermItem>> {
-      const read = await withShardTotals(unread.flatMap((id) => (found.get(keyOf(keys.term(id))) as TermItem | undefined) ?? []));
+    async with(found: Found<SearchRead>): Promise<Map<number, TermItem>> {
+      const read = await withShardTotals(unread.flatMap((id) => found.get(keys.term(id)) ?? []));
       keepFor(ctx.shared, read);
       for (const t of read) kept.set(t.id, t);
       return kept;
@@ -225,11 +227,11 @@ function termsNamed(ctx: EventListRequest, items: (Record<string, unknown> | und
  */
 async function recordsOf(ctx: EventListRequest, page: Hit[], feed: boolean): Promise<{ events: EventItem[]; terms: Map<number, TermItem> }> {
   const list = page.map(([id]) => keys.post(id));
-  const known = new Map<string, unknown>(page.flatMap(([id, , e]) => (e ? [[keyOf(keys.post(id)), e] as const] : [])));
+  const known = new Found<SearchRead>(page.flatMap(([id, , e]) => (e ? [[keyOf(keys.post(id)), e] as const] : [])));
   let found = known;
   let count = list.length;
   let terms = new Map<number, TermItem>();
-  if (feed) ({ found, count } = await readFitting<EventItem>(list, undefined, known as Map<string, EventItem>));
+  if (feed) ({ found, count } = await readFitting<SearchRead>(list, undefined, known));
   else {
     const unread = list.filter((k) => !known.has(keyOf(k)));
     if (unread.length) {
@@ -237,14 +239,11 @@ async function recordsOf(ctx: EventListRequest, page: Hit[], feed: boolean): Pro
         ctx,
         page.flatMap(([, , e, item]) => (e ? [] : [item])),
       );
-      found = new Map([...known, ...(await batchGet<unknown>([...unread, ...named.keys]))]);
+      found = new Found<SearchRead>([...known, ...(await batchGet<SearchRead>([...unread, ...named.keys]))]);
       terms = await named.with(found);
     }
   }
-  const events = list
-    .slice(0, count)
-    .map((k) => found.get(keyOf(k)) as EventItem | undefined)
-    .filter((e): e is EventItem => e !== undefined);
+  const events = list.slice(0, count).flatMap((k) => ofKind(found.get(k), 'event') ?? []);
   return { events, terms };
 }
 
@@ -270,7 +269,7 @@ async function wordPage(plan: ListPlan, term: string, word: string, recent: numb
   const [read, counted, early] = await waitAll([
     multi ? pageAndTotal(src, 0, want, false) : pageKeys(src, 0, want, false).then((hits) => ({ hits, total: undefined })),
     multi ? Promise.resolve(undefined) : listTotal(src, w, stats),
-    fold ? Promise.resolve(new Map<string, Record<string, unknown>>()) : batchGet<Record<string, unknown>>(recentKeys, true),
+    fold ? Promise.resolve(new Found<SearchRead>()) : batchGet<SearchRead>(recentKeys, true),
   ]);
   const isRecent = new Set(recent);
   const hits = read.hits.filter((h) => !isRecent.has(h.id));
@@ -280,18 +279,16 @@ async function wordPage(plan: ListPlan, term: string, word: string, recent: numb
     ctx,
     around.map((h) => h.item),
   );
-  const found = fold ? await batchGet<Record<string, unknown>>([...recentKeys, ...around.map((h) => keys.post(h.id)), ...named.keys], recent.length > 0) : early;
+  const found = fold ? await batchGet<SearchRead>([...recentKeys, ...around.map((h) => keys.post(h.id)), ...named.keys], recent.length > 0) : early;
   const foldedTerms = fold ? await named.with(found) : new Map<number, TermItem>();
   const partitions = new Set(src.map((s) => s.partition));
   // What the counts hold of the recent events (their index entries), and what they hold now.
-  const stale = recent
-    .map((id) => found.get(keyOf(keys.word(id, word))))
-    .filter((item) => item !== undefined && partitions.has(String(item.gsi2pk)) && inList({ ...item, kind: 'event' } as unknown as EventItem, plan)).length;
+  const stale = recent.map((id) => found.get(keys.word(id, word))).filter((item) => item !== undefined && partitions.has(String(item.gsi2pk)) && inList(item, plan)).length;
   const fresh = recent
-    .map((id) => found.get(keyOf(keys.post(id))) as EventItem | undefined)
-    .filter((e): e is EventItem => e !== undefined && inList(e, plan) && findable(ctx, e) && matchesSearch(e, { include: [term], exclude: [] }));
+    .flatMap((id) => ofKind(found.get(keys.post(id)), 'event') ?? [])
+    .filter((e) => inList(e, plan) && findable(ctx, e) && matchesSearch(e, { include: [term], exclude: [] }));
   const merged: Hit[] = [
-    ...hits.map((h): Hit => [h.id, String(h.item.gsi2sk), found.get(keyOf(keys.post(h.id))) as EventItem | undefined, h.item as IndexItem]),
+    ...hits.map((h): Hit => [h.id, String(h.item.gsi2sk), ofKind(found.get(keys.post(h.id)), 'event'), h.item as IndexItem]),
     ...fresh.map((e): Hit => [e.id, sortKey(e), e]),
   ];
   merged.sort(byOrder);
@@ -325,14 +322,14 @@ export async function listSearched(plan: ListPlan, terms: SearchTerms): Promise<
   ]);
   const [only] = include;
   if (include.length === 1 && !exclude.length && only!.exact && only!.words?.length === 1) return wordPage(plan, only!.term, only!.words[0]!, recent);
-  const freshRead = batchGet<EventItem>(recent.map(keys.post), true);
+  const freshRead = batchGet(recent.map(keys.post), true);
   const want = offset + perPage;
   // A term no word contains matches no indexed event.
   const none: Matching = { matched: [], consumed: 0, exhausted: true, cut: undefined, driverSources: [] };
   const { matched, consumed, exhausted, cut, driverSources } = include.some((p) => p.words?.length === 0)
     ? none
     : await matchIndexed(plan, terms, { include, exclude }, new Set(recent));
-  const fresh = [...(await freshRead).values()].filter((e) => inList(e, plan) && findable(ctx, e) && matchesSearch(e, terms));
+  const fresh = [...(await freshRead).values()].flatMap((p) => ofKind(p, 'event') ?? []).filter((e) => inList(e, plan) && findable(ctx, e) && matchesSearch(e, terms));
   let all = [...matched, ...fresh.map((e): Hit => [e.id, sortKey(e), e])].sort(byOrder);
   // Past the last candidate judged, a recent event could come before one not judged yet.
   if (cut !== undefined) all = cut ? all.filter((h) => byOrder(h, [Number(cut.id), cut.gsi2sk]) <= 0) : [];
@@ -417,9 +414,9 @@ async function matchIndexed(plan: ListPlan, terms: SearchTerms, planned: { inclu
 /** The candidates whose records match the search (one batch read). */
 async function judgedOnRecords(ctx: EventListRequest, kept: IndexItem[], terms: SearchTerms): Promise<Hit[]> {
   if (!kept.length) return [];
-  const records = await batchGet<EventItem>(kept.map((i) => keys.post(Number(i.id))));
+  const records = await batchGet(kept.map((i) => keys.post(Number(i.id))));
   return kept.flatMap((i): Hit[] => {
-    const e = records.get(keyOf(keys.post(Number(i.id))));
+    const e = ofKind(records.get(keys.post(Number(i.id))), 'event');
     return e !== undefined && findable(ctx, e) && matchesSearch(e, terms) ? [[Number(i.id), i.gsi2sk, e, i]] : [];
   });
 }

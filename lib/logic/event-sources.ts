@@ -3,6 +3,7 @@ import { LIST_LIMITS } from '#lib/contract/budget.js';
 import { listKeys } from '#lib/store/keys.js';
 import { wordDim } from '#lib/domain/search-words.js';
 import { asList, ownFilter, queryInput, withFilters, type Source } from './lists.js';
+import type { Test } from '#lib/store/list-index.js';
 import type { Filters } from './event-filters.js';
 import { HIGH, type EventListRequest, type Window } from './event-window.js';
 
@@ -25,9 +26,7 @@ export interface EventSource extends Source {
 }
 
 export function sources(ctx: EventListRequest, statusList: string[], f: Filters, w: Window | undefined, ownBy?: number): { sources: EventSource[]; multi: boolean } {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const conditions: string[] = [];
+  const conditions: Test[] = [];
   let driver: string[] = [''];
   let driven = false;
   const keeps: ((item: Record<string, unknown>) => boolean)[] = [];
@@ -53,31 +52,23 @@ export function sources(ctx: EventListRequest, statusList: string[], f: Filters,
       driven = true;
       continue;
     }
-    names[`#${attr}`] = attr;
-    const any = ids.map((id, i) => ((values[`:${attr}${i}`] = id), `contains(#${attr}, :${attr}${i})`));
-    // DynamoDB refuses redundant parentheses, as around one term.
-    conditions.push(any.length > 1 ? `(${any.join(' OR ')})` : any[0]!);
+    conditions.push({ attr, holdsAny: ids });
   }
   if (f.featured !== undefined) {
     if (!driven) {
       driver = [`featured#${f.featured ? 1 : 0}`];
       driven = true;
     } else {
-      names['#featured'] = 'featured';
-      values[':featured'] = f.featured;
-      conditions.push('#featured = :featured');
+      conditions.push({ attr: 'featured', is: '=', value: f.featured });
     }
   }
   if (f.parent !== undefined) {
-    names['#parent'] = 'parent';
-    values[':parent'] = f.parent;
-    conditions.push('#parent = :parent');
+    conditions.push({ attr: 'parent', is: '=', value: f.parent });
   }
-  if (w?.endAtMost) conditions.push('#e <= :endAtMost'), (values[':endAtMost'] = w.endAtMost);
-  if (w?.endBefore) conditions.push('#e < :endBefore'), (values[':endBefore'] = w.endBefore);
-  if (w?.endAfter) conditions.push('#e > :endAfter'), (values[':endAfter'] = w.endAfter);
-  if (conditions.some((c) => c.includes('#e'))) names['#e'] = 'utcEnd';
-  const onlyEnds = conditions.every((c) => c.includes('#e'));
+  if (w?.endAtMost) conditions.push({ attr: 'utcEnd', is: '<=', value: w.endAtMost });
+  if (w?.endBefore) conditions.push({ attr: 'utcEnd', is: '<', value: w.endBefore });
+  if (w?.endAfter) conditions.push({ attr: 'utcEnd', is: '>', value: w.endAfter });
+  const onlyEnds = conditions.every((c) => c.attr === 'utcEnd');
   const list: EventSource[] = [];
   for (const status of statusList)
     for (const dim of driver) {
@@ -86,7 +77,7 @@ export function sources(ctx: EventListRequest, statusList: string[], f: Filters,
         partition: listKeys.partition('event', ctx.lang, status, dim || undefined),
         from: w?.from ?? '',
         to: w?.to ?? HIGH,
-        ...(conditions.length ? { filter: conditions.join(' AND '), names, values } : {}),
+        ...(conditions.length ? { where: conditions } : {}),
       };
       const keep = keeps.length ? { keep: (item: Record<string, unknown>) => keeps.every((k) => k(item)) } : {};
       list.push({ ...withFilters(base, own), ...keep, counted: onlyEnds && !own && !keeps.length });

@@ -1,20 +1,21 @@
 // The total of a list of events: from the per-month count buckets (lib/logic/event-writes.ts), plus
 // corrections that read at most the events of the window's edge days; else from count queries.
-import { bucketMonth, bucketOf, bucketRange } from '#lib/store/keys.js';
-import { queryAll } from '#lib/store/reads.js';
+import { bucketMonth, bucketOf } from '#lib/store/keys.js';
 import type { LangStats } from '#lib/store/stats.js';
 import { bucketsBound } from '#lib/store/durations.js';
 import { waitAll } from '#lib/runtime/settle.js';
 import { total } from './lists.js';
 import type { EventSource } from './event-sources.js';
 import { HIGH, type Window } from './event-window.js';
+import { countBuckets } from '#lib/store/partitions.js';
+import type { Test } from '#lib/store/list-index.js';
 
 /** A bucket's day counter attribute (`dDD`). */
 const DAY = /^d\d\d$/;
 
-async function indexCount(partition: string, from: string, to: string, filter?: { expr: string; values: Record<string, unknown> }): Promise<number> {
+async function indexCount(partition: string, from: string, to: string, end?: Test): Promise<number> {
   if (from > to) return 0;
-  return total([{ partition, from, to, ...(filter ? { filter: filter.expr, names: { '#e': 'utcEnd' }, values: filter.values } : {}) }]);
+  return total([{ partition, from, to, ...(end ? { where: [end] } : {}) }]);
 }
 
 function shiftUtc(wall: string, seconds: number): string {
@@ -38,14 +39,10 @@ async function bucketTotal(partition: string, w: Window, legacy: () => Promise<n
   const to = w.to === HIGH ? '9999-12-31 23:59:59' : w.to;
   if (from > to) return 0;
   const { key } = bucketOf(partition, from);
-  const range = bucketRange(from, to);
   const [firstMonth, lastMonth] = [bucketMonth(from), bucketMonth(to)];
   const [fromDay, toDay] = [from.slice(0, 10), to.slice(0, 10)];
   // Every month's bucket and its shards (their counts add up).
-  const buckets = await queryAll<Record<string, unknown>>({
-    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :a AND :b',
-    ExpressionAttributeValues: { ':pk': key.pk, ':a': range.from, ':b': range.to },
-  });
+  const buckets = await countBuckets(key.pk, from, to);
   // A day holds a counter, or (in the search index's buckets) the set of its events' ids.
   const dayCount = (v: unknown) => (v instanceof Set ? v.size : Number(v));
   // Every day's count, also to tell which days hold events (and which buckets count any).
@@ -119,13 +116,13 @@ async function endCorrections(
     const lo = shiftUtc(bound, -(await (longest ??= maxDuration())));
     return lo > from ? lo : from;
   };
-  const over = (bound: string, expr: string) => since(bound).then((lo) => (startsBetween(lo, to) ? indexCount(partition, lo, to, { expr, values: { ':v': bound } }) : 0));
-  if (endAtMost) ends.push(over(endAtMost, '#e > :v'));
-  if (endBefore) ends.push(over(endBefore, '#e >= :v'));
+  const over = (bound: string, is: '>' | '>=') => since(bound).then((lo) => (startsBetween(lo, to) ? indexCount(partition, lo, to, { attr: 'utcEnd', is, value: bound }) : 0));
+  if (endAtMost) ends.push(over(endAtMost, '>'));
+  if (endBefore) ends.push(over(endBefore, '>='));
   if (w.endAfter) {
     const upTo = `${w.endAfter}#${HIGH}`;
     const hi = to < upTo ? to : upTo;
-    ends.push(startsBetween(from, hi) ? indexCount(partition, from, hi, { expr: '#e <= :v', values: { ':v': w.endAfter } }) : Promise.resolve(0));
+    ends.push(startsBetween(from, hi) ? indexCount(partition, from, hi, { attr: 'utcEnd', is: '<=', value: w.endAfter }) : Promise.resolve(0));
   }
   return (await waitAll(ends)).reduce((a, b) => a + b, 0);
 }

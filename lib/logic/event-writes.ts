@@ -9,8 +9,9 @@
 // - the published-event counts of its terms and the linked-event counts of its venues and
 //   organizers (has_events), in a shard of a record that writes met on (lib/store/record-shards.ts).
 import { ApiError, ConflictError } from '#lib/contract/errors.js';
-import { del, MAX_TRANSACT_ITEMS, put, update, type TransactItem } from '#lib/store/transactions.js';
-import { DURATIONS, durationClass, eventSeconds } from '#lib/store/durations.js';
+import { del, MAX_TRANSACT_ITEMS, put, type TransactItem } from '#lib/store/transactions.js';
+import { bucketUpdate, countAdd, linkedCheck, recordUpdate, sameIndexState, type LinkedState } from '#lib/store/event-transaction-items.js';
+import { durationClass, eventSeconds } from '#lib/store/durations.js';
 import { bucketOf, keys, listKeys } from '#lib/store/keys.js';
 import { recentWrites } from '#lib/store/recent-writes.js';
 import type { EventItem, LinkItem } from '#lib/store/items.js';
@@ -114,27 +115,7 @@ function bucketUpdates(old: EventItem | undefined, next: EventItem | undefined, 
     const changed = [...days].filter(([, d]) => d !== 0);
     const durations = longest && (lasts || changed.length > 0);
     if (!changed.length && !durations) continue;
-    const names: Record<string, string> = {};
-    const values: Record<string, unknown> = {};
-    const sets: string[] = [];
-    if (changed.length) {
-      names['#n'] = 'n';
-      values[':z'] = 0;
-      values[':n'] = changed.reduce((s, [, d]) => s + d, 0);
-      sets.push('#n = if_not_exists(#n, :z) + :n');
-    }
-    for (const [day, d] of changed) {
-      names[`#${day}`] = day;
-      values[`:${day}`] = d;
-      sets.push(`#${day} = if_not_exists(#${day}, :z) + :${day}`);
-    }
-    let expression = sets.length ? `SET ${sets.join(', ')}` : '';
-    if (durations) {
-      names['#ds'] = DURATIONS;
-      values[':ds'] = new Set([durationClass(bound!)]);
-      expression += `${expression ? ' ' : ''}ADD #ds :ds`;
-    }
-    items.push(update(key, expression, values, names));
+    items.push(bucketUpdate(key, changed, durations ? durationClass(bound!) : undefined));
   }
   return items;
 }
@@ -142,67 +123,6 @@ function bucketUpdates(old: EventItem | undefined, next: EventItem | undefined, 
 const publishedTerms = (e: EventItem | undefined): Set<number> => new Set(e && e.status === 'publish' ? [...e.categories, ...e.tags] : []);
 
 const linkedPlaces = (e: EventItem | undefined): Set<number> => new Set(e && COUNTS_AS_LINKED.has(e.status) ? [...e.venues, ...e.organizers] : []);
-
-/** Attributes a record write never sets from the record it computed (keys and counters). */
-const NOT_COPIED = new Set(['pk', 'sk', 'version', 'indexVersion']);
-
-/**
- * The condition that the stored event still has the index state `old` was read with. Every write
- * that changes what the event's index items, counts and links derive from (or its cards) sets
- * `indexVersion` to the `version` it writes; updates of record-only fields (title, cost…, see
- * lib/logic/events.ts) bump only `version`, so they do not make this write retry. A record
- * without `indexVersion` was last written whole (created, or by an older version of this code),
- * at its `version`.
- */
-function sameIndexState(old: EventItem) {
-  return {
-    ConditionExpression: '(attribute_not_exists(#iv) AND #version = :iv) OR #iv = :iv',
-    ExpressionAttributeNames: { '#iv': 'indexVersion', '#version': 'version' },
-    ExpressionAttributeValues: { ':iv': old.indexVersion ?? old.version } as Record<string, unknown>,
-  };
-}
-
-/**
- * The update of an event's record from `old` to `next`: it sets only the attributes that differ
- * (and removes those `next` dropped), so a field another writer changed since `old` was read and
- * that this write does not change keeps that writer's value (the last writer wins per field); it
- * bumps `version` and sets `indexVersion` to it. It holds only if the index state is still `old`'s.
- */
-function recordUpdate(old: EventItem, next: EventItem): TransactItem {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ':one': 1 };
-  const sets = ['#version = #version + :one', '#iv = #version + :one'];
-  const removes: string[] = [];
-  const before = old as unknown as Record<string, unknown>;
-  const after = next as unknown as Record<string, unknown>;
-  let n = 0;
-  for (const [name, value] of Object.entries(after)) {
-    if (NOT_COPIED.has(name) || value === undefined || JSON.stringify(before[name]) === JSON.stringify(value)) continue;
-    names[`#a${n}`] = name;
-    values[`:a${n}`] = value;
-    sets.push(`#a${n} = :a${n}`);
-    n++;
-  }
-  for (const name of Object.keys(before)) {
-    if (NOT_COPIED.has(name) || after[name] !== undefined) continue;
-    names[`#a${n}`] = name;
-    removes.push(`#a${n}`);
-    n++;
-  }
-  const condition = sameIndexState(old);
-  return {
-    Update: {
-      TableName: '',
-      Key: keys.post(old.id),
-      UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-      ConditionExpression: condition.ConditionExpression,
-      ExpressionAttributeNames: { ...names, ...condition.ExpressionAttributeNames },
-      ExpressionAttributeValues: { ...values, ...condition.ExpressionAttributeValues },
-      // A lost race hands the retry the record as it is now (StaleItem), saving it a read.
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-    },
-  };
-}
 
 export interface EventTransaction {
   items: TransactItem[];
@@ -236,7 +156,7 @@ interface Building extends EventTransaction {
   tableName: string;
   created: Set<string>;
   /** The key a count or check of a linked record goes to, and how it bumps `version`. */
-  target: (key: { pk: string; sk: string }) => { key: { pk: string; sk: string }; version: string };
+  target: (key: { pk: string; sk: string }) => { key: { pk: string; sk: string }; versioned: boolean };
   expect: (error: () => Error, item: TransactItem) => void;
 }
 
@@ -271,7 +191,7 @@ export function eventWrites(old: EventItem | undefined, next: EventItem | undefi
     // so that writes that miss each other there miss each other here too.
     target: (key) => {
       const how = split.get(key.pk);
-      return how ? { key: shardKey(key, how, shard), version: '' } : { key, version: ', #v :one' };
+      return how ? { key: shardKey(key, how, shard), versioned: false } : { key, versioned: true };
     },
     expect: (error, item) => {
       meaning.set(items.length, error);
@@ -317,7 +237,7 @@ function recordWrites({ old, next, items, tableName }: Building): void {
 }
 
 /** Term counts, and a check that each newly linked term still exists. Bumping `version` makes a concurrent whole-record term update retry. */
-function termLinks({ old, next, created, target, expect, tableName }: Building): void {
+function termLinks({ old, next, created, target, expect }: Building): void {
   const wasCounted = publishedTerms(old);
   const isCounted = publishedTerms(next);
   const touchedTerms = new Set<number>();
@@ -328,18 +248,15 @@ function termLinks({ old, next, created, target, expect, tableName }: Building):
     for (const id of set) {
       if (other.has(id) || created.has(keys.term(id).pk)) continue;
       touchedTerms.add(id);
-      const { key, version } = target(keys.term(id));
-      expect(
-        () => linkGone(`term ${id}`),
-        update(key, `ADD #c :d${version}`, { ':d': delta, ...(version ? { ':one': 1 } : {}) }, { '#c': 'count', ...(version ? { '#v': 'version' } : {}) }, 'attribute_exists(pk)'),
-      );
+      const { key, versioned } = target(keys.term(id));
+      expect(() => linkGone(`term ${id}`), countAdd(key, 'count', delta, versioned));
     }
   }
   const hadLink = linkDimensions(old);
   for (const id of [...(next?.categories ?? []), ...(next?.tags ?? [])]) {
     const dim = next!.categories.includes(id) ? `category#${id}` : `tag#${id}`;
     if (hadLink.has(dim) || touchedTerms.has(id) || created.has(keys.term(id).pk)) continue;
-    expect(() => linkGone(`term ${id}`), { ConditionCheck: { TableName: tableName, Key: target(keys.term(id)).key, ConditionExpression: 'attribute_exists(pk)' } });
+    expect(() => linkGone(`term ${id}`), linkedCheck(target(keys.term(id)).key));
   }
 }
 
@@ -381,40 +298,13 @@ function placeLinks(tx: Building, extra: TransactItem[]): Map<string, number> {
 
 /** One venue's or organizer's count update, or its check when the count stays. */
 function placeLink(
-  { target, expect, tableName }: Building,
+  { target, expect }: Building,
   { id, kind, delta, isNew, carded, rev }: { id: number; kind: 'venue' | 'organizer'; delta: number; isNew: boolean; carded: boolean; rev: unknown },
 ): void {
-  const conditions = ['attribute_exists(pk)'];
-  const condValues: Record<string, unknown> = {};
-  const condNames: Record<string, string> = {};
-  if (isNew) {
-    conditions.push('kind = :k AND #s <> :t');
-    Object.assign(condValues, { ':k': kind, ':t': 'trash' });
-    condNames['#s'] = 'status';
-  }
-  if (carded) {
-    condNames['#rev'] = 'rev';
-    if (rev === undefined) conditions.push('attribute_not_exists(#rev)');
-    else conditions.push('#rev = :rev'), (condValues[':rev'] = rev);
-  }
-  const condition = conditions.join(' AND ');
+  const state: LinkedState = { ...(isNew ? { kind } : {}), ...(carded ? { rev: { is: rev } } : {}) };
   // A card's record was read in this attempt, so a retry reads it again and answers a gone one.
   const failed = carded ? () => new ConflictError(`${kind} ${id} changed while linking`) : () => linkGone(`${kind} ${id}`);
-  const { key: record, version } = target(keys.post(id));
-  if (delta !== 0) {
-    const versioned: { values: Record<string, unknown>; names: Record<string, string> } = version
-      ? { values: { ':one': 1 }, names: { '#v': 'version' } }
-      : { values: {}, names: {} };
-    expect(
-      failed,
-      update(record, `ADD #l :d${version}`, { ':d': delta, ...versioned.values, ...condValues }, { '#l': 'linkedEvents', ...versioned.names, ...condNames }, condition),
-    );
-  } else if (isNew || carded) {
-    // DynamoDB refuses empty expression maps (a record without `rev` needs no value).
-    const maps = {
-      ...(Object.keys(condNames).length ? { ExpressionAttributeNames: condNames } : {}),
-      ...(Object.keys(condValues).length ? { ExpressionAttributeValues: condValues } : {}),
-    };
-    expect(failed, { ConditionCheck: { TableName: tableName, Key: record, ConditionExpression: condition, ...maps } });
-  }
+  const { key: record, versioned } = target(keys.post(id));
+  if (delta !== 0) expect(failed, countAdd(record, 'linkedEvents', delta, versioned, state));
+  else if (isNew || carded) expect(failed, linkedCheck(record, state));
 }

@@ -3,7 +3,7 @@
 import { config, type Lang } from '#lib/runtime/config.js';
 import { parseCostInput, withCurrency } from '#lib/domain/cost.js';
 import { endOfDay, parseDate, startOfDay, utcToWall, wallToUtc } from '#lib/domain/time/dates.js';
-import { ApiError, ConflictError, invalidParam, invalidParams, OutcomeUnknown, tec } from '#lib/contract/errors.js';
+import { ApiError, invalidParam, invalidParams, tec } from '#lib/contract/errors.js';
 import { HTML_FILTERS, renderTermName } from '#lib/contract/html-filters.js';
 import { collate } from './dedupe.js';
 import { recordReply, type Reply } from '#lib/contract/reply.js';
@@ -22,21 +22,18 @@ import { presentEvent } from '#lib/present/present.js';
 import { eventArgs } from '#lib/contract/args/event.js';
 import { organizerWriteArgs, venueWriteArgs } from '#lib/contract/args/place.js';
 import { slugify } from '#lib/domain/slug.js';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { db } from '#lib/store/db.js';
-import { batchGet, getItem, keyOf } from '#lib/store/reads.js';
-import { abortAfter, foundInRace, logWrite, outcomeOpen, SlugTaken, transact, TransactionConflicted, type TransactItem } from '#lib/store/transactions.js';
+import { batchGet, type Found, getItem, keyOf, type ItemKey } from '#lib/store/reads.js';
+import { updateEventFields, type RecordOnlyWrite } from '#lib/store/event-fields.js';
+import { foundInRace, SlugTaken, transact, TransactionConflicted, type TransactItem } from '#lib/store/transactions.js';
 import { splitAll, splitOf, splitsSettled, type Split } from '#lib/store/record-shards.js';
-import { remainingMs } from '#lib/runtime/deadline.js';
 import { withRetry } from '#lib/store/retry.js';
 import type { CreateId } from '#lib/store/create-ids.js';
 import type { ImportedRecord } from '#lib/contract/imported.js';
 import { freeSlug, idAndSlug } from '#lib/store/slugs.js';
 import { keys, type Taxonomy } from '#lib/store/keys.js';
 import { noteRecentWrite } from '#lib/store/recent-writes.js';
-import type { AnyPost, EventItem, OrganizerItem, TermItem, VenueItem } from '#lib/store/items.js';
-import { checked, requireVersion, settleChecked, writeChecked, type Checked } from '#lib/store/precondition.js';
+import { ofKind, type AnyPost, type EventItem, type IdPointer, type OrganizerItem, type TermItem, type VenueItem } from '#lib/store/items.js';
+import { checked, writeChecked, type Checked } from '#lib/store/precondition.js';
 import { addTermBytes, durationBound, itemBytes } from '#lib/store/stats.js';
 import { eventSeconds } from '#lib/store/durations.js';
 import { cardsFor, refreshCards, REQUEST_FAN_OUT } from './cards.js';
@@ -89,10 +86,13 @@ type LinkLists = { venue?: unknown[]; organizer?: unknown[]; categories?: unknow
 const TAXONOMY: Record<'categories' | 'tags', Taxonomy> = { categories: 'category', tags: 'tag' };
 
 /** A payload's links being resolved: what the batch read found, and what is resolved so far. */
+/** What resolving a payload's links reads: records, terms, and the guards of term slugs and names. */
+type LinkRead = AnyPost | TermItem | IdPointer;
+
 interface Resolving {
   ctx: EventUpdate;
   lists: LinkLists;
-  found: Map<string, Record<string, unknown>>;
+  found: Found<LinkRead>;
   out: Resolved;
   author: number;
   attempt: number;
@@ -111,7 +111,7 @@ async function resolveLinks(ctx: EventUpdate, author: number, attempt: number): 
   // Consistent: a card taken from this read must carry the record's current `rev`. A record being
   // split is read once it is (lib/store/record-shards.ts).
   await splitsSettled(lookups);
-  const found = await batchGet<Record<string, unknown>>(lookups, true);
+  const found = await batchGet(lookups, true);
   const out: Resolved = { places: new Map(), writes: [], created: new Set(), edited: [], newTerms: [], split: splitOf(found.values()) };
   const r: Resolving = { ctx, lists, found, out, author, attempt };
   await resolvePlaces(r, 'venue', venueWriteArgs);
@@ -122,8 +122,8 @@ async function resolveLinks(ctx: EventUpdate, author: number, attempt: number): 
 }
 
 /** The keys one batch read resolves every link by: records by id, terms by slug and by name. */
-function linkLookups(lists: LinkLists, lang: Lang): { pk: string; sk: string }[] {
-  const lookups = [];
+function linkLookups(lists: LinkLists, lang: Lang): ItemKey<LinkRead>[] {
+  const lookups: ItemKey<LinkRead>[] = [];
   for (const field of ['venue', 'organizer'] as const)
     for (const v of lists[field] ?? []) {
       const id = asId(v);
@@ -152,13 +152,13 @@ async function resolvePlaces(r: Resolving, kind: 'venue' | 'organizer', args: ty
   for (const v of list) {
     const id = asId(v);
     if (id !== undefined) {
-      const post = found.get(keyOf(keys.post(id))) as AnyPost | undefined;
+      const post = ofKind(found.get(keys.post(id)), kind);
       // A record the caller may not read is answered like a missing one: nothing leaks.
-      if (!post || post.kind !== kind || post.status === 'trash' || !(await canRead(ctx, post))) {
+      if (!post || post.status === 'trash' || !(await canRead(ctx, post))) {
         if (typeof v === 'object') throw tec.invalidLinkedPost();
         throw invalidParam(kind, `${kind} ${id} is not an existing ${kind}.`);
       }
-      out.places.set(id, post as VenueItem | OrganizerItem);
+      out.places.set(id, post);
       ids.push(id);
     } else ids.push(await inlinePlace(r, kind, args, v));
   }
@@ -205,14 +205,14 @@ async function resolveTerms({ ctx, lists, found, out, attempt }: Resolving, fiel
   for (const v of list) {
     const id = asId(v);
     if (id !== undefined) {
-      const term = found.get(keyOf(keys.term(id))) as TermItem | undefined;
+      const term = found.get(keys.term(id));
       if (!term || term.taxonomy !== taxonomy) throw invalidParam(field, `${field} ${id} is not an existing ${taxonomy}.`);
       ids.push(id);
       continue;
     }
     const s = renderTermName(String(v));
-    const bySlug = found.get(keyOf(keys.slugGuard(taxonomy, ctx.lang, s.toLowerCase()))) as { id: number } | undefined;
-    const byName = found.get(keyOf(keys.termName(taxonomy, ctx.lang, 0, s))) as { id: number } | undefined;
+    const bySlug = found.get(keys.slugGuard(taxonomy, ctx.lang, s.toLowerCase()));
+    const byName = found.get(keys.termName(taxonomy, ctx.lang, 0, s));
     const existing = bySlug?.id ?? byName?.id ?? out.newTerms.find((t) => t.taxonomy === taxonomy && t.name.toLowerCase() === s.toLowerCase())?.id;
     if (existing !== undefined) {
       ids.push(existing);
@@ -373,9 +373,9 @@ export async function createEvent(ctx: EventCreate): Promise<Reply> {
         attempt,
         ctx.imported?.slug,
       ),
-      taking.then((c) => (c.retried ? getItem<EventItem>(keys.post(c.id)) : undefined)),
+      taking.then(async (c) => (c.retried ? ofKind(await getItem(keys.post(c.id)), 'event') : undefined)),
     ]);
-    if (stored?.kind === 'event') return stored;
+    if (stored) return stored;
     const next = eventFrom(params, { id, lang: ctx.lang, slug, author, now: ctx.now, imported: ctx.imported }, links);
     await commit(undefined, next, links, undefined, attempt);
     return next;
@@ -418,56 +418,15 @@ async function updateFields(ctx: EventUpdate, found: EventItem, check: Checked |
     { ...ctx.params, status: found.status },
     { id: found.id, lang: found.lang, slug: found.slug, author: found.author, now: ctx.now, old: found, imported: ctx.imported },
     NO_LINKS,
-  ) as unknown as Record<string, unknown>;
-  const names: Record<string, string> = {
-    '#kind': 'kind',
-    '#status': 'status',
-    '#version': 'version',
-    '#iv': 'indexVersion',
-    '#modified': 'modified',
-    '#modified_utc': 'modified_utc',
-  };
-  const modified = modifiedNow(ctx.now, ownImported(ctx.imported, 'post', found.id));
-  const values: Record<string, unknown> = { ':event': 'event', ':status': found.status, ':one': 1, ':modified': modified.modified, ':modified_utc': modified.modified_utc };
-  // The index state stays as it is: `indexVersion` keeps (or, on a record last written whole,
-  // takes) the version that wrote it (lib/logic/event-writes.ts).
-  const sets = ['#modified = :modified', '#modified_utc = :modified_utc', '#iv = if_not_exists(#iv, #version)', '#version = #version + :one'];
-  const removes: string[] = [];
+  );
+  const fields: RecordOnlyWrite = { set: {}, remove: [], modified: modifiedNow(ctx.now, ownImported(ctx.imported, 'post', found.id)) };
   for (const param of Object.keys(RECORD_ONLY) as (keyof typeof RECORD_ONLY)[]) {
     const attribute = RECORD_ONLY[param];
     if (ctx.params[param] === undefined) continue;
-    names[`#${attribute}`] = attribute;
-    const value = computed[attribute];
-    if (value === undefined) removes.push(`#${attribute}`);
-    else sets.push(`#${attribute} = :${attribute}`), (values[`:${attribute}`] = value);
+    if (computed[attribute] === undefined) fields.remove.push(attribute);
+    else Object.assign(fields.set, { [attribute]: computed[attribute] });
   }
-  const update = requireVersion(
-    {
-      TableName: config().tableName,
-      Key: keys.post(found.id),
-      UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-      ConditionExpression: 'attribute_exists(pk) AND #kind = :event AND #status = :status',
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-      ReturnValues: 'ALL_NEW' as const,
-    },
-    check,
-  );
-  return withRetry(async () => {
-    try {
-      // Given up at the deadline: an UpdateItem has no token to send it again with, so an update
-      // whose answer did not come is an unknown outcome.
-      const send = () => logWrite(() => db().send(new UpdateCommand(update), { abortSignal: abortAfter(remainingMs()) }));
-      const out = await settleChecked(check, send);
-      return out.Attributes as EventItem;
-    } catch (err) {
-      if (err instanceof ConditionalCheckFailedException) return undefined;
-      if (outcomeOpen(err)) throw new OutcomeUnknown('The update was sent and its outcome did not come back in time', { cause: err });
-      // A transaction holding the event (DynamoDB refuses the update rather than queue it).
-      if ((err as { name?: string }).name === 'TransactionConflictException') throw new ConflictError('Transaction conflict on the event');
-      throw err;
-    }
-  });
+  return updateEventFields(found.id, found.status, fields, check);
 }
 
 /**
@@ -492,13 +451,13 @@ export async function updateEvent(ctx: EventUpdate): Promise<Reply> {
     wantedSlug = r.data;
   }
   const statusOf = (old: EventItem) => (old.status === 'trash' && ctx.params.status === undefined ? 'trash' : scaleStatus(ctx.principal!, ctx.params.status, old.status));
-  const recordOnly = wantedSlug === undefined && statusOf(found as EventItem) === found.status && Object.keys(ctx.params).every((k) => k in RECORD_ONLY || k === 'ml_language');
+  const recordOnly = wantedSlug === undefined && statusOf(found) === found.status && Object.keys(ctx.params).every((k) => k in RECORD_ONLY || k === 'ml_language');
   if (recordOnly) {
     // A searched field changes: searches read the record until the consumer has indexed it. Noted
     // before the update, so that no answer (an error included) comes after an update searches miss;
     // a note whose update did not land only makes searches read that record until it expires.
-    if (['title', 'description', 'excerpt'].some((k) => k in ctx.params)) await noteRecentWrite({ ...found, version: found.version + 1 } as EventItem);
-    const updated = await updateFields(ctx, found as EventItem, check);
+    if (['title', 'description', 'excerpt'].some((k) => k in ctx.params)) await noteRecentWrite({ ...found, version: found.version + 1 });
+    const updated = await updateFields(ctx, found, check);
     if (updated) return respond(200, updated);
   }
   const author = await authorOf(ctx, found.author);
@@ -515,7 +474,7 @@ export async function updateEvent(ctx: EventUpdate): Promise<Reply> {
     // retry is one request, which keeps the time between its read and its commit short.
     const raced = foundInRace<EventItem>(previous, keys.post(found.id));
     if (!raced || !links) links = await resolveLinks(ctx, author, attempt);
-    const old = raced ?? (await getItem<EventItem>(keys.post(found.id)));
+    const old = raced ?? ofKind(await getItem(keys.post(found.id)), 'event');
     if (!old) throw tec.eventNotFound(found.id);
     let slug = old.slug;
     if (wantedSlug !== undefined && old.status !== 'trash') {

@@ -7,7 +7,7 @@
 import { REQUEST_BUDGET } from '#lib/contract/budget.js';
 import { readSoFar, requestsSoFar } from '#lib/observe/capacity.js';
 import { config } from '#lib/runtime/config.js';
-import { batchGet, keyOf, type Key } from '#lib/store/reads.js';
+import { batchGet, Found, keyOf, type ItemKey } from '#lib/store/reads.js';
 
 /** Read units kept for what the feed reads after its events (their linked records). */
 export const LINKED_RESERVE = 1_000;
@@ -23,8 +23,8 @@ const bytesOf = (item: unknown) => Buffer.byteLength(JSON.stringify(item));
  * that no longer exist count in it, as the batch read passes over them). Items already `known`
  * take their room in the prefix without being read again.
  */
-export async function readFitting<T>(list: Key[], maxBytes = config().icalMaxBytes, known?: ReadonlyMap<string, T>): Promise<{ found: Map<string, T>; count: number }> {
-  const found = new Map<string, T>();
+export async function readFitting<T>(list: ItemKey<T>[], maxBytes = config().icalMaxBytes, known?: ReadonlyMap<string, T>): Promise<{ found: Found<T>; count: number }> {
+  const found = new Found<T>();
   let count = 0;
   let bytes = 0;
   let costliest = 0;

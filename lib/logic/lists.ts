@@ -11,13 +11,15 @@ import type { ArgsOf } from '#lib/contract/operations.js';
 import type { RequestContext, RequestWith } from '#lib/contract/request.js';
 import { presentOrganizer, presentTerm, presentVenue } from '#lib/present/present.js';
 import { POST_STATUSES } from '#lib/contract/args/common.js';
-import { batchGet, bySlug, count, getItem, keyOf, query, queryAll, type Key } from '#lib/store/reads.js';
-import { keys, listKeys, slugIndexKey, termKeys, type PostKind, type Taxonomy } from '#lib/store/keys.js';
+import { batchGet, count, getItem, keyOf, query, queryAll, type Key } from '#lib/store/reads.js';
+import { termBySlug } from '#lib/store/partitions.js';
+import { keys, listKeys, termKeys, type PostKind, type Taxonomy } from '#lib/store/keys.js';
 import { nowUtc } from '#lib/domain/time/dates.js';
-import type { EventItem, OrganizerItem, TermItem, VenueItem } from '#lib/store/items.js';
+import { isPlace, ofKind, type OrganizerItem, type TermItem, type VenueItem } from '#lib/store/items.js';
 import { INDEXES } from '#lib/store/table.js';
 import { waitAll } from '#lib/runtime/settle.js';
 import { archivePaths } from './term-paths.js';
+import { filters, queryInput, type Source, type Test } from '#lib/store/list-index.js';
 
 /** Terms as presentTerm shows them, each category linked under its ancestors. */
 const presentTerms = async (terms: TermItem[]) => {
@@ -25,47 +27,10 @@ const presentTerms = async (terms: TermItem[]) => {
   return terms.map((t) => presentTerm(t, paths.get(t.id)));
 };
 
-type ListIndex = typeof INDEXES.list | typeof INDEXES.terms;
-
-/** One index partition to read (of the `list` index unless named), with an optional sort-key range and filter. */
-export interface Source {
-  index?: ListIndex;
-  partition: string;
-  from?: string;
-  to?: string;
-  filter?: string;
-  values?: Record<string, unknown>;
-  names?: Record<string, string>;
-  /** Which of the index items read to keep, for a condition too long for a filter expression. */
-  keep?: (item: Record<string, unknown>) => boolean;
-}
+export { queryInput, type Source };
 
 /** A list attribute of an index item (a list, or a set as DynamoDB may return it). */
 export const asList = (v: unknown): number[] => (Array.isArray(v) ? v : v instanceof Set ? [...v] : []) as number[];
-
-export function queryInput(s: Source, descending: boolean) {
-  const I = s.index ?? INDEXES.list;
-  const names: Record<string, string> = { '#p': I.partitionKey, ...(s.names ?? {}) };
-  const values: Record<string, unknown> = { ':p': s.partition, ...(s.values ?? {}) };
-  let condition = '#p = :p';
-  // Key values may not be empty strings: an open bound becomes a one-sided condition.
-  const from = s.from || undefined;
-  const to = s.to === '\uffff' ? undefined : s.to || undefined;
-  if (from !== undefined || to !== undefined) names['#s'] = I.sortKey;
-  if (from !== undefined) values[':from'] = from;
-  if (to !== undefined) values[':to'] = to;
-  if (from !== undefined && to !== undefined) condition += ' AND #s BETWEEN :from AND :to';
-  else if (from !== undefined) condition += ' AND #s >= :from';
-  else if (to !== undefined) condition += ' AND #s <= :to';
-  return {
-    IndexName: I.indexName,
-    KeyConditionExpression: condition,
-    ...(s.filter ? { FilterExpression: s.filter } : {}),
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
-    ScanIndexForward: !descending,
-  };
-}
 
 /**
  * The largest page of keys one Query asks for (DynamoDB takes at most 2^31-1, and a page ends at
@@ -90,7 +55,7 @@ export async function pageKeys(sources: Source[], offset: number, limit: number,
         const out = await query<Record<string, string | number>>({
           ...queryInput(s, descending),
           // Limit counts the items read before a filter drops some: a filtered partition asks for twice as many.
-          Limit: Math.min(Math.max(want - items.length, 1) * (s.filter ? 2 : 1), MAX_QUERY_LIMIT),
+          Limit: Math.min(Math.max(want - items.length, 1) * (filters(s) ? 2 : 1), MAX_QUERY_LIMIT),
           ExclusiveStartKey: start,
         });
         items.push(...(s.keep ? out.items.filter(s.keep) : out.items).slice(0, want - items.length));
@@ -207,38 +172,30 @@ export async function statuses(ctx: RequestWith<{ status?: string }>): Promise<{
   return { list, shown: wanted.join(','), ownBy: isEditor(ctx.principal) ? undefined : ((await callerId(ctx)) ?? 0) };
 }
 
-/** For callers who see only their own unpublished records: the filter of a status partition. */
-export function ownFilter(status: string, ownBy: number | undefined): { expr: string; names: Record<string, string>; values: Record<string, unknown> } | undefined {
+/** For callers who see only their own unpublished records: the test of a status partition. */
+export function ownFilter(status: string, ownBy: number | undefined): Test | undefined {
   if (ownBy === undefined || status === 'publish') return undefined;
-  return { expr: '#author = :me', names: { '#author': 'author' }, values: { ':me': ownBy } };
+  return { attr: 'author', is: '=', value: ownBy };
 }
 
-/** Joins optional filter parts of a list source with AND. */
-export function withFilters(base: Source, ...parts: ({ expr: string; names?: Record<string, string>; values?: Record<string, unknown> } | undefined)[]): Source {
-  const all = [base.filter ? { expr: base.filter, names: base.names, values: base.values } : undefined, ...parts].filter((x) => x !== undefined);
-  if (!all.length) return base;
-  return {
-    ...base,
-    // DynamoDB refuses redundant parentheses: a lone expression is not wrapped.
-    filter: all.length === 1 ? all[0]!.expr : all.map((x) => `(${x!.expr})`).join(' AND '),
-    names: Object.assign({}, ...all.map((x) => x!.names ?? {})),
-    values: Object.assign({}, ...all.map((x) => x!.values ?? {})),
-  };
+/** A list source with more tests (those given). */
+export function withFilters(base: Source, ...tests: (Test | undefined)[]): Source {
+  const more = tests.filter((t) => t !== undefined);
+  return more.length ? { ...base, where: [...(base.where ?? []), ...more] } : base;
 }
 
 /** The language's split venues and organizers with their linked-event totals (usually none). */
 async function splitPlaceTotals(lang: Lang): Promise<Map<number, number>> {
   const ids = (await readStats(lang)).splitPlaces;
   if (!ids?.size) return new Map();
-  const records = [...(await batchGet<VenueItem | OrganizerItem>([...ids].map(keys.post))).values()];
+  const records = [...(await batchGet([...ids].map(keys.post))).values()].filter(isPlace);
   return new Map((await withShardTotals(records)).map((r) => [r.id, r.linkedEvents ?? 0]));
 }
 
-/** Every record of some list partitions (for the filters that must look at record fields). */
-async function allOf<T>(sources: Source[]): Promise<T[]> {
-  const read = await waitAll(sources.map((s) => queryAll<Key>(queryInput(s, false))));
-  const keysOfAll = read.flat().map((k) => ({ pk: k.pk, sk: k.sk }));
-  return [...(await batchGet<T>(keysOfAll)).values()];
+/** Every venue or organizer of some list partitions (for the filters that must look at record fields). */
+async function allPlaces(sources: Source[], kind: Exclude<PostKind, 'event'>) {
+  const read = await waitAll(sources.map((s) => queryAll<{ id: number }>(queryInput(s, false))));
+  return [...(await batchGet(read.flat().map((k) => keys.post(Number(k.id))))).values()].flatMap((p) => ofKind(p, kind) ?? []);
 }
 
 const PLACE_SEARCH_FIELDS = {
@@ -273,7 +230,9 @@ export async function listPlaces(ctx: RequestContext<ArgsOf<'venues.list'>>, kin
   const linkedFilter =
     hasEvents === undefined || split.size
       ? undefined
-      : { expr: hasEvents ? '#l > :zero' : 'attribute_not_exists(#l) OR #l = :zero', names: { '#l': 'linkedEvents' }, values: { ':zero': 0 } };
+      : hasEvents
+        ? ({ attr: 'linkedEvents', is: '>', value: 0 } as const)
+        : ({ attr: 'linkedEvents', is: '=', value: 0, orAbsent: true } as const);
   const sources: Source[] = list.map((status) => withFilters({ partition: listKeys.partition(kind, ctx.lang, status) }, linkedFilter, ownFilter(status, ownBy)));
   const query: [string, string][] = [
     ['page', String(page)],
@@ -288,18 +247,20 @@ export async function listPlaces(ctx: RequestContext<ArgsOf<'venues.list'>>, kin
   if (p.search !== undefined || p.event !== undefined) {
     let candidates: (VenueItem | OrganizerItem)[];
     if (p.event !== undefined) {
-      const event = await getItem<EventItem>(keys.post(p.event));
-      if (event?.kind !== 'event') throw invalidParam('event', 'event is not an existing event id.');
+      const event = ofKind(await getItem(keys.post(p.event)), 'event');
+      if (!event) throw invalidParam('event', 'event is not an existing event id.');
       const ids = kind === 'venue' ? event.venues : event.organizers;
-      candidates = [...(await batchGet<VenueItem | OrganizerItem>(ids.map(keys.post))).values()].filter(
-        (r) =>
-          r.lang === ctx.lang &&
-          list.includes(r.status) &&
-          (ownBy === undefined || r.status === 'publish' || r.author === ownBy) &&
-          (hasEvents === undefined || linked(r) === hasEvents),
-      );
+      candidates = [...(await batchGet(ids.map(keys.post))).values()]
+        .flatMap((r) => ofKind(r, kind) ?? [])
+        .filter(
+          (r) =>
+            r.lang === ctx.lang &&
+            list.includes(r.status) &&
+            (ownBy === undefined || r.status === 'publish' || r.author === ownBy) &&
+            (hasEvents === undefined || linked(r) === hasEvents),
+        );
     } else {
-      candidates = await allOf<VenueItem | OrganizerItem>(sources);
+      candidates = await allPlaces(sources, kind);
       if (split.size) candidates = candidates.filter((r) => linked(r) === hasEvents);
     }
     const search = p.search;
@@ -322,13 +283,13 @@ export async function listPlaces(ctx: RequestContext<ArgsOf<'venues.list'>>, kin
     const keep = (item: Record<string, unknown>) => (!upcoming || upcoming.has(Number(item.id))) && (!split.size || linked(item) === hasEvents);
     const kept = upcoming || split.size ? sources.map((s) => ({ ...s, keep })) : sources;
     const { hits, total: count } = await pageAndTotal(kept, offset, perPage, true);
-    const found = await batchGet<VenueItem | OrganizerItem>(hits);
-    records = hits.map((k) => found.get(keyOf(k))).filter((r): r is VenueItem | OrganizerItem => r !== undefined);
+    const found = await batchGet(hits.map((h) => keys.post(h.id)));
+    records = hits.flatMap((h) => ofKind(found.get(keys.post(h.id)), kind) ?? []);
     n = count;
   }
   if (upcoming) query.push(['only_with_upcoming', '1']);
   if (page > 1 && records.length === 0) throw tec.archivePageNotFound(kind);
-  const items = records.map((r) => (kind === 'venue' ? presentVenue(r as VenueItem) : presentOrganizer(r as OrganizerItem)));
+  const items = records.map((r) => (r.kind === 'venue' ? presentVenue(r) : presentOrganizer(r)));
   return envelope({ key: `${kind}s`, items, collectionUrl: `${apiBase(ctx.lang)}/${kind}s/`, query, page, total: n, perPage });
 }
 
@@ -342,7 +303,7 @@ const TERM_ORDER: Record<string, (a: TermItem, b: TermItem) => number> = {
 
 /** Terms named by id must exist in the taxonomy; unknown ones are a 400 naming the parameter (`strict`), else are left out. */
 async function existingTerms(name: string, ids: number[], taxonomy: Taxonomy, strict = true): Promise<TermItem[]> {
-  const found = await batchGet<TermItem>(ids.map(keys.term));
+  const found = await batchGet(ids.map(keys.term));
   return ids.flatMap((id) => {
     const t = found.get(keyOf(keys.term(id)));
     if (t?.taxonomy === taxonomy) return [t];
@@ -388,11 +349,11 @@ export async function queryTerms(lang: Lang, q: TermQuery): Promise<{ terms: Ter
   }
   let candidates: TermItem[];
   if (q.of !== undefined) {
-    candidates = [...(await batchGet<TermItem>(q.of.map(keys.term))).values()];
+    candidates = [...(await batchGet(q.of.map(keys.term))).values()];
   } else if (q.include !== undefined) {
     candidates = await existingTerms('include', q.include, taxonomy, q.strict);
   } else if (q.slugs?.length === 1) {
-    const hit = await bySlug<TermItem>(slugIndexKey(taxonomy, lang, q.slugs[0]!));
+    const hit = await termBySlug(taxonomy, lang, q.slugs[0]!);
     candidates = hit ? [hit] : [];
   } else {
     // More slugs than one: the language's terms, filtered below.
@@ -426,9 +387,9 @@ export async function listTerms(ctx: RequestContext<ArgsOf<'categories.list'>>, 
   const eventId = p.event ?? p.post;
   let of: number[] | undefined;
   if (eventId !== undefined) {
-    const event = await getItem<EventItem>(keys.post(eventId));
+    const event = ofKind(await getItem(keys.post(eventId)), 'event');
     const name = p.event !== undefined ? 'event' : 'post';
-    if (event?.kind !== 'event') throw invalidParam(name, `${name} is not an existing event id.`);
+    if (!event) throw invalidParam(name, `${name} is not an existing event id.`);
     of = taxonomy === 'category' ? event.categories : event.tags;
   }
   const { terms, total: n } = await queryTerms(ctx.lang, {

@@ -153,7 +153,7 @@ export async function newPlace(
   return { item, writes: [put(item), put({ ...keys.slugGuard(kind, ctx.lang, slug), id }), titleItem(item)], reused: false, edited: false };
 }
 
-const present = (p: Place, single = false) => (p.kind === 'venue' ? presentVenue(p as VenueItem, single) : presentOrganizer(p as OrganizerItem, single));
+const present = (p: Place, single = false) => (p.kind === 'venue' ? presentVenue(p, single) : presentOrganizer(p, single));
 
 export async function createPlace(ctx: PlaceCreate, kind: PlaceKind): Promise<Reply> {
   requireRole(ctx.principal, 'contributor');
@@ -185,7 +185,7 @@ export async function updatePlace(ctx: PlaceUpdate, kind: PlaceKind): Promise<Re
   const next = await withRetry(async (_attempt, previous) => {
     // A lost race returned the record as it is now (putIfVersion): no need to read it again.
     const raced = foundInRace<Place>(previous, keys.post(found.id));
-    const old = raced && raced.kind === kind ? raced : ((await findPost({ ...ctx, path: { id: found.id } }, kind)) as Place);
+    const old = raced && raced.kind === kind ? raced : await findPost({ ...ctx, path: { id: found.id } }, kind);
     let slug = old.slug;
     const writes: TransactItem[] = [];
     const restoring = old.status === 'trash' && ctx.params.status !== undefined;

@@ -6,51 +6,55 @@ import { requireMatch } from '#lib/contract/revision.js';
 import { canRead, unlocked } from '#lib/auth/permissions.js';
 import type { RequestContext } from '#lib/contract/request.js';
 import { presentEvent, presentOrganizer, presentVenue } from '#lib/present/present.js';
-import { bySlug, getItem } from '#lib/store/reads.js';
-import { keys, slugIndexKey, type PostKind } from '#lib/store/keys.js';
-import type { AnyPost, EventItem, OrganizerItem, VenueItem } from '#lib/store/items.js';
+import { getItem } from '#lib/store/reads.js';
+import { keys, type PostKind } from '#lib/store/keys.js';
+import { ofKind, type AnyPost } from '#lib/store/items.js';
+import { postBySlug } from '#lib/store/partitions.js';
 import { loadLinked, type TermReading } from './common.js';
 import { wellTyped } from '#lib/present/well-typed.js';
 
 /** The record a path names, with TEC's answers for unknown ids and slugs. */
-export async function findPost(ctx: RequestContext, kind: PostKind): Promise<AnyPost> {
+export async function findPost<K extends PostKind>(ctx: RequestContext, kind: K): Promise<PostOf<K>> {
   const found = await lookUp(ctx, kind);
   // A write names the record it changes: its If-Match must name the revision just read.
   requireMatch(ctx.ifMatch, found);
   return found;
 }
 
-async function lookUp(ctx: RequestContext, kind: PostKind): Promise<AnyPost> {
+type PostOf<K extends PostKind> = Extract<AnyPost, { kind: K }>;
+
+async function lookUp<K extends PostKind>(ctx: RequestContext, kind: K): Promise<PostOf<K>> {
   if (ctx.path.slug !== undefined) {
-    const found = await bySlug<AnyPost>(slugIndexKey(kind, ctx.lang, ctx.path.slug));
+    const found = await postBySlug(kind, ctx.lang, ctx.path.slug);
     if (!found) throw invalidParam('slug', `slug does not name an existing ${kind}.`);
     return found;
   }
   const id = ctx.path.id!;
-  const found = await getItem<AnyPost>(keys.post(id));
+  const stored = await getItem(keys.post(id));
+  const found = ofKind(stored, kind);
   if (kind === 'event') {
-    if (!found) throw tec.eventNotFound(id);
-    if (found.kind !== 'event') throw tec.invalidEventId();
+    if (!stored) throw tec.eventNotFound(id);
+    if (!found) throw tec.invalidEventId();
     return found;
   }
-  if (!found || found.kind !== kind) throw invalidParam('id', `id is not an existing ${kind} id.`);
+  if (!found) throw invalidParam('id', `id is not an existing ${kind} id.`);
   return found;
 }
 
 export async function presentPost(post: AnyPost, single: boolean, how: TermReading = {}): Promise<Record<string, unknown>> {
-  if (post.kind === 'venue') return presentVenue(post as VenueItem, single);
-  if (post.kind === 'organizer') return presentOrganizer(post as OrganizerItem, single);
+  if (post.kind === 'venue') return presentVenue(post, single);
+  if (post.kind === 'organizer') return presentOrganizer(post, single);
   // Its links are read from it: a malformed record's lists are made lists first.
-  const e = wellTyped(post as EventItem);
+  const e = wellTyped(post);
   return presentEvent(e, await loadLinked([e], how), single);
 }
 
 /** The record a read names, when the caller may read it (docs/tec-behaviour.md §5): else TEC's answer. */
-export async function readablePost(ctx: RequestContext, kind: PostKind): Promise<AnyPost> {
+export async function readablePost<K extends PostKind>(ctx: RequestContext, kind: K): Promise<PostOf<K>> {
   const post = await findPost(ctx, kind);
   if (post.status === 'trash') throw kind === 'event' ? tec.eventTrashed() : tec.notAccessible(kind);
   if (!(await canRead(ctx, post))) throw tec.notAccessible(kind);
-  if (kind === 'event' && !(await unlocked(ctx, post as EventItem))) throw tec.passwordProtected();
+  if (post.kind === 'event' && !(await unlocked(ctx, post))) throw tec.passwordProtected();
   return post;
 }
 

@@ -10,7 +10,7 @@ import { del, putIfVersion, transact } from '#lib/store/transactions.js';
 import { deleteWithShards, shardWrites } from '#lib/store/record-shards.js';
 import { withRetry } from '#lib/store/retry.js';
 import { keys, type PostKind } from '#lib/store/keys.js';
-import type { AnyPost, EventItem } from '#lib/store/items.js';
+import { ofKind, type AnyPost, type EventItem } from '#lib/store/items.js';
 import { checked, writeChecked, type Checked } from '#lib/store/precondition.js';
 import { indexed, modifiedNow, ownImported } from './common.js';
 import { REQUEST_FAN_OUT } from './cards.js';
@@ -36,7 +36,7 @@ export async function deletePost(ctx: RequestWith<{ force: boolean; password?: s
   if (kind === 'event') {
     if (force) {
       await withRetry(async () => {
-        const old = (await getItem<EventItem>(keys.post(post.id)))!;
+        const old = ofKind(await getItem(keys.post(post.id)), 'event')!;
         const { items } = eventTransaction(old, undefined, table);
         await writeChecked(items, check, () => transact(items));
       });
@@ -55,7 +55,7 @@ export async function deletePost(ctx: RequestWith<{ force: boolean; password?: s
   // Trashing freed the slug guard already.
   await withRetry(async () => {
     // Read again: the record may have been split since (its shards go with it).
-    const remove = deleteWithShards(keys.post(post.id), await getItem<AnyPost>(keys.post(post.id)));
+    const remove = deleteWithShards(keys.post(post.id), await getItem(keys.post(post.id)));
     await writeChecked(remove, due, () => transact(remove));
   });
   return json(200, await presentPost(post, false));
@@ -67,7 +67,7 @@ export async function deletePost(ctx: RequestWith<{ force: boolean; password?: s
  */
 async function trash(ctx: RequestContext, kind: PostKind, id: number, check: Checked | undefined): Promise<AnyPost> {
   return withRetry(async () => {
-    const old = (await getItem<AnyPost>(keys.post(id)))!;
+    const old = (await getItem(keys.post(id)))!;
     if (old.status === 'trash') throw tec.inTrash(kind);
     // WordPress renames a trashed post's slug, which frees the original one.
     const next = {

@@ -14,7 +14,7 @@ export async function archivePaths(terms: readonly TermItem[]): Promise<Map<numb
   let wanted = terms.filter((t) => t.taxonomy === 'category' && t.parent > 0).map((t) => t.parent);
   for (let level = 0; level < MAX_DEPTH && wanted.length; level++) {
     const missing = [...new Set(wanted.filter((id) => !known.has(id)))];
-    if (missing.length) for (const t of (await batchGet<TermItem>(missing.map(keys.term))).values()) known.set(t.id, t);
+    if (missing.length) for (const t of (await batchGet(missing.map(keys.term))).values()) known.set(t.id, t);
     wanted = missing.flatMap((id) => {
       const t = known.get(id);
       return t && t.parent > 0 ? [t.parent] : [];

@@ -16,7 +16,7 @@ import { archivePath } from './term-paths.js';
 export const taxonomyOf = (ctx: RequestContext): Taxonomy => (/^(?:categories|wpCategories)\./.test(ctx.op.id) ? 'category' : 'tag');
 
 export async function findTerm(ctx: RequestContext): Promise<TermItem> {
-  const term = await getItem<TermItem>(keys.term(ctx.path.id!));
+  const term = await getItem(keys.term(ctx.path.id!));
   if (!term || term.taxonomy !== taxonomyOf(ctx)) throw invalidParam('id', `id is not an existing ${taxonomyOf(ctx)} id.`);
   // A write names the term it changes: its If-Match must name the revision just read.
   requireMatch(ctx.ifMatch, term);

@@ -36,7 +36,7 @@ async function parentOf(ctx: RequestContext<{ parent?: ParentArg }>, taxonomy: T
   if (parent === undefined) return current;
   if (parent === 0) return 0;
   if (parent === selfId) throw invalidParam('parent', 'parent cannot be the term itself.');
-  const found = await getItem<TermItem>(keys.term(parent));
+  const found = await getItem(keys.term(parent));
   if (found?.taxonomy !== 'category') throw invalidParam('parent', 'parent is not an existing category id.');
   return parent;
 }
@@ -72,11 +72,11 @@ export async function storeNewTerm(ctx: RequestContext<TermCreate>): Promise<Ter
   // A retry with the create's Idempotency-Key answers with the term its first try stored; a
   // first try that lands late and the retry write the same record (lib/store/create-ids.ts).
   const earlier = await earlierId(ctx.createKey);
-  const stored = earlier === undefined ? undefined : await getItem<TermItem>(keys.term(earlier));
+  const stored = earlier === undefined ? undefined : await getItem(keys.term(earlier));
   if (stored) return stored;
   let allocated: Promise<number> | undefined;
   const takeId = () => (allocated ??= newId(ctx, 'term').then((c) => c.id));
-  const existing = await getItem<{ id: number }>(keys.termName(taxonomy, ctx.lang, parent, name));
+  const existing = await getItem(keys.termName(taxonomy, ctx.lang, parent, name));
   if (existing) throw tec.termExists(existing.id, taxonomy === 'category');
   const term = await withRetry(async (attempt) => {
     // A taken slug, asked for or derived from the name, gets WordPress's next free one (`-2`, …:
@@ -136,7 +136,7 @@ async function reparentChildren(term: TermItem): Promise<void> {
   const children = (await termsOf(term.lang)).filter((t) => t.taxonomy === 'category' && t.parent === term.id);
   for (const { id } of children) {
     await withRetry(async () => {
-      const old = (await getItem<TermItem>(keys.term(id)))!;
+      const old = (await getItem(keys.term(id)))!;
       const next = { ...old, parent: term.parent, version: old.version + 1 };
       await transact([
         putIfVersion(next, old.version),
@@ -165,7 +165,7 @@ export async function removeTerm(ctx: RequestContext): Promise<TermItem> {
   await withRetry(async () => {
     // Read again: the term may have been split since (its shards go with it).
     const deletes = [
-      ...deleteWithShards(keys.term(term.id), await getItem<TermItem>(keys.term(term.id))),
+      ...deleteWithShards(keys.term(term.id), await getItem(keys.term(term.id))),
       del(keys.slugGuard(term.taxonomy, term.lang, term.slug)),
       del(keys.termName(term.taxonomy, term.lang, term.parent, term.name)),
     ];

@@ -2,14 +2,14 @@
 // its counts. Requests unlink a few; the stream consumer unlinks any number (lib/stream/cards-trigger.ts),
 // so this module carries nothing but the store.
 import { config } from '#lib/runtime/config.js';
-import { getItem } from '#lib/store/reads.js';
+import { getItem, type ItemKey } from '#lib/store/reads.js';
 import { transact } from '#lib/store/transactions.js';
 import { fanOut, withRetry } from '#lib/store/retry.js';
 import { keys } from '#lib/store/keys.js';
-import type { EventItem, LinkItem } from '#lib/store/items.js';
+import { ofKind, type AnyPost, type EventItem, type LinkItem, type TermItem } from '#lib/store/items.js';
 import { writeChecked, type Checked } from '#lib/store/precondition.js';
 import { modifiedNow } from './common.js';
-import { linksOf } from './cards.js';
+import { linkItems } from '#lib/store/partitions.js';
 import { eventTransaction } from './event-writes.js';
 
 const withoutCard = (cards: EventItem['cards'], id: number) => (cards ? Object.fromEntries(Object.entries(cards).filter(([k]) => Number(k) !== id)) : cards);
@@ -28,17 +28,17 @@ const UNLINK_AT_ONCE = 16;
  * events are unlinked one at a time. Returns the check when none did, for the caller's own write.
  */
 export async function unlinkEvents(targetPk: string, drop: (e: EventItem) => EventItem, now: Date, limit = Infinity, check?: Checked): Promise<Checked | undefined> {
-  const links = await linksOf<LinkItem>(targetPk, limit, '');
+  const links = await linkItems(targetPk, { limit });
   if (!links) return check;
   // The stream consumer may unlink after the record itself was deleted: its counts are gone with
   // it, so the events' transactions must not update (or require) it.
-  const target = { pk: targetPk, sk: targetPk.startsWith('TERM#') ? 'TERM' : 'POST' };
+  const target: ItemKey<AnyPost | TermItem> = targetPk.startsWith('TERM#') ? keys.term(Number(targetPk.slice(5))) : keys.post(Number(targetPk.slice(5)));
   const gone = links.length > 0 && !(await getItem(target));
   const skip = gone ? new Set([targetPk]) : undefined;
   let due = check;
   const unlink = (link: LinkItem) =>
     withRetry(async () => {
-      const old = await getItem<EventItem>(keys.post(link.eventId));
+      const old = ofKind(await getItem(keys.post(link.eventId)), 'event');
       if (!old) return;
       const next = { ...drop(old), ...modifiedNow(now), version: old.version + 1 };
       const tx = eventTransaction(old, next, config().tableName, { created: skip });

@@ -18,15 +18,7 @@ import { sanitizeTextField } from '#lib/wp/text.js';
 import { getItem } from '#lib/store/reads.js';
 import { findUserId, userIdOf } from '#lib/store/users.js';
 import { keys } from '#lib/store/keys.js';
-import {
-  createAppPassword,
-  deleteAllAppPasswords,
-  deleteAppPassword,
-  readCredentials,
-  roleOfNewPassword,
-  type AppPasswordItem,
-  type CredentialRecord,
-} from '#lib/store/credentials.js';
+import { createAppPassword, deleteAllAppPasswords, deleteAppPassword, readCredentials, roleOfNewPassword, type AppPasswordItem } from '#lib/store/credentials.js';
 
 const notLoggedIn = () => new ApiError(401, 'rest_not_logged_in', 'You are not currently logged in.');
 const invalidUser = () => new ApiError(404, 'rest_user_invalid_id', 'Invalid user ID.');
@@ -68,7 +60,7 @@ async function target(ctx: RequestContext, action: Action, register = false): Pr
     if (ownId === undefined) return { sub: p.sub, userId: 0, self: true };
     return { sub: p.sub, userId: ownId, self: true };
   }
-  const other = await getItem<{ sub: string }>(keys.userById(user), false);
+  const other = await getItem(keys.userById(user), false);
   if (!other) throw invalidUser();
   if (action === 'create' || !isEditor(p)) throw refuse(ctx, action);
   return { sub: other.sub, userId: user, self: false };
@@ -103,7 +95,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 async function findPassword(t: Target, uuid: string): Promise<AppPasswordItem> {
   if (!UUID.test(uuid)) throw notFound();
-  const item = await getItem<AppPasswordItem>(keys.appPassword(t.sub, uuid));
+  const item = await getItem(keys.appPassword(t.sub, uuid));
   if (!item) throw notFound();
   return item;
 }
@@ -140,7 +132,7 @@ export async function createAppPasswordFor(ctx: RequestContext<ArgsOf<'appPasswo
   if (name === '') throw new ApiError(400, 'application_password_empty_name', 'An application name is required to create an application password.');
   // A token older than the one that set the user's stored role (or of its second, with a higher
   // role) cannot raise it, nor make a password above it (lib/store/credentials.ts standingRole).
-  const stored = await getItem<CredentialRecord>(keys.credentials(p.sub));
+  const stored = await getItem(keys.credentials(p.sub));
   const { password: role, record: recordRole } = roleOfNewPassword(stored, { role: p.role ?? 'none', issuedAt: p.issuedAt ?? 0 });
   const raw = generatePassword();
   const item = {

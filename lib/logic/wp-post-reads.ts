@@ -57,8 +57,8 @@ const allowOn = async (ctx: RequestContext, post: AnyPost): Promise<readonly Met
 /** The terms of some events (for their `class_list`), in one batch read. */
 async function termsOf(posts: readonly AnyPost[]): Promise<Map<number, TermItem>> {
   const ids = new Set<number>();
-  for (const p of posts) if (p.kind === 'event') for (const id of [...(p as EventItem).categories, ...(p as EventItem).tags]) ids.add(id);
-  const found = await batchGet<TermItem>([...ids].map(keys.term));
+  for (const p of posts) if (p.kind === 'event') for (const id of [...p.categories, ...p.tags]) ids.add(id);
+  const found = await batchGet([...ids].map(keys.term));
   return new Map([...found.values()].map((t) => [t.id, t]));
 }
 
@@ -114,7 +114,7 @@ export async function listWpPosts(ctx: RequestContext<WpPostList>, kind: PostKin
   const pages = Math.ceil(total / p.per_page);
   if (p.page > pages && total > 0) throw new ApiError(400, 'rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.');
   const unread = pageIds.filter((id) => !records.has(id));
-  if (unread.length) for (const r of (await batchGet<AnyPost>(unread.map(keys.post))).values()) records.set(r.id, wellTyped(r));
+  if (unread.length) for (const r of (await batchGet(unread.map(keys.post))).values()) records.set(r.id, wellTyped(r));
   const posts = pageIds.map((id) => records.get(id)).filter((r): r is AnyPost => r !== undefined);
   const terms = await termsOf(posts);
   const actions = actionsOf(ctx.principal, kind);
@@ -149,7 +149,7 @@ async function candidates({ ctx, kind, visible, records }: Listing, statuses: st
   const p = ctx.params;
   let items: IndexItem[];
   if (p.include !== undefined) {
-    const found = await batchGet<AnyPost>(p.include.map(keys.post));
+    const found = await batchGet(p.include.map(keys.post));
     for (const stored of found.values()) {
       const r = wellTyped(stored);
       if (r.kind === kind && visible(r)) records.set(r.id, r);
@@ -195,7 +195,7 @@ async function orderedIds({ ctx, kind, visible, records }: Listing, items: Index
   if (byRecord) {
     const missing = items.filter((it) => !records.has(Number(it.id)));
     if (missing.length > SORTED_READ_LIMIT) throw overBudget('requests');
-    const found = await batchGet<AnyPost>(missing.map((it) => ({ pk: it.pk, sk: it.sk })));
+    const found = await batchGet(missing.map((it) => keys.post(Number(it.id))));
     for (const r of found.values()) records.set(r.id, wellTyped(r));
     let list = items.map((it) => records.get(Number(it.id))).filter((r): r is AnyPost => r !== undefined && r.kind === kind && visible(r));
     const search = p.search;
@@ -231,13 +231,13 @@ function indexOrder(orderby: string, include: number[] | undefined, byId: Readon
 
 export async function readWpPost(ctx: RequestContext<ArgsOf<'wpEvents.get'>>, kind: PostKind): Promise<Reply> {
   const p = ctx.params;
-  const found = await getItem<AnyPost>(keys.post(ctx.path.id!));
+  const found = await getItem(keys.post(ctx.path.id!));
   if (!found || found.kind !== kind) throw invalidId();
   const post = wellTyped(found);
   const editable = await canWrite(ctx, post);
   // WordPress's order: the edit context, then a password given, then whether the caller may read the post.
   if (p.context === 'edit' && !editable) throw refusal(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to edit this post.');
-  const stored = post.kind === 'event' ? ((post as EventItem).password ?? '') : '';
+  const stored = post.kind === 'event' ? (post.password ?? '') : '';
   if (p.password !== undefined && p.password !== '' && !samePassword(p.password, stored)) {
     throw new ApiError(403, 'rest_post_incorrect_password', 'Incorrect post password.');
   }

@@ -11,7 +11,7 @@ import { canRead, isEditor } from '#lib/auth/permissions.js';
 import { presentWpTerm, wpTermCollection } from '#lib/present/wp-term.js';
 import { getItem } from '#lib/store/reads.js';
 import { keys } from '#lib/store/keys.js';
-import type { EventItem, PostItem, TermItem } from '#lib/store/items.js';
+import type { TermItem } from '#lib/store/items.js';
 import { queryTerms } from './lists.js';
 import { taxonomyOf } from './term-reads.js';
 import { archivePath, archivePaths } from './term-paths.js';
@@ -44,7 +44,7 @@ export const allowHeader = (methods: readonly Method[], collection: boolean) => 
 
 /** The term the path names, of the route's taxonomy; WordPress's 404 otherwise. */
 export async function findWpTerm(ctx: RequestContext): Promise<TermItem> {
-  const term = await getItem<TermItem>(keys.term(ctx.path.id!));
+  const term = await getItem(keys.term(ctx.path.id!));
   if (!term || term.taxonomy !== taxonomyOf(ctx)) throw termInvalid();
   return term;
 }
@@ -90,12 +90,11 @@ export async function listWpTerms(ctx: RequestContext<WpList>): Promise<Reply> {
   if (p.context === 'edit' && !isEditor(ctx.principal)) throw refuse(ctx, 'editList');
   let of: number[] | undefined;
   if (p.post !== undefined) {
-    const post = await getItem<PostItem>(keys.post(p.post));
+    const post = await getItem(keys.post(p.post));
     if (!post) throw new ApiError(400, 'rest_post_invalid_id', 'Invalid post ID.');
     // Venues and organizers carry neither taxonomy; unpublished events only for those who may read them.
     if (post.kind !== 'event' || !(await canRead(ctx, post))) throw refuse(ctx, 'postTerms');
-    const event = post as EventItem;
-    of = taxonomy === 'category' ? event.categories : event.tags;
+    of = taxonomy === 'category' ? post.categories : post.tags;
   }
   // An offset (tags only) other than 0 wins over the page, and names the page the links count from.
   // As WordPress: the query takes its absolute value (absint), the links the value as given (so

@@ -3,33 +3,16 @@
 // two small consistent reads, so that a revoked password fails at once.
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { ROLES, type Role } from '#lib/contract/principal.js';
+import { ROLES } from '#lib/contract/principal.js';
 import { config } from '#lib/runtime/config.js';
 import { db } from './db.js';
 import { ApiError } from '#lib/contract/errors.js';
 import { getItem, queryAll } from './reads.js';
 import { del, put, StaleItem, transact, type TransactItem } from './transactions.js';
 import { keys } from './keys.js';
+import type { AppPasswordItem, CredentialRecord, StoredRole } from './items.js';
 
-/** The role a credential record or password holds; `none` for a user without one. */
-export type StoredRole = Role | 'none';
-
-export interface CredentialRecord {
-  pk: string;
-  sk: 'USER';
-  sub: string;
-  /**
-   * The login as the user's token names it (case kept for display). Set with the user's first
-   * password; a record a token made before that holds only the role.
-   */
-  login?: string;
-  email?: string;
-  userId?: number;
-  /** The role of the user's newest bearer token seen by the API (by its `iat`; see standingRole). */
-  role: StoredRole;
-  /** That token's `iat` (Unix seconds): a token issued before it cannot change `role`. */
-  roleIssuedAt?: number;
-}
+export type { AppPasswordItem, CredentialRecord, StoredRole } from './items.js';
 
 /** A role and the `iat` of the token (or import) that showed it. */
 export interface RoleStamp {
@@ -82,21 +65,6 @@ function notNewerThan(stamp: RoleStamp): { condition: string; values: Record<str
   };
 }
 
-export interface AppPasswordItem {
-  pk: string;
-  sk: string;
-  uuid: string;
-  appId: string;
-  name: string;
-  /** Unix seconds. */
-  created: number;
-  lastUsed?: number;
-  lastIp?: string;
-  hash: string;
-  /** The role its user had when it was made. */
-  role: StoredRole;
-}
-
 export interface Credentials {
   record?: CredentialRecord;
   passwords: AppPasswordItem[];
@@ -104,7 +72,7 @@ export interface Credentials {
 
 /** The token subject a login (or e-mail) belongs to. */
 export async function subOfLogin(login: string): Promise<string | undefined> {
-  return (await getItem<{ sub: string }>(keys.login(login)))?.sub;
+  return (await getItem(keys.login(login)))?.sub;
 }
 
 /** A user's credential record and passwords, in one consistent Query. */
@@ -163,7 +131,7 @@ export async function createAppPassword(
 
 /** Removes one password and its name guard; undefined when it does not exist (any more). */
 export async function deleteAppPassword(sub: string, uuid: string): Promise<AppPasswordItem | undefined> {
-  const found = await getItem<AppPasswordItem>(keys.appPassword(sub, uuid));
+  const found = await getItem(keys.appPassword(sub, uuid));
   if (!found) return undefined;
   try {
     await transact([{ Delete: { ...del(keys.appPassword(sub, uuid)).Delete!, ConditionExpression: 'attribute_exists(pk)' } }, del(keys.appPasswordName(sub, found.name))]);

@@ -1,7 +1,10 @@
 // The stored shapes of records. Presenters turn them into TEC's JSON; the store writes them.
 import type { Lang } from '#lib/runtime/config.js';
 import type { StoredCost } from '#lib/domain/cost.js';
-import type { PostKind, Taxonomy } from './keys.js';
+import type { Role } from '#lib/contract/principal.js';
+
+export type PostKind = 'event' | 'venue' | 'organizer';
+export type Taxonomy = 'category' | 'tag';
 
 export interface PostItem {
   pk: string;
@@ -158,3 +161,123 @@ export interface LinkItem {
   gsi2pk?: string;
   gsi2sk?: string;
 }
+
+/** A guard or pointer that names one record: a slug's, a term name's or a place title's. */
+export interface IdPointer {
+  pk: string;
+  sk: string;
+  id: number;
+}
+
+/** A token subject's integer user id. */
+export interface UserIdPointer {
+  pk: string;
+  sk: string;
+  userId: number;
+}
+
+/** The token subject of a user id or a login. */
+export interface SubPointer {
+  pk: string;
+  sk: string;
+  sub: string;
+}
+
+/** An id sequence's counter: the last id handed out. */
+export interface CounterItem {
+  pk: string;
+  sk: string;
+  value: number;
+}
+
+/** The ticket counter of a wanted slug (lib/store/slugs.ts). */
+export interface SlugCounterItem {
+  pk: string;
+  sk: string;
+  /** The highest candidate number handed out (1 is the bare slug, 2 is `-2`, …), or the last one claimed. */
+  n?: number;
+  /** When the last ticket was handed out (ms since the epoch). */
+  at?: number;
+  /** When the last first free candidate was claimed. */
+  c?: number;
+}
+
+/** An event written since the stream consumer last indexed it (lib/store/recent-writes.ts). */
+export interface RecentWriteItem {
+  pk: string;
+  sk: string;
+  id: number;
+  version: number;
+}
+
+/** A search index entry: an event's index item under one word (lib/stream/search-trigger.ts). */
+export type WordItem = Omit<LinkItem, 'eventId'> & { eventId?: number };
+
+/** A suffix of a word in a language's search vocabulary. */
+export interface VocabItem {
+  pk: string;
+  sk: string;
+  word: string;
+}
+
+/** Per-language figures (lib/store/stats.ts). */
+export interface LangStats {
+  /** The longest event duration seen, in seconds. */
+  seconds?: number;
+  /** About the size of all the language's terms together (see `itemBytes`). */
+  termBytes?: number;
+  /** The venues and organizers split into shards (lib/store/record-shards.ts). */
+  splitPlaces?: Set<number>;
+}
+
+/** One shard of the table's change counter (lib/store/validators.ts). */
+export interface ValidatorItem {
+  pk: string;
+  sk: string;
+  n?: number;
+  at?: number;
+}
+
+/** The role a credential record or password holds; `none` for a user without one. */
+export type StoredRole = Role | 'none';
+
+/** A user's credential record (lib/store/credentials.ts). */
+export interface CredentialRecord {
+  pk: string;
+  sk: 'USER';
+  sub: string;
+  /**
+   * The login as the user's token names it (case kept for display). Set with the user's first
+   * password; a record a token made before that holds only the role.
+   */
+  login?: string;
+  email?: string;
+  userId?: number;
+  /** The role of the user's newest bearer token seen by the API (by its `iat`; see standingRole). */
+  role: StoredRole;
+  /** That token's `iat` (Unix seconds): a token issued before it cannot change `role`. */
+  roleIssuedAt?: number;
+}
+
+/** An application password (lib/store/credentials.ts). */
+export interface AppPasswordItem {
+  pk: string;
+  sk: string;
+  uuid: string;
+  appId: string;
+  name: string;
+  /** Unix seconds. */
+  created: number;
+  lastUsed?: number;
+  lastIp?: string;
+  hash: string;
+  /** The role its user had when it was made. */
+  role: StoredRole;
+}
+
+/** Whether a post is a venue or an organizer. */
+export const isPlace = (post: AnyPost | undefined): post is VenueItem | OrganizerItem => post?.kind === 'venue' || post?.kind === 'organizer';
+
+/** The post if it is of `kind`: a post key may hold any kind, so a reader that wants one checks it. */
+export const ofKind = <K extends PostKind>(post: AnyPost | undefined, kind: K): Extract<AnyPost, { kind: K }> | undefined =>
+  post?.kind === kind ? (post as Extract<AnyPost, { kind: K }>) : undefined;

@@ -3,9 +3,28 @@
 import type { Lang } from '#lib/runtime/config.js';
 import { CREDENTIALS_PREFIX, LOGIN_PREFIX } from '#lib/contract/grants.js';
 import { vocabShard } from '#lib/domain/search-words.js';
+import { itemKey } from './reads.js';
+import type {
+  AnyPost,
+  AppPasswordItem,
+  CounterItem,
+  CredentialRecord,
+  IdPointer,
+  LangStats,
+  LinkItem,
+  PostKind,
+  RecentWriteItem,
+  SlugCounterItem,
+  SubPointer,
+  Taxonomy,
+  TermItem,
+  UserIdPointer,
+  ValidatorItem,
+  VocabItem,
+  WordItem,
+} from './items.js';
 
-export type PostKind = 'event' | 'venue' | 'organizer';
-export type Taxonomy = 'category' | 'tag';
+export type { PostKind, Taxonomy } from './items.js';
 export type Sequence = 'post' | 'term' | 'user';
 
 export const pad = (id: number) => String(id).padStart(10, '0');
@@ -24,72 +43,69 @@ export const VALIDATOR_PARTITION = 'VALIDATOR';
 
 export const keys = {
   /** An event, venue or organizer: they share the post id sequence, as in WordPress. */
-  post: (id: number) => ({ pk: `POST#${id}`, sk: 'POST' }),
+  post: (id: number) => itemKey<AnyPost>(`POST#${id}`, 'POST'),
   /** A category or tag: they share the term id sequence. */
-  term: (id: number) => ({ pk: `TERM#${id}`, sk: 'TERM' }),
-  counter: (sequence: Sequence) => ({ pk: `COUNTER#${sequence}`, sk: 'COUNTER' }),
+  term: (id: number) => itemKey<TermItem>(`TERM#${id}`, 'TERM'),
+  counter: (sequence: Sequence) => itemKey<CounterItem>(`COUNTER#${sequence}`, 'COUNTER'),
   /** Guards that make a slug unique per (kind, language); written in the record's transaction. */
-  slugGuard: (kind: PostKind | Taxonomy, lang: Lang, slug: string) => ({ pk: `SLUG#${kind}#${lang}#${slug}`, sk: 'SLUG' }),
+  slugGuard: (kind: PostKind | Taxonomy, lang: Lang, slug: string) => itemKey<IdPointer>(`SLUG#${kind}#${lang}#${slug}`, 'SLUG'),
   /** A venue's or organizer's title, for de-duplication: one partition per kind, language and title key. */
-  placeTitle: (kind: PostKind, lang: Lang, titleKey: string, id: number) => ({ pk: `PTITLE#${kind}#${lang}#${titleKey}`, sk: String(id) }),
+  placeTitle: (kind: PostKind, lang: Lang, titleKey: string, id: number) => itemKey<IdPointer>(`PTITLE#${kind}#${lang}#${titleKey}`, String(id)),
   /**
    * The ticket counter of a wanted slug (never in a transaction): writers that lost a race for
    * `slug` or one of its `-N` candidates take numbered tickets from it, so that each tries its own
    * candidate instead of all colliding on the next free one (lib/store/slugs.ts, `freeSlug`).
    */
-  slugCounter: (kind: PostKind | Taxonomy, lang: Lang, slug: string) => ({ pk: `SLUGSEQ#${kind}#${lang}#${slug}`, sk: 'SLUGSEQ' }),
+  slugCounter: (kind: PostKind | Taxonomy, lang: Lang, slug: string) => itemKey<SlugCounterItem>(`SLUGSEQ#${kind}#${lang}#${slug}`, 'SLUGSEQ'),
   /** Guards that make a term name unique per (taxonomy, language, parent), as WordPress's term_exists. */
-  termName: (taxonomy: Taxonomy, lang: Lang, parent: number, name: string) => ({
-    pk: `TERMNAME#${taxonomy}#${lang}#${parent}#${name.trim().toLowerCase()}`,
-    sk: 'TERMNAME',
-  }),
+  termName: (taxonomy: Taxonomy, lang: Lang, parent: number, name: string) => itemKey<IdPointer>(`TERMNAME#${taxonomy}#${lang}#${parent}#${name.trim().toLowerCase()}`, 'TERMNAME'),
   /** A user: token subject -> integer id, and back. */
-  userBySub: (sub: string) => ({ pk: `USER#${sub}`, sk: 'USER' }),
-  userById: (id: number) => ({ pk: `USERID#${id}`, sk: 'USERID' }),
+  userBySub: (sub: string) => itemKey<UserIdPointer>(`USER#${sub}`, 'USER'),
+  userById: (id: number) => itemKey<SubPointer>(`USERID#${id}`, 'USERID'),
   /** A login name or e-mail, lower-cased as WordPress compares them -> the token subject of its user. */
-  login: (login: string) => ({ pk: `${LOGIN_PREFIX}${login.toLowerCase()}`, sk: 'LOGIN' }),
+  login: (login: string) => itemKey<SubPointer>(`${LOGIN_PREFIX}${login.toLowerCase()}`, 'LOGIN'),
   /**
    * A user's sign-in data in one partition, read by one Query on every HTTP Basic request: the
    * credential record (login, the role last seen in a bearer token), the application passwords
    * and a guard per password name (names are unique per user, as in WordPress).
    */
-  credentials: (sub: string) => ({ pk: `${CREDENTIALS_PREFIX}${sub}`, sk: 'USER' }),
-  appPassword: (sub: string, uuid: string) => ({ pk: `${CREDENTIALS_PREFIX}${sub}`, sk: `APPPW#${uuid}` }),
-  appPasswordName: (sub: string, name: string) => ({ pk: `${CREDENTIALS_PREFIX}${sub}`, sk: `APPNAME#${name}` }),
+  credentials: (sub: string) => itemKey<CredentialRecord>(`${CREDENTIALS_PREFIX}${sub}`, 'USER'),
+  appPassword: (sub: string, uuid: string) => itemKey<AppPasswordItem>(`${CREDENTIALS_PREFIX}${sub}`, `APPPW#${uuid}`),
+  appPasswordName: (sub: string, name: string) => itemKey<{ uuid: string }>(`${CREDENTIALS_PREFIX}${sub}`, `APPNAME#${name}`),
   appPasswordPrefix: 'APPPW#',
   /**
    * A link item in the linked record's partition (venue, organizer or term) naming one event, so
    * that "events of this venue" is one Query and trashing the venue can unlink its events.
    */
-  link: (targetPk: string, eventId: number) => ({ pk: targetPk, sk: `EVENT#${pad(eventId)}` }),
+  link: (targetPk: string, eventId: number) => itemKey<LinkItem>(targetPk, `EVENT#${pad(eventId)}`),
   linkPrefix: 'EVENT#',
   /**
    * An event written since the stream consumer last indexed it for search: `RECENT_SHARDS`
    * partitions per language (by event id), each read whole by a search (lib/store/recent-writes.ts).
    */
-  recentWrite: (lang: Lang, eventId: number) => ({ pk: recentPartition(lang, eventId % RECENT_SHARDS), sk: pad(eventId) }),
+  recentWrite: (lang: Lang, eventId: number) => itemKey<RecentWriteItem>(recentPartition(lang, eventId % RECENT_SHARDS), pad(eventId)),
   /** The search index item of one word of an event (its `word#<word>` list entry): lib/stream/search-trigger.ts. */
-  word: (eventId: number, word: string) => ({ pk: `WORD#${eventId}`, sk: word }),
+  word: (eventId: number, word: string) => itemKey<WordItem>(`WORD#${eventId}`, word),
   /**
    * A language's search vocabulary: one item per suffix of each word its events were ever indexed
    * by, in the partition of the suffix's first two characters, so that the words containing a
    * piece are one `begins_with` range (lib/domain/search-words.ts).
    */
-  vocab: (lang: Lang, suffix: string, word: string) => ({ pk: `VOCAB#${lang}#${vocabShard(suffix)}`, sk: `${suffix}#${word}` }),
+  vocab: (lang: Lang, suffix: string, word: string) => itemKey<VocabItem>(`VOCAB#${lang}#${vocabShard(suffix)}`, `${suffix}#${word}`),
   /** The featured index item of an event (its `featured#1` or `featured#0` list entry). */
-  featured: (eventId: number) => ({ pk: `POST#${eventId}`, sk: 'IDX#featured' }),
+  featured: (eventId: number) => itemKey<LinkItem>(`POST#${eventId}`, 'IDX#featured'),
   /**
    * Figures per language: `seconds`, the longest event duration seen (event writes add it to
    * their count buckets, which bound the end-date corrections of list totals), and `termBytes`,
    * about how large the language's terms are together (it decides how some lists read terms).
    */
-  langStats: (lang: Lang) => ({ pk: 'STATS', sk: lang }),
+  langStats: (lang: Lang) => itemKey<LangStats>('STATS', lang),
   /**
    * One shard of the table's change counter, which every write bumps after it commits and the
    * stream consumer bumps again for every change (lib/store/validators.ts): the entity tags of
    * reads are made from it, so that a conditional GET reads it rather than the answer.
    */
-  validator: (shard: number) => ({ pk: VALIDATOR_PARTITION, sk: String(shard) }),
+  validator: (shard: number) => itemKey<ValidatorItem>(VALIDATOR_PARTITION, String(shard)),
 };
 
 /**

@@ -3,14 +3,38 @@ import { BatchGetCommand, GetCommand, QueryCommand, type QueryCommandInput } fro
 import { config } from '#lib/runtime/config.js';
 import { db } from './db.js';
 import { INDEXES } from './table.js';
+import type { AnyPost, TermItem } from './items.js';
 import { sleep } from './retry.js';
 import { waitAll } from '#lib/runtime/settle.js';
 
 export type Key = { pk: string; sk: string };
 
-export async function getItem<T>(key: Key, consistent = true): Promise<T | undefined> {
-  const out = await db().send(new GetCommand({ TableName: config().tableName, Key: key, ConsistentRead: consistent }));
+declare const stored: unique symbol;
+/**
+ * A key that names the type of the item stored under it (a phantom field, never present at run
+ * time): reads by it answer that type, so that no caller casts what it reads. Keys are made by
+ * the key builders (./keys.ts), the one place that says what each partition holds.
+ */
+export type ItemKey<T> = Key & { readonly [stored]: T };
+
+/** Names the type stored under a key: for key builders only. */
+export const itemKey = <T>(pk: string, sk: string): ItemKey<T> => ({ pk, sk }) as ItemKey<T>;
+
+export async function getItem<T>(key: ItemKey<T>, consistent = true): Promise<T | undefined> {
+  const out = await db().send(new GetCommand({ TableName: config().tableName, Key: { pk: key.pk, sk: key.sk }, ConsistentRead: consistent }));
   return out.Item as T | undefined;
+}
+
+/**
+ * The items of a batch read by their `keyOf`; `get` also takes the typed key itself and answers
+ * the type that key names.
+ */
+export class Found<T> extends Map<string, T> {
+  override get(key: string): T | undefined;
+  override get<U extends T>(key: ItemKey<U>): U | undefined;
+  override get(key: string | Key): T | undefined {
+    return super.get(typeof key === 'string' ? key : keyOf(key));
+  }
 }
 
 /** How many BatchGet requests of one read are out at once. */
@@ -21,8 +45,8 @@ const BATCH_PARALLEL = 4;
  * BATCH_PARALLEL of them at a time: a feed of 1,000 events waits for three round trips, not ten.
  * Every request settles before the read answers or fails (waitAll), so none outlives it.
  */
-export async function batchGet<T>(list: Key[], consistent = false): Promise<Map<string, T>> {
-  const found = new Map<string, T>();
+export async function batchGet<T>(list: readonly ItemKey<T>[], consistent = false): Promise<Found<T>> {
+  const found = new Found<T>();
   const unique = [...new Map(list.map((k) => [`${k.pk}|${k.sk}`, { pk: k.pk, sk: k.sk }])).values()];
   const chunks: Key[][] = [];
   for (let i = 0; i < unique.length; i += 100) chunks.push(unique.slice(i, i + 100));
@@ -71,8 +95,9 @@ export async function count(input: Omit<QueryCommandInput, 'TableName' | 'Select
   return total;
 }
 
-export async function bySlug<T>(indexKey: string): Promise<T | undefined> {
-  const out = await query<T>({
+/** The record (post or term) the `bySlug` index holds under a key (lib/store/partitions.ts names them). */
+export async function bySlug(indexKey: string): Promise<AnyPost | TermItem | undefined> {
+  const out = await query<AnyPost | TermItem>({
     IndexName: INDEXES.bySlug.indexName,
     KeyConditionExpression: '#k = :k',
     ExpressionAttributeNames: { '#k': INDEXES.bySlug.partitionKey },

@@ -23,7 +23,8 @@ import { config, type Lang } from '#lib/runtime/config.js';
 import { waitAll } from '#lib/runtime/settle.js';
 import { db } from './db.js';
 import { del, put, StaleItem, transact, type TransactItem } from './transactions.js';
-import { getItem, query, type Key } from './reads.js';
+import { getItem, itemKey, query, type ItemKey, type Key } from './reads.js';
+import type { AnyPost, TermItem } from './items.js';
 import { keys } from './keys.js';
 import { backoff, sleep } from './retry.js';
 
@@ -44,6 +45,12 @@ export interface Split {
 }
 
 type Stored = Key & Partial<Split> & { version?: number; lang?: Lang } & Record<string, unknown>;
+
+/** A record as this module reads it: the attributes splits and shards work with, of whatever kind. */
+const stored = (record: object | undefined) => record as Stored | undefined;
+
+/** The records events count on: venues, organizers and terms, under post or term keys. */
+type Counted = ItemKey<AnyPost | TermItem>;
 
 /** The attribute a record's events move: a term's published-event count, a place's linked events. */
 const counterOf = (key: Key): 'count' | 'linkedEvents' => (key.sk === keys.term(0).sk ? 'count' : 'linkedEvents');
@@ -74,8 +81,8 @@ const isHeld = (err: unknown) => (err as { name?: string }).name === 'Transactio
  * language's figures first, for the lists that filter on linked events (lib/logic/lists.ts).
  * True once the record is split.
  */
-export async function splitRecord(key: Key): Promise<boolean> {
-  const record = await getItem<Stored>(key);
+export async function splitRecord(key: Counted): Promise<boolean> {
+  const record = stored(await getItem(key));
   if (!record || record.version === undefined) return false;
   if (record.shards) return true;
   const counter = counterOf(key);
@@ -129,7 +136,7 @@ export async function splitRecord(key: Key): Promise<boolean> {
       // about to name them: a record never returns to a generation it left, but a record of the
       // same id can be created again (a create retried with its Idempotency-Key after a delete),
       // starting at its first generation, and a writer that read the old one may still name them.
-      if (err instanceof ConditionalCheckFailedException) return !!(await getItem<Stored>(key))?.shards;
+      if (err instanceof ConditionalCheckFailedException) return !!stored(await getItem(key))?.shards;
       if (!isHeld(err) || attempt >= 8) throw err;
       await sleep(backoff(attempt, 10, 200));
     }
@@ -254,14 +261,17 @@ export async function splitsSettled(records: Key[]): Promise<void> {
   if (running.length) await waitAll(running);
 }
 
-/** Splits every record among `targets` (failures are left to a later writer). */
+/**
+ * Splits every record among `targets`, the venues, organizers and terms a transaction met others
+ * on (failures are left to a later writer).
+ */
 export async function splitAll(targets: Key[]): Promise<void> {
   await waitAll(
     targets.map((k) => {
       const id = splitId(k);
       let running = splitting.get(id);
       if (!running) {
-        running = splitRecord(k)
+        running = splitRecord(itemKey(k.pk, k.sk))
           .catch(() => false)
           .finally(() => splitting.delete(id));
         splitting.set(id, running);

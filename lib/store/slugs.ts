@@ -6,7 +6,10 @@ import { slugCandidates } from '#lib/domain/slug.js';
 import { waitAll } from '#lib/runtime/settle.js';
 import { db } from './db.js';
 import { keys, type PostKind, type Taxonomy } from './keys.js';
-import { batchGet, keyOf, type Key } from './reads.js';
+import { batchGet, Found, type ItemKey, type Key } from './reads.js';
+import type { IdPointer, SlugCounterItem } from './items.js';
+
+type SlugCounter = Omit<SlugCounterItem, 'pk' | 'sk'>;
 
 /** Candidates read per step of a slug search. */
 const SLUG_PAGE = 10;
@@ -15,25 +18,16 @@ const SLUG_HOT_MS = 5_000;
 /** Candidates a search reads before it takes a ticket instead (its RCU grow with the candidates). */
 const SLUG_SEARCH_LIMIT = 1_000;
 
-interface SlugCounter {
-  /** The highest candidate number handed out (1 is the bare slug, 2 is `-2`, …), or the last one claimed. */
-  n?: number;
-  /** When the last ticket was handed out (ms since the epoch). */
-  at?: number;
-  /** When the last first free candidate was claimed. */
-  c?: number;
-}
-
 /** Reads guards in parallel BatchGets of up to 100 keys. */
-async function readGuards(list: Key[]): Promise<Map<string, { id: number }>> {
-  const parts: Key[][] = [];
+async function readGuards(list: ItemKey<IdPointer>[]): Promise<Found<IdPointer>> {
+  const parts: ItemKey<IdPointer>[][] = [];
   for (let i = 0; i < list.length; i += 100) parts.push(list.slice(i, i + 100));
-  const found = await waitAll(parts.map((p) => batchGet<{ id: number }>(p)));
-  return new Map(found.flatMap((m) => [...m]));
+  const found = await waitAll(parts.map((p) => batchGet(p)));
+  return new Found(found.flatMap((m) => [...m]));
 }
 
 /** An update of a counter's attributes `names` (each `#<name>` in the expressions); `:now` is `now`. */
-const counterUpdate = (counter: Key, names: (keyof SlugCounter)[], expression: string, values: Record<string, unknown>, condition?: string, now = Date.now()) =>
+const counterUpdate = (counter: Key, names: (keyof SlugCounter & string)[], expression: string, values: Record<string, unknown>, condition?: string, now = Date.now()) =>
   db().send(
     new UpdateCommand({
       TableName: config().tableName,
@@ -109,17 +103,17 @@ export async function freeSlug(kind: PostKind | Taxonomy, lang: Lang, wanted: st
   // Beside the read, the first writer of a wanted slug ever claims the bare slug (the counter is new).
   const now = Date.now();
   const [read, first] = await waitAll([
-    batchGet<{ id: number } & SlugCounter>([counterKey, ...page.map(guardKey)]),
+    batchGet<IdPointer | SlugCounterItem>([counterKey, ...page.map(guardKey)]),
     attempt > 1 ? false : ifHeld(counterUpdate(counterKey, ['n', 'c'], 'SET #n = :one, #c = :now', { ':one': 1 }, 'attribute_not_exists(#n) AND attribute_not_exists(#c)', now)),
   ]);
-  let counter: SlugCounter | undefined = read.get(keyOf(counterKey));
+  let counter: SlugCounter | undefined = read.get(counterKey);
   /** The first candidate of `list` (numbered from `from`) that is free or the owner's own. */
-  const firstOpen = (list: string[], guards: Map<string, { id: number }>, from: number) => {
+  const firstOpen = (list: string[], guards: { get(key: ItemKey<IdPointer>): IdPointer | undefined }, from: number) => {
     const i = list.findIndex((s) => {
-      const g = guards.get(keyOf(guardKey(s)));
+      const g = guards.get(guardKey(s));
       return !g || g.id === ownerId;
     });
-    return i < 0 ? undefined : { slug: list[i]!, n: from + i, own: guards.get(keyOf(guardKey(list[i]!)))?.id === ownerId && ownerId !== undefined };
+    return i < 0 ? undefined : { slug: list[i]!, n: from + i, own: guards.get(guardKey(list[i]!))?.id === ownerId && ownerId !== undefined };
   };
   const open = firstOpen(page, read, 1);
   // A guard the record holds already cannot be lost to anyone.

@@ -8,17 +8,11 @@ import { db } from './db.js';
 import { getItem } from './reads.js';
 import { keys } from './keys.js';
 import { raiseTo } from './raise.js';
+import type { LangStats } from './items.js';
 
-export interface LangStats {
-  /** The longest event duration seen, in seconds. */
-  seconds?: number;
-  /** About the size of all the language's terms together (see `itemBytes`). */
-  termBytes?: number;
-  /** The venues and organizers split into shards (lib/store/record-shards.ts). */
-  splitPlaces?: Set<number>;
-}
+export type { LangStats } from './items.js';
 
-export const readStats = async (lang: Lang): Promise<LangStats> => (await getItem<LangStats>(keys.langStats(lang), false)) ?? {};
+export const readStats = async (lang: Lang): Promise<LangStats> => (await getItem(keys.langStats(lang), false)) ?? {};
 
 /** About what DynamoDB counts as an item's size: its attribute names and values as JSON. */
 export const itemBytes = (item: object) => Buffer.byteLength(JSON.stringify(item));

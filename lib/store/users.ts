@@ -10,7 +10,7 @@ import { withRetry } from './retry.js';
  * Reads use this, because a read function may not write (its role has read-only table access).
  */
 export async function findUserId(sub: string): Promise<number | undefined> {
-  return (await getItem<{ userId: number }>(keys.userBySub(sub)))?.userId;
+  return (await getItem(keys.userBySub(sub)))?.userId;
 }
 
 /** The integer user id of a token subject, allocated the first time the subject is seen (writes only). */
@@ -37,7 +37,7 @@ export async function registerUser(sub: string, id: number): Promise<'created' |
   const existing = await findUserId(sub);
   if (existing === id) return 'unchanged';
   if (existing !== undefined) throw new Error(`The user ${sub} has id ${existing} here, not ${id}.`);
-  const other = await getItem<{ sub: string }>(keys.userById(id), false);
+  const other = await getItem(keys.userById(id), false);
   if (other) throw new Error(`User id ${id} belongs to ${other.sub} here, not ${sub}.`);
   await bookkeeping(() => transact([put({ ...keys.userBySub(sub), userId: id }), put({ ...keys.userById(id), sub })]));
   return 'created';

@@ -4,10 +4,9 @@
 // may be stopped and run again, and it may run while the consumer works. A one-off maintenance
 // task run from a machine (`npm run backfill:search`, or `npm start` when it turns the stream on),
 // never by a function: no function may Scan.
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#lib/runtime/config.js';
 import { db } from '#lib/store/db.js';
-import type { EventItem } from '#lib/store/items.js';
+import { scanEvents } from '#lib/store/search-index.js';
 import { indexNew, type IndexTarget } from './search-trigger.js';
 
 export interface BackfillOptions {
@@ -25,23 +24,13 @@ export async function backfillSearch({ target, segments = 4, progress }: Backfil
   const segment = async (n: number) => {
     let start: Record<string, unknown> | undefined;
     do {
-      const page = await client.send(
-        new ScanCommand({
-          TableName: table,
-          Segment: n,
-          TotalSegments: segments,
-          FilterExpression: '#sk = :post AND #kind = :event',
-          ExpressionAttributeNames: { '#sk': 'sk', '#kind': 'kind' },
-          ExpressionAttributeValues: { ':post': 'POST', ':event': 'event' },
-          ExclusiveStartKey: start,
-        }),
-      );
-      const events = (page.Items ?? []) as EventItem[];
+      const page = await scanEvents({ table, client }, { n, of: segments }, start);
+      const events = page.events;
       await indexNew(events, { table, client });
-      counts.scanned += page.ScannedCount ?? 0;
+      counts.scanned += page.scanned;
       counts.events += events.length;
       progress?.({ ...counts });
-      start = page.LastEvaluatedKey;
+      start = page.last;
     } while (start);
   };
   await Promise.all(Array.from({ length: segments }, (_, n) => segment(n)));

@@ -17,32 +17,12 @@
 //
 // Markers expire (TTL) after two days: longer than the stream keeps records (24 hours), so no
 // redelivery can outlive its marker.
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '#lib/runtime/config.js';
-import { db } from '#lib/store/db.js';
-import { TTL_ATTRIBUTE } from '#lib/store/table.js';
+import { claimFeedMarker, markFeedPublished } from '#lib/store/feed-markers.js';
 import type { Change, ChangeAction, Trigger } from './change.js';
 import { isBookkeepingOnly } from './decode.js';
 import { FEED_SOURCE, feedPublisher, type FeedMessage } from './publisher.js';
 
-/** How long a marker is kept. */
-export const MARKER_TTL_SECONDS = 2 * 24 * 60 * 60;
-
-export const feedMarkerKey = (changeId: string) => ({ pk: `FEED#${changeId}`, sk: 'FEED' });
-
-export interface FeedMarker {
-  pk: string;
-  sk: string;
-  state: 'claimed' | 'published';
-  /** What was published, for whoever reads the table. */
-  detailType: string;
-  claimedAt: string;
-  publishedAt?: string;
-  /** The bus's id of the published event. */
-  busEventId?: string;
-  [TTL_ATTRIBUTE]: number;
-}
+export { feedMarkerKey } from '#lib/store/feed-markers.js';
 
 const PAST_TENSE: Record<ChangeAction, string> = { create: 'created', update: 'updated', trash: 'trashed', restore: 'restored', delete: 'deleted' };
 
@@ -55,47 +35,15 @@ export function feedMessage(change: Change): FeedMessage {
   };
 }
 
-/** Claims the change; false when it was published already (a redelivery). */
-async function claim(change: Change, message: FeedMessage, now: Date): Promise<boolean> {
-  const key = feedMarkerKey(change.eventId);
-  const marker: FeedMarker = {
-    ...key,
-    state: 'claimed',
-    detailType: message.detailType,
-    claimedAt: now.toISOString(),
-    [TTL_ATTRIBUTE]: Math.floor(now.getTime() / 1000) + MARKER_TTL_SECONDS,
-  };
-  try {
-    await db().send(new PutCommand({ TableName: config().tableName, Item: marker, ConditionExpression: 'attribute_not_exists(pk)' }));
-    return true;
-  } catch (err) {
-    if (!(err instanceof ConditionalCheckFailedException)) throw err;
-  }
-  const { Item } = await db().send(new GetCommand({ TableName: config().tableName, Key: key, ConsistentRead: true }));
-  // Claimed but not marked: an earlier attempt failed before recording its outcome; publish again.
-  return (Item as FeedMarker | undefined)?.state !== 'published';
-}
-
-async function markPublished(change: Change, busEventId: string | undefined, now: Date): Promise<void> {
-  await db().send(
-    new UpdateCommand({
-      TableName: config().tableName,
-      Key: feedMarkerKey(change.eventId),
-      UpdateExpression: busEventId ? 'SET #state = :published, #at = :at, #bus = :bus' : 'SET #state = :published, #at = :at',
-      ExpressionAttributeNames: { '#state': 'state', '#at': 'publishedAt', ...(busEventId ? { '#bus': 'busEventId' } : {}) },
-      ExpressionAttributeValues: { ':published': 'published', ':at': now.toISOString(), ...(busEventId ? { ':bus': busEventId } : {}) },
-    }),
-  );
-}
-
 export const feedTrigger: Trigger = {
   id: 'feed',
   // Counts, cards and versions that other records' writes bump are not edits of the record.
   wants: (change) => !isBookkeepingOnly(change),
   async apply(change) {
     const message = feedMessage(change);
-    if (!(await claim(change, message, new Date()))) return;
+    // Claimed first: false when it was published already (a redelivery).
+    if (!(await claimFeedMarker(change.eventId, message.detailType, new Date()))) return;
     const [busEventId] = await feedPublisher().publish([message]);
-    await markPublished(change, busEventId, new Date());
+    await markFeedPublished(change.eventId, busEventId, new Date());
   },
 };

@@ -5,14 +5,14 @@
 // per word (a word already there is one key of a batch read). Every step is idempotent (puts,
 // deletes, and set ADD/DELETE), so a batch delivered again changes nothing. Once an event's version
 // is indexed, its recent-write items go (lib/store/recent-writes.ts).
-import { BatchGetCommand, BatchWriteCommand, DeleteCommand, PutCommand, UpdateCommand, type BatchGetCommandOutput, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '#lib/runtime/config.js';
 import { pool } from '#lib/runtime/pool.js';
 import { db } from '#lib/store/db.js';
+import { changeBucket, deleteIndexItem, putAll, putIndexItem, wordsNotInVocabulary, WIDTH, type IndexTarget } from '#lib/store/search-index.js';
 import { indexAttributes, listed } from '#lib/logic/event-writes.js';
 import { eventWords, suffixes, vocabShard, wordDim } from '#lib/domain/search-words.js';
 import { bumpVocabulary, forgetRecent } from '#lib/store/recent-writes.js';
-import { DURATIONS, durationClass, eventSeconds } from '#lib/store/durations.js';
+import { durationClass, eventSeconds } from '#lib/store/durations.js';
 import { bucketOf, keys, listKeys } from '#lib/store/keys.js';
 import { durationBound } from '#lib/store/stats.js';
 import type { EventItem } from '#lib/store/items.js';
@@ -37,17 +37,7 @@ function countedAt(item: Record<string, unknown>) {
 
 const same = (a: Record<string, unknown> | undefined, b: Record<string, unknown> | undefined) => JSON.stringify(a) === JSON.stringify(b);
 
-/** How many index writes run at once. */
-const WIDTH = 16;
-
-/** Where the index is written: the function's table, or the table a backfill names. */
-export interface IndexTarget {
-  table: string;
-  client: DynamoDBDocumentClient;
-}
-
-/** A BatchGetItem takes 100 keys. */
-const BATCH_KEYS = 100;
+export type { IndexTarget };
 
 /**
  * Adds the words new to the index of a language to its vocabulary: a word whose own entry (the
@@ -55,17 +45,7 @@ const BATCH_KEYS = 100;
  * the versions of the vocabulary partitions written go up (lib/store/recent-writes.ts).
  */
 export async function addToVocabulary(lang: Lang, words: readonly string[], { table, client }: IndexTarget, batched = false): Promise<void> {
-  const missing: string[] = [];
-  for (let i = 0; i < words.length; i += BATCH_KEYS) {
-    let ask: Record<string, unknown>[] | undefined = words.slice(i, i + BATCH_KEYS).map((w) => keys.vocab(lang, w, w));
-    const found = new Set<string>();
-    while (ask?.length) {
-      const out: BatchGetCommandOutput = await client.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: ask, ProjectionExpression: 'sk' } } }));
-      for (const item of out.Responses?.[table] ?? []) found.add(String(item.sk));
-      ask = out.UnprocessedKeys?.[table]?.Keys;
-    }
-    missing.push(...words.slice(i, i + BATCH_KEYS).filter((w) => !found.has(keys.vocab(lang, w, w).sk)));
-  }
+  const missing = await wordsNotInVocabulary(lang, words, { table, client });
   if (batched) {
     // Every word's other suffixes, then the whole words: the same order, a batch at a time.
     const parts = missing.map((word) => suffixes(word).map((suffix) => ({ ...keys.vocab(lang, suffix, word), word })));
@@ -81,28 +61,11 @@ export async function addToVocabulary(lang: Lang, words: readonly string[], { ta
     for (const word of missing) {
       // The whole word last: it tells that its other suffixes are written.
       const [whole, ...rest] = suffixes(word);
-      await pool(rest, WIDTH, (suffix) => client.send(new PutCommand({ TableName: table, Item: { ...keys.vocab(lang, suffix, word), word } })));
-      await client.send(new PutCommand({ TableName: table, Item: { ...keys.vocab(lang, whole!, word), word } }));
+      await pool(rest, WIDTH, (suffix) => putIndexItem({ ...keys.vocab(lang, suffix, word), word }, { table, client }));
+      await putIndexItem({ ...keys.vocab(lang, whole!, word), word }, { table, client });
     }
   }
   await bumpVocabulary(lang, new Set(missing.flatMap((word) => suffixes(word).map(vocabShard))), { table, client });
-}
-
-/** A BatchWriteItem takes 25 requests. */
-const BATCH_WRITES = 25;
-
-/** Puts items with BatchWriteItem, 25 at a time, `WIDTH` batches at once, until none is left unprocessed. */
-async function putAll(items: readonly Record<string, unknown>[], { table, client }: IndexTarget): Promise<void> {
-  const batches: Record<string, unknown>[][] = [];
-  for (let i = 0; i < items.length; i += BATCH_WRITES) batches.push(items.slice(i, i + BATCH_WRITES) as Record<string, unknown>[]);
-  await pool(batches, WIDTH, async (batch) => {
-    let pending = batch.map((Item) => ({ PutRequest: { Item } }));
-    for (let attempt = 0; pending.length; attempt++) {
-      if (attempt) await new Promise((r) => setTimeout(r, Math.min(1000, 50 * 2 ** attempt)));
-      const out = await client.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
-      pending = (out.UnprocessedItems?.[table] ?? []) as typeof pending;
-    }
-  });
 }
 
 /**
@@ -134,19 +97,7 @@ export async function indexNew(events: readonly EventItem[], target: IndexTarget
   // The vocabulary first: a search finds an indexed word only through it.
   for (const [lang, words] of byLang) await addToVocabulary(lang, [...words], target, true);
   await putAll(puts, target);
-  await pool([...buckets.values()], WIDTH, ({ key, days, lasts }) => {
-    const names: Record<string, string> = { '#ds': DURATIONS };
-    const values: Record<string, unknown> = { ':ds': lasts };
-    const adds = ['#ds :ds'];
-    for (const [i, [day, ids]] of [...days].entries()) {
-      names[`#d${i}`] = day;
-      values[`:d${i}`] = ids;
-      adds.push(`#d${i} :d${i}`);
-    }
-    return target.client.send(
-      new UpdateCommand({ TableName: target.table, Key: key, UpdateExpression: `ADD ${adds.join(', ')}`, ExpressionAttributeNames: names, ExpressionAttributeValues: values }),
-    );
-  });
+  await pool([...buckets.values()], WIDTH, ({ key, days, lasts }) => changeBucket(key, { add: days, durations: lasts }, target));
 }
 
 /** Brings the index from what `old` contributed to what `next` contributes. */
@@ -191,22 +142,20 @@ export async function reindex(old: EventItem | undefined, next: EventItem | unde
   // The vocabulary first: a search finds an indexed word only through it.
   const fresh = [...after].filter(([word, item]) => before.get(word)?.lang !== item.lang).map(([word]) => word);
   if (next && fresh.length) await addToVocabulary(next.lang, fresh, { table, client });
-  await pool(puts, WIDTH, (item) => client.send(new PutCommand({ TableName: table, Item: item })));
-  await pool(deletes, WIDTH, (word) => client.send(new DeleteCommand({ TableName: table, Key: keys.word(id, word) })));
-  await pool([...moves.values()], WIDTH, ({ key, add, remove, lasts }) => {
-    const names: Record<string, string> = {};
-    const clauses: string[] = [];
-    const values: Record<string, unknown> = add.size || remove.size ? { ':id': new Set([id]) } : {};
-    const adds = [...add].map((d) => ((names[`#${d}`] = d), `#${d} :id`));
-    if (lasts && bound !== undefined) {
-      names['#ds'] = DURATIONS;
-      values[':ds'] = new Set([durationClass(bound)]);
-      adds.push('#ds :ds');
-    }
-    if (adds.length) clauses.push(`ADD ${adds.join(', ')}`);
-    if (remove.size) clauses.push(`DELETE ${[...remove].map((d) => ((names[`#${d}`] = d), `#${d} :id`)).join(', ')}`);
-    return client.send(new UpdateCommand({ TableName: table, Key: key, UpdateExpression: clauses.join(' '), ExpressionAttributeNames: names, ExpressionAttributeValues: values }));
-  });
+  await pool(puts, WIDTH, (item) => putIndexItem(item, { table, client }));
+  await pool(deletes, WIDTH, (word) => deleteIndexItem(keys.word(id, word), { table, client }));
+  const ids = new Set([id]);
+  await pool([...moves.values()], WIDTH, ({ key, add, remove, lasts }) =>
+    changeBucket(
+      key,
+      {
+        add: new Map([...add].map((d) => [d, ids])),
+        remove: new Map([...remove].map((d) => [d, ids])),
+        durations: lasts && bound !== undefined ? new Set([durationClass(bound)]) : undefined,
+      },
+      { table, client },
+    ),
+  );
 }
 
 export const searchTrigger: Trigger = {

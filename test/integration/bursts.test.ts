@@ -8,13 +8,13 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { config } from '#lib/runtime/config.js';
 import { db } from '#lib/store/db.js';
-import { getItem } from '#lib/store/reads.js';
 import { keys } from '#lib/store/keys.js';
 import type { EventItem, VenueItem } from '#lib/store/items.js';
 import { roleToken } from '../support/tokens.js';
 import { invoke, type ApiResult } from '#lib/local/invoke.js';
 import { refuseConflicts, type Refusals } from '../../bench/conflicts.js';
 import { useFreshTable } from '../support/table.js';
+import { storedItem } from '../support/stored.js';
 
 useFreshTable('bursts');
 
@@ -46,7 +46,7 @@ async function burst(n: number, month: string, body: (i: number) => Record<strin
   for (const status of failed) expect([409, 503]).toContain(status);
   expect(new Set(made).size).toBe(made.length);
   // The records one by one: each success is stored.
-  const records = await Promise.all(made.map((id) => getItem<EventItem>(keys.post(id))));
+  const records = await Promise.all(made.map((id) => storedItem<EventItem>(keys.post(id))));
   expect(records.every((r) => r?.kind === 'event')).toBe(true);
   return made;
 }
@@ -77,12 +77,12 @@ describe('a burst of creates that share a venue and terms', () => {
     for (const filter of filters) expect((await listed(month, filter)).total).toBe(made.length);
     expect((await call('GET', `/categories/${category}`)).body.count).toBe(made.length);
     expect((await call('GET', `/tags/${tag}`)).body.count).toBe(made.length);
-    expect((await getItem<VenueItem>(keys.post(venue)))?.linkedEvents).toBe(made.length);
+    expect((await storedItem<VenueItem>(keys.post(venue)))?.linkedEvents).toBe(made.length);
   });
 
   it('one title: each gets its own slug in its first attempt', async () => {
     const made = await burst(40, '2034-02', () => ({ title: 'Burst one title' }));
-    const slugs = await Promise.all(made.map(async (id) => (await getItem<EventItem>(keys.post(id)))!.slug));
+    const slugs = await Promise.all(made.map(async (id) => (await storedItem<EventItem>(keys.post(id)))!.slug));
     expect(new Set(slugs).size).toBe(made.length);
     expect(slugs).toContain('burst-one-title');
     expect((await listed('2034-02')).total).toBe(made.length);
@@ -107,12 +107,12 @@ describe('under DynamoDB’s answer to transactions that meet on an item', () =>
     );
     expect(Items.some((b) => String(b.sk).includes('#'))).toBe(true);
     expect((await listed(month)).total).toBe(made.length);
-    const featured = (await Promise.all(made.map((id) => getItem<EventItem>(keys.post(id))))).filter((e) => e!.featured).length;
+    const featured = (await Promise.all(made.map((id) => storedItem<EventItem>(keys.post(id))))).filter((e) => e!.featured).length;
     expect((await listed(month, { featured: 'true' })).total).toBe(featured);
     expect((await listed(month, { featured: 'false' })).total).toBe(made.length - featured);
     // A window that ends inside the month counts its shards' days too.
     const firstWeek = await call('GET', '/events', undefined, { start_date: `${month}-01`, end_date: `${month}-07 23:59:59`, per_page: 50 }, true);
-    const inWeek = (await Promise.all(made.map((id) => getItem<EventItem>(keys.post(id))))).filter((e) => e!.utcStart < `${month}-08`).length;
+    const inWeek = (await Promise.all(made.map((id) => storedItem<EventItem>(keys.post(id))))).filter((e) => e!.utcStart < `${month}-08`).length;
     expect(firstWeek.body.total).toBe(inWeek);
   });
 });

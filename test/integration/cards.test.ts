@@ -10,7 +10,6 @@ import { roleToken } from '../support/tokens.js';
 import { invoke } from '#lib/local/invoke.js';
 import { refreshCards, REQUEST_FAN_OUT } from '#lib/logic/cards.js';
 import { eventTransaction } from '#lib/logic/event-writes.js';
-import { getItem } from '#lib/store/reads.js';
 import { inNameOrder } from '#lib/domain/term-order.js';
 import { transact } from '#lib/store/transactions.js';
 import { keys } from '#lib/store/keys.js';
@@ -18,6 +17,7 @@ import type { EventItem, VenueItem } from '#lib/store/items.js';
 import { itemBytes, readStats } from '#lib/store/stats.js';
 import { useStreamPoller } from '../support/stream.js';
 import { useFreshTable } from '../support/table.js';
+import { storedItem } from '../support/stored.js';
 
 let editorToken: string;
 beforeAll(async () => {
@@ -40,7 +40,7 @@ const tomorrow = (hour: number) => {
 
 const event = (title: string, extra: Record<string, unknown> = {}) => created('/events', { title, start_date: tomorrow(10), end_date: tomorrow(12), ...extra });
 
-const stored = async (id: number) => (await getItem<EventItem>(keys.post(id)))!;
+const stored = async (id: number) => (await storedItem<EventItem>(keys.post(id)))!;
 
 describe('venue and organizer cards', () => {
   useFreshTable('cards');
@@ -102,7 +102,7 @@ describe('venue and organizer cards', () => {
     const gone = await call('DELETE', `/organizers/${organizers[1].id}`, undefined, { force: 'true' });
     // A permanent delete answers with the record as it was.
     expect(gone.body).toMatchObject({ id: organizers[1].id, status: 'publish', organizer: 'Deleted Org' });
-    expect(await getItem(keys.post(organizers[1].id))).toBeUndefined();
+    expect(await storedItem(keys.post(organizers[1].id))).toBeUndefined();
     const after = await stored(e.id);
     expect(after.venues).toEqual([]);
     expect(after.organizers).toEqual([]);
@@ -128,7 +128,7 @@ describe('venue and organizer cards', () => {
 
   it('refuses to commit a card older than its record, so a racing write retries', async () => {
     const venue = await created('/venues', { venue: 'Racing Hall' });
-    const stale = (await getItem<VenueItem>(keys.post(venue.id)))!;
+    const stale = (await storedItem<VenueItem>(keys.post(venue.id)))!;
     expect((await call('POST', `/venues/${venue.id}`, { venue: 'Racing Hall, renamed' })).status).toBe(200);
     const e = await event('Racer');
     const old = await stored(e.id);
@@ -138,7 +138,7 @@ describe('venue and organizer cards', () => {
     await expect(transact(tx.items, (i) => tx.meaning.get(i)?.())).rejects.toBeInstanceOf(ConflictError);
     expect((await stored(e.id)).venues).toEqual([]);
     // With the current record read, the same write commits.
-    const fresh = (await getItem<VenueItem>(keys.post(venue.id)))!;
+    const fresh = (await storedItem<VenueItem>(keys.post(venue.id)))!;
     const ok = eventTransaction(old, { ...next, cards: { [venue.id]: { ...fresh } as never } }, config().tableName);
     await transact(ok.items, (i) => ok.meaning.get(i)?.());
     expect((await call('GET', `/events/${e.id}`)).body.venue.venue).toBe('Racing Hall, renamed');
@@ -147,7 +147,7 @@ describe('venue and organizer cards', () => {
   it('never puts an older card over a newer one, and bumps the event version when it writes one', async () => {
     const venue = await created('/venues', { venue: 'Version Hall' });
     const e = await event('Versioned', { venue: venue.id });
-    const v1 = (await getItem<VenueItem>(keys.post(venue.id)))!;
+    const v1 = (await storedItem<VenueItem>(keys.post(venue.id)))!;
     const beforeEdit = await stored(e.id);
     expect((await call('POST', `/venues/${venue.id}`, { venue: 'Version Hall 2' })).status).toBe(200);
     const afterEdit = await stored(e.id);
@@ -181,7 +181,7 @@ describe('venue and organizer cards', () => {
   it('updates an event written before cards existed whose venue has no revision either', async () => {
     const venue = await created('/venues', { venue: 'Old Style Hall' });
     const e = await event('Old style', { venue: venue.id });
-    const { rev: _r, ...oldVenue } = (await getItem<VenueItem>(keys.post(venue.id)))!;
+    const { rev: _r, ...oldVenue } = (await storedItem<VenueItem>(keys.post(venue.id)))!;
     const { cards: _c, ...oldEvent } = await stored(e.id);
     await db().send(new PutCommand({ TableName: config().tableName, Item: oldVenue }));
     await db().send(new PutCommand({ TableName: config().tableName, Item: oldEvent }));
@@ -216,7 +216,7 @@ describe('venue and organizer cards', () => {
     const writes = events.map((e, i) => call('POST', `/events/${e.id}`, { title: `Busy ${i} edited`, venue: venue.id }));
     const answers = await Promise.all([...edits, ...writes]);
     for (const res of answers) expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const last = (await getItem<VenueItem>(keys.post(venue.id)))!;
+    const last = (await storedItem<VenueItem>(keys.post(venue.id)))!;
     for (const e of events) {
       const card = (await stored(e.id)).cards?.[venue.id];
       expect(card, `event ${e.id}`).toMatchObject({ rev: last.rev, title: last.title });
@@ -241,10 +241,10 @@ describe('terms of a page of events', () => {
   it('keeps the size of the language terms as terms are created, renamed and deleted', async () => {
     const start = (await readStats('en')).termBytes ?? 0;
     const cat = await created('/categories', { name: 'Sized' });
-    const item = (await getItem(keys.term(cat.id)))!;
+    const item = (await storedItem(keys.term(cat.id)))!;
     expect((await readStats('en')).termBytes).toBe(start + itemBytes(item));
     expect((await call('POST', `/categories/${cat.id}`, { name: 'Sized and renamed', description: 'Longer now' })).status).toBe(200);
-    const renamed = (await getItem(keys.term(cat.id)))!;
+    const renamed = (await storedItem(keys.term(cat.id)))!;
     expect((await readStats('en')).termBytes).toBe(start + itemBytes(renamed));
     // Terms created inside an event write count too.
     await event('Makes terms', { tags: ['brand-new-tag', 'another-new-tag'] });
@@ -275,7 +275,7 @@ describe('terms of a page of events', () => {
         expect(shown.map((t) => t.id).sort()).toEqual([...ids].sort());
         expect(shown.map((t) => t.id)).toEqual(inNameOrder(shown).map((t) => t.id));
       }
-      for (const t of [...e.categories, ...e.tags]) expect(t.count).toBe((await getItem<{ count: number }>(keys.term(t.id)))!.count);
+      for (const t of [...e.categories, ...e.tags]) expect(t.count).toBe((await storedItem<{ count: number }>(keys.term(t.id)))!.count);
     }
     expect(page.body.events.flatMap((e: any) => e.tags).length).toBeGreaterThanOrEqual(10);
     // The events and their terms: one batch read, and no Query of the terms index.
@@ -304,7 +304,7 @@ describe('terms of a page of events', () => {
 
     // A term the index does not show (yet) is read directly, not left out.
     await db().send(new PutCommand({ TableName: config().tableName, Item: { ...keys.langStats('en'), ...(await readStats('en')), termBytes: 100 } }));
-    const { gsi3pk: _p, gsi3sk: _s, ...unindexed } = (await getItem<Record<string, unknown>>(keys.term(tags[0].id)))!;
+    const { gsi3pk: _p, gsi3sk: _s, ...unindexed } = (await storedItem<Record<string, unknown>>(keys.term(tags[0].id)))!;
     await db().send(new PutCommand({ TableName: config().tableName, Item: unindexed }));
     capacity.reset();
     const lagging = await call('GET', '/events', undefined, include);
@@ -340,7 +340,7 @@ describe('many linked events: the request answers after its own write, the strea
     expect(edit.status).toBe(200);
     expect(crowded.commands).toEqual(alone.commands);
     expect(crowded.requests).toBe(alone.requests);
-    const rev = (await getItem<VenueItem>(keys.post(venue.id)))!.rev!;
+    const rev = (await storedItem<VenueItem>(keys.post(venue.id)))!.rev!;
     const cardRevs = async () => (await Promise.all(ids.map(stored))).map((e) => e.cards?.[String(venue.id)]?.rev);
     expect((await cardRevs()).filter((r) => r === rev)).toHaveLength(0);
     // The consumer rewrites them all.
@@ -365,7 +365,7 @@ describe('many linked events: the request answers after its own write, the strea
     await stream.drain(120_000);
     await stream.poller.pause();
     expect((await call('DELETE', `/venues/${doomed.id}`, undefined, { force: 'true' })).status).toBe(200);
-    expect(await getItem(keys.post(doomed.id))).toBeUndefined();
+    expect(await storedItem(keys.post(doomed.id))).toBeUndefined();
     expect(await linkedTo('venues', doomed.id, ids)).toBe(MANY);
     stream.poller.resume();
     await stream.drain(120_000);

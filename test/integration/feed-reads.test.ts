@@ -8,10 +8,11 @@ import { LINKED_RESERVE, readFitting } from '#lib/logic/feed-reads.js';
 import { emptyTally } from '#lib/observe/capacity.js';
 import { config } from '#lib/runtime/config.js';
 import { capacity, db } from '#lib/store/db.js';
+import { itemKey } from '#lib/store/reads.js';
 import { useFreshTable } from '../support/table.js';
 
 const KB = 1024;
-const key = (group: string, i: number) => ({ pk: `FEEDREAD#${group}`, sk: String(i).padStart(4, '0') });
+const key = (group: string, i: number) => itemKey<Record<string, unknown>>(`FEEDREAD#${group}`, String(i).padStart(4, '0'));
 
 async function putItems(group: string, n: number, bytes: number) {
   for (let i = 0; i < n; i++) await db().send(new PutCommand({ TableName: config().tableName, Item: { ...key(group, i), text: 'x'.repeat(bytes) } }));

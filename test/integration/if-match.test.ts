@@ -4,10 +4,10 @@
 import { expect, it } from 'vitest';
 import { ApiError, ConflictError } from '#lib/contract/errors.js';
 import { checked, writeChecked } from '#lib/store/precondition.js';
-import { getItem } from '#lib/store/reads.js';
 import { withRetry } from '#lib/store/retry.js';
 import { put, putIfVersion, transact, type TransactItem } from '#lib/store/transactions.js';
 import { useFreshTable } from '../support/table.js';
+import { storedItem } from '../support/stored.js';
 
 useFreshTable('if-match');
 
@@ -28,7 +28,7 @@ async function stored(): Promise<Row> {
 }
 
 const tagOf = (r: Row) => `"${r.id}.${r.version}.AAAAAAAAAAAAAAAAAAAAAA"`;
-const read = async (r: Row) => (await getItem<Row>({ pk: r.pk, sk: r.sk }))!;
+const read = async (r: Row) => (await storedItem<Row>({ pk: r.pk, sk: r.sk }))!;
 /** `r` with another title, on condition that it still has the version it was read at. */
 const rewrite = (r: Row, title: string) => {
   const next: Row = { ...r, title, version: r.version + 1 };

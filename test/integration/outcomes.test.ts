@@ -17,12 +17,12 @@ import { matchRoute, toApiGatewayEvent } from '#lib/local/event.js';
 import { lambdaContext, loadHandler } from '#lib/local/gateway.js';
 import { withLogWriter } from '#lib/observe/logger.js';
 import { terminalLogWriter } from '#lib/local/terminal-log.js';
-import { getItem } from '#lib/store/reads.js';
 import { TRANSACT_TIMES_MAX_AGE_MS } from '#lib/store/transactions.js';
 import { keys } from '#lib/store/keys.js';
 import { indexAttributes } from '#lib/logic/event-writes.js';
 import type { EventItem, LinkItem } from '#lib/store/items.js';
 import { dynamoEndpoint, useFreshTable } from '../support/table.js';
+import { storedItem } from '../support/stored.js';
 
 useFreshTable('outcomes');
 
@@ -168,9 +168,9 @@ const eventsTitled = async (title: string) => [...(await tableItems()).values()]
 
 /** Checks that an event's derived items agree with its record. */
 async function expectConsistent(id: number): Promise<EventItem> {
-  const record = (await getItem<EventItem>(keys.post(id)))!;
-  expect(indexAttributes((await getItem<LinkItem>(keys.featured(id)))!)).toEqual(indexAttributes(record));
-  for (const c of record.tags) expect(indexAttributes((await getItem<LinkItem>(keys.link(keys.term(c).pk, id)))!)).toEqual(indexAttributes(record));
+  const record = (await storedItem<EventItem>(keys.post(id)))!;
+  expect(indexAttributes((await storedItem<LinkItem>(keys.featured(id)))!)).toEqual(indexAttributes(record));
+  for (const c of record.tags) expect(indexAttributes((await storedItem<LinkItem>(keys.link(keys.term(c).pk, id)))!)).toEqual(indexAttributes(record));
   return record;
 }
 
@@ -241,7 +241,7 @@ describe('an update held at each of its stages', () => {
         for (const how of ['request', 'answer'] as const) {
           const m = ++n;
           const before = await tableItems();
-          const old = (await getItem<EventItem>(keys.post(id)))!;
+          const old = (await storedItem<EventItem>(keys.post(id)))!;
           const answer = await forced(stage, how, patch(m, TIMEOUT_MS));
           const what = `${stage} (${how}): ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`;
           const now = await expectConsistent(id);
@@ -311,7 +311,7 @@ describe('a create whose every send of its transaction lands late', () => {
       expect(again.body.id).toBe(retry.body.id);
       const name = Object.values(body)[0];
       const record = path === '/tags' || path === '/categories' ? keys.term(retry.body.id) : keys.post(retry.body.id);
-      expect((await getItem<Record<string, unknown>>(record))?.[record.sk === 'TERM' ? 'name' : 'title']).toBe(name);
+      expect((await storedItem<Record<string, unknown>>(record))?.[record.sk === 'TERM' ? 'name' : 'title']).toBe(name);
       const same = [...(await tableItems()).values()].filter((i) => (i.sk === 'POST' || i.sk === 'TERM') && (i.title ?? i.name) === name);
       expect(same.length, path).toBe(1);
     }

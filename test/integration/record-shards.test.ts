@@ -8,7 +8,6 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { config } from '#lib/runtime/config.js';
 import { db } from '#lib/store/db.js';
-import { getItem } from '#lib/store/reads.js';
 import { keys } from '#lib/store/keys.js';
 import { RECORD_SHARDS, splitRecord, withShardTotal } from '#lib/store/record-shards.js';
 import type { EventItem, TermItem, VenueItem } from '#lib/store/items.js';
@@ -16,6 +15,7 @@ import { roleToken } from '../support/tokens.js';
 import { invoke, type ApiResult } from '#lib/local/invoke.js';
 import { refuseConflicts, type Refusals } from '../../bench/conflicts.js';
 import { useFreshTable } from '../support/table.js';
+import { storedItem } from '../support/stored.js';
 
 useFreshTable('record-shards');
 
@@ -104,11 +104,11 @@ describe('a burst that links one venue, organizer, category and tag, refused as 
     for (const status of failed) expect([409, 503]).toContain(status);
     // The shared records were split.
     for (const key of [keys.post(venue), keys.post(organizer), keys.term(category), keys.term(tag)]) {
-      expect((await getItem<{ shards?: number }>(key))?.shards).toBe(RECORD_SHARDS);
+      expect((await storedItem<{ shards?: number }>(key))?.shards).toBe(RECORD_SHARDS);
       expect(await shardsOf(key)).toHaveLength(RECORD_SHARDS);
     }
     // Each success is stored and links them; the counts add the shards up.
-    const records = await Promise.all(made.map((id) => getItem<EventItem>(keys.post(id))));
+    const records = await Promise.all(made.map((id) => storedItem<EventItem>(keys.post(id))));
     expect(records.every((r) => r?.venues.includes(venue) && r.tags.includes(tag))).toBe(true);
     expect((await call('GET', `/categories/${category}`, undefined, undefined, true)).body.count).toBe(made.length);
     expect((await call('GET', `/tags/${tag}`, undefined, undefined, true)).body.count).toBe(made.length);
@@ -119,7 +119,7 @@ describe('a burst that links one venue, organizer, category and tag, refused as 
     expect(await venuesWith(true)).toContain(venue);
     expect(await venuesWith(false)).not.toContain(venue);
     const shardSum = (await shardsOf(keys.post(venue))).reduce((n, s) => n + Number(s.linkedEvents ?? 0), 0);
-    expect(Number((await getItem<VenueItem>(keys.post(venue)))!.linkedEvents ?? 0) + shardSum).toBe(made.length);
+    expect(Number((await storedItem<VenueItem>(keys.post(venue)))!.linkedEvents ?? 0) + shardSum).toBe(made.length);
   });
 });
 
@@ -130,9 +130,9 @@ describe('a split record', () => {
     expect(await splitRecord(keys.post(venue))).toBe(true);
     expect(await splitRecord(keys.term(tag))).toBe(true);
     // A second split changes nothing.
-    const version = (await getItem<TermItem>(keys.term(tag)))!.version;
+    const version = (await storedItem<TermItem>(keys.term(tag)))!.version;
     expect(await splitRecord(keys.term(tag))).toBe(true);
-    expect((await getItem<TermItem>(keys.term(tag)))!.version).toBe(version);
+    expect((await storedItem<TermItem>(keys.term(tag)))!.version).toBe(version);
     expect(await venuesWith(false)).toContain(venue);
     expect(await venuesWith(true)).not.toContain(venue);
     const emptyTags = await call('GET', '/tags', undefined, { hide_empty: 'true', per_page: 50 }, true);
@@ -143,14 +143,14 @@ describe('a split record', () => {
     expect(first.status).toBe(201);
     const byShard = (await shardsOf(keys.term(tag))).reduce((n, s) => n + Number(s.count ?? 0), 0);
     expect(byShard).toBe(1);
-    expect((await getItem<TermItem>(keys.term(tag)))!.count).toBe(0);
+    expect((await storedItem<TermItem>(keys.term(tag)))!.count).toBe(0);
     expect((await call('GET', `/tags/${tag}`, undefined, undefined, true)).body.count).toBe(1);
     expect(await venuesWith(true)).toContain(venue);
     expect(await venuesWith(false)).not.toContain(venue);
 
     // An edit copies the venue's new revision to every shard; a link then takes the new card.
     expect((await call('POST', `/venues/${venue}`, { venue: 'Split Hall', city: 'Kaunas' })).status).toBe(200);
-    const rev = (await getItem<VenueItem>(keys.post(venue)))!.rev;
+    const rev = (await storedItem<VenueItem>(keys.post(venue)))!.rev;
     expect((await shardsOf(keys.post(venue))).every((s) => s.rev === rev)).toBe(true);
     const second = await event('Split two', '2036-02-03', { venue });
     expect(second.status).toBe(201);
@@ -172,7 +172,7 @@ describe('a split record', () => {
 
     // Deleted: the shards go with the record.
     expect((await call('DELETE', `/venues/${venue}`, undefined, { force: 'true' })).status).toBe(200);
-    expect(await getItem(keys.post(venue))).toBeUndefined();
+    expect(await storedItem(keys.post(venue))).toBeUndefined();
     expect(await shardsOf(keys.post(venue))).toHaveLength(0);
     expect((await call('DELETE', `/tags/${tag}`)).status).toBe(200);
     expect(await shardsOf(keys.term(tag))).toHaveLength(0);
@@ -187,7 +187,7 @@ describe('a split record', () => {
     const renamed = await call('POST', `/tags/${tag}`, { name: 'Renamed split again' });
     expect(renamed.status).toBe(200);
     expect(renamed.body.count).toBe(2);
-    expect((await getItem<TermItem>(keys.term(tag)))!.shards).toBe(RECORD_SHARDS);
+    expect((await storedItem<TermItem>(keys.term(tag)))!.shards).toBe(RECORD_SHARDS);
     expect((await call('GET', '/tags', undefined, { search: 'renamed split', per_page: 50 }, true)).body.tags[0].count).toBe(2);
   });
 });
@@ -209,7 +209,7 @@ describe('a split that does not complete', () => {
     expect(seen).toBe(true);
     expect(split).toBe(false);
     // The record names no shards that were never written, so events still link it.
-    expect((await getItem<VenueItem>(keys.post(venue)))!.shards).toBeUndefined();
+    expect((await storedItem<VenueItem>(keys.post(venue)))!.shards).toBeUndefined();
     expect(await shardsOf(keys.post(venue))).toHaveLength(0);
     expect((await event('Throttled one', '2036-04-02', { venue })).status).toBe(201);
     expect(await venuesWith(true)).toContain(venue);
@@ -246,7 +246,7 @@ describe('a split that does not complete', () => {
     const { out: deleted, seen } = await onFirst(namesRecord(key), split, () => remove(id));
     expect(seen).toBe(true);
     expect(deleted.status).toBe(200);
-    expect(await getItem(key)).toBeUndefined();
+    expect(await storedItem(key)).toBeUndefined();
     expect(await shardsOf(key)).toHaveLength(0);
   });
 
@@ -261,24 +261,24 @@ describe('a split that does not complete', () => {
     const { out: split, seen } = await onFirst(isFlag, trash, () => splitRecord(key));
     expect(seen).toBe(true);
     expect(split).toBe(false);
-    expect((await getItem<VenueItem>(key))!.shards).toBeUndefined();
+    expect((await storedItem<VenueItem>(key))!.shards).toBeUndefined();
     expect((await event('Lost split refused', '2036-04-09', { venue })).status).toBe(400);
     // Restored (a new revision, so a new generation): linked, split again, linked through shards.
     expect((await call('POST', `/venues/${venue}`, { status: 'publish' })).status).toBe(200);
     expect((await event('Lost split 10', '2036-04-10', { venue })).status).toBe(201);
     expect(await splitRecord(key)).toBe(true);
-    const record = (await getItem<VenueItem>(key))!;
+    const record = (await storedItem<VenueItem>(key))!;
     expect(record.shardGen).toBe(`${record.rev}.publish`);
     for (const day of ['11', '12']) expect((await event(`Lost split ${day}`, `2036-04-${day}`, { venue })).status).toBe(201);
     // The lost split's shards stay (lib/store/record-shards.ts says why), beside the ones named.
     expect(await shardsOf(key)).toHaveLength(2 * RECORD_SHARDS);
     // Three events link it now (the first two were unlinked by the trash).
-    expect((await withShardTotal(await getItem<VenueItem>(key)))!.linkedEvents).toBe(3);
+    expect((await withShardTotal(await storedItem<VenueItem>(key)))!.linkedEvents).toBe(3);
     expect(await venuesWith(true)).toContain(venue);
     // Trashed again: refused through every shard, and the count back to none.
     expect((await call('DELETE', `/venues/${venue}`)).status).toBe(200);
     expect((await event('Lost split refused again', '2036-04-13', { venue })).status).toBe(400);
-    expect((await withShardTotal(await getItem<VenueItem>(key)))!.linkedEvents).toBe(0);
+    expect((await withShardTotal(await storedItem<VenueItem>(key)))!.linkedEvents).toBe(0);
   });
 });
 
@@ -290,7 +290,7 @@ describe('event writes between split and unsplit records', () => {
     const plainTag = (await call('POST', '/tags', { name: 'Moves plain tag' })).body.id as number;
     expect(await splitRecord(keys.post(split))).toBe(true);
     expect(await splitRecord(keys.term(splitTag))).toBe(true);
-    const linked = async (id: number) => (await withShardTotal(await getItem<VenueItem>(keys.post(id))))!.linkedEvents ?? 0;
+    const linked = async (id: number) => (await withShardTotal(await storedItem<VenueItem>(keys.post(id))))!.linkedEvents ?? 0;
     const count = async (id: number) => (await call('GET', `/tags/${id}`, undefined, undefined, true)).body.count as number;
     const expectCounts = async (venues: [number, number], tags: [number, number]) => {
       expect([await linked(split), await linked(plain)]).toEqual(venues);
@@ -324,7 +324,7 @@ describe('event writes between split and unsplit records', () => {
     expect(made.status).toBe(201);
     expect((made.body.venue as { id: number }).id).toBe(venue);
     // Not the record: writes that link it at once would keep meeting there.
-    expect((await getItem<VenueItem>(keys.post(venue)))!.linkedEvents ?? 0).toBe(0);
+    expect((await storedItem<VenueItem>(keys.post(venue)))!.linkedEvents ?? 0).toBe(0);
     expect((await shardsOf(keys.post(venue))).reduce((n, s) => n + Number(s.linkedEvents ?? 0), 0)).toBe(1);
   });
 });

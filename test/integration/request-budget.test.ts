@@ -9,13 +9,13 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { capacity, db, type CapacityTally } from '#lib/store/db.js';
 import { config } from '#lib/runtime/config.js';
 import { emptyTally } from '#lib/observe/capacity.js';
-import { getItem } from '#lib/store/reads.js';
 import { put, transact } from '#lib/store/transactions.js';
 import { ApiError } from '#lib/contract/errors.js';
 import { LIST_LIMITS, REQUEST_BUDGET } from '#lib/contract/budget.js';
 import { POST_STATUSES } from '#lib/contract/args/common.js';
 import { useFreshTable } from '../support/table.js';
 import { useStreamPoller } from '../support/stream.js';
+import { storedItem } from '../support/stored.js';
 
 let editor: string;
 
@@ -201,7 +201,7 @@ describe('the request budget', () => {
   });
 
   describe("the store's backstop", () => {
-    const read = () => getItem({ pk: 'NOTHING', sk: 'HERE' });
+    const read = () => storedItem({ pk: 'NOTHING', sk: 'HERE' });
 
     it(`refuses a request's DynamoDB request past ${REQUEST_BUDGET.requests}, with a 400 that says so`, async () => {
       const used = emptyTally();

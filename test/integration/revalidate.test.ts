@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { config, resetConfig } from '#lib/runtime/config.js';
 import { capacity, db } from '#lib/store/db.js';
 import { keys } from '#lib/store/keys.js';
-import { getItem } from '#lib/store/reads.js';
 import type { EventItem } from '#lib/store/items.js';
 import { readValidator } from '#lib/store/validators.js';
 import { roleToken } from '../support/tokens.js';
@@ -18,6 +17,7 @@ import { loadHandler, runLambda } from '#lib/local/gateway.js';
 import { matchRoute, toApiGatewayEvent } from '#lib/local/event.js';
 import { useStreamPoller } from '../support/stream.js';
 import { useFreshTable } from '../support/table.js';
+import { storedItem } from '../support/stored.js';
 
 // DynamoDB Local's reads are exact and no terms are kept between requests: a tag may be made from
 // the counter one second (the clock margin) after it moved. The settling rule has a test below.
@@ -124,7 +124,7 @@ describe('revalidation of unchanged answers', () => {
   it('keeps the tag of a record in the form If-Match takes', async () => {
     const e = events[1];
     const tag = (await get(`/events/${e.id}`)).etag!;
-    const stored = (await getItem<EventItem>(keys.post(e.id)))!;
+    const stored = (await storedItem<EventItem>(keys.post(e.id)))!;
     expect(tag.startsWith(`"${e.id}.${stored.version}.`)).toBe(true);
     const edited = await invoke('POST', 'en', `/events/${e.id}`, { body: { cost: '5' }, token });
     expect(edited.status).toBe(200);
@@ -207,7 +207,7 @@ describe('writes no request counted', () => {
     // A change written past the API (an import, or a function stopped between its commit and its
     // count): only the consumer's count can tell readers.
     await stream.poller.pause();
-    const item = (await getItem<EventItem>(keys.post(e.id)))!;
+    const item = (await storedItem<EventItem>(keys.post(e.id)))!;
     await db().send(new PutCommand({ TableName: config().tableName, Item: { ...item, title: 'Imported and renamed', version: item.version + 1 } }));
     stream.poller.resume();
     await stream.drain(60_000);

@@ -11,8 +11,8 @@ import { CREDENTIALS_PREFIX } from '#lib/contract/grants.js';
 import { roleToken } from '../support/tokens.js';
 import { forgetConfirmedRoles } from '#lib/store/credentials.js';
 import { invoke } from '#lib/local/invoke.js';
-import { batchGet } from '#lib/store/reads.js';
 import { useFreshTable } from '../support/table.js';
+import { storedItems } from '../support/stored.js';
 
 /** Requests of the table's change counter: a read's Query beside its own reads, a write's bump after it (lib/store/validators.ts). */
 const COUNTER = 1;
@@ -91,7 +91,7 @@ describe('round trips of a read', () => {
 
   it('reads 1,000 keys in ten BatchGet requests, four at a time: three stages', async () => {
     capacity.reset();
-    const found = await batchGet(Array.from({ length: 1000 }, (_, i) => ({ pk: `ROUND#${i}`, sk: 'NONE' })));
+    const found = await storedItems(Array.from({ length: 1000 }, (_, i) => ({ pk: `ROUND#${i}`, sk: 'NONE' })));
     const used = capacity.snapshot();
     expect(found.size).toBe(0);
     expect(used.commands.BatchGetItemCommand).toBe(10);

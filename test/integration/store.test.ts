@@ -5,7 +5,7 @@ import { config } from '#lib/runtime/config.js';
 import { capacity } from '#lib/store/db.js';
 import { ApiError, ConflictError } from '#lib/contract/errors.js';
 import { eventTransaction } from '#lib/logic/event-writes.js';
-import { batchGet, getItem, keyOf, queryAll, type Key } from '#lib/store/reads.js';
+import { keyOf, queryAll, type Key } from '#lib/store/reads.js';
 import { checkExists, del, put, putIfVersion, transact, type TransactItem } from '#lib/store/transactions.js';
 import { nextId } from '#lib/store/ids.js';
 import { freeSlug } from '#lib/store/slugs.js';
@@ -14,6 +14,7 @@ import { keys, pad } from '#lib/store/keys.js';
 import type { EventItem, LinkItem, TermItem } from '#lib/store/items.js';
 import { eventRecord } from '#lib/docs/record-samples.js';
 import { tableDescription, useFreshTable } from '../support/table.js';
+import { storedItem, storedItems } from '../support/stored.js';
 
 useFreshTable('store');
 
@@ -87,7 +88,7 @@ async function makePlace(kind: 'venue' | 'organizer', name: string): Promise<num
   return id;
 }
 
-const countOf = async (id: number) => (await getItem<TermItem>(keys.term(id)))!.count;
+const countOf = async (id: number) => (await storedItem<TermItem>(keys.term(id)))!.count;
 
 const DATE = '2030-01-01 00:00:00';
 const makeEvent = (id: number, over: Partial<EventItem> = {}): EventItem =>
@@ -171,19 +172,19 @@ describe('transact', () => {
       }),
     ).rejects.toBe(failure);
     expect(seen).toEqual([2]);
-    expect(await getItem({ pk: a.pk, sk: a.sk })).toBeUndefined();
-    expect(await getItem({ pk: b.pk, sk: b.sk })).toBeUndefined();
+    expect(await storedItem({ pk: a.pk, sk: a.sk })).toBeUndefined();
+    expect(await storedItem({ pk: b.pk, sk: b.sk })).toBeUndefined();
 
     // Without a mapping, a failed condition is a ConflictError.
     await expect(transact([put(a), checkExists(missing)], () => undefined)).rejects.toBeInstanceOf(ConflictError);
     await expect(transact([put(a), checkExists(missing)])).rejects.toBeInstanceOf(ConflictError);
-    expect(await getItem({ pk: a.pk, sk: a.sk })).toBeUndefined();
+    expect(await storedItem({ pk: a.pk, sk: a.sk })).toBeUndefined();
 
     // The same items with a passing condition are all written.
     await transact([put({ ...missing })]);
     await transact([put(a), put(b), checkExists(missing)]);
-    expect(await getItem({ pk: a.pk, sk: a.sk })).toEqual(a);
-    expect(await getItem({ pk: b.pk, sk: b.sk })).toEqual(b);
+    expect(await storedItem({ pk: a.pk, sk: a.sk })).toEqual(a);
+    expect(await storedItem({ pk: b.pk, sk: b.sk })).toEqual(b);
   });
 
   it('reports the index of the item that failed, not the first item', async () => {
@@ -196,8 +197,8 @@ describe('transact', () => {
       }),
     ).rejects.toMatchObject({ status: 400, code: 'taken' });
     expect(seen).toEqual([1]);
-    expect(await getItem({ pk: 'TX#c', sk: 'X' })).toBeUndefined();
-    expect(await getItem({ pk: 'TX#d', sk: 'X' })).toBeUndefined();
+    expect(await storedItem({ pk: 'TX#c', sk: 'X' })).toBeUndefined();
+    expect(await storedItem({ pk: 'TX#d', sk: 'X' })).toBeUndefined();
   });
 
   it('throws ConflictError on a version mismatch (putIfVersion) and keeps the stored version', async () => {
@@ -207,17 +208,17 @@ describe('transact', () => {
     const stale = { ...key, version: 3, note: 'stale' };
     await transact([putIfVersion(second, 1)]);
     await expect(transact([putIfVersion(stale, 1)])).rejects.toBeInstanceOf(ConflictError);
-    expect(await getItem(key)).toEqual({ ...key, version: 2, note: 'second' });
+    expect(await storedItem(key)).toEqual({ ...key, version: 2, note: 'second' });
     // A stale write with other items writes none of them.
     const other = { pk: 'TX#with-stale', sk: 'X' };
     await expect(transact([put(other), putIfVersion({ ...key, version: 3 }, 1)])).rejects.toBeInstanceOf(ConflictError);
-    expect(await getItem(other)).toBeUndefined();
+    expect(await storedItem(other)).toBeUndefined();
   });
 
   it('refuses more than 100 items before calling DynamoDB', async () => {
     const items = Array.from({ length: 101 }, (_, i) => put({ pk: `TX#many#${i}`, sk: 'X' }));
     await expect(transact(items)).rejects.toThrow(/at most 100/);
-    expect(await getItem({ pk: 'TX#many#0', sk: 'X' })).toBeUndefined();
+    expect(await storedItem({ pk: 'TX#many#0', sk: 'X' })).toBeUndefined();
   });
 });
 
@@ -231,7 +232,7 @@ describe('batchGet', () => {
       ...stored.slice(0, 30).map(({ pk, sk }) => ({ pk, sk })),
     ];
     capacity.reset();
-    const found = await batchGet<{ pk: string; sk: string; n: number }>(wanted);
+    const found = await storedItems<{ pk: string; sk: string; n: number }>(wanted);
     expect(found.size).toBe(230);
     for (const s of stored) expect(found.get(keyOf(s))?.n).toBe(s.n);
     // 250 distinct keys: three requests of at most 100 (the tally names the low-level commands).
@@ -241,7 +242,7 @@ describe('batchGet', () => {
 
   it('makes no request for no keys', async () => {
     capacity.reset();
-    expect((await batchGet([])).size).toBe(0);
+    expect((await storedItems([])).size).toBe(0);
     expect(capacity.snapshot().requests).toBe(0);
   });
 });
@@ -264,7 +265,7 @@ describe('users', () => {
     expect(await userIdOf('sub-concurrent')).toBe(ids[0]);
     expect(await userExists(ids[0]!)).toBe(true);
     // The id maps back to the subject.
-    expect(await getItem<{ sub: string }>(keys.userById(ids[0]!))).toMatchObject({ sub: 'sub-concurrent' });
+    expect(await storedItem<{ sub: string }>(keys.userById(ids[0]!))).toMatchObject({ sub: 'sub-concurrent' });
   });
 
   it('gives 10 new subjects at once 10 distinct ids', async () => {
@@ -320,12 +321,12 @@ describe('eventTransaction', () => {
     for (const item of tx.items) expect((item.Put ?? item.Update ?? item.Delete ?? item.ConditionCheck)!.TableName).toBe(tableName());
 
     await transact(tx.items, (i) => tx.meaning.get(i)?.());
-    const stored = await getItem<EventItem>(keys.post(id));
+    const stored = await storedItem<EventItem>(keys.post(id));
     expect(stored).toMatchObject({ id, status: 'publish', slug: e.slug, version: 1 });
     expect(stored!.gsi1pk).toBe(`event#en#${e.slug}`);
-    expect(await getItem<{ id: number }>(keys.slugGuard('event', 'en', e.slug))).toMatchObject({ id });
+    expect(await storedItem<{ id: number }>(keys.slugGuard('event', 'en', e.slug))).toMatchObject({ id });
     expect(await linksOf(id, [`POST#${venue}`, `POST#${organizer}`, `TERM#${cat1.id}`, `TERM#${tag.id}`])).toHaveLength(4);
-    const venueLink = await getItem<LinkItem>(keys.link(`POST#${venue}`, id));
+    const venueLink = await storedItem<LinkItem>(keys.link(`POST#${venue}`, id));
     expect(venueLink).toMatchObject({ eventId: id, lang: 'en', status: 'publish', utcStart: e.utcStart, utcEnd: e.utcEnd });
     expect(await countOf(cat1.id)).toBe(before.cat1 + 1);
     expect(await countOf(tag.id)).toBe(before.tag + 1);
@@ -342,7 +343,7 @@ describe('eventTransaction', () => {
     expect(described.filter((d) => d.endsWith(`|EVENT#${pad(id)}`))).toHaveLength(2);
 
     await transact(tx.items, (i) => tx.meaning.get(i)?.());
-    expect(await getItem(keys.post(id))).toBeDefined();
+    expect(await storedItem(keys.post(id))).toBeDefined();
     expect(await countOf(cat2.id)).toBe(before.cat2);
     expect(await countOf(tag.id)).toBe(before.tag);
 
@@ -351,7 +352,7 @@ describe('eventTransaction', () => {
     await commit(e, published);
     expect(await countOf(cat2.id)).toBe(before.cat2 + 1);
     expect(await countOf(tag.id)).toBe(before.tag + 1);
-    expect(await getItem<LinkItem>(keys.link(`TERM#${cat2.id}`, id))).toMatchObject({ status: 'publish' });
+    expect(await storedItem<LinkItem>(keys.link(`TERM#${cat2.id}`, id))).toMatchObject({ status: 'publish' });
     // And unpublishing uncounts them.
     await commit(published, { ...published, status: 'draft', version: 3 });
     expect(await countOf(cat2.id)).toBe(before.cat2);
@@ -375,12 +376,12 @@ describe('eventTransaction', () => {
     expect(await countOf(cat2.id)).toBe(before.cat2);
     expect(await countOf(cat3.id)).toBe(before.cat3 + 1);
     expect(await linksOf(id, [`TERM#${cat1.id}`, `TERM#${cat2.id}`, `TERM#${cat3.id}`])).toEqual([`TERM#${cat2.id}`, `TERM#${cat3.id}`].sort());
-    expect((await getItem<EventItem>(keys.post(id)))!.categories).toEqual([cat2.id, cat3.id]);
+    expect((await storedItem<EventItem>(keys.post(id)))!.categories).toEqual([cat2.id, cat3.id]);
 
     // Deleting the event uncounts and unlinks everything, and frees its slug.
     await commit(v2, undefined);
-    expect(await getItem(keys.post(id))).toBeUndefined();
-    expect(await getItem(keys.slugGuard('event', 'en', v1.slug))).toBeUndefined();
+    expect(await storedItem(keys.post(id))).toBeUndefined();
+    expect(await storedItem(keys.slugGuard('event', 'en', v1.slug))).toBeUndefined();
     expect(await countOf(cat2.id)).toBe(before.cat2 - 1);
     expect(await countOf(cat3.id)).toBe(before.cat3);
     expect(await linksOf(id, [`TERM#${cat2.id}`, `TERM#${cat3.id}`])).toEqual([]);
@@ -392,8 +393,8 @@ describe('eventTransaction', () => {
     await commit(undefined, v1);
     const v2 = { ...v1, slug: `renamed-${id}`, version: 2 };
     await commit(v1, v2);
-    expect(await getItem(keys.slugGuard('event', 'en', v1.slug))).toBeUndefined();
-    expect(await getItem<{ id: number }>(keys.slugGuard('event', 'en', v2.slug))).toMatchObject({ id });
+    expect(await storedItem(keys.slugGuard('event', 'en', v1.slug))).toBeUndefined();
+    expect(await storedItem<{ id: number }>(keys.slugGuard('event', 'en', v2.slug))).toMatchObject({ id });
   });
 
   it('lets exactly one of two concurrent updates from the same read version win', async () => {
@@ -413,7 +414,7 @@ describe('eventTransaction', () => {
 
     const winner = results[0]!.status === 'fulfilled' ? a : b;
     const loser = winner === a ? b : a;
-    const stored = await getItem<EventItem>(keys.post(id));
+    const stored = await storedItem<EventItem>(keys.post(id));
     expect(stored).toMatchObject({ title: winner.title, categories: winner.categories, version: 2 });
     // Only the winner's term moves happened.
     expect(await countOf(cat1.id)).toBe(before.cat1 - 1);
@@ -423,7 +424,7 @@ describe('eventTransaction', () => {
 
     // The loser retried from the stored version succeeds.
     await commit(stored!, { ...stored!, title: 'C', version: 3 });
-    expect(await getItem<EventItem>(keys.post(id))).toMatchObject({ title: 'C', version: 3 });
+    expect(await storedItem<EventItem>(keys.post(id))).toMatchObject({ title: 'C', version: 3 });
   });
 
   it('fails the whole transaction when a linked term was deleted (published event)', async () => {
@@ -433,12 +434,12 @@ describe('eventTransaction', () => {
     const e = makeEvent(id, { venues: [venue], categories: [cat1.id, gone.id] });
     const before = await countOf(cat1.id);
     await expect(commit(undefined, e)).rejects.toMatchObject({ status: 400, code: 'invalid-linked-post-id' });
-    expect(await getItem(keys.post(id))).toBeUndefined();
-    expect(await getItem(keys.slugGuard('event', 'en', e.slug))).toBeUndefined();
+    expect(await storedItem(keys.post(id))).toBeUndefined();
+    expect(await storedItem(keys.slugGuard('event', 'en', e.slug))).toBeUndefined();
     expect(await linksOf(id, [`POST#${venue}`, `TERM#${cat1.id}`, `TERM#${gone.id}`])).toEqual([]);
     expect(await countOf(cat1.id)).toBe(before);
     // The count update did not recreate the deleted term.
-    expect(await getItem(keys.term(gone.id))).toBeUndefined();
+    expect(await storedItem(keys.term(gone.id))).toBeUndefined();
   });
 
   it('fails the whole transaction when a linked term was deleted (draft event)', async () => {
@@ -447,8 +448,8 @@ describe('eventTransaction', () => {
     const id = await nextId('post');
     const e = makeEvent(id, { status: 'draft', organizers: [organizer], tags: [gone.id] });
     await expect(commit(undefined, e)).rejects.toMatchObject({ status: 400, code: 'invalid-linked-post-id' });
-    expect(await getItem(keys.post(id))).toBeUndefined();
-    expect(await getItem(keys.slugGuard('event', 'en', e.slug))).toBeUndefined();
+    expect(await storedItem(keys.post(id))).toBeUndefined();
+    expect(await storedItem(keys.slugGuard('event', 'en', e.slug))).toBeUndefined();
     expect(await linksOf(id, [`POST#${organizer}`, `TERM#${gone.id}`])).toEqual([]);
   });
 
@@ -461,7 +462,7 @@ describe('eventTransaction', () => {
     await transact([del(keys.term(gone.id))]);
     const v2 = { ...v1, title: 'changed', categories: [gone.id], version: 2 };
     await expect(commit(v1, v2)).rejects.toMatchObject({ status: 400, code: 'invalid-linked-post-id' });
-    expect(await getItem<EventItem>(keys.post(id))).toMatchObject({ title: v1.title, categories: [cat1.id], version: 1 });
+    expect(await storedItem<EventItem>(keys.post(id))).toMatchObject({ title: v1.title, categories: [cat1.id], version: 1 });
     expect(await countOf(cat1.id)).toBe(before);
     expect(await linksOf(id, [`TERM#${cat1.id}`, `TERM#${gone.id}`])).toEqual([`TERM#${cat1.id}`]);
   });
@@ -471,7 +472,7 @@ describe('eventTransaction', () => {
     const missingVenue = await nextId('post');
     await expect(commit(undefined, makeEvent(id, { venues: [missingVenue] }))).rejects.toMatchObject({ code: 'invalid-linked-post-id' });
     await expect(commit(undefined, makeEvent(id, { venues: [organizer] }))).rejects.toMatchObject({ code: 'invalid-linked-post-id' });
-    expect(await getItem(keys.post(id))).toBeUndefined();
+    expect(await storedItem(keys.post(id))).toBeUndefined();
   });
 
   it('refuses a second event with a slug another event holds', async () => {
@@ -479,7 +480,7 @@ describe('eventTransaction', () => {
     await commit(undefined, first);
     const second = makeEvent(await nextId('post'), { slug: 'same-slug' });
     await expect(commit(undefined, second)).rejects.toBeInstanceOf(ConflictError);
-    expect(await getItem(keys.post(second.id))).toBeUndefined();
-    expect(await getItem<{ id: number }>(keys.slugGuard('event', 'en', 'same-slug'))).toMatchObject({ id: first.id });
+    expect(await storedItem(keys.post(second.id))).toBeUndefined();
+    expect(await storedItem<{ id: number }>(keys.slugGuard('event', 'en', 'same-slug'))).toMatchObject({ id: first.id });
   });
 });

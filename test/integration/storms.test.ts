@@ -14,7 +14,6 @@ import { roleToken } from '../support/tokens.js';
 import { matchRoute, toApiGatewayEvent } from '#lib/local/event.js';
 import { lambdaContext, loadHandler } from '#lib/local/gateway.js';
 import { invoke, type ApiResult } from '#lib/local/invoke.js';
-import { getItem } from '#lib/store/reads.js';
 import { put, transact } from '#lib/store/transactions.js';
 import { fanOut, OutOfTime, withRetry } from '#lib/store/retry.js';
 import { freeSlug } from '#lib/store/slugs.js';
@@ -22,6 +21,7 @@ import { keys, listKeys } from '#lib/store/keys.js';
 import { indexAttributes } from '#lib/logic/event-writes.js';
 import type { EventItem, LinkItem } from '#lib/store/items.js';
 import { useFreshTable } from '../support/table.js';
+import { storedItem } from '../support/stored.js';
 
 useFreshTable('storms');
 
@@ -139,12 +139,12 @@ describe('creates that all want one slug', () => {
 
 /** Checks that an event's featured item, category links, term counts and list totals match its record. */
 async function expectConsistent(id: number, month: string, categories: number[]): Promise<EventItem> {
-  const record = (await getItem<EventItem>(keys.post(id)))!;
-  const featured = (await getItem<LinkItem>(keys.featured(id)))!;
+  const record = (await storedItem<EventItem>(keys.post(id)))!;
+  const featured = (await storedItem<LinkItem>(keys.featured(id)))!;
   expect(indexAttributes(featured)).toEqual(indexAttributes(record));
   expect(featured).toMatchObject(listKeys.event(record.lang, record.status, record.utcStart, id, `featured#${record.featured ? 1 : 0}`));
   for (const c of categories) {
-    const link = await getItem<LinkItem>(keys.link(keys.term(c).pk, id));
+    const link = await storedItem<LinkItem>(keys.link(keys.term(c).pk, id));
     const linked = record.categories.includes(c);
     expect(!!link).toBe(linked);
     if (link) expect(indexAttributes(link)).toEqual(indexAttributes(record));
@@ -161,7 +161,7 @@ describe('PATCH storms on one event', () => {
   it('applies nearly every title change, each exactly once; the last writer wins', async () => {
     const month = '2032-03';
     const e = await call('POST', '/events', { title: 'Target', start_date: at(month, 5, 10), end_date: at(month, 5, 11) });
-    const before = (await getItem<EventItem>(keys.post(e.body.id)))!;
+    const before = (await storedItem<EventItem>(keys.post(e.body.id)))!;
     const n = 30;
     const results = await storm(n, (i) => write('PATCH', `/events/${e.body.id}`, { title: `T-${i}` }));
     expect(results.every((r) => r.status === 200 || r.status === 409)).toBe(true);
@@ -178,7 +178,7 @@ describe('PATCH storms on one event', () => {
     const catA = (await call('POST', '/categories', { name: 'Storm A' })).body.id as number;
     const catB = (await call('POST', '/categories', { name: 'Storm B' })).body.id as number;
     const e = await call('POST', '/events', { title: 'Busy', start_date: at(month, 5, 10), end_date: at(month, 5, 11), categories: [catA] });
-    const before = (await getItem<EventItem>(keys.post(e.body.id)))!;
+    const before = (await storedItem<EventItem>(keys.post(e.body.id)))!;
     const writes = Array.from({ length: 16 }, (_, i) => {
       switch (i % 4) {
         case 0:
@@ -237,14 +237,14 @@ describe('retry loops that run out of time', () => {
   it('never send a transaction that could not finish before the deadline', async () => {
     const key = { pk: 'STORMS#late', sk: 'X' };
     await expect(withDeadline(ANSWER_MARGIN_MS + 10, () => transact([put({ ...key })]))).rejects.toBeInstanceOf(OutOfTime);
-    expect(await getItem(key)).toBeUndefined();
+    expect(await storedItem(key)).toBeUndefined();
   });
 
   it('answer 409 rest_conflict, having written nothing, when every attempt loses its race', async () => {
     const month = '2032-05';
     const e = await call('POST', '/events', { title: 'Contested', start_date: at(month, 5, 10), end_date: at(month, 5, 11) });
     const id = e.body.id as number;
-    const before = (await getItem<EventItem>(keys.post(id)))!;
+    const before = (await storedItem<EventItem>(keys.post(id)))!;
     let lost = 0;
     // Another writer changes the event's index state just before each of this request's commits.
     hook(async (command, input) => {
@@ -266,10 +266,10 @@ describe('retry loops that run out of time', () => {
     expect(result.body).toMatchObject({ code: 'rest_conflict', data: { status: 409 } });
     expect(lost).toBeGreaterThan(0);
     hooks.length = 0;
-    const after = (await getItem<EventItem>(keys.post(id)))!;
+    const after = (await storedItem<EventItem>(keys.post(id)))!;
     expect(after.featured).toBe(false);
     expect(after.version).toBe(before.version);
-    expect((await getItem<LinkItem>(keys.featured(id)))!.featured).toBe(false);
+    expect((await storedItem<LinkItem>(keys.featured(id)))!.featured).toBe(false);
     expect((await listed(month, { featured: 'true' })).total).toBe(0);
   });
 
@@ -309,6 +309,6 @@ describe('a transaction that meets another on a hot item', () => {
     });
     await transact([put({ ...key, n: 1 })]);
     expect(refused).toBe(2);
-    expect(await getItem(key)).toEqual({ ...key, n: 1 });
+    expect(await storedItem(key)).toEqual({ ...key, n: 1 });
   });
 });

@@ -17,7 +17,6 @@ import { invoke } from '#lib/local/invoke.js';
 import { withLogWriter } from '#lib/observe/logger.js';
 import type { LocalBusEvent } from '#lib/local/bus.js';
 import { startStreamPoller } from '#lib/local/stream.js';
-import { getItem } from '#lib/store/reads.js';
 import { putIfVersion, transact } from '#lib/store/transactions.js';
 import { keys } from '#lib/store/keys.js';
 import type { TermItem } from '#lib/store/items.js';
@@ -29,6 +28,7 @@ import { handler as consumer } from '../../functions/stream/consumer.js';
 import { fakeContext } from '../support/lambda.js';
 import { useStreamPoller, waitFor } from '../support/stream.js';
 import { dynamoEndpoint, tableDescription, uniqueTableName, useFreshTable } from '../support/table.js';
+import { storedItem } from '../support/stored.js';
 
 useFreshTable('stream', { stream: true });
 const stream = useStreamPoller({ maxRetries: 2 });
@@ -133,7 +133,7 @@ describe('the change feed', () => {
     for (let i = 1; i < revisions.length - 1; i++) expect(revisions[i]).toBeGreaterThan(revisions[i - 1]!);
     expect(revisions.at(-1)).toBe(revisions.at(-2));
     // Every claim was marked published.
-    const marker = await getItem<Record<string, unknown>>(feedMarkerKey(all[0]!.detail.changeId));
+    const marker = await storedItem<Record<string, unknown>>(feedMarkerKey(all[0]!.detail.changeId));
     expect(marker).toMatchObject({ state: 'published', busEventId: all[0]!.id, [TTL_ATTRIBUTE]: expect.any(Number) });
     expect(stream.poller.deadLetters).toEqual([]);
   });
@@ -147,7 +147,7 @@ describe('the change feed', () => {
     expect((await call('POST', '/events', { start_date: tomorrow(9), end_date: tomorrow(10) })).status).toBe(400);
     expect((await call('POST', '/tags', { name: 'stream-failures' })).status).toBe(400);
     // A write whose condition fails in DynamoDB: a stale version.
-    const stored = (await getItem<TermItem>(keys.term(tag.id)))!;
+    const stored = (await storedItem<TermItem>(keys.term(tag.id)))!;
     const stale: TermItem = { ...stored, description: 'lost', version: stored.version + 1 };
     await expect(transact([putIfVersion(stale, stored.version - 1)])).rejects.toThrow();
     // A second delete of a deleted record.
