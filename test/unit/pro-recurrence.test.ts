@@ -5,6 +5,7 @@
 // them), 'Every …' rules as Pro 4.x saved them before 4.4, start times as Pro 4.3 did, flat rules
 // as Pro 3.x did, and the block editor's JSON as Pro 4.5 to 5.x write it.
 import { readFileSync } from 'node:fs';
+import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { type ProEvent, proBlocksRecurrenceToRfc5545, proRecurrenceToRfc5545 } from '#lib/import/pro-recurrence/rfc5545.js';
 
@@ -53,6 +54,20 @@ describe('classic _EventRecurrence meta', () => {
     const got = proRecurrenceToRfc5545(classic[name]!, event);
     if (want instanceof RegExp) expect(got).toEqual({ unsupported: expect.stringMatching(want) });
     else expect(got).toMatchObject({ lines: want });
+  });
+
+  it('expands in an RFC 5545 reader to the dates Pro makes', () => {
+    const firstDates = (name: string, n: number) => {
+      const got = proRecurrenceToRfc5545(classic[name]!, event) as { lines: string[] };
+      const recur = ICAL.Recur.fromString(got.lines[0]!.slice('RRULE:'.length));
+      const it = recur.iterator(ICAL.Time.fromDateTimeString('2027-03-01T19:00:00'));
+      return Array.from({ length: n }, () => it.next()?.toString().slice(0, 10));
+    };
+    expect(firstDates('monthly on the first Monday', 3)).toEqual(['2027-03-01', '2027-04-05', '2027-05-03']);
+    // An event off the rule's pattern: the rule alone yields only the pattern's dates (the event is DTSTART's).
+    expect(firstDates('monthly on day 31', 3)).toEqual(['2027-03-31', '2027-05-31', '2027-07-31']);
+    expect(firstDates('yearly in March and October on the last Sunday', 2)).toEqual(['2027-03-28', '2027-10-31']);
+    expect(firstDates('every other week on Monday, Wednesday and Friday, until a date', 5)).toEqual(['2027-03-01', '2027-03-03', '2027-03-05', '2027-03-15', '2027-03-17']);
   });
 
   it('returns excluded rules apart, for the caller to expand and subtract', () => {

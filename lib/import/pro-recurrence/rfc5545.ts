@@ -3,6 +3,9 @@
 // too); rules become RRULE lines, single extra dates RDATE, excluded dates EXDATE, all in the
 // event's time zone. Excluded rules come back apart (`excludeRules`), for the caller to expand
 // and subtract. What RFC 5545 cannot say as Pro meant it comes back as `unsupported`, in words.
+// An event off its rule's pattern (weekly on Wednesdays, starting on a Monday) is a set RFC 5545
+// leaves undefined: Pro counted the event as its first occurrence, and readers of the rule alone
+// (ical.js's iterator) skip it, so a caller expanding the lines adds the event's start itself.
 import { isFixedOffset, wallToUtc } from '#lib/domain/time/dates.js';
 import { phpUnserialize } from './php-unserialize.js';
 import { blockRules, classicRules, isObject, plain, type Rule, type Rules } from './shapes.js';
