@@ -11,10 +11,12 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 
 /**
  * Modules replaced in every bundle, relative to the repository root (esbuild's working directory).
- * The SDK's default credential chain gives way to the environment credentials Lambda provides.
+ * The SDK's default credential chain gives way to the environment credentials Lambda provides, and
+ * Node's web streams, which only middy's streaming mode would use, load when first used.
  */
 export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
   '@aws-sdk/credential-provider-node': './lib/runtime/lambda-credentials.ts',
+  'node:stream/web': './lib/http/lazy-web-streams.ts',
 };
 
 /** ESM bundles have no `require`; some bundled CommonJS dependencies still call it. */

@@ -1,7 +1,9 @@
-// The shared pipeline every handler runs: route checks, request decoding, language,
-// authentication, WordPress-style validation, the operation, and error mapping, in that order.
-// Written out rather than assembled with a middleware library: two steps do not need one, and
-// loading middy cost each cold start about 6 ms (it loads Node's web streams for its streaming mode).
+// The shared pipeline every handler runs, as middy middlewares in the usual order: the method's
+// dispatch, route checks with request decoding, language, authentication and WordPress-style
+// validation, then the operation; after it the write count, and the error mapping last.
+// middy's core imports Node's web streams for its streaming mode, which no answer here uses: the
+// bundles alias that import to lib/http/lazy-web-streams.ts, so a cold start does not load them.
+import middy, { type MiddlewareObj, type Request } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { Principal } from '#lib/contract/principal.js';
 import { challengeFor, identify } from '#lib/auth/sign-in.js';
@@ -47,7 +49,19 @@ type Result = APIGatewayProxyStructuredResultV2;
  * The decoded request travels from the route step to the operation on the Lambda context, with the
  * sign-in's bookkeeping when it runs beside the request (lib/auth/sign-in.ts).
  */
-type ContextWithRequest = Context & ImportingContext & { request?: RequestContext; aside?: Promise<void> };
+type ContextWithRequest = Context & ImportingContext & { request?: RequestContext; aside?: Promise<void>; chosen?: Chosen };
+
+/**
+ * What the dispatch step chose: the operation the request's method names (its own or a sibling it
+ * serves), the event as that operation sees it, and the log of a write operation's writes, so that
+ * a failure after one says that it may be stored.
+ */
+interface Chosen {
+  run: Runner;
+  event: Event;
+  writes?: WriteLog;
+}
+type Step = MiddlewareObj<Event, Result, Error, ContextWithRequest>;
 
 function pathCaptures(event: Event, op: Operation): { lang: Lang } & RequestContext['path'] {
   const p = event.pathParameters ?? {};
@@ -342,6 +356,28 @@ function runner(op: Operation, logic: Logic, html: HtmlFilters | undefined, once
 }
 
 /**
+ * After a write operation, its writes counted (`countWrite`), whether it answered or failed; the
+ * error mapping comes after it, so that a failure's answer goes out once the count has moved.
+ */
+const countedWrites: Step = {
+  after: ({ context }) => countWrite(context.chosen?.writes),
+  onError: ({ context }) => countWrite(context.chosen?.writes),
+};
+
+/**
+ * The last step of every failure: any error as WordPress answers it (`wpError`), for the operation
+ * the request's method chose (its own when the failure came before the choice).
+ */
+function wordPressErrors(op: Operation): Step {
+  return {
+    onError: (request: Request<Event, Result, Error, ContextWithRequest>) => {
+      const target = request.context.chosen?.run.op ?? op;
+      request.response = wpError(request.error, request.event, request.context.chosen?.writes, target.idempotent, target.methods.join(', '));
+    },
+  };
+}
+
+/**
  * Builds the Lambda handler of one operation from its logic. What the operation table says an
  * operation needs (the idempotency wrapper, the HTML filters, the siblings it serves for an
  * overridden method) its handler module passes in, so that only its bundle carries it; a module
@@ -363,45 +399,42 @@ export function handle<Id extends OperationId>(opId: Id, logic: Logic<ArgsOf<Id>
   for (const s of options.overrides ?? []) runners.set(s.op.id, runner(s.op, s.logic, s.html, direct));
 
   /** The operation the request's method names, and the event as that operation sees it (its method). */
-  const dispatch = (event: Event): { run: Runner; event: Event } => {
+  const dispatch = (event: Event): Chosen => {
     const sent = event.requestContext?.http?.method ?? 'GET';
     const wanted = requestedMethod(event);
-    if (wanted === sent) return { run: runners.get(op.id)!, event };
+    const chosen = (run: Runner, seen: Event): Chosen => ({ run, event: seen, writes: run.op.access === 'write' ? new WriteLog() : undefined });
+    if (wanted === sent) return chosen(runners.get(op.id)!, event);
     const target = operationFor(op, wanted);
     // WordPress: no handler of the route takes that method.
     if (!target) throw noRoute();
     const run = runners.get(target.id);
     if (!run) throw overrideRefused(sent, wanted);
-    return { run, event: { ...event, requestContext: { ...event.requestContext, http: { ...event.requestContext.http, method: wanted } } } };
+    return chosen(run, { ...event, requestContext: { ...event.requestContext, http: { ...event.requestContext.http, method: wanted } } });
   };
 
-  const run = async (event: Event, context: ContextWithRequest): Promise<Result> => {
-    let target = op;
-    let writes: WriteLog | undefined;
-    try {
-      const chosen = dispatch(event);
-      target = chosen.run.op;
-      // A write operation logs its writes, so that a failure after one says that it may be stored.
-      writes = target.access === 'write' ? new WriteLog() : undefined;
-      await chosen.run.route(chosen.event, context);
-      const work = writes ? loggingWrites(writes, () => chosen.run.operate(chosen.event, context)) : chosen.run.operate(chosen.event, context);
-      const result = await beforeTimeout(context.getRemainingTimeInMillis(), work);
-      await countWrite(writes);
-      return result;
-    } catch (err) {
-      await countWrite(writes);
-      return wpError(err, event, writes, target.idempotent, target.methods.join(', '));
-    }
-  };
+  const steps = middy<Event, Result, Error, ContextWithRequest>({ timeoutEarlyInMillis: 0 })
+    .use(wordPressErrors(op))
+    .use(countedWrites)
+    .use({ before: ({ event, context }) => void (context.chosen = dispatch(event)) })
+    .use({ before: ({ context }) => context.chosen!.run.route(context.chosen!.event, context) })
+    .handler(async (_event, context) => {
+      const { run, event, writes } = context.chosen!;
+      const work = writes ? loggingWrites(writes, () => run.operate(event, context)) : run.operate(event, context);
+      return beforeTimeout(context.getRemainingTimeInMillis(), work);
+    });
+
   return (event: Event, context: ContextWithRequest): Promise<Result> => {
     // Lambda gives each invocation a context of its own, but a caller (a test) may reuse one: a
     // request that fails before routing must not log the previous request's caller.
     context.request = undefined;
     context.aside = undefined;
+    context.chosen = undefined;
+    // The request's scopes (its deadline, link form and log context) hold across every step, so
+    // they wrap the chain: a middleware's before and after cannot keep an async scope open.
     return observe(
       { operation: op.id, event, functionRequestId: context.awsRequestId, role: () => callerRole(context.request?.principal) },
       // Lambda may freeze the process once the answer is out: nothing may still be running.
-      () => withDeadline(context.getRemainingTimeInMillis(), () => withLinkForm(linkFormOf(event), () => run(event, context).finally(() => context.aside))),
+      () => withDeadline(context.getRemainingTimeInMillis(), () => withLinkForm(linkFormOf(event), () => steps(event, context).finally(() => context.aside))),
     );
   };
 }

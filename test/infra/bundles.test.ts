@@ -60,7 +60,19 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe('function bundles', () => {
   it('the stack bundles with the same aliases the test builds with', () => {
-    expect(nodejsBundling().esbuildArgs).toEqual({ '--alias:@aws-sdk/credential-provider-node': './lib/runtime/lambda-credentials.ts' });
+    expect(nodejsBundling().esbuildArgs).toEqual({
+      '--alias:@aws-sdk/credential-provider-node': './lib/runtime/lambda-credentials.ts',
+      '--alias:node:stream/web': './lib/http/lazy-web-streams.ts',
+    });
+  });
+
+  it("run the HTTP pipeline on middy without loading Node's web streams when they load", () => {
+    for (const op of OPERATIONS) {
+      const inputs = bundles.get(op.id)!;
+      expect(has(inputs, 'node_modules/@middy/core/'), `${op.id} runs on middy`).toBe(true);
+      expect(has(inputs, 'lib/http/lazy-web-streams.ts'), `${op.id} takes the lazy web streams`).toBe(true);
+      expect(readFileSync(bundleOf(op.id), 'utf8'), `${op.id} imports node:stream/web`).not.toMatch(/["']node:stream\/web["']|["']stream\/web["']/);
+    }
   });
 
   it("are built for the Node of the functions' runtime, and that Node is pinned for this test", () => {
