@@ -3,8 +3,14 @@
 // import is the site's choice, so a redirect away from the owner's origin to a private, loopback
 // or link-local address (a cloud's metadata service at 169.254.169.254, a router at 10.0.0.1) is
 // refused before any request goes there, whether it names the address or a host resolving to one.
+// The address is checked again as the connection is made, with the same lookup: a name that
+// resolves to a public address for the check and to a private one for the request (DNS rebinding)
+// is refused too.
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { Readable } from 'node:stream';
 
 /** Redirects followed for one request before the import gives up. */
 export const MAX_REDIRECTS = 10;
@@ -71,6 +77,54 @@ export async function privateAddressOf(url: URL, resolve: typeof lookup = lookup
 
 export class RedirectRefused extends Error {}
 
+/** The address a connection away from the owner's origin was about to reach, refused. */
+export class PrivateAtConnect extends Error {
+  constructor(readonly address: string) {
+    super(`resolves to ${address} as the connection is made`);
+  }
+}
+
+/**
+ * A lookup for connections away from the owner's origin: it resolves with `resolve` and refuses
+ * a private address there, at connect time, so that what the request reaches is what was checked.
+ */
+function publicOnly(resolve: typeof lookup, refuse: (ip: string) => boolean): LookupFunction {
+  return (host, options, callback) => {
+    resolve(host, { all: true, verbatim: true }).then(
+      (addresses) => {
+        const refused = addresses.find((a) => refuse(a.address));
+        if (refused) return callback(new PrivateAtConnect(refused.address), '', 4);
+        if (options.all) return (callback as unknown as (err: null, all: typeof addresses) => void)(null, addresses);
+        const first = addresses.find((a) => !options.family || a.family === options.family) ?? addresses[0]!;
+        return callback(null, first.address, first.family);
+      },
+      (err: NodeJS.ErrnoException) => callback(err, '', 4),
+    );
+  };
+}
+
+/** Statuses whose answers have no body (a Response refuses one). */
+const NO_BODY = new Set([101, 204, 205, 304]);
+
+/**
+ * A GET away from the owner's origin, its connection made only to an address `refuse` lets
+ * through (`publicOnly`), as a fetch Response; redirects are not followed.
+ */
+export function getPublic(url: URL, headers: Record<string, string>, resolve: typeof lookup = lookup, refuse = isPrivateAddress): Promise<Response> {
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((done, fail) => {
+    const req = send(url, { method: 'GET', headers, lookup: publicOnly(resolve, refuse) }, (res: IncomingMessage) => {
+      const answer = new Headers();
+      for (const [name, value] of Object.entries(res.headers)) for (const v of [value ?? []].flat()) answer.append(name, v);
+      const status = res.statusCode ?? 502;
+      if (NO_BODY.has(status)) res.resume();
+      done(new Response(NO_BODY.has(status) ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>), { status, headers: answer }));
+    });
+    req.on('error', fail);
+    req.end();
+  });
+}
+
 /**
  * GETs `url`, following redirects by hand: within the owner's origin freely, with the
  * credentials; elsewhere without them (as fetch drops them), and never to a private, loopback or
@@ -89,7 +143,12 @@ export async function getFollowing(
   let trusted = true;
   for (let hop = 0; ; hop++) {
     trusted &&= current.origin === origin;
-    const res = await doFetch(current.href, { headers: trusted ? { ...headers, ...credentials } : headers, redirect: 'manual' });
+    const res = await (current.origin === origin
+      ? doFetch(current.href, { headers: trusted ? { ...headers, ...credentials } : headers, redirect: 'manual' })
+      : getPublic(current, headers, resolve).catch((err: unknown) => {
+          if (!(err instanceof PrivateAtConnect)) throw err;
+          throw new RedirectRefused(`${current.href} ${err.message}, a private, loopback or link-local address away from ${origin}: the import does not follow it.`);
+        }));
     const location = REDIRECTS.has(res.status) ? res.headers.get('location') : null;
     if (location === null) return res;
     await res.body?.cancel();

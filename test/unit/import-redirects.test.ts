@@ -5,7 +5,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LiveSite, SiteError } from '#lib/import/live-source.js';
-import { isPrivateAddress, MAX_REDIRECTS, privateAddressOf } from '#lib/import/redirects.js';
+import { getFollowing, getPublic, isPrivateAddress, MAX_REDIRECTS, PrivateAtConnect, privateAddressOf, RedirectRefused } from '#lib/import/redirects.js';
 
 describe('isPrivateAddress', () => {
   it('private, loopback, link-local, unspecified: IPv4, IPv6 and IPv4 in IPv6', () => {
@@ -135,5 +135,57 @@ describe('LiveSite.get behind redirects (a real server on 127.0.0.1)', () => {
     const r = await site().get('/same');
     expect(r).toMatchObject({ status: 200, body: { path: '/wp-json/target', authorized: true } });
     expect(seen.at(-1)?.path).toBe('/wp-json/target');
+  });
+});
+
+describe('a redirect away from the origin, checked again as its connection is made', () => {
+  let server: Server;
+  let port: number;
+  const paths: string[] = [];
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      paths.push(req.url ?? '');
+      if (req.url === '/start') res.writeHead(302, { location: `http://rebind.test:${port}/secret` }).end();
+      else if (req.url === '/empty') res.writeHead(204, { 'x-seen': req.headers.accept ?? '' }).end();
+      else if (req.url === '/moved') res.writeHead(301, { location: '/elsewhere' }).end();
+      else res.writeHead(200, { 'content-type': 'application/json', 'set-cookie': ['a=1', 'b=2'] }).end(JSON.stringify({ path: req.url, auth: req.headers.authorization ?? null }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  it('refuses a name that resolves to a public address for the check and to a private one for the request', async () => {
+    let lookups = 0;
+    // DNS rebinding: the first answer is public, every later one loopback.
+    const rebinding = (async () => (lookups++ === 0 ? [{ address: '93.184.216.34', family: 4 }] : [{ address: '127.0.0.1', family: 4 }])) as never;
+    const err = await getFollowing(`http://127.0.0.1:${port}/start`, { accept: 'application/json' }, { authorization: 'Basic x' }, fetch, rebinding).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(RedirectRefused);
+    expect((err as Error).message).toBe(
+      `http://rebind.test:${port}/secret resolves to 127.0.0.1 as the connection is made, a private, loopback or link-local address away from http://127.0.0.1:${port}: the import does not follow it.`,
+    );
+    expect(lookups).toBe(2);
+    expect(paths).not.toContain('/secret');
+  });
+
+  it('answers what the address it let through answered, as a fetch Response, without following its redirects', async () => {
+    const toLoopback = (async () => [{ address: '127.0.0.1', family: 4 }]) as never;
+    const open = () => false;
+    const ok = await getPublic(new URL(`http://somewhere.test:${port}/data`), { accept: 'application/json' }, toLoopback, open);
+    expect([ok.status, ok.headers.get('content-type'), ok.headers.get('set-cookie'), await ok.json()]).toEqual([
+      200,
+      'application/json',
+      'a=1, b=2',
+      { path: '/data', auth: null },
+    ]);
+    const empty = await getPublic(new URL(`http://somewhere.test:${port}/empty`), { accept: 'text/x-test' }, toLoopback, open);
+    expect([empty.status, empty.headers.get('x-seen'), await empty.text()]).toEqual([204, 'text/x-test', '']);
+    const moved = await getPublic(new URL(`http://somewhere.test:${port}/moved`), {}, toLoopback, open);
+    expect([moved.status, moved.headers.get('location')]).toEqual([301, '/elsewhere']);
+    // With the default check, the same address is refused at connect time.
+    await expect(getPublic(new URL(`http://somewhere.test:${port}/data`), {}, toLoopback)).rejects.toBeInstanceOf(PrivateAtConnect);
   });
 });
