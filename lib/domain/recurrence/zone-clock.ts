@@ -73,6 +73,16 @@ export class ZoneClock {
     return readTable(table, t);
   }
 
+  /** The instant of a wall time far from offset changes, or its readings with the offsets before and after one, and whether each holds. */
+  private readings(naive: number): { a: number; aHolds: boolean; b: number; bHolds: boolean } | number {
+    const early = this.offset(naive - EARLIEST);
+    const late = this.offset(naive + LATEST);
+    const a = naive - early;
+    if (early === late) return a;
+    const b = naive - late;
+    return { a, aHolds: this.offset(a) === early, b, bHolds: this.offset(b) === late };
+  }
+
   /**
    * The instant of a wall time (naive ms). A time the zone shows twice is the first of them, and
    * one it skips is read with the offset before the change, so it moves forward by the gap (RFC
@@ -80,16 +90,17 @@ export class ZoneClock {
    */
   toInstant(naive: number): number {
     if (this.fixed !== undefined) return naive - this.fixed;
-    const early = this.offset(naive - EARLIEST);
-    const late = this.offset(naive + LATEST);
-    if (early === late) return naive - early;
-    const a = naive - early;
-    const b = naive - late;
-    const aHolds = this.offset(a) === early;
-    const bHolds = this.offset(b) === late;
-    if (aHolds && bHolds) return Math.min(a, b);
-    if (bHolds) return b;
-    return a;
+    const r = this.readings(naive);
+    if (typeof r === 'number') return r;
+    if (r.aHolds && r.bHolds) return Math.min(r.a, r.b);
+    return r.bHolds ? r.b : r.a;
+  }
+
+  /** Whether the zone shows the wall time twice or never: readers of a TZID form differ on those. */
+  unclear(naive: number): boolean {
+    if (this.fixed !== undefined) return false;
+    const r = this.readings(naive);
+    return typeof r !== 'number' && r.aHolds === r.bHolds;
   }
 
   /** The wall time (naive ms) of an instant. */
