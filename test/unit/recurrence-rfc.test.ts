@@ -2,18 +2,14 @@
 // RFC lists for each (the first ones for a series that goes on forever).
 import { describe, expect, it } from 'vitest';
 import { expandSeries, occurrencesBetween } from '#lib/domain/recurrence/expand.js';
-import { parseRecurrence } from '#lib/domain/recurrence/parse.js';
+import { occurrencesOf, seriesOf } from '../support/recurrence.js';
 
 const NY = 'America/New_York';
 const NOW = new Date('1997-09-01T00:00:00Z');
 
 /** The series' occurrence starts (wall times in New York), the first `take` of them when given. */
 function starts(lines: string[], start: string, take?: number): string[] {
-  const parsed = parseRecurrence(lines, start, NY);
-  if (!parsed.ok) throw new Error(parsed.error.message);
-  const expanded = expandSeries(parsed.series, { now: NOW, horizonMonths: 120 });
-  if (!expanded.ok) throw new Error(expanded.error.message);
-  const all = expanded.occurrences.map((o) => o.start);
+  const all = occurrencesOf(expandSeries(seriesOf(lines, start, NY), { now: NOW, horizonMonths: 120 })).map((o) => o.start);
   return take === undefined ? all : all.slice(0, take);
 }
 
@@ -53,12 +49,10 @@ describe('RFC 5545 §3.8.5.3 examples', () => {
   });
 
   it('weekly for 10 occurrences, keeping 09:00 across the end of daylight time', () => {
-    const parsed = parseRecurrence(['RRULE:FREQ=WEEKLY;COUNT=10'], '1997-09-02 09:00:00', NY);
-    const expanded = parsed.ok && expandSeries(parsed.series, { now: NOW });
-    if (!expanded || !expanded.ok) throw new Error('no expansion');
-    expect(expanded.occurrences.map((o) => o.start)).toEqual(at9('1997-09-02 1997-09-09 1997-09-16 1997-09-23 1997-09-30 1997-10-07 1997-10-14 1997-10-21 1997-10-28 1997-11-04'));
-    expect(expanded.occurrences[0]!.utc).toBe('1997-09-02 13:00:00');
-    expect(expanded.occurrences[8]!.utc).toBe('1997-10-28 14:00:00');
+    const occurrences = occurrencesOf(expandSeries(seriesOf(['RRULE:FREQ=WEEKLY;COUNT=10'], '1997-09-02 09:00:00', NY), { now: NOW }));
+    expect(occurrences.map((o) => o.start)).toEqual(at9('1997-09-02 1997-09-09 1997-09-16 1997-09-23 1997-09-30 1997-10-07 1997-10-14 1997-10-21 1997-10-28 1997-11-04'));
+    expect(occurrences[0]!.utc).toBe('1997-09-02 13:00:00');
+    expect(occurrences[8]!.utc).toBe('1997-10-28 14:00:00');
   });
 
   it('weekly until December 24, 1997', () => {
@@ -198,10 +192,8 @@ describe('RFC 5545 §3.8.5.3 examples', () => {
   });
 
   it('every 4 years, the first Tuesday after a Monday in November (U.S. Presidential Election day)', () => {
-    const parsed = parseRecurrence(['RRULE:FREQ=YEARLY;INTERVAL=4;BYMONTH=11;BYDAY=TU;BYMONTHDAY=2,3,4,5,6,7,8'], '1996-11-05 09:00:00', NY);
-    const expanded = parsed.ok && expandSeries(parsed.series, { now: NOW, horizonMonths: 12 * 8 });
-    if (!expanded || !expanded.ok) throw new Error('no expansion');
-    expect(expanded.occurrences.map((o) => o.start)).toEqual(at9('1996-11-05 2000-11-07 2004-11-02'));
+    const series = seriesOf(['RRULE:FREQ=YEARLY;INTERVAL=4;BYMONTH=11;BYDAY=TU;BYMONTHDAY=2,3,4,5,6,7,8'], '1996-11-05 09:00:00', NY);
+    expect(occurrencesOf(expandSeries(series, { now: NOW, horizonMonths: 12 * 8 })).map((o) => o.start)).toEqual(at9('1996-11-05 2000-11-07 2004-11-02'));
   });
 
   it('the third instance into the month of one of Tuesday, Wednesday or Thursday, for the next 3 months (BYSETPOS)', () => {
@@ -216,10 +208,11 @@ describe('RFC 5545 §3.8.5.3 examples', () => {
 
   it('every 20 minutes from 9:00 AM to 4:40 PM every day', () => {
     const times = [9, 10, 11, 12, 13, 14, 15, 16].flatMap((h) => [0, 20, 40].map((m) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}:00`));
-    const parsed = parseRecurrence(['RRULE:FREQ=DAILY;BYHOUR=9,10,11,12,13,14,15,16;BYMINUTE=0,20,40'], '1997-09-02 09:00:00', NY);
-    const window = parsed.ok && occurrencesBetween(parsed.series, '1997-09-02 00:00:00', '1997-09-03 23:59:59');
-    if (!window || !window.ok) throw new Error('no expansion');
-    expect(window.occurrences.map((o) => o.start)).toEqual([...times.map((t) => `1997-09-02 ${t}`), ...times.map((t) => `1997-09-03 ${t}`)]);
+    const series = seriesOf(['RRULE:FREQ=DAILY;BYHOUR=9,10,11,12,13,14,15,16;BYMINUTE=0,20,40'], '1997-09-02 09:00:00', NY);
+    expect(occurrencesOf(occurrencesBetween(series, '1997-09-02 00:00:00', '1997-09-03 23:59:59')).map((o) => o.start)).toEqual([
+      ...times.map((t) => `1997-09-02 ${t}`),
+      ...times.map((t) => `1997-09-03 ${t}`),
+    ]);
   });
 
   it('WKST changes which days an every-other-week rule takes', () => {
