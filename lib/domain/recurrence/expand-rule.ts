@@ -15,6 +15,8 @@ export interface RulePlan {
   end: number;
   /** Skips the periods before this wall time (for rules without COUNT, whose count does not matter). */
   from?: number;
+  /** Occurrences before this wall time are counted for COUNT but neither kept nor held against `cap`. */
+  keepFrom?: number;
   /** More occurrences than this answers `overflow`. */
   cap: number;
   /** Days the series may still examine: a rule whose matches are far apart stops with `exhausted`. */
@@ -210,10 +212,13 @@ export function expandRule(plan: RulePlan): RuleExpansion {
   const { rule, start } = plan;
   const f = filtersOf(rule, start);
   const startDay = Math.floor(start / MS_DAY);
-  const result: RuleExpansion = { naives: start <= plan.end ? [start] : [], overflow: false, exhausted: false };
+  const keepFrom = plan.keepFrom ?? -Infinity;
+  const result: RuleExpansion = { naives: start <= plan.end && start >= keepFrom ? [start] : [], overflow: false, exhausted: false };
   const naives = result.naives;
+  const limit = rule.count ?? Infinity;
+  let counted = 1; // DTSTART
   let empty = 0;
-  for (let k = plan.from === undefined ? 0 : firstPeriod(rule, startDay, plan.from); ; k++) {
+  for (let k = plan.from === undefined ? 0 : firstPeriod(rule, startDay, plan.from); counted < limit; k++) {
     const period = periodAt(rule, f, startDay, k);
     if (period.spans.length && period.spans[0]![0] * MS_DAY > plan.end) return result;
     const found = periodOccurrences(plan, f, period);
@@ -222,11 +227,12 @@ export function expandRule(plan: RulePlan): RuleExpansion {
     if (found.length) empty = 0;
     for (const naive of found) {
       if (naive <= start) continue;
-      if (naive > plan.end || pastUntil(plan, naive)) return result;
-      if (rule.count !== undefined && naives.length >= rule.count) return result;
+      if (naive > plan.end || pastUntil(plan, naive) || counted >= limit) return result;
+      counted++;
+      if (naive < keepFrom) continue;
       naives.push(naive);
       if (naives.length > plan.cap) return { ...result, overflow: true };
     }
-    if (rule.count !== undefined && naives.length >= rule.count) return result;
   }
+  return result;
 }

@@ -29,7 +29,7 @@ export type Expanded = { ok: true; occurrences: Occurrence[] } | { ok: false; er
 export const DEFAULT_HORIZON_MONTHS = 60;
 export const DEFAULT_MAX_OCCURRENCES = 5_000;
 // Days a series may look through for its occurrences: a rule matching once in centuries stops here.
-const DAY_BUDGET = 2_000_000;
+const DAY_BUDGET = 500_000;
 const LAST_NAIVE = NAIVE_END - 1000;
 
 /** What to generate: up to `end` for unbounded rules (`window`: every rule), from `from` when given. */
@@ -38,7 +38,7 @@ interface Bounds {
   end: number;
   window: boolean;
   max: number;
-  /** Said of an unbounded rule that passes `max`. */
+  /** Said of a rule without COUNT or UNTIL that passes `max` (of any rule, in a window). */
   within: string;
 }
 
@@ -60,15 +60,16 @@ function gather(series: Series, clock: ZoneClock, bounds: Bounds, start: number)
   const found = new Map<number, number>();
   const add = (naive: number, instant: number) => found.set(series.allDay ? naive : instant, series.allDay ? naive : clock.toNaive(instant));
   const budget = { days: DAY_BUDGET };
+  // DTSTART is always in the set (RFC 5545 §3.8.5.2), with or without an RRULE.
+  add(start, clock.toInstant(start));
   for (const { line, rule } of series.rules) {
     const bounded = rule.count !== undefined || rule.until !== undefined;
     const plan: RulePlan = { rule, start, clock, end: bounded && !bounds.window ? LAST_NAIVE : bounds.end, cap: bounds.max + series.exdates.length, budget };
     if (rule.count === undefined) plan.from = bounds.from;
+    if (bounds.window) plan.keepFrom = bounds.from;
     const expansion = expandRule(plan);
     if (expansion.exhausted) return { line, message: `recurrence[${line}]: the rule matches too rarely to list (it looks through more than ${DAY_BUDGET} days)` };
-    if (expansion.overflow) {
-      return { line, message: `recurrence[${line}]: the series has more than ${bounds.max} occurrences${bounded || bounds.window ? '' : bounds.within}` };
-    }
+    if (expansion.overflow) return { line, message: `recurrence[${line}]: the series has more than ${bounds.max} occurrences${bounded ? '' : bounds.within}` };
     for (const naive of expansion.naives) add(naive, clock.toInstant(naive));
   }
   const startTime = start - Math.floor(start / MS_DAY) * MS_DAY;
@@ -98,7 +99,7 @@ function occurrences(series: Series, bounds: Bounds, to = LAST_NAIVE): Expanded 
   removeExdates(series, clock, found, start);
   const from = bounds.from ?? -Infinity;
   const kept = [...found].filter(([, naive]) => naive >= from && naive <= to).sort((a, b) => a[0] - b[0]);
-  if (kept.length > bounds.max) return fail(-1, `recurrence: the series has more than ${bounds.max} occurrences${bounds.window ? ' in the dates asked for' : ''}`);
+  if (kept.length > bounds.max) return fail(-1, `recurrence: the series has more than ${bounds.max} occurrences${bounds.window ? bounds.within : ''}`);
   const utcOf = (key: number, naive: number) => formatNaive(series.allDay ? clock.toInstant(naive) : key);
   return { ok: true, occurrences: kept.map(([key, naive]) => ({ start: formatNaive(naive), utc: utcOf(key, naive) })) };
 }
@@ -122,5 +123,6 @@ export function occurrencesBetween(series: Series, from: Wall, to: Wall, opts: {
   const a = parseNaive(from);
   const b = parseNaive(to);
   if (a === undefined || b === undefined) throw new RangeError(`Invalid wall time: ${a === undefined ? from : to}`);
-  return occurrences(series, { from: a, end: b, window: true, max: opts.maxOccurrences ?? DEFAULT_MAX_OCCURRENCES, within: '' }, b);
+  const max = opts.maxOccurrences ?? DEFAULT_MAX_OCCURRENCES;
+  return occurrences(series, { from: a, end: b, window: true, max, within: ' in the dates asked for' }, b);
 }
