@@ -253,15 +253,14 @@ describe('speed', () => {
     const series = seriesOf(['RRULE:FREQ=DAILY'], '2027-01-01 19:00:00', VILNIUS);
     const run = () => occurrencesOf(expandSeries(series, { now: NOW }));
     expect(run()).toHaveLength(1826);
-    const times: number[] = [];
-    for (let i = 0; i < 7; i++) {
+    let fastest = Infinity;
+    for (let i = 0; i < 15; i++) {
       const t = performance.now();
       run();
-      times.push(performance.now() - t);
+      fastest = Math.min(fastest, performance.now() - t);
     }
-    times.sort((a, b) => a - b);
-    // Around 3 ms on a loaded 2-core machine; the bound leaves room for a slower one.
-    expect(times[3]).toBeLessThan(25);
+    // Around 3 ms; the fastest of several runs, so that other work on a shared machine does not count.
+    expect(fastest).toBeLessThan(20);
   });
 
   it('keeps hostile series cheap', () => {
