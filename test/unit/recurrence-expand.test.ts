@@ -248,23 +248,15 @@ describe('occurrencesBetween', () => {
   });
 });
 
-describe('speed', () => {
-  it('expands a daily rule over five years (1,826 occurrences) in a few milliseconds', () => {
+describe('cost bounds', () => {
+  it('expands a daily rule over five years whole (1,826 occurrences)', () => {
     const series = seriesOf(['RRULE:FREQ=DAILY'], '2027-01-01 19:00:00', VILNIUS);
-    const run = () => occurrencesOf(expandSeries(series, { now: NOW }));
-    expect(run()).toHaveLength(1826);
-    let fastest = Infinity;
-    for (let i = 0; i < 15; i++) {
-      const t = performance.now();
-      run();
-      fastest = Math.min(fastest, performance.now() - t);
-    }
-    // Around 3 ms; the fastest of several runs, so that other work on a shared machine does not count.
-    expect(fastest).toBeLessThan(20);
+    const all = occurrencesOf(expandSeries(series, { now: NOW }));
+    expect(all).toHaveLength(1826);
+    expect(all.every((o) => o.start.endsWith(' 19:00:00'))).toBe(true);
   });
 
-  it('keeps hostile series cheap', () => {
-    const t = performance.now();
+  it('keeps hostile series within a budget of days looked through', () => {
     const lines = Array.from({ length: 100 }, () => 'RRULE:FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30;BYDAY=MO;COUNT=5000');
     // Each rule alone gives DTSTART only; together they pass the series' budget of days to look through.
     expect(starts(lines.slice(0, 10), '2027-01-01 09:00:00', NY)).toEqual(['2027-01-01 09:00:00']);
@@ -272,6 +264,5 @@ describe('speed', () => {
     expect(error.line).toBeGreaterThan(10);
     expect(error.message).toBe(`recurrence[${error.line}]: the rule matches too rarely to list (it looks through more than 500000 days)`);
     expect(errorOf(expand(Array(100).fill('RRULE:FREQ=DAILY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO;UNTIL=99991231T000000Z'), '2027-01-01 09:00:00', NY)).line).toBe(0);
-    expect(performance.now() - t).toBeLessThan(3000);
   });
 });
