@@ -27,8 +27,6 @@ const presentTerms = async (terms: TermItem[]) => {
   return terms.map((t) => presentTerm(t, paths.get(t.id)));
 };
 
-export { queryInput, type Source };
-
 /** A list attribute of an index item (a list, or a set as DynamoDB may return it). */
 export const asList = (v: unknown): number[] => (Array.isArray(v) ? v : v instanceof Set ? [...v] : []) as number[];
 
