@@ -6,7 +6,8 @@ import { LiveSite, SiteError, type LiveOptions } from './live-source.js';
 import { wxrRecords } from './wxr-source.js';
 import type { WxrEntry } from './wxr-types.js';
 import { KINDS, recordRefusal, type RecordKind, type SiteRecord } from './records.js';
-import { lastRun, rememberRun, writeRecords, type ImportSummary, type WriteOptions } from './writer.js';
+import { lastRun, rememberRun } from '#lib/store/import-log.js';
+import { writeRecords, type ImportSummary, type WriteOptions } from './writer.js';
 
 export interface LiveImport extends Omit<WriteOptions, 'progress'> {
   site: Omit<LiveOptions, 'since'>;

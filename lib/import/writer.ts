@@ -5,7 +5,7 @@
 // is not written again; the fingerprint is stored after the record, so that a run stopped between
 // the two writes the record again (the same values: an update that changes nothing else).
 import { pool } from '#lib/runtime/pool.js';
-import { deleteFingerprint, lastRun, putFingerprint, rememberRun, storedFingerprints } from '#lib/store/import-log.js';
+import { deleteFingerprint, putFingerprint, storedFingerprints } from '#lib/store/import-log.js';
 import { getItem } from '#lib/store/reads.js';
 import { termBySlug } from '#lib/store/partitions.js';
 import { keys, type Sequence } from '#lib/store/keys.js';
@@ -155,8 +155,6 @@ const refused = (res: ApiResult) => {
   const why = params && typeof params === 'object' ? Object.entries(params).map(([k, v]) => ` (${k}: ${String(v)})`) : [];
   return `${res.status} ${res.body?.code ?? ''}: ${res.body?.message ?? JSON.stringify(res.body).slice(0, 200)}${why.join('')}`;
 };
-
-export { lastRun, rememberRun };
 
 const SEQUENCE: Record<RecordKind, Sequence> = { user: 'user', category: 'term', tag: 'term', venue: 'post', organizer: 'post', event: 'post' };
 

@@ -1,6 +1,5 @@
 // Pieces shared by the post operations: publication dates, index attributes, linked records.
 import { config, type Lang } from '#lib/runtime/config.js';
-import { withShardTotals } from '#lib/store/record-shards.js';
 import { nowUtc, parseDate, utcToWall, wallToUtc } from '#lib/domain/time/dates.js';
 import { invalidParam } from '#lib/contract/errors.js';
 import type { RequestContext, RequestWith } from '#lib/contract/request.js';
@@ -15,6 +14,7 @@ import type { Linked } from '#lib/present/present.js';
 import { keepFor, termsFor } from './term-cache.js';
 import { waitAll } from '#lib/runtime/settle.js';
 import { languageTerms } from '#lib/store/partitions.js';
+import { languageTermsById } from '#lib/store/counted-reads.js';
 
 /** The publication date pair from `date` / `date_utc` (site zone), or `fallback`, or now. */
 export function publicationDates(
@@ -90,10 +90,6 @@ export function indexedTerm(t: TermItem): TermItem {
 /** Every term of a language (both taxonomies), from the `terms` index. */
 export const termsOf = (lang: Lang) => languageTerms(lang);
 
-/** Read units of a Query over `bytes` of items, or of that many small items read one by one. */
-const queryUnits = (bytes: number) => Math.ceil(bytes / 4096) * 0.5;
-const itemUnits = (n: number) => n * 0.5;
-
 /** How the terms of an answer may be read. */
 export interface TermReading {
   /** About the size of the language's terms (lib/store/stats.ts): a Query of them all may read less. */
@@ -103,28 +99,15 @@ export interface TermReading {
 }
 
 /**
- * Terms of one language by id: the kept ones when the answer is shared, then one batch read, or
- * one Query of the language's terms when `termBytes` says that reads less. A term the index does
- * not show yet (it follows the table within moments) is read directly.
+ * Terms of one language by id: the kept ones when the answer is shared, then the others as
+ * lib/store/counted-reads.ts reads them (one batch read, or one Query of the language's terms when
+ * `termBytes` says that reads less).
  */
 export async function loadTerms(lang: Lang, ids: ReadonlySet<number>, how: TermReading = {}): Promise<Map<number, TermItem>> {
   const out = termsFor(how.shared, ids);
   const wanted = new Set([...ids].filter((id) => !out.has(id)));
   if (!wanted.size) return out;
-  const termBytes = how.termBytes ?? 0;
-  if (termBytes > 0 && queryUnits(termBytes) < itemUnits(wanted.size)) {
-    for (const t of await termsOf(lang)) if (wanted.has(t.id)) out.set(t.id, t);
-  }
-  const unseen = [...wanted].filter((id) => !out.has(id));
-  if (unseen.length) {
-    const found = await batchGet(unseen.map(keys.term));
-    for (const id of unseen) {
-      const t = found.get(keyOf(keys.term(id)));
-      if (t) out.set(id, t);
-    }
-  }
-  // Split terms carry part of their counts in shards (lib/store/record-shards.ts).
-  for (const t of await withShardTotals([...wanted].flatMap((id) => (out.get(id)?.shards ? [out.get(id)!] : [])))) out.set(t.id, t);
+  for (const [id, t] of await languageTermsById(lang, wanted, how.termBytes)) out.set(id, t);
   keepFor(
     how.shared,
     [...wanted].map((id) => out.get(id)),

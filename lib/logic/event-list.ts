@@ -4,19 +4,20 @@
 // as it shows; totals come from per-month count buckets (lib/logic/event-writes.ts) plus
 // corrections that read at most the events of the window's edge days.
 import { apiBase } from '#lib/runtime/config.js';
-import { withShardTotals } from '#lib/store/record-shards.js';
 import { invalidParams, tec } from '#lib/contract/errors.js';
 import type { Reply } from '#lib/contract/reply.js';
 import { presentEvent, redact, type Linked } from '#lib/present/present.js';
 import { unlocked } from '#lib/auth/permissions.js';
 import { batchGet, Found, type ItemKey } from '#lib/store/reads.js';
+import { batchGetWithTerms } from '#lib/store/counted-reads.js';
 import { keys } from '#lib/store/keys.js';
 import { readStats, type LangStats } from '#lib/store/stats.js';
 import { ofKind, type EventItem, type TermItem } from '#lib/store/items.js';
 import { parseSearch } from '#lib/domain/search-terms.js';
 import { loadLinked } from './common.js';
 import { keepFor, termsFor } from './term-cache.js';
-import { asList, envelope, pageAndTotal, pageKeys, paging, statuses } from './lists.js';
+import { asList, envelope, paging, statuses } from './lists.js';
+import { pageAndTotal, pageKeys } from '#lib/store/list-pages.js';
 import { waitAll, withSideWork, type SideWork } from '#lib/runtime/settle.js';
 import { boundStart, windowOf, type EventListRequest } from './event-window.js';
 import type { ListPlan } from './event-plan.js';
@@ -160,23 +161,23 @@ async function indexPage(
   const counting = multi ? undefined : side.start(listTotal(src, w, stats));
   const { hits, total: counted } = multi ? await pageAndTotal(src, offset, perPage, false) : { hits: await pageKeys(src, offset, perPage, false), total: undefined };
   // The index items name the events' terms: the terms not kept are read with the events
-  // themselves and the filters' checks, in one batch.
+  // themselves and the filters' checks, in one batch (with their whole counts).
   const hitTerms = new Set<number>();
   for (const h of hits) for (const id of [...asList(h.item.categories), ...asList(h.item.tags)]) hitTerms.add(id);
   const known = termsFor(ctx.shared, hitTerms);
   const unread = [...hitTerms].filter((id) => !known.has(id));
-  const others = [...unread.map(keys.term), ...(f.checked ? [] : f.checkKeys)];
+  const checkKeys = f.checked ? [] : f.checkKeys;
   let found: Found<CheckedItem>;
   let shown = hits;
   if (feed) {
     // A feed holds the soonest events that one answer can hold (lib/logic/feed-reads.ts).
-    const [fitting, rest] = await waitAll([readFitting(hits.map((h) => keys.post(h.id))), batchGet(others)] as const);
+    const [fitting, rest] = await waitAll([readFitting(hits.map((h) => keys.post(h.id))), batchGetWithTerms(checkKeys, unread)] as const);
     found = new Found<CheckedItem>([...rest, ...fitting.found]);
     shown = hits.slice(0, fitting.count);
-  } else found = await batchGet<CheckedItem>([...hits.map((h) => keys.post(h.id)), ...others]);
+  } else found = await batchGetWithTerms<CheckedItem>([...hits.map((h) => keys.post(h.id)), ...checkKeys], unread);
   if (!f.checked) f.verify(found);
   const events = shown.flatMap((h) => ofKind(found.get(keys.post(h.id)), 'event') ?? []);
-  const read = await withShardTotals(unread.flatMap((id) => found.get(keys.term(id)) ?? []));
+  const read = unread.flatMap((id) => found.get(keys.term(id)) ?? []);
   keepFor(ctx.shared, read);
   for (const t of read) known.set(t.id, t);
   return { events, total: counted ?? (await counting!), known };

@@ -31,18 +31,19 @@ import { exactByWords, keyRun, MAX_WORD_LENGTH, vocabShard } from '#lib/domain/s
 import { matchesSearch, type SearchTerms } from '#lib/domain/search-terms.js';
 import type { Lang } from '#lib/runtime/config.js';
 import { batchGet, Found, keyOf, query, queryAll } from '#lib/store/reads.js';
+import { batchGetWithTerms } from '#lib/store/counted-reads.js';
 import { keys, listKeys } from '#lib/store/keys.js';
 import { recentState, vocabGroup } from '#lib/store/recent-writes.js';
 import { ofKind, type AnyPost, type EventItem, type TermItem, type WordItem } from '#lib/store/items.js';
 
 /** What a search's batch reads hold: records, terms and word entries. */
 type SearchRead = AnyPost | TermItem | WordItem;
-import { withShardTotals } from '#lib/store/record-shards.js';
 import { waitAll } from '#lib/runtime/settle.js';
 import { matchesFilters, type Filtered } from './event-in-memory.js';
 import { readFitting, SearchRoom } from './feed-reads.js';
-import { asList, nonEmpty, pageAndTotal, pageKeys, type Source } from './lists.js';
-import { filters } from '#lib/store/list-index.js';
+import { asList } from './lists.js';
+import { nonEmpty, pageAndTotal, pageKeys } from '#lib/store/list-pages.js';
+import { filters, type Source } from '#lib/store/list-index.js';
 import { keepFor, termsFor } from './term-cache.js';
 import { listTotal } from './event-totals.js';
 import { queryInputOf, sources, type EventSource } from './event-sources.js';
@@ -190,8 +191,11 @@ class Merged {
   }
 }
 
-/** A match: its id, sort key, record when read, and index entry when it came from the index. */
-type Hit = [number, string, EventItem | undefined, IndexItem?];
+/**
+ * A match: its id, sort key, record when read, and index entry when it came from the index (read
+ * only for the terms it names).
+ */
+type Hit = [number, string, EventItem | undefined, Record<string, unknown>?];
 
 /** A page's events, and the terms read with them (kept ones included). */
 interface SearchPage {
@@ -202,17 +206,17 @@ interface SearchPage {
 
 /**
  * The terms that the index entries of a page name, as a list page reads them: the kept ones, and
- * the keys of the others, which join the page's batch read.
+ * the ids of the others, which join the page's batch read (batchGetWithTerms).
  */
 function termsNamed(ctx: EventListRequest, items: (Record<string, unknown> | undefined)[]) {
   const ids = new Set(items.flatMap((i) => (i ? [...asList(i.categories), ...asList(i.tags)] : [])));
   const kept = termsFor(ctx.shared, ids);
   const unread = [...ids].filter((id) => !kept.has(id));
   return {
-    keys: unread.map(keys.term),
+    ids: unread,
     /** The terms, once the batch read `found`. */
-    async with(found: Found<SearchRead>): Promise<Map<number, TermItem>> {
-      const read = await withShardTotals(unread.flatMap((id) => found.get(keys.term(id)) ?? []));
+    with(found: Found<SearchRead>): Map<number, TermItem> {
+      const read = unread.flatMap((id) => found.get(keys.term(id)) ?? []);
       keepFor(ctx.shared, read);
       for (const t of read) kept.set(t.id, t);
       return kept;
@@ -239,8 +243,8 @@ async function recordsOf(ctx: EventListRequest, page: Hit[], feed: boolean): Pro
         ctx,
         page.flatMap(([, , e, item]) => (e ? [] : [item])),
       );
-      found = new Found<SearchRead>([...known, ...(await batchGet<SearchRead>([...unread, ...named.keys]))]);
-      terms = await named.with(found);
+      found = new Found<SearchRead>([...known, ...(await batchGetWithTerms<SearchRead>(unread, named.ids))]);
+      terms = named.with(found);
     }
   }
   const events = list.slice(0, count).flatMap((k) => ofKind(found.get(k), 'event') ?? []);
@@ -279,8 +283,8 @@ async function wordPage(plan: ListPlan, term: string, word: string, recent: numb
     ctx,
     around.map((h) => h.item),
   );
-  const found = fold ? await batchGet<SearchRead>([...recentKeys, ...around.map((h) => keys.post(h.id)), ...named.keys], recent.length > 0) : early;
-  const foldedTerms = fold ? await named.with(found) : new Map<number, TermItem>();
+  const found = fold ? await batchGetWithTerms<SearchRead>([...recentKeys, ...around.map((h) => keys.post(h.id))], named.ids, recent.length > 0) : early;
+  const foldedTerms = fold ? named.with(found) : new Map<number, TermItem>();
   const partitions = new Set(src.map((s) => s.partition));
   // What the counts hold of the recent events (their index entries), and what they hold now.
   const stale = recent.map((id) => found.get(keys.word(id, word))).filter((item) => item !== undefined && partitions.has(String(item.gsi2pk)) && inList(item, plan)).length;
@@ -288,7 +292,7 @@ async function wordPage(plan: ListPlan, term: string, word: string, recent: numb
     .flatMap((id) => ofKind(found.get(keys.post(id)), 'event') ?? [])
     .filter((e) => inList(e, plan) && findable(ctx, e) && matchesSearch(e, { include: [term], exclude: [] }));
   const merged: Hit[] = [
-    ...hits.map((h): Hit => [h.id, String(h.item.gsi2sk), ofKind(found.get(keys.post(h.id)), 'event'), h.item as IndexItem]),
+    ...hits.map((h): Hit => [h.id, String(h.item.gsi2sk), ofKind(found.get(keys.post(h.id)), 'event'), h.item]),
     ...fresh.map((e): Hit => [e.id, sortKey(e), e]),
   ];
   merged.sort(byOrder);

@@ -2,8 +2,8 @@
 import { LIST_LIMITS } from '#lib/contract/budget.js';
 import { listKeys } from '#lib/store/keys.js';
 import { wordDim } from '#lib/domain/search-words.js';
-import { asList, ownFilter, queryInput, withFilters, type Source } from './lists.js';
-import type { Test } from '#lib/store/list-index.js';
+import { asList, ownFilter, withFilters } from './lists.js';
+import { queryInput, type Source, type Test } from '#lib/store/list-index.js';
 import type { Filters } from './event-filters.js';
 import { HIGH, type EventListRequest, type Window } from './event-window.js';
 

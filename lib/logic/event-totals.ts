@@ -4,7 +4,7 @@ import { bucketMonth, bucketOf } from '#lib/store/keys.js';
 import type { LangStats } from '#lib/store/stats.js';
 import { bucketsBound } from '#lib/store/durations.js';
 import { waitAll } from '#lib/runtime/settle.js';
-import { total } from './lists.js';
+import { total } from '#lib/store/list-pages.js';
 import type { EventSource } from './event-sources.js';
 import { HIGH, type Window } from './event-window.js';
 import { countBuckets } from '#lib/store/partitions.js';

@@ -2,8 +2,6 @@
 // (small items), then the page's records and their links in batch reads.
 import { placeMatches } from '#lib/domain/search-terms.js';
 import { apiBase, config, withQuery, type Lang } from '#lib/runtime/config.js';
-import { withShardTotals } from '#lib/store/record-shards.js';
-import { readStats } from '#lib/store/stats.js';
 import { invalidParam, tec } from '#lib/contract/errors.js';
 import { json, type Reply } from '#lib/contract/reply.js';
 import { callerId, isEditor } from '#lib/auth/permissions.js';
@@ -11,15 +9,15 @@ import type { ArgsOf } from '#lib/contract/operations.js';
 import type { RequestContext, RequestWith } from '#lib/contract/request.js';
 import { presentOrganizer, presentTerm, presentVenue } from '#lib/present/present.js';
 import { POST_STATUSES } from '#lib/contract/args/common.js';
-import { batchGet, count, getItem, keyOf, query, queryAll, type Key } from '#lib/store/reads.js';
-import { termBySlug } from '#lib/store/partitions.js';
-import { keys, listKeys, termKeys, type PostKind, type Taxonomy } from '#lib/store/keys.js';
+import { batchGet, getItem, queryAll, type Found } from '#lib/store/reads.js';
+import { countedTermBySlug, countedTerms, splitPlaceTotals, taxonomyTerms, taxonomyTermsPage } from '#lib/store/counted-reads.js';
+import { pageAndTotal } from '#lib/store/list-pages.js';
+import { keys, listKeys, type PostKind, type Taxonomy } from '#lib/store/keys.js';
 import { nowUtc } from '#lib/domain/time/dates.js';
-import { isPlace, ofKind, type OrganizerItem, type TermItem, type VenueItem } from '#lib/store/items.js';
-import { INDEXES } from '#lib/store/table.js';
+import { ofKind, type OrganizerItem, type TermItem, type VenueItem } from '#lib/store/items.js';
 import { waitAll } from '#lib/runtime/settle.js';
 import { archivePaths } from './term-paths.js';
-import { filters, queryInput, type Source, type Test } from '#lib/store/list-index.js';
+import { queryInput, type Source, type Test } from '#lib/store/list-index.js';
 
 /** Terms as presentTerm shows them, each category linked under its ancestors. */
 const presentTerms = async (terms: TermItem[]) => {
@@ -27,81 +25,8 @@ const presentTerms = async (terms: TermItem[]) => {
   return terms.map((t) => presentTerm(t, paths.get(t.id)));
 };
 
-export { queryInput, type Source };
-
 /** A list attribute of an index item (a list, or a set as DynamoDB may return it). */
 export const asList = (v: unknown): number[] => (Array.isArray(v) ? v : v instanceof Set ? [...v] : []) as number[];
-
-/**
- * The largest page of keys one Query asks for (DynamoDB takes at most 2^31-1, and a page ends at
- * 1 MB anyway): a deep page reads its keys in as few requests as DynamoDB allows, since the
- * request budget (lib/contract/budget.ts) counts requests and read units cost the same either way.
- */
-const MAX_QUERY_LIMIT = 100_000;
-
-/**
- * The matches `offset … offset+limit` across partitions, merged in sort-key order and without
- * repeats (an event in two of the partitions of an OR filter is listed once). Each partition is
- * read only as far as the page needs, so the cost follows the page, not the table.
- */
-export async function pageKeys(sources: Source[], offset: number, limit: number, descending: boolean): Promise<Hit[]> {
-  const want = offset + limit;
-  // The partitions are independent: they are read at the same time.
-  const read = await waitAll(
-    sources.filter(nonEmpty).map(async (s): Promise<SourceItems> => {
-      const items: Record<string, string | number>[] = [];
-      let start: Record<string, unknown> | undefined;
-      do {
-        const out = await query<Record<string, string | number>>({
-          ...queryInput(s, descending),
-          // Limit counts the items read before a filter drops some: a filtered partition asks for twice as many.
-          Limit: Math.min(Math.max(want - items.length, 1) * (filters(s) ? 2 : 1), MAX_QUERY_LIMIT),
-          ExclusiveStartKey: start,
-        });
-        items.push(...(s.keep ? out.items.filter(s.keep) : out.items).slice(0, want - items.length));
-        start = out.last;
-      } while (start && items.length < want);
-      return { s, items };
-    }),
-  );
-  return mergeHits(read, descending).slice(offset, want);
-}
-
-type Hit = Key & { id: number; item: Record<string, unknown> };
-type SourceItems = { s: Source; items: Record<string, string | number>[] };
-
-/** The index items of several sources in one order, each record once (its first place). */
-function mergeHits(read: SourceItems[], descending: boolean): Hit[] {
-  const merged = read.flatMap(({ s, items }) =>
-    items.map((item) => ({ sort: String(item[(s.index ?? INDEXES.list).sortKey]), hit: { pk: String(item.pk), sk: String(item.sk), id: Number(item.id), item } })),
-  );
-  merged.sort((a, b) => (descending ? b.sort.localeCompare(a.sort) : a.sort.localeCompare(b.sort)));
-  const seen = new Set<number>();
-  return merged.filter((m) => !seen.has(m.hit.id) && !!seen.add(m.hit.id)).map((m) => m.hit);
-}
-
-/**
- * A page and the total of some list partitions in one read of each: every key. Counting reads
- * every key anyway (DynamoDB charges a COUNT query for the items it reads), so where the total
- * needs a count query this costs no more read units and one request less.
- */
-export async function pageAndTotal(sources: Source[], offset: number, limit: number, descending: boolean): Promise<{ hits: Hit[]; total: number }> {
-  const read = await waitAll(
-    sources
-      .filter(nonEmpty)
-      .map((s) => queryAll<Record<string, string | number>>(queryInput(s, descending)).then((items) => ({ s, items: s.keep ? items.filter(s.keep) : items }))),
-  );
-  const unique = mergeHits(read, descending);
-  return { hits: unique.slice(offset, offset + limit), total: unique.length };
-}
-
-/** A source whose range is inverted (start after end) matches nothing and is not queried. */
-export const nonEmpty = (s: Source) => !(s.from && s.to && s.from > s.to);
-
-export async function total(sources: Source[]): Promise<number> {
-  const counts = await waitAll(sources.filter(nonEmpty).map((s) => count(queryInput(s, false))));
-  return counts.reduce((a, b) => a + b, 0);
-}
 
 /** PHP's http_build_query encoding, which TEC's next/previous links use. */
 export const encodeQuery = (q: [string, string][]) => q.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v).replace(/%20/g, '+')}`).join('&');
@@ -182,14 +107,6 @@ export function ownFilter(status: string, ownBy: number | undefined): Test | und
 export function withFilters(base: Source, ...tests: (Test | undefined)[]): Source {
   const more = tests.filter((t) => t !== undefined);
   return more.length ? { ...base, where: [...(base.where ?? []), ...more] } : base;
-}
-
-/** The language's split venues and organizers with their linked-event totals (usually none). */
-async function splitPlaceTotals(lang: Lang): Promise<Map<number, number>> {
-  const ids = (await readStats(lang)).splitPlaces;
-  if (!ids?.size) return new Map();
-  const records = [...(await batchGet([...ids].map(keys.post))).values()].filter(isPlace);
-  return new Map((await withShardTotals(records)).map((r) => [r.id, r.linkedEvents ?? 0]));
 }
 
 /** Every venue or organizer of some list partitions (for the filters that must look at record fields). */
@@ -301,11 +218,17 @@ const TERM_ORDER: Record<string, (a: TermItem, b: TermItem) => number> = {
   description: (a, b) => a.description.localeCompare(b.description) || a.id - b.id,
 };
 
-/** Terms named by id must exist in the taxonomy; unknown ones are a 400 naming the parameter (`strict`), else are left out. */
-async function existingTerms(name: string, ids: number[], taxonomy: Taxonomy, strict = true): Promise<TermItem[]> {
-  const found = await batchGet(ids.map(keys.term));
+/** The terms of some ids, as stored (for checks that they exist). */
+const storedTerms = (ids: number[]) => batchGet(ids.map(keys.term));
+
+/**
+ * Terms named by id must exist in the taxonomy; unknown ones are a 400 naming the parameter
+ * (`strict`), else are left out. `read` reads them (as stored, or with their whole counts).
+ */
+async function existingTerms(name: string, ids: number[], taxonomy: Taxonomy, strict = true, read: (ids: number[]) => Promise<Found<TermItem>> = storedTerms): Promise<TermItem[]> {
+  const found = await read(ids);
   return ids.flatMap((id) => {
-    const t = found.get(keyOf(keys.term(id)));
+    const t = found.get(keys.term(id));
     if (t?.taxonomy === taxonomy) return [t];
     if (strict) throw invalidParam(name, `${name} contains ${id}, which is not an existing ${taxonomy} id.`);
     return [];
@@ -338,28 +261,26 @@ export interface TermQuery {
  */
 export async function queryTerms(lang: Lang, q: TermQuery): Promise<{ terms: TermItem[]; total: number }> {
   const { taxonomy, offset, perPage, hideEmpty } = q;
-  const whole: Source = { index: INDEXES.terms, partition: termKeys.partition(lang), ...termKeys.range(taxonomy) };
   const filtered = q.search !== undefined || q.exclude !== undefined || q.include !== undefined || q.parent !== undefined || q.of !== undefined || q.slugs !== undefined;
   if (!filtered && q.orderby === 'name' && !hideEmpty) {
-    // The `terms` index holds whole terms: the page's index items are the page. (`hide_empty`
-    // reads them all below: a split term's own count is only a part of it, and its total, like
-    // the list's, needs every term read anyway; lib/store/record-shards.ts.)
-    const { hits, total } = await pageAndTotal([whole], offset, perPage, q.order === 'desc');
-    return { terms: await withShardTotals(hits.map((h) => h.item as unknown as TermItem)), total };
+    // A page of the `terms` index is the page. (`hide_empty` reads them all below: a split term's
+    // own count is only a part of it, and its total, like the list's, needs every term read
+    // anyway; lib/store/record-shards.ts.)
+    return taxonomyTermsPage(lang, taxonomy, { offset, limit: perPage, descending: q.order === 'desc' });
   }
+  // The candidates are read with their whole counts (lib/store/counted-reads.ts).
   let candidates: TermItem[];
   if (q.of !== undefined) {
-    candidates = [...(await batchGet(q.of.map(keys.term))).values()];
+    candidates = [...(await countedTerms(q.of)).values()];
   } else if (q.include !== undefined) {
-    candidates = await existingTerms('include', q.include, taxonomy, q.strict);
+    candidates = await existingTerms('include', q.include, taxonomy, q.strict, (ids) => countedTerms(ids, taxonomy));
   } else if (q.slugs?.length === 1) {
-    const hit = await termBySlug(taxonomy, lang, q.slugs[0]!);
+    const hit = await countedTermBySlug(taxonomy, lang, q.slugs[0]!);
     candidates = hit ? [hit] : [];
   } else {
-    // More slugs than one: the language's terms, filtered below.
-    candidates = await queryAll<TermItem>(queryInput(whole, false));
+    // More slugs than one: the taxonomy's terms, filtered below.
+    candidates = await taxonomyTerms(lang, taxonomy);
   }
-  candidates = await withShardTotals(candidates);
   const exclude = q.exclude === undefined ? [] : q.strict ? (await existingTerms('exclude', q.exclude, taxonomy)).map((t) => t.id) : q.exclude;
   if (q.strict && q.parent !== undefined && q.parent !== 0) await existingTerms('parent', [q.parent], 'category');
   const search = q.search?.toLowerCase();

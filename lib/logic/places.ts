@@ -16,7 +16,7 @@ import { nextId } from '#lib/store/ids.js';
 import type { ImportedRecord } from '#lib/contract/imported.js';
 import { freeSlug, idAndSlug } from '#lib/store/slugs.js';
 import { keys } from '#lib/store/keys.js';
-import type { OrganizerItem, VenueItem } from '#lib/store/items.js';
+import { ofKind, type OrganizerItem, type VenueItem } from '#lib/store/items.js';
 import { checked, writeChecked } from '#lib/store/precondition.js';
 import { refreshCards, REQUEST_FAN_OUT } from './cards.js';
 import { authorOf, indexed, keptText, modifiedNow, newId, ownImported, publicationDates } from './common.js';
@@ -73,10 +73,10 @@ export function placeFrom(
     ...(old?.shards === undefined ? {} : { shards: old.shards, shardGen: old.shardGen }),
   };
   if (kind === 'organizer') {
-    const o = old as OrganizerItem | undefined;
+    const o = ofKind(old, 'organizer');
     return { ...common, kind, phone: str(p.phone, o?.phone), email: str(p.email, o?.email).trim() };
   }
-  const v = old as VenueItem | undefined;
+  const v = ofKind(old, 'venue');
   const venue: VenueItem = {
     ...common,
     kind,

@@ -6,11 +6,11 @@ import { json, type Reply } from '#lib/contract/reply.js';
 import { isEditor, requireRole, requireWrite } from '#lib/auth/permissions.js';
 import type { RequestContext, RequestWith } from '#lib/contract/request.js';
 import { getItem } from '#lib/store/reads.js';
-import { del, putIfVersion, transact } from '#lib/store/transactions.js';
+import { del, putIfVersion, transact, type TransactItem } from '#lib/store/transactions.js';
 import { deleteWithShards, shardWrites } from '#lib/store/record-shards.js';
 import { withRetry } from '#lib/store/retry.js';
 import { keys, type PostKind } from '#lib/store/keys.js';
-import { ofKind, type AnyPost, type EventItem } from '#lib/store/items.js';
+import { ofKind, type AnyPost } from '#lib/store/items.js';
 import { checked, writeChecked, type Checked } from '#lib/store/precondition.js';
 import { indexed, modifiedNow, ownImported } from './common.js';
 import { REQUEST_FAN_OUT } from './cards.js';
@@ -69,20 +69,26 @@ async function trash(ctx: RequestContext, kind: PostKind, id: number, check: Che
   return withRetry(async () => {
     const old = (await getItem(keys.post(id)))!;
     if (old.status === 'trash') throw tec.inTrash(kind);
-    // WordPress renames a trashed post's slug, which frees the original one.
-    const next = {
-      ...old,
-      status: 'trash',
-      trashedFrom: old.status,
-      slug: `${old.slug}__trashed`,
-      ...modifiedNow(ctx.now, ownImported(ctx.imported, 'post', old.id)),
-      version: old.version + 1,
-    } as AnyPost;
-    const items =
-      kind === 'event'
-        ? eventTransaction(old as EventItem, next as EventItem, config().tableName).items
-        : [putIfVersion(indexed(next), old.version), del(keys.slugGuard(kind, old.lang, old.slug)), ...shardWrites(old, next)];
+    let next: AnyPost;
+    let items: TransactItem[];
+    if (old.kind === 'event') {
+      const event = trashed(ctx, old);
+      [next, items] = [event, eventTransaction(old, event, config().tableName).items];
+    } else {
+      const place = trashed(ctx, old);
+      [next, items] = [place, [putIfVersion(indexed(place), old.version), del(keys.slugGuard(kind, old.lang, old.slug)), ...shardWrites(old, place)]];
+    }
     await writeChecked(items, check, () => transact(items));
     return next;
   });
 }
+
+/** A record moved to the trash. WordPress renames a trashed post's slug, which frees the original one. */
+const trashed = <T extends AnyPost>(ctx: RequestContext, old: T): T => ({
+  ...old,
+  status: 'trash',
+  trashedFrom: old.status,
+  slug: `${old.slug}__trashed`,
+  ...modifiedNow(ctx.now, ownImported(ctx.imported, 'post', old.id)),
+  version: old.version + 1,
+});

@@ -1,6 +1,5 @@
 // Categories and tags (docs/tec-behaviour.md §3.6, §5.4, §6.3): WordPress's terms controller semantics.
 import { ApiError, invalidParam, tec } from '#lib/contract/errors.js';
-import { withShardTotal } from '#lib/store/record-shards.js';
 import { json, recordReply, type Reply } from '#lib/contract/reply.js';
 import { requireEditor } from '#lib/auth/permissions.js';
 import type { ArgsOf } from '#lib/contract/operations.js';
@@ -8,6 +7,7 @@ import type { RequestContext } from '#lib/contract/request.js';
 import { presentTerm } from '#lib/present/present.js';
 import { slugify } from '#lib/domain/slug.js';
 import { getItem } from '#lib/store/reads.js';
+import { termToWrite } from '#lib/store/counted-reads.js';
 import { del, put, putIfVersion, transact, type TransactItem } from '#lib/store/transactions.js';
 import { deleteWithShards } from '#lib/store/record-shards.js';
 import { withRetry } from '#lib/store/retry.js';
@@ -17,7 +17,7 @@ import type { TermItem } from '#lib/store/items.js';
 import { checked, writeChecked } from '#lib/store/precondition.js';
 import { addTermBytes, itemBytes } from '#lib/store/stats.js';
 import { indexedTerm, newId, termsOf } from './common.js';
-import { findTerm, singleTerm, taxonomyOf } from './term-reads.js';
+import { findTerm, pathTerm, singleTerm, taxonomyOf } from './term-reads.js';
 import { newTermItem, termWrites } from './term-items.js';
 import { REQUEST_FAN_OUT } from './cards.js';
 import { unlinkTerm } from './unlink.js';
@@ -103,11 +103,14 @@ export async function storeNewTerm(ctx: RequestContext<TermCreate>): Promise<Ter
 }
 
 export async function updateTerm(ctx: RequestContext<TermUpdate>): Promise<Reply> {
-  const term = (await withShardTotal(await storeTermChanges(ctx)))!;
+  const term = await storeTermChanges(ctx);
   return recordReply(200, await singleTerm(ctx, term), term);
 }
 
-/** Saves the changes the request asks for to the term its path names: editors only. */
+/**
+ * Saves the changes the request asks for to the term its path names: editors only. Answers the
+ * term written, with its whole count (lib/store/counted-reads.ts).
+ */
 export async function storeTermChanges(ctx: RequestContext<TermUpdate>): Promise<TermItem> {
   requireEditor(ctx.principal);
   const found = await findTerm(ctx);
@@ -115,7 +118,8 @@ export async function storeTermChanges(ctx: RequestContext<TermUpdate>): Promise
   const taxonomy = taxonomyOf(ctx);
   const parent = await parentOf(ctx, taxonomy, found.parent, found.id);
   return withRetry(async () => {
-    const old = await findTerm(ctx);
+    const read = await termToWrite(ctx.path.id!);
+    const old = pathTerm(ctx, read?.stored);
     const name = (ctx.params.name ?? old.name).trim();
     const slug = ctx.params.slug !== undefined ? slugify(ctx.params.slug) || old.slug : old.slug;
     const next = indexedTerm({ ...old, name, slug, parent, description: ctx.params.description ?? old.description, version: old.version + 1 });
@@ -128,7 +132,7 @@ export async function storeTermChanges(ctx: RequestContext<TermUpdate>): Promise
     }
     await writeChecked(writes, check, () => transact(writes, guardError(writes, next)));
     await addTermBytes(old.lang, itemBytes(next) - itemBytes(old));
-    return next;
+    return { ...next, count: read!.shown.count };
   });
 }
 

@@ -18,7 +18,7 @@ const withoutCard = (cards: EventItem['cards'], id: number) => (cards ? Object.f
 const UNLINK_AT_ONCE = 16;
 
 /**
- * Removes every link item in a venue's, organizer's or term's partition, rewriting each event
+ * Removes every link item in the partition of `target` (a venue, organizer or term), rewriting each event
  * (each in its own transaction, several at once, while there is time; see `fanOut`), unless there
  * are more than `limit`: then nothing, and the stream consumer unlinks them
  * (lib/stream/cards-trigger.ts). Idempotent: an unlinked event has no link item left.
@@ -27,14 +27,19 @@ const UNLINK_AT_ONCE = 16;
  * transactions that writes the target (its counts) carries the checked version: until one has,
  * events are unlinked one at a time. Returns the check when none did, for the caller's own write.
  */
-export async function unlinkEvents(targetPk: string, drop: (e: EventItem) => EventItem, now: Date, limit = Infinity, check?: Checked): Promise<Checked | undefined> {
-  const links = await linkItems(targetPk, { limit });
+export async function unlinkEvents(
+  target: ItemKey<AnyPost | TermItem>,
+  drop: (e: EventItem) => EventItem,
+  now: Date,
+  limit = Infinity,
+  check?: Checked,
+): Promise<Checked | undefined> {
+  const links = await linkItems(target.pk, { limit });
   if (!links) return check;
   // The stream consumer may unlink after the record itself was deleted: its counts are gone with
   // it, so the events' transactions must not update (or require) it.
-  const target: ItemKey<AnyPost | TermItem> = targetPk.startsWith('TERM#') ? keys.term(Number(targetPk.slice(5))) : keys.post(Number(targetPk.slice(5)));
   const gone = links.length > 0 && !(await getItem(target));
-  const skip = gone ? new Set([targetPk]) : undefined;
+  const skip = gone ? new Set([target.pk]) : undefined;
   let due = check;
   const unlink = (link: LinkItem) =>
     withRetry(async () => {
@@ -46,18 +51,18 @@ export async function unlinkEvents(targetPk: string, drop: (e: EventItem) => Eve
     });
   let started = 0;
   while (due && !gone && started < links.length) await unlink(links[started++]!);
-  await fanOut(links.slice(started), UNLINK_AT_ONCE, unlink, `Events still linked to ${targetPk}`);
+  await fanOut(links.slice(started), UNLINK_AT_ONCE, unlink, `Events still linked to ${target.pk}`);
   return due;
 }
 
 /** Unlinks a venue or organizer from all its events (their links, cards and counts). */
 export function unlinkPlace(kind: 'venue' | 'organizer', id: number, now: Date, limit = Infinity, check?: Checked): Promise<Checked | undefined> {
   const field = kind === 'venue' ? 'venues' : 'organizers';
-  return unlinkEvents(keys.post(id).pk, (e) => ({ ...e, [field]: e[field].filter((x) => x !== id), cards: withoutCard(e.cards, id) }), now, limit, check);
+  return unlinkEvents(keys.post(id), (e) => ({ ...e, [field]: e[field].filter((x) => x !== id), cards: withoutCard(e.cards, id) }), now, limit, check);
 }
 
 /** Unlinks a category or tag from its events (a few here; all of them in the stream consumer). */
 export function unlinkTerm(taxonomy: 'category' | 'tag', id: number, now: Date, limit = Infinity, check?: Checked): Promise<Checked | undefined> {
   const field = taxonomy === 'category' ? 'categories' : 'tags';
-  return unlinkEvents(keys.term(id).pk, (e) => ({ ...e, [field]: e[field].filter((x) => x !== id) }), now, limit, check);
+  return unlinkEvents(keys.term(id), (e) => ({ ...e, [field]: e[field].filter((x) => x !== id) }), now, limit, check);
 }

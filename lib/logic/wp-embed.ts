@@ -9,7 +9,7 @@ import type { RequestContext } from '#lib/contract/request.js';
 import { isEditor } from '#lib/auth/permissions.js';
 import { inNameOrder } from '#lib/domain/term-order.js';
 import { presentWpTerm } from '#lib/present/wp-term.js';
-import type { AnyPost, EventItem, TermItem } from '#lib/store/items.js';
+import type { AnyPost, TermItem } from '#lib/store/items.js';
 import { parseEmbed } from '#lib/wp/rest-params.js';
 import { archivePaths } from './term-paths.js';
 
@@ -31,8 +31,7 @@ export async function embedInto(ctx: RequestContext, posts: readonly AnyPost[], 
     const embedded: Record<string, unknown[]> = {};
     if (wanted('author')) embedded.author = [noRoute().body()];
     if (post.kind === 'event' && wanted('wp:term')) {
-      const e = post as EventItem;
-      const lists = [termsOf(e.tags), termsOf(e.categories)];
+      const lists = [termsOf(post.tags), termsOf(post.categories)];
       // WordPress keeps a relation only when one of its links embedded something.
       if (lists.some((l) => l.length)) embedded['wp:term'] = lists;
     }

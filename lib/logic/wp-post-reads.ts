@@ -19,9 +19,10 @@ import { callerId, canRead, canWrite, isEditor, samePassword } from '#lib/auth/p
 import { presentWpPost, wpPostCollection, type WpAction } from '#lib/present/wp-post.js';
 import { batchGet, getItem, queryAll } from '#lib/store/reads.js';
 import { keys, listKeys, type PostKind } from '#lib/store/keys.js';
-import type { AnyPost, EventItem, TermItem } from '#lib/store/items.js';
+import { ofKind, type AnyPost, type TermItem } from '#lib/store/items.js';
 import { waitAll } from '#lib/runtime/settle.js';
-import { asList, ownFilter, queryInput, withFilters } from './lists.js';
+import { asList, ownFilter, withFilters } from './lists.js';
+import { queryInput } from '#lib/store/list-index.js';
 import { matchesSearch, parseSearch } from '#lib/domain/search-terms.js';
 import { pageLinks } from './wp-term-reads.js';
 import { embedInto } from './wp-embed.js';
@@ -63,7 +64,11 @@ async function termsOf(posts: readonly AnyPost[]): Promise<Map<number, TermItem>
 }
 
 type WpPostList = ArgsOf<'wpEvents.list'>;
-type IndexItem = Record<string, unknown> & { pk: string; sk: string; id: number; gsi2sk?: string };
+/**
+ * What a list reads of an item of a post list partition (the `list` index projects these), or of
+ * a record read whole, which holds the same attributes.
+ */
+type IndexItem = { pk: string; sk: string; id: number; gsi2sk?: string; author?: number; slug?: string; categories?: unknown; tags?: unknown };
 
 /** The statuses asked for: WordPress's `any` is every stored status. */
 function statusesOf(raw: unknown): string[] {
@@ -154,7 +159,7 @@ async function candidates({ ctx, kind, visible, records }: Listing, statuses: st
       const r = wellTyped(stored);
       if (r.kind === kind && visible(r)) records.set(r.id, r);
     }
-    items = [...records.values()].map((r) => ({ ...r, pk: r.pk, sk: r.sk, id: r.id }) as unknown as IndexItem);
+    items = [...records.values()];
   } else {
     const read = await waitAll(
       statuses.map((status) => queryAll<IndexItem>(queryInput(withFilters({ partition: listKeys.partition(kind, ctx.lang, status) }, ownFilter(status, ownBy)), true))),
@@ -187,10 +192,13 @@ async function candidates({ ctx, kind, visible, records }: Listing, statuses: st
 async function orderedIds({ ctx, kind, visible, records }: Listing, items: IndexItem[]): Promise<number[]> {
   const p = ctx.params;
   const dir = p.order === 'desc' ? -1 : 1;
-  const start = (id: number, it?: IndexItem) => (records.get(id) as EventItem | undefined)?.utcStart ?? String(it?.gsi2sk ?? '').split('#')[0]!;
+  const start = (id: number, it?: IndexItem) => ofKind(records.get(id), 'event')?.utcStart ?? String(it?.gsi2sk ?? '').split('#')[0]!;
   const tie = (a: number, b: number, ia?: IndexItem, ib?: IndexItem) => (kind === 'event' ? start(a, ia).localeCompare(start(b, ib)) || a - b : dir * (a - b));
   const byInclude = p.orderby === 'include' && kind !== 'event';
-  const primary = (compare: (a: AnyPost, b: AnyPost) => number) => (a: AnyPost, b: AnyPost) => (p.orderby === 'include' ? (byInclude ? compare(a, b) : 0) : dir * compare(a, b));
+  const primary =
+    <T>(compare: (a: T, b: T) => number) =>
+    (a: T, b: T) =>
+      p.orderby === 'include' ? (byInclude ? compare(a, b) : 0) : dir * compare(a, b);
   const byRecord = p.search !== undefined || p.orderby === 'title' || p.orderby === 'modified' || (p.orderby === 'date' && (kind === 'event' || p.include !== undefined));
   if (byRecord) {
     const missing = items.filter((it) => !records.has(Number(it.id)));
@@ -202,9 +210,9 @@ async function orderedIds({ ctx, kind, visible, records }: Listing, items: Index
     // WordPress searches password-protected posts for signed-in users only.
     if (search !== undefined && search !== '') {
       const terms = parseSearch(search);
-      list = list.filter((r) => matchesSearch(r, terms) && (!!ctx.principal || !(r as EventItem).password));
+      list = list.filter((r) => matchesSearch(r, terms) && (!!ctx.principal || !(r.kind === 'event' && r.password)));
     }
-    const compare = primary(RECORD_ORDER[p.orderby] ?? indexOrder(p.orderby, p.include, new Map(list.map((r) => [r.id, r as unknown as IndexItem]))));
+    const compare = primary(RECORD_ORDER[p.orderby] ?? indexOrder(p.orderby, p.include, new Map(list.map((r) => [r.id, r]))));
     list.sort((a, b) => compare(a, b) || tie(a.id, b.id));
     return list.map((r) => r.id);
   }
@@ -213,16 +221,15 @@ async function orderedIds({ ctx, kind, visible, records }: Listing, items: Index
   const compare =
     p.orderby === 'date' || p.orderby === 'parent'
       ? // Venues and organizers: the index's own order, publish date then id.
-        (a: AnyPost, b: AnyPost) => dir * String(byId.get(a.id)?.gsi2sk).localeCompare(String(byId.get(b.id)?.gsi2sk))
+        (a: IndexItem, b: IndexItem) => dir * String(byId.get(a.id)?.gsi2sk).localeCompare(String(byId.get(b.id)?.gsi2sk))
       : primary(indexOrder(p.orderby, p.include, byId));
-  const asPost = (it: IndexItem) => it as unknown as AnyPost;
-  list.sort((a, b) => compare(asPost(a), asPost(b)) || tie(Number(a.id), Number(b.id), a, b));
+  list.sort((a, b) => compare(a, b) || tie(Number(a.id), Number(b.id), a, b));
   return list.map((it) => Number(it.id));
 }
 
 /** Orders the index items carry: id, slug, author, and the order of the include list. */
-function indexOrder(orderby: string, include: number[] | undefined, byId: ReadonlyMap<number, IndexItem>): (a: AnyPost, b: AnyPost) => number {
-  const at = (r: AnyPost) => byId.get(r.id) ?? (r as unknown as IndexItem);
+function indexOrder(orderby: string, include: number[] | undefined, byId: ReadonlyMap<number, IndexItem>): (a: IndexItem, b: IndexItem) => number {
+  const at = (r: IndexItem) => byId.get(r.id) ?? r;
   if (orderby === 'include' && include) return (a, b) => include.indexOf(a.id) - include.indexOf(b.id);
   if (orderby === 'slug') return (a, b) => String(at(a).slug).localeCompare(String(at(b).slug));
   if (orderby === 'author') return (a, b) => Number(at(a).author) - Number(at(b).author);

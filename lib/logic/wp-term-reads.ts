@@ -3,13 +3,13 @@
 // controller answers differently, its shapes, refusals (each checked where WordPress checks it),
 // headers and paging. Apart from the writes (wp-terms.ts), so that read bundles carry none.
 import { ApiError } from '#lib/contract/errors.js';
-import { withShardTotal } from '#lib/store/record-shards.js';
 import { json, recordReply, type Reply } from '#lib/contract/reply.js';
 import type { ArgsOf, Method } from '#lib/contract/operations.js';
 import type { RequestContext } from '#lib/contract/request.js';
 import { canRead, isEditor } from '#lib/auth/permissions.js';
 import { presentWpTerm, wpTermCollection } from '#lib/present/wp-term.js';
 import { getItem } from '#lib/store/reads.js';
+import { countedTerm } from '#lib/store/counted-reads.js';
 import { keys } from '#lib/store/keys.js';
 import type { TermItem } from '#lib/store/items.js';
 import { queryTerms } from './lists.js';
@@ -42,9 +42,9 @@ export const allowHeader = (methods: readonly Method[], collection: boolean) => 
   allow: methods.filter((m) => !collection || m === 'GET' || m === 'POST').join(', '),
 });
 
-/** The term the path names, of the route's taxonomy; WordPress's 404 otherwise. */
-export async function findWpTerm(ctx: RequestContext): Promise<TermItem> {
-  const term = await getItem(keys.term(ctx.path.id!));
+/** The term the path names, of the route's taxonomy, as `read` reads it (as stored by default); WordPress's 404 otherwise. */
+export async function findWpTerm(ctx: RequestContext, read: (id: number) => Promise<TermItem | undefined> = (id) => getItem(keys.term(id))): Promise<TermItem> {
+  const term = await read(ctx.path.id!);
   if (!term || term.taxonomy !== taxonomyOf(ctx)) throw termInvalid();
   return term;
 }
@@ -129,7 +129,7 @@ export async function listWpTerms(ctx: RequestContext<WpList>): Promise<Reply> {
 }
 
 export async function readWpTerm(ctx: RequestContext<ArgsOf<'wpCategories.get'>>): Promise<Reply> {
-  const term = (await withShardTotal(await findWpTerm(ctx)))!;
+  const term = await findWpTerm(ctx, countedTerm);
   if (ctx.params.context === 'edit' && !isEditor(ctx.principal)) throw refuse(ctx, 'editOne');
   const allow = allowed(ctx);
   return { ...recordReply(200, presentWpTerm(term, { context: ctx.params.context, allow, path: await archivePath(term) }), term), headers: allowHeader(allow, false) };

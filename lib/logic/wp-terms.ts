@@ -2,7 +2,6 @@
 // term writes of TEC's routes (terms.ts), with WordPress's refusals, in WordPress's order, and
 // its shapes.
 import { ApiError } from '#lib/contract/errors.js';
-import { withShardTotal } from '#lib/store/record-shards.js';
 import { json, recordReply, type Reply } from '#lib/contract/reply.js';
 import type { ArgsOf } from '#lib/contract/operations.js';
 import type { RequestContext } from '#lib/contract/request.js';
@@ -45,7 +44,7 @@ export async function updateWpTerm(ctx: RequestContext<ArgsOf<'wpCategories.upda
     throw refuse(ctx, 'update');
   }
   const params = { ...ctx.params, slug: ctx.params.slug?.trim() || undefined };
-  const term = (await withShardTotal(await wordPressErrors(() => storeTermChanges({ ...ctx, params }))))!;
+  const term = await wordPressErrors(() => storeTermChanges({ ...ctx, params }));
   return { ...recordReply(200, presentWpTerm(term, { context: 'edit', allow: ALL_METHODS, path: await archivePath(term) }), term), headers: allowHeader(ALL_METHODS, false) };
 }
 

@@ -4,7 +4,7 @@
 import { idsInNameOrder } from '#lib/domain/term-order.js';
 import { config, type Lang } from '#lib/runtime/config.js';
 import type { Method } from '#lib/contract/operations.js';
-import type { AnyPost, EventItem, OrganizerItem, TermItem, VenueItem } from '#lib/store/items.js';
+import type { AnyPost, EventItem, TermItem } from '#lib/store/items.js';
 import type { PostKind } from '#lib/store/keys.js';
 import { renderContent, renderExcerpt, renderTitle } from '#lib/wp/text.js';
 import { wpTrimWords } from '#lib/wp/strip.js';
@@ -90,49 +90,46 @@ export function wpMeta(p: AnyPost): Record<string, unknown> {
     _VenueShowMapLink: false,
   });
   if (p.kind === 'event') {
-    const e = p as EventItem;
-    const cost = e.cost;
+    const cost = p.cost;
     Object.assign(meta, {
-      _EventAllDay: e.allDay,
-      _EventTimezone: e.timezone,
-      _EventStartDate: e.start,
-      _EventEndDate: e.end,
-      _EventStartDateUTC: e.utcStart,
-      _EventEndDateUTC: e.utcEnd,
-      _EventShowMap: e.showMap,
-      _EventShowMapLink: e.showMapLink,
-      _EventURL: e.website ?? '',
+      _EventAllDay: p.allDay,
+      _EventTimezone: p.timezone,
+      _EventStartDate: p.start,
+      _EventEndDate: p.end,
+      _EventStartDateUTC: p.utcStart,
+      _EventEndDateUTC: p.utcEnd,
+      _EventShowMap: p.showMap,
+      _EventShowMapLink: p.showMapLink,
+      _EventURL: p.website ?? '',
       _EventCost: cost?.values[0] ?? '',
       _EventCurrencySymbol: cost?.symbol ?? '',
       _EventCurrencyCode: cost?.code ?? '',
       _EventCurrencyPosition: cost?.position ?? '',
-      _EventOrganizerID: [...e.organizers],
-      _EventVenueID: [...e.venues],
+      _EventOrganizerID: [...p.organizers],
+      _EventVenueID: [...p.venues],
       _tribe_events_status: '',
       _tribe_events_status_reason: '',
     });
   } else if (p.kind === 'venue') {
-    const v = p as VenueItem;
     Object.assign(meta, {
-      _EventShowMap: v.showMap,
-      _EventShowMapLink: v.showMapLink,
-      _VenueAddress: v.address,
-      _VenueCity: v.city,
-      _VenueCountry: v.country,
-      _VenueProvince: v.province,
-      _VenueState: v.state,
-      _VenueZip: v.zip,
-      _VenuePhone: v.phone,
-      _VenueURL: v.website ?? '',
-      _VenueStateProvince: v.stateprovince,
-      _VenueLat: v.geoLat === undefined ? '' : String(v.geoLat),
-      _VenueLng: v.geoLng === undefined ? '' : String(v.geoLng),
-      _VenueShowMap: v.showMap,
-      _VenueShowMapLink: v.showMapLink,
+      _EventShowMap: p.showMap,
+      _EventShowMapLink: p.showMapLink,
+      _VenueAddress: p.address,
+      _VenueCity: p.city,
+      _VenueCountry: p.country,
+      _VenueProvince: p.province,
+      _VenueState: p.state,
+      _VenueZip: p.zip,
+      _VenuePhone: p.phone,
+      _VenueURL: p.website ?? '',
+      _VenueStateProvince: p.stateprovince,
+      _VenueLat: p.geoLat === undefined ? '' : String(p.geoLat),
+      _VenueLng: p.geoLng === undefined ? '' : String(p.geoLng),
+      _VenueShowMap: p.showMap,
+      _VenueShowMapLink: p.showMapLink,
     });
   } else {
-    const o = p as OrganizerItem;
-    Object.assign(meta, { _OrganizerEmail: o.email, _OrganizerPhone: o.phone, _OrganizerWebsite: o.website ?? '' });
+    Object.assign(meta, { _OrganizerEmail: p.email, _OrganizerPhone: p.phone, _OrganizerWebsite: p.website ?? '' });
   }
   meta.footnotes = '';
   return meta;
@@ -185,7 +182,7 @@ export function presentWpPost(given: AnyPost, view: WpPostView): Record<string, 
   const edit = view.context === 'edit';
   const link = postUrl(p);
   const type = WP_POST_TYPE[p.kind];
-  const password = p.kind === 'event' ? ((p as EventItem).password ?? '') : '';
+  const password = p.kind === 'event' ? (p.password ?? '') : '';
   const locked = password !== '' && !view.unlocked;
   const title = { ...(edit ? { raw: p.title } : {}), rendered: renderTitle(p.title) };
   // A locked event's password and texts stay hidden in the edit context too (a contributor's list
@@ -220,15 +217,14 @@ export function presentWpPost(given: AnyPost, view: WpPostView): Record<string, 
     meta: wpMeta(p),
   };
   if (p.kind === 'event') {
-    const e = p as EventItem;
     // WordPress lists a post's terms by name (lib/domain/term-order.ts).
-    body.tags = idsInNameOrder(e.tags, view.terms);
-    body.tribe_events_cat = idsInNameOrder(e.categories, view.terms);
+    body.tags = idsInNameOrder(p.tags, view.terms);
+    body.tribe_events_cat = idsInNameOrder(p.categories, view.terms);
     if (edit) {
       body.permalink_template = `${config().siteUrl}${link.slice(config().siteUrl.length).replace(/[^/]+\/$/, '%pagename%/')}`;
-      body.generated_slug = e.slug;
+      body.generated_slug = p.slug;
     }
-    body.class_list = classList(e, view.terms);
+    body.class_list = classList(p, view.terms);
   }
   body._links = links(p, view);
   return body;

@@ -11,7 +11,8 @@
 // shard it writes (lib/logic/event-writes.ts).
 //
 // What keeps it exact:
-// - the count is the record's own plus its shards', added up by every reader (`withShardTotals`);
+// - the count is the record's own plus its shards', added up by the reads that answer records for
+//   an answer (./counted-reads.ts, with `withShardTotals`);
 // - every write of the record that changes what the shards copy writes all of them in the same
 //   transaction (`shardWrites`), and a delete deletes them, so a check on any shard is a check
 //   on the record;

@@ -4,8 +4,7 @@
 // idempotent (a card is only replaced by a newer one; an unlinked event has no link item left).
 import { refreshCards } from '#lib/logic/cards.js';
 import { unlinkPlace, unlinkTerm } from '#lib/logic/unlink.js';
-import type { OrganizerItem, VenueItem } from '#lib/store/items.js';
-import type { Change, Trigger } from './change.js';
+import { postImage, type Change, type Trigger } from './change.js';
 
 const isPlace = (c: Change): c is Change & { kind: 'venue' | 'organizer' } => c.kind === 'venue' || c.kind === 'organizer';
 const gone = (c: Change) => c.action === 'trash' || c.action === 'delete';
@@ -24,8 +23,8 @@ export const cardsTrigger: Trigger = {
       await unlinkPlace(c.kind, c.id, now);
       return;
     }
-    const place = c.new as VenueItem | OrganizerItem | undefined;
-    const before = c.old as VenueItem | OrganizerItem | undefined;
+    const place = postImage(c.new, c.kind);
+    const before = postImage(c.old, c.kind);
     // Only an edit of the record makes a new card (a new `rev`); event writes that only move its
     // bookkeeping (`linkedEvents`) do not. A record still in the trash has no linked events.
     if (place && place.status !== 'trash' && (place.rev ?? 0) !== (before?.rev ?? 0)) await refreshCards(place);

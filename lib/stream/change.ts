@@ -2,6 +2,7 @@
 // changes ("triggers"): the stream consumer decodes each stream record into a Change and hands it
 // to every trigger of lib/stream/triggers.ts, so that a new derived view is one more row there.
 import type { Lang } from '#lib/runtime/config.js';
+import type { AnyPost, PostKind } from '#lib/store/items.js';
 
 export type ChangeKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
 export type ChangeAction = 'create' | 'update' | 'trash' | 'restore' | 'delete';
@@ -23,6 +24,18 @@ export interface Change {
   old?: Record<string, unknown>;
   new?: Record<string, unknown>;
 }
+
+/** A post image of one kind, as the stream decodes it. */
+type PostImage<K extends PostKind> = Extract<AnyPost, { kind: K }> & Record<string, unknown>;
+
+const isPostImage = <K extends PostKind>(image: Record<string, unknown> | undefined, kind: K): image is PostImage<K> => image?.kind === kind;
+
+/**
+ * A change's image (`old` or `new`) as the record of `kind` it is, by the record's own `kind`
+ * (the one the change's kind was decoded from); undefined when absent or of another kind.
+ */
+export const postImage = <K extends PostKind>(image: Record<string, unknown> | undefined, kind: K): Extract<AnyPost, { kind: K }> | undefined =>
+  isPostImage(image, kind) ? image : undefined;
 
 export interface Trigger {
   /** Stable id, e.g. `search`, `cards`, `feed`. */

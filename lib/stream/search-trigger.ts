@@ -17,7 +17,7 @@ import { bucketOf, keys, listKeys } from '#lib/store/keys.js';
 import { durationBound } from '#lib/store/stats.js';
 import type { EventItem } from '#lib/store/items.js';
 import type { Lang } from '#lib/runtime/config.js';
-import type { Change, Trigger } from './change.js';
+import { postImage, type Change, type Trigger } from './change.js';
 
 /** What an event contributes to the index: its word items, by word, when it is listed. */
 function entries(e: EventItem | undefined): Map<string, Record<string, unknown>> {
@@ -162,8 +162,8 @@ export const searchTrigger: Trigger = {
   id: 'search',
   wants: (change: Change) => change.kind === 'event',
   apply: async (change: Change) => {
-    const old = change.old as EventItem | undefined;
-    const next = change.new as EventItem | undefined;
+    const old = postImage(change.old, 'event');
+    const next = postImage(change.new, 'event');
     await reindex(old, next);
     await forgetRecent(
       change.id,

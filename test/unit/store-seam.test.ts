@@ -54,6 +54,22 @@ describe('the store seam', () => {
     expect(outside.filter((f) => expression.test(readFileSync(join(ROOT, f), 'utf8')))).toEqual([]);
   });
 
+  it('leaves adding up the counts of split records to the store: no module outside it imports withShardTotal(s)', () => {
+    // Terms, venues and organizers read for an answer come with their whole counts from the
+    // store's reads (lib/store/counted-reads.ts); a reader that adds them itself may forget to.
+    const adds = /^import [^;]*\bwithShardTotals?\b[^;]*from '[^']*record-shards\.js'/ms;
+    expect(outside.filter((f) => adds.test(readFileSync(join(ROOT, f), 'utf8')))).toEqual([]);
+    expect(adds.test("import {\n  splitAll,\n  withShardTotals,\n} from '#lib/store/record-shards.js';")).toBe(true);
+    expect(adds.test("import { shardWrites } from '#lib/store/record-shards.js';")).toBe(false);
+  });
+
+  it('casts to no item type outside lib/store/: reads, index entries and stream images are typed, and narrowed by `kind`', () => {
+    const cast = / as (unknown as )?[A-Z][a-zA-Z]*Item\b/g;
+    const casts = outside.flatMap((f) => (readFileSync(join(ROOT, f), 'utf8').match(cast) ?? []).map((c) => `${f}:${c}`));
+    expect(casts).toEqual([]);
+    expect('const e = p as EventItem; const i = it as unknown as IndexItem;'.match(cast)).toHaveLength(2);
+  });
+
   it('types a read by its key: the key names what it answers, and a key made by hand names nothing', () => {
     // Checked by the type check of `npm test` (these functions are never called): were keys
     // untyped again, the directives below would be unused, which fails it.
