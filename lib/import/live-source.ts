@@ -325,7 +325,7 @@ export function mapPost(kind: SitePost['kind'], p: Json, image: string, tec?: Js
   if (kind === 'venue') return { ...base, fields: { venue: raw(p.title), ...text, ...venueFields(m) } };
   if (kind === 'organizer') return { ...base, fields: { organizer: raw(p.title), ...text, ...organizerFields(m) } };
   // wp/v2 shows no menu order for events: TEC's sticky stands for it.
-  const { fields, utc, refused } = eventMeta(m, truthy(tec?.sticky) ? -1 : 0);
+  const { fields, utc, refused, series } = eventMeta(m, truthy(tec?.sticky) ? -1 : 0);
   const why = base.refused ?? refused ?? refsRefusal('category', asList(p.tribe_events_cat)) ?? refsRefusal('tag', asList(p.tags));
   // wp/v2 does not show the zone's abbreviation: without TEC's answer, it is computed here.
   if (!tec) delete fields.timezone_abbr;
@@ -333,6 +333,7 @@ export function mapPost(kind: SitePost['kind'], p: Json, image: string, tec?: Js
     ...base,
     ...(utc ? { utc } : {}),
     ...(why ? { refused: why } : {}),
+    ...(series ? { series } : {}),
     fields: {
       title: raw(p.title),
       ...text,

@@ -1,6 +1,7 @@
 // The records a site is moved as, one shape per kind whatever the source (a live site or its
 // export file): what this API's create and update paths take, with what they cannot be told
 // (the id, the slug, the author, the dates) beside it.
+import type { ProRecurrence } from './pro-recurrence/rfc5545.js';
 import { createHash } from 'node:crypto';
 import { slugify } from '#lib/domain/slug.js';
 
@@ -52,6 +53,8 @@ export interface SitePost extends Checked {
   password: string;
   /** Events: the start and end in UTC as the site stored them. */
   utc?: { start: string; end: string };
+  /** Events that are Events Calendar Pro series on the site: their rules in RFC 5545, or why they cannot be said so. */
+  series?: ProRecurrence;
   /** The other fields, named as in a create request of this API (TEC's v1 names). */
   fields: Record<string, unknown>;
 }

@@ -79,6 +79,17 @@ export function formatSummary(s: ImportSummary, dryRun = false): string {
     lines.push(
       `${s.authorless.count} posts had no author on the site: written as ${s.authorless.author ? `user ${s.authorless.author}` : "the import's own user"} (--author LOGIN names another).`,
     );
+  if (s.series.length) {
+    const shown = s.series
+      .slice(0, 20)
+      .map(
+        ({ event, series }) =>
+          `event ${event}: ${'unsupported' in series ? `(${series.unsupported})` : [...series.lines, ...series.excludeRules.map((r) => `excluding ${r}`)].join(' ')}`,
+      );
+    lines.push(
+      `${s.series.length} events are series on the site (Events Calendar Pro): this calendar keeps no series yet, so each was imported as its own dates only. Their rules: ${shown.join('; ')}${s.series.length > 20 ? '; …' : ''}`,
+    );
+  }
   for (const [room, what] of [
     [false, 'links to records neither the source nor this calendar holds'],
     [true, 'links past those one write of an event holds'],

@@ -3,6 +3,7 @@
 // whichever way it is read. Defaults are TEC's for a row that was never written (its REST
 // repository, Tribe__Events__REST__V1__Post_Repository): map flags shown as true, a website
 // shown as the event's own link, the currency fields empty.
+import { proBlocksRecurrenceToRfc5545, proRecurrenceToRfc5545, type ProEvent, type ProRecurrence } from './pro-recurrence/rfc5545.js';
 import { refsRefusal, truthy, wpDate } from './records.js';
 
 /** A post's meta: the first value of a key (undefined when the post has no such row), and every value. */
@@ -95,16 +96,34 @@ export interface SiteCurrency {
  * An event's fields from its meta and its menu order (TEC's sticky is -1), its title, texts and
  * terms aside, and its stored UTC times.
  */
-export function eventMeta(m: Meta, menuOrder = 0): { fields: Record<string, unknown>; utc?: { start: string; end: string }; refused?: string } {
+/**
+ * An Events Calendar Pro series' rules, from its classic `_EventRecurrence` row or the block
+ * editor's JSON rows (what a live site's wp/v2 shows): undefined for an event that is no series.
+ */
+function proSeries(m: Meta, event: ProEvent): ProRecurrence | undefined {
+  const classic = m.one('_EventRecurrence');
+  const blocks = m.one('_tribe_blocks_recurrence_rules');
+  const read = classic
+    ? proRecurrenceToRfc5545(classic, event)
+    : blocks && blocks !== '[]'
+      ? proBlocksRecurrenceToRfc5545(blocks, m.one('_tribe_blocks_recurrence_exclusions'), event)
+      : undefined;
+  // Pro keeps the row, with no rules, on an event whose series was undone.
+  return read && ('unsupported' in read || read.lines.length) ? read : undefined;
+}
+
+export function eventMeta(m: Meta, menuOrder = 0): { fields: Record<string, unknown>; utc?: { start: string; end: string }; refused?: string; series?: ProRecurrence } {
   const s = (key: string) => m.one(key) ?? '';
   // A link to an id no WordPress site holds (-5, 2^53 + 1): the event is not imported, and says why.
   const refused = refsRefusal('venue', m.all('_EventVenueID')) ?? refsRefusal('organizer', m.all('_EventOrganizerID'));
   const url = m.one('_EventURL');
   const currency: SiteCurrency = { symbol: s('_EventCurrencySymbol'), code: s('_EventCurrencyCode'), position: s('_EventCurrencyPosition') };
   const utc = { start: wpDate(s('_EventStartDateUTC')), end: wpDate(s('_EventEndDateUTC')) };
+  const series = proSeries(m, { start: wpDate(s('_EventStartDate')), end: wpDate(s('_EventEndDate')), timezone: s('_EventTimezone') || 'UTC', allDay: truthy(s('_EventAllDay')) });
   return {
     ...(utc.start && utc.end ? { utc } : {}),
     ...(refused ? { refused } : {}),
+    ...(series ? { series } : {}),
     fields: {
       start_date: wpDate(s('_EventStartDate')),
       end_date: wpDate(s('_EventEndDate')),

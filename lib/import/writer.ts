@@ -4,6 +4,7 @@
 // (lib/contract/imported.ts). A record whose fingerprint is the one stored after its last import
 // is not written again; the fingerprint is stored after the record, so that a run stopped between
 // the two writes the record again (the same values: an update that changes nothing else).
+import type { ProRecurrence } from './pro-recurrence/rfc5545.js';
 import { pool } from '#lib/runtime/pool.js';
 import { deleteFingerprint, putFingerprint, storedFingerprints } from '#lib/store/import-log.js';
 import { getItem } from '#lib/store/reads.js';
@@ -68,6 +69,11 @@ export interface ImportSummary {
   unlinked: Unlinked[];
   /** Posts the source gives no known author, written as the default author's (its id; 0: the import's own user). */
   authorless: { count: number; author: number };
+  /**
+   * Events that are Events Calendar Pro series on the site, with their rules: each is imported
+   * as the one event the source holds (its own dates), since this calendar keeps no series.
+   */
+  series: { event: number; series: ProRecurrence }[];
 }
 
 /** What a request to this API's handlers answers. */
@@ -170,6 +176,7 @@ export async function writeRecords(records: SiteRecord[], opts: WriteOptions, pr
     failed: [],
     unlinked: [],
     authorless: { count: 0, author: opts.defaultAuthor ?? 0 },
+    series: [],
   };
   const stored = await storedFingerprints();
   const runAt = Math.floor(Date.now() / 1000);
@@ -180,6 +187,7 @@ export async function writeRecords(records: SiteRecord[], opts: WriteOptions, pr
     if (bySlugOnly(r)) named.push(r as SiteTerm);
     else byKind.get(r.kind)!.push(r);
     if ((r.kind === 'venue' || r.kind === 'organizer' || r.kind === 'event') && !r.author) summary.authorless.count++;
+    if (r.kind === 'event' && r.series && !recordRefusal(r)) summary.series.push({ event: r.id, series: r.series });
   }
   const links = new Links(records);
   const highest: Partial<Record<Sequence, number>> = {};

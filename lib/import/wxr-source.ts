@@ -91,11 +91,12 @@ export function wxrPost(p: WxrPost, images: Map<number, string>, termRef: (kind:
   if (kind === 'venue') return { ...base, fields: { venue: p.title, ...text, ...venueFields(m) } };
   if (kind === 'organizer') return { ...base, fields: { organizer: p.title, ...text, ...organizerFields(m) } };
   const terms = (kind: SiteTerm['kind'], taxonomy: string) => [...new Set(p.terms.filter((t) => t.taxonomy === taxonomy && cleanSlug(t.slug)).map((t) => termRef(kind, t.slug)))];
-  const { fields, utc, refused } = eventMeta(m, p.menuOrder);
+  const { fields, utc, refused, series } = eventMeta(m, p.menuOrder);
   return {
     ...base,
     ...(utc ? { utc } : {}),
     ...(refused ? { refused } : {}),
+    ...(series ? { series } : {}),
     fields: {
       title: p.title,
       ...text,
