@@ -163,6 +163,13 @@ export class LiveSite {
    * each by id; TEC's list, over all dates, holds them (but not those hidden from listings).
    */
   private async tecEvents(): Promise<{ id: number; modified_utc: string }[]> {
+    return (await (this.listed ??= this.tecList())).map((e) => ({ id: Number(e.id), modified_utc: wpDate(e.modified_utc) }));
+  }
+
+  /** TEC's list answers (`tecEvents`), read once per run. */
+  private listed: Promise<Json[]> | undefined;
+
+  private async tecList(): Promise<Json[]> {
     const q = { start_date: '1000-01-01 00:00:00', end_date: '9999-12-31 23:59:59', status: STATUSES, per_page: 50 };
     const first = await this.get('/tribe/events/v1/events', { ...q, page: 1 });
     if (first.status === 404 && first.body?.code === 'rest_no_route') return [];
@@ -178,7 +185,7 @@ export class LiveSite {
         return (r.body?.events ?? []) as Json[];
       },
     );
-    return [...((first.body?.events ?? []) as Json[]), ...rest.flat()].map((e) => ({ id: Number(e.id), modified_utc: wpDate(e.modified_utc) }));
+    return [...((first.body?.events ?? []) as Json[]), ...rest.flat()];
   }
 
   /** The events TEC lists that wp/v2's collection did not (those that have ended), read by id. */
@@ -216,6 +223,10 @@ export class LiveSite {
       const r = await this.get(`/tribe/events/v1/${kind}s/${id}`, password ? { password } : {});
       if (r.status === 200 && r.body && typeof r.body === 'object') out.set(id, r.body);
     });
+    // TEC refuses a trashed event by id ("no longer available") but shows it in its list with
+    // `status=trash`: its map flags and zone abbreviation come from there.
+    const unanswered = new Set(posts.filter((p) => !out.has(p.id)).map((p) => p.id));
+    if (kind === 'event' && unanswered.size) for (const e of await (this.listed ??= this.tecList())) if (unanswered.has(Number(e.id))) out.set(Number(e.id), e);
     return out;
   }
 }

@@ -47,16 +47,9 @@ describe('the live site and its export, read, give the same records', () => {
   });
 
   it('maps each record alike, field by field', () => {
-    for (const [key, live] of records.live) {
-      let wxr = records.wxr.get(key)!;
-      // TEC shows no trashed event, and wp/v2 no zone abbreviation: the live reader leaves that one to be computed.
-      if (live.kind === 'event' && live.status === 'trash') {
-        expect(live.fields).not.toHaveProperty('timezone_abbr');
-        const { timezone_abbr: _, ...fields } = (wxr as typeof live).fields;
-        wxr = { ...(wxr as typeof live), fields };
-      }
-      expect.soft({ key, ...wxr }).toEqual({ key, ...live });
-    }
+    // The trashed event too: TEC refuses it by id, and its list with status=trash shows it.
+    expect([...records.live.values()].some((r) => r.kind === 'event' && r.status === 'trash')).toBe(true);
+    for (const [key, live] of records.live) expect.soft({ key, ...records.wxr.get(key)! }).toEqual({ key, ...live });
   });
 });
 
