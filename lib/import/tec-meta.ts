@@ -93,10 +93,6 @@ export interface SiteCurrency {
 }
 
 /**
- * An event's fields from its meta and its menu order (TEC's sticky is -1), its title, texts and
- * terms aside, and its stored UTC times.
- */
-/**
  * An Events Calendar Pro series' rules, from its classic `_EventRecurrence` row or the block
  * editor's JSON rows (what a live site's wp/v2 shows): undefined for an event that is no series.
  */
@@ -112,6 +108,10 @@ function proSeries(m: Meta, event: ProEvent): ProRecurrence | undefined {
   return read && ('unsupported' in read || read.lines.length) ? read : undefined;
 }
 
+/**
+ * An event's fields from its meta and its menu order (TEC's sticky is -1), its title, texts and
+ * terms aside, and its stored UTC times.
+ */
 export function eventMeta(m: Meta, menuOrder = 0): { fields: Record<string, unknown>; utc?: { start: string; end: string }; refused?: string; series?: ProRecurrence } {
   const s = (key: string) => m.one(key) ?? '';
   // A link to an id no WordPress site holds (-5, 2^53 + 1): the event is not imported, and says why.
@@ -119,17 +119,18 @@ export function eventMeta(m: Meta, menuOrder = 0): { fields: Record<string, unkn
   const url = m.one('_EventURL');
   const currency: SiteCurrency = { symbol: s('_EventCurrencySymbol'), code: s('_EventCurrencyCode'), position: s('_EventCurrencyPosition') };
   const utc = { start: wpDate(s('_EventStartDateUTC')), end: wpDate(s('_EventEndDateUTC')) };
-  const series = proSeries(m, { start: wpDate(s('_EventStartDate')), end: wpDate(s('_EventEndDate')), timezone: s('_EventTimezone') || 'UTC', allDay: truthy(s('_EventAllDay')) });
+  const when = { start: wpDate(s('_EventStartDate')), end: wpDate(s('_EventEndDate')), allDay: truthy(s('_EventAllDay')) };
+  const series = proSeries(m, { ...when, timezone: s('_EventTimezone') || 'UTC' });
   return {
     ...(utc.start && utc.end ? { utc } : {}),
     ...(refused ? { refused } : {}),
     ...(series ? { series } : {}),
     fields: {
-      start_date: wpDate(s('_EventStartDate')),
-      end_date: wpDate(s('_EventEndDate')),
+      start_date: when.start,
+      end_date: when.end,
       timezone: s('_EventTimezone'),
       timezone_abbr: s('_EventTimezoneAbbr'),
-      all_day: truthy(s('_EventAllDay')),
+      all_day: when.allDay,
       cost: s('_EventCost'),
       ...(currency.symbol || currency.code || currency.position ? { currency } : {}),
       // An event whose _EventURL was never written shows its own link as its website.
