@@ -137,9 +137,11 @@ type Listed = Filtered & Pick<EventItem, 'id' | 'lang' | 'status' | 'author' | '
 function inList(e: Listed, { ctx, statusList, ownBy, filters, window: w }: ListPlan): boolean {
   if ((e.kind ?? 'event') !== 'event' || e.lang !== ctx.lang || e.status === 'trash' || e.hidden || !statusList.includes(e.status)) return false;
   if (ownBy !== undefined && e.status !== 'publish' && e.author !== ownBy) return false;
+  // An end that is not text is no end (as lib/logic/event-sources.ts lists it).
   if (w) {
     const at = sortKey(e);
     if (at < w.from || at > w.to) return false;
+    if (typeof e.utcEnd !== 'string') return matchesFilters(e, filters);
     if (w.endAtMost !== undefined && !(e.utcEnd <= w.endAtMost)) return false;
     if (w.endBefore !== undefined && !(e.utcEnd < w.endBefore)) return false;
     if (w.endAfter !== undefined && !(e.utcEnd > w.endAfter)) return false;

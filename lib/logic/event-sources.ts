@@ -65,9 +65,11 @@ export function sources(ctx: EventListRequest, statusList: string[], f: Filters,
   if (f.parent !== undefined) {
     conditions.push({ attr: 'parent', is: '=', value: f.parent });
   }
-  if (w?.endAtMost) conditions.push({ attr: 'utcEnd', is: '<=', value: w.endAtMost });
-  if (w?.endBefore) conditions.push({ attr: 'utcEnd', is: '<', value: w.endBefore });
-  if (w?.endAfter) conditions.push({ attr: 'utcEnd', is: '>', value: w.endAfter });
+  // An end that is not text (a malformed item's) is no end: the event is listed by its start, as
+  // the count buckets count it, and the totals' end corrections (which compare text) leave it.
+  if (w?.endAtMost) conditions.push({ attr: 'utcEnd', is: '<=', value: w.endAtMost, orNotText: true });
+  if (w?.endBefore) conditions.push({ attr: 'utcEnd', is: '<', value: w.endBefore, orNotText: true });
+  if (w?.endAfter) conditions.push({ attr: 'utcEnd', is: '>', value: w.endAfter, orNotText: true });
   const onlyEnds = conditions.every((c) => c.attr === 'utcEnd');
   const list: EventSource[] = [];
   for (const status of statusList)

@@ -7,9 +7,12 @@ type ListIndex = typeof INDEXES.list | typeof INDEXES.terms;
 
 /**
  * A test of an index item's attribute: a comparison (which an item without the attribute passes
- * too, with `orAbsent`), or a list attribute holding any of some ids.
+ * too, with `orAbsent`; or, with `orNotText`, an item whose attribute is absent or not text, as
+ * a malformed item's may be), or a list attribute holding any of some ids.
  */
-export type Test = { attr: string; is: '=' | '<' | '<=' | '>' | '>='; value: string | number | boolean; orAbsent?: true } | { attr: string; holdsAny: readonly number[] };
+export type Test =
+  | { attr: string; is: '=' | '<' | '<=' | '>' | '>='; value: string | number | boolean; orAbsent?: true; orNotText?: true }
+  | { attr: string; holdsAny: readonly number[] };
 
 /** One index partition to read (of the `list` index unless named), with an optional sort-key range and tests. */
 export interface Source {
@@ -29,7 +32,12 @@ function filterOf(tests: readonly Test[], names: Record<string, string>, values:
     names[`#f${i}`] = t.attr;
     if ('is' in t) {
       values[`:f${i}`] = t.value;
-      return t.orAbsent ? [`attribute_not_exists(#f${i})`, `#f${i} ${t.is} :f${i}`] : [`#f${i} ${t.is} :f${i}`];
+      const compare = `#f${i} ${t.is} :f${i}`;
+      if (t.orNotText) {
+        values[`:f${i}_t`] = 'S';
+        return [`NOT attribute_type(#f${i}, :f${i}_t)`, compare];
+      }
+      return t.orAbsent ? [`attribute_not_exists(#f${i})`, compare] : [compare];
     }
     return t.holdsAny.map((id, j) => ((values[`:f${i}_${j}`] = id), `contains(#f${i}, :f${i}_${j})`));
   });

@@ -1,6 +1,6 @@
 // One item with fields of the wrong type (written by hand, by an import or by an older version)
 // must not fail the pages that show it: reads and lists answer 200 and show the value as text.
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { config } from '#lib/runtime/config.js';
 import { db } from '#lib/store/db.js';
@@ -79,6 +79,62 @@ describe('an item with fields of the wrong type', () => {
       expect(t.status, JSON.stringify(t.body)).toBe(200);
       expect(t.body.description).toBe(description);
       expect((await invoke('GET', 'en', path, { token, query: { hide_empty: 'false' } })).status).toBe(200);
+    }
+  });
+});
+
+/** Replaces fields of a stored item (undefined: removes the field), bypassing the API. */
+async function rewrite(key: { pk: string; sk: string }, change: Record<string, unknown>): Promise<void> {
+  const { Item } = await db().send(new GetCommand({ TableName: config().tableName, Key: key }));
+  const item: Record<string, unknown> = { ...Item };
+  for (const [field, value] of Object.entries(change)) {
+    if (value === undefined) delete item[field];
+    else item[field] = value;
+  }
+  await db().send(new PutCommand({ TableName: config().tableName, Item: item }));
+}
+
+describe('an event whose stored end is not text', () => {
+  it('is on a page of every window its start is in, and the total counts exactly the pages', async () => {
+    const day = (d: number, h: number) => `2032-05-${String(d).padStart(2, '0')} ${String(h).padStart(2, '0')}:00`;
+    const made: Record<string, number> = {};
+    for (const [title, start, end] of [
+      ['End well 1', day(3, 10), day(3, 12)],
+      ['End numeric', day(10, 10), day(10, 12)],
+      ['End well 2', day(12, 10), day(14, 12)],
+      ['End missing', day(20, 10), day(20, 12)],
+      ['End null', day(29, 10), day(29, 12)],
+      ['End well 3', day(30, 22), day(31, 23)],
+    ] as const)
+      made[title] = await create('/events', { title, start_date: start, end_date: end });
+    await rewrite(keys.post(made['End numeric']!), { utcEnd: 20320510 });
+    await rewrite(keys.post(made['End missing']!), { utcEnd: undefined });
+    await rewrite(keys.post(made['End null']!), { utcEnd: null });
+    const broken = ['End numeric', 'End missing', 'End null'];
+
+    // Each window has end conditions (a filter on the index, and corrections of its total).
+    const windows: Record<string, string>[] = [
+      { start_date: '2032-05-01', end_date: '2032-05-31' },
+      { start_date: '2032-05-01', end_date: '2032-05-30' },
+      { ends_after: '2032-05-13', starts_before: '2032-06-01' },
+      { starts_after: '2032-05-01', ends_before: '2032-05-31' },
+    ];
+    for (const window of windows) {
+      const what = JSON.stringify(window);
+      const shown: string[] = [];
+      let total: number | undefined;
+      for (let page = 1; page < 10; page++) {
+        const res = await invoke('GET', 'en', '/events', { token, query: { ...window, per_page: 2, page } });
+        if (page > 1 && res.status === 404) break;
+        expect(res.status, `${what} page ${page}: ${JSON.stringify(res.body)}`).toBe(200);
+        total ??= res.body.total as number;
+        expect([res.body.total, res.headers['X-TEC-Total']], what).toEqual([total, String(total)]);
+        shown.push(...res.body.events.map((e: { title: string }) => e.title));
+        if (res.body.events.length < 2) break;
+      }
+      expect(shown.length, `${what}: ${shown.join(', ')}`).toBe(total);
+      // Listed by their start: every window holds the starts of these.
+      expect(shown, what).toEqual(expect.arrayContaining(broken.filter((t) => !(window.ends_after && t === 'End numeric'))));
     }
   });
 });
