@@ -3,7 +3,10 @@
 // For each size (BENCH_SIZES, default "1000,20000") it creates a fresh table, seeds reproducible
 // data in en, lt and ru through the real create handlers (lib/local/demo-calendar.ts), then sends each list
 // variant once in-process through the events.list handler with a clean capacity tally, and 15
-// more times for a median latency. It prints a table per size and a comparison of consumed read
+// more times for a median latency and the process CPU time per request (process.cpuUsage around
+// each call: the handler and the SDK; DynamoDB Local runs in its own process). Each search is also
+// sent BENCH_CPU_REPS times alternating with the same page without search, and printed beside it
+// (requests, read units, CPU per request, and the ratios: the target is 1.2x). It prints a table per size and a comparison of consumed read
 // capacity between the smallest and the largest size, with the target of every variant:
 // capacity at the large size <= 1.2 x capacity at the small size. Exit code 1 when a
 // targeted variant misses it. The figures also go to bench/results/queries.json.
@@ -43,6 +46,7 @@ size as at the smallest.`,
     BENCH_SEED: { meaning: 'seed of the generated calendar', default: 42 },
     BENCH_CONCURRENCY: { meaning: 'creates in flight while seeding', default: 8 },
     BENCH_REPS: { meaning: 'repetitions of each variant for its median latency', default: 15 },
+    BENCH_CPU_REPS: { meaning: 'requests of each search, alternating with the page without search, for CPU per request', default: 40 },
     BENCH_KEEP_TABLES: { meaning: '1 keeps the tables (with DYNAMODB_ENDPOINT)' },
   },
 );
@@ -66,6 +70,7 @@ const SIZES = intList(settings.text('BENCH_SIZES')!);
 const SEED = settings.count('BENCH_SEED');
 const CONCURRENCY = settings.count('BENCH_CONCURRENCY');
 const REPS = settings.count('BENCH_REPS');
+const CPU_REPS = settings.count('BENCH_CPU_REPS');
 
 // --- variants ------------------------------------------------------------------------------------
 
@@ -151,6 +156,24 @@ interface Measured {
   latencyMs: { median: number; min: number; max: number };
   /** Every store call of the measured request, with what it read and consumed. */
   calls: TraceEntry[];
+  /** Process CPU time (user + system) per request, the mean of the latency repetitions. */
+  cpuMs: number;
+  /** A search beside the same page without search (`search*` variants). */
+  vsList?: VsList;
+}
+
+/**
+ * A search and the same page without search, sent alternately CPU_REPS times each (so that the
+ * machine's load falls on both): CPU per request (the mean), requests and read units, and the ratios.
+ */
+interface VsList {
+  cpuMs: number;
+  listCpuMs: number;
+  listRequests: number;
+  listRead: number;
+  cpuRatio: number;
+  requestRatio: number;
+  readRatio: number;
 }
 
 const median = (xs: number[]) => {
@@ -160,6 +183,38 @@ const median = (xs: number[]) => {
 };
 const queryString = (q: Record<string, string | number>) => new URLSearchParams(Object.entries(q).map(([k, x]): [string, string] => [k, String(x)])).toString();
 const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(xs.length, 1);
+
+/** One request's process CPU time (user + system, ms: the handler and the SDK in this process; DynamoDB Local runs in its own). */
+async function timed<T>(send: () => Promise<T>): Promise<{ res: T; cpuMs: number }> {
+  const before = process.cpuUsage();
+  const res = await send();
+  const used = process.cpuUsage(before);
+  return { res, cpuMs: (used.user + used.system) / 1000 };
+}
+
+/** The search `send` against the page without search (`list`), alternating. */
+async function besideList(send: () => Promise<unknown>, list: () => Promise<unknown>, cost: CapacityTally): Promise<VsList> {
+  await list();
+  capacity.reset();
+  await list();
+  const base = capacity.snapshot();
+  const [mine, theirs]: number[][] = [[], []];
+  for (let i = 0; i < CPU_REPS; i++) {
+    mine.push((await timed(send)).cpuMs);
+    theirs.push((await timed(list)).cpuMs);
+  }
+  const [cpuMs, listCpuMs] = [mean(mine), mean(theirs)];
+  return {
+    cpuMs: round(cpuMs),
+    listCpuMs: round(listCpuMs),
+    listRequests: base.requests,
+    listRead: round(base.read, 4),
+    cpuRatio: round(cpuMs / listCpuMs),
+    requestRatio: round(cost.requests / base.requests),
+    readRatio: round(cost.read / base.read),
+  };
+}
 
 async function measure(v: Variant, editorToken: string): Promise<Measured> {
   const query = { per_page: PER_PAGE, ...v.query };
@@ -173,15 +228,18 @@ async function measure(v: Variant, editorToken: string): Promise<Measured> {
   const calls = trace.snapshot();
   if (res.status !== 200) throw new Error(`GET /events?${queryString(query)} -> ${res.status}: ${JSON.stringify(res.body).slice(0, 400)}`);
   const times: number[] = [];
+  const cpu: number[] = [];
   let stable = true;
   for (let i = 0; i < REPS; i++) {
     capacity.reset();
     const t = performance.now();
-    await send();
+    cpu.push((await timed(send)).cpuMs);
     times.push(performance.now() - t);
     const again = capacity.snapshot();
     if (again.requests !== cost.requests || round(again.read, 4) !== round(cost.read, 4)) stable = false;
   }
+  const list = () => call('GET', 'en', '/events', { query: { per_page: PER_PAGE } });
+  const vsList = v.key.startsWith('search') ? await besideList(send, list, cost) : undefined;
   return {
     key: v.key,
     label: v.label,
@@ -195,6 +253,8 @@ async function measure(v: Variant, editorToken: string): Promise<Measured> {
     commands: cost.commands,
     stable,
     latencyMs: { median: round(median(times), 1), min: round(Math.min(...times), 1), max: round(Math.max(...times), 1) },
+    cpuMs: round(mean(cpu)),
+    ...(vsList ? { vsList } : {}),
     calls: [...calls].sort((a, b) => a.command.localeCompare(b.command) || a.target.localeCompare(b.target) || (a.select ?? '').localeCompare(b.select ?? '')),
   };
 }
@@ -223,9 +283,44 @@ const thousands = (n: number) => n.toLocaleString('en-US');
 function sizeTable(size: number, stats: SeedStats, rows: Measured[]): string {
   const title = `== ${thousands(size)} events: ${stats.venues} venues, ${stats.organizers} organizers, ${stats.categories} categories, ${stats.tags} tags; events seeded in ${stats.eventSeconds.toFixed(1)} s (${stats.eventsPerSecond.toFixed(0)}/s), setup ${stats.setupSeconds.toFixed(1)} s, ${stats.retries} retries ==`;
   return `${title}\n${table(
-    ['variant', 'total', 'shown', 'requests', 'read RCU', 'commands', 'p50 ms', 'query'],
-    rows.map((r) => [r.label, r.total ?? '-', r.returned, r.requests, fmt(r.read) + (r.stable ? '' : '*'), commandsText(r.commands), r.latencyMs.median.toFixed(1), r.query]),
-    [false, true, true, true, true, false, true, false],
+    ['variant', 'total', 'shown', 'requests', 'read RCU', 'commands', 'p50 ms', 'CPU ms', 'query'],
+    rows.map((r) => [
+      r.label,
+      r.total ?? '-',
+      r.returned,
+      r.requests,
+      fmt(r.read) + (r.stable ? '' : '*'),
+      commandsText(r.commands),
+      r.latencyMs.median.toFixed(1),
+      r.cpuMs.toFixed(1),
+      r.query,
+    ]),
+    [false, true, true, true, true, false, true, true, false],
+  )}`;
+}
+
+/** Each search beside the same page without search: requests, read units and CPU per request, with the ratios and the target. */
+function searchTable(rows: Measured[]): string {
+  const searches = rows.filter((r) => r.vsList);
+  const within = (x: number) => (x <= TARGET_RATIO + 1e-9 ? '' : ' !');
+  return `search vs the same page without search (CPU: mean of ${CPU_REPS} requests each, alternating; target <= ${TARGET_RATIO}x; ! = over)\n${table(
+    ['variant', 'requests', 'list', 'ratio', 'read RCU', 'list', 'ratio', 'CPU ms', 'list', 'ratio'],
+    searches.map((r) => {
+      const c = r.vsList!;
+      return [
+        r.label,
+        r.requests,
+        c.listRequests,
+        `${c.requestRatio.toFixed(2)}x${within(c.requestRatio)}`,
+        fmt(r.read),
+        fmt(c.listRead),
+        `${c.readRatio.toFixed(2)}x${within(c.readRatio)}`,
+        c.cpuMs.toFixed(2),
+        c.listCpuMs.toFixed(2),
+        `${c.cpuRatio.toFixed(2)}x${within(c.cpuRatio)}`,
+      ];
+    }),
+    [false, true, true, true, true, true, true, true, true, true],
   )}`;
 }
 
@@ -304,7 +399,6 @@ async function main(): Promise<number> {
   const external = process.env.DYNAMODB_ENDPOINT || undefined;
   let dynamo: DynamoLocal | undefined;
   let endpoint = external ?? '';
-  installTrace();
   // The change feed goes to the in-process bus, as under `npm start`.
   installLocalBus();
   console.error(`DynamoDB: ${external ?? 'a new in-memory DynamoDB Local for each size'}; sizes ${SIZES.join(', ')}; seed ${SEED}; concurrency ${CONCURRENCY}`);
@@ -322,6 +416,8 @@ async function main(): Promise<number> {
       }
       process.env.TABLE_NAME = tableName;
       resetConfig();
+      // On the client of this size's DynamoDB (a new endpoint makes a new client).
+      installTrace();
       await ensureTable(tableName);
       console.error(`\n${thousands(size)} events -> table ${tableName}`);
       const poller = await startStreamPoller({ tableName, endpoint, logWriter: () => {}, log: (line) => console.error(`[stream] ${line}`) });
@@ -350,7 +446,7 @@ async function main(): Promise<number> {
       } finally {
         await poller.stop();
       }
-      const text = sizeTable(size, seeded, rows);
+      const text = `${sizeTable(size, seeded, rows)}\n\n${searchTable(rows)}`;
       console.log(`\n${text}\nsearch index: caught up ${stream.drainSeconds} s after seeding; lag median ${stream.lagMs.median} ms, p95 ${stream.lagMs.p95} ms`);
       results.push({ size, table: tableName, seed: seeded, stream, variants: rows });
       if (process.env.BENCH_KEEP_TABLES !== '1') {

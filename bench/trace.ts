@@ -17,7 +17,8 @@ export interface TraceEntry {
 }
 
 const entries: TraceEntry[] = [];
-let installed = false;
+/** The client the trace is on: the shared client is rebuilt when the endpoint changes (a new DynamoDB Local). */
+let traced: ReturnType<typeof db> | undefined;
 
 const plain = (v: unknown): string => {
   if (v && typeof v === 'object' && 'S' in (v as Record<string, unknown>)) return String((v as { S: unknown }).S);
@@ -35,11 +36,11 @@ function readUnits(c: Consumed | Consumed[] | undefined): number {
   return n;
 }
 
-/** Installs the trace on the shared client (once; the client is rebuilt only if the endpoint changes). */
+/** Installs the trace on the shared client, once per client: call it again after the endpoint changed. */
 export function installTrace(): void {
-  if (installed) return;
-  installed = true;
-  db().middlewareStack.add(
+  if (traced === db()) return;
+  traced = db();
+  traced.middlewareStack.add(
     (next, context) => async (args) => {
       const input = args.input as Record<string, any>;
       const result = await next(args);
