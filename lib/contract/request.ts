@@ -47,6 +47,12 @@ export interface RequestContext<A extends Args = Args> {
   createKey?: string;
   /** A record moved here from another site, which this write stores with what it keeps. */
   imported?: ImportedRecord;
+  /**
+   * The table's change counter (lib/store/validators.ts), when the request reads it anyway for
+   * its entity tag: one read, which the logic may wait for too. It moves after every write is
+   * committed and before its client is answered, so what was read at an unchanged counter holds.
+   */
+  counter?: () => Promise<{ stamp: string; last: number }>;
 }
 
 export type Logic<A extends Args = Args> = (ctx: RequestContext<A>) => Promise<Reply>;

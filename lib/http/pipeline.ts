@@ -228,10 +228,9 @@ function conditional(reply: Reply, req: RequestContext, event: Event, scoped?: s
  * answer missed but the counter counts was bumped after the answer's first read, within the
  * settling time, so such an answer is tagged with its body's digest, never with a newer state.
  */
-async function revalidation(req: RequestContext, event: Event): Promise<{ digest: string; settled: boolean; held?: string } | undefined> {
-  const scope = revalidationScope(req, event, linkFormOf(event));
-  if (scope === undefined) return undefined;
-  const validator = await readValidator();
+async function revalidation(req: RequestContext, scope: string | undefined, event: Event): Promise<{ digest: string; settled: boolean; held?: string } | undefined> {
+  if (scope === undefined || !req.counter) return undefined;
+  const validator = await req.counter();
   const digest = scopeDigest(scope, validator.stamp);
   const settled = Date.now() - validator.last >= settleMs();
   return { digest, settled, held: heldTag(header(event, 'if-none-match'), digest) };
@@ -328,13 +327,17 @@ function runner(op: Operation, logic: Logic, html: HtmlFilters | undefined, once
   const route = routeRequest(op, html);
   const operate = (event: Event, context: ContextWithRequest): Promise<Result> => {
     return once(op, context.request!.principal?.sub, event, context, async (createKey) => {
-      const req = createKey === undefined ? context.request! : { ...context.request!, createKey };
+      const given = createKey === undefined ? context.request! : { ...context.request!, createKey };
+      // A read that the counter tags reads it once, for its tag and for its logic.
+      let counter: ReturnType<typeof readValidator> | undefined;
+      const scope = revalidationScope(given, event, linkFormOf(event));
+      const req: RequestContext = scope !== undefined ? { ...given, counter: () => (counter ??= readValidator()) } : given;
       // With a tag to check, the counter first: a match answers 304 without running the operation.
       // Without one, the counter is read beside the operation's own reads, in the same round trip:
       // a counter read after a write the answer missed has moved within the settling time, so the
       // answer then gets its body's digest, never a tag newer than itself (see `revalidation`).
       const conditionalGet = header(event, 'if-none-match') !== undefined;
-      const early = conditionalGet ? await revalidation(req, event) : undefined;
+      const early = conditionalGet ? await revalidation(req, scope, event) : undefined;
       if (early?.held) {
         const headers = { etag: early.held, 'cache-control': cacheControl(config(), req.shared === true) };
         return encode(
@@ -345,7 +348,7 @@ function runner(op: Operation, logic: Logic, html: HtmlFilters | undefined, once
         );
       }
       // `_fields` and `_envelope` shape the answer before its entity tag is taken, so a tag names what was sent.
-      const [reply, cheap] = conditionalGet ? [await logic(req), early] : await besideCounter(logic(req), revalidation(req, event));
+      const [reply, cheap] = conditionalGet ? [await logic(req), early] : await besideCounter(logic(req), revalidation(req, scope, event));
       const shaped = wpShaped(reply, req.input._fields, event.rawQueryString, allow);
       const answer = conditional(shaped.reply, req, event, cheap?.settled ? cheap.digest : undefined);
       const discovery = discoveryHeaders(apiRoot(event), answer.reply.headers);

@@ -33,7 +33,7 @@ import type { Lang } from '#lib/runtime/config.js';
 import { batchGet, Found, keyOf, query, queryAll } from '#lib/store/reads.js';
 import { batchGetWithTerms } from '#lib/store/counted-reads.js';
 import { keys, listKeys } from '#lib/store/keys.js';
-import { recentState, vocabGroup } from '#lib/store/recent-writes.js';
+import { caughtUp, recentState, vocabGroup, type RecentState } from '#lib/store/recent-writes.js';
 import { ofKind, type AnyPost, type EventItem, type TermItem, type WordItem } from '#lib/store/items.js';
 
 /** What a search's batch reads hold: records, terms and word entries. */
@@ -165,7 +165,14 @@ class Merged {
   private readonly cursors: { s: Source; items: IndexItem[]; start?: Record<string, unknown>; done: boolean }[];
   private readonly seen = new Set<number>();
 
-  constructor(list: Source[]) {
+  /**
+   * `spare`: the reads of a filtered partition ask for twice as many items, since the filter drops
+   * some; a chunk that asks for more than it needs already has that room.
+   */
+  constructor(
+    list: Source[],
+    private readonly spare = true,
+  ) {
     this.cursors = list.filter(nonEmpty).map((s) => ({ s, items: [], done: false }));
   }
 
@@ -176,7 +183,7 @@ class Merged {
         this.cursors
           .filter((c) => !c.items.length && !c.done)
           .map(async (c) => {
-            const out = await query<IndexItem>({ ...queryInputOf(c.s), Limit: limit * (filters(c.s) ? 2 : 1), ExclusiveStartKey: c.start });
+            const out = await query<IndexItem>({ ...queryInputOf(c.s), Limit: limit * (this.spare && filters(c.s) ? 2 : 1), ExclusiveStartKey: c.start });
             c.items = c.s.keep ? out.items.filter(c.s.keep) : out.items;
             c.start = out.last;
             c.done = !out.last;
@@ -265,7 +272,7 @@ async function idsBetween(src: Source[], from: string, to: string): Promise<Set<
  * recent events' records and index entries join the batch read of the page's records: the page
  * is among the index's hits from `offset` less the recent events to `offset + perPage`.
  */
-async function wordPage(plan: ListPlan, term: string, word: string, recent: number[]): Promise<SearchPage> {
+async function wordPage(plan: ListPlan, term: string, word: string, { ids: recent, written }: RecentState): Promise<SearchPage> {
   const { ctx, statusList, ownBy, filters, window: w, offset, perPage, stats, feed } = plan;
   const { sources: src, multi } = sources(ctx, statusList, { ...filters, word, withLocked: !!ctx.principal }, w, ownBy);
   // The index's entries of the recent events are skipped, so the page reads that many more keys.
@@ -279,13 +286,15 @@ async function wordPage(plan: ListPlan, term: string, word: string, recent: numb
   ]);
   const isRecent = new Set(recent);
   const hits = read.hits.filter((h) => !isRecent.has(h.id));
-  // Folded: one read, consistent when it holds recent writes.
+  // Folded: the recent writes are read with the page.
   const around = fold ? hits.slice(Math.max(0, offset - recent.length), offset + perPage) : [];
   const named = termsNamed(
     ctx,
     around.map((h) => h.item),
   );
-  const found = fold ? await batchGetWithTerms<SearchRead>([...recentKeys, ...around.map((h) => keys.post(h.id))], named.ids, recent.length > 0) : early;
+  // Folded: one read of them all, and again, consistently, of a recent record it found behind its write.
+  const found = fold ? await batchGetWithTerms<SearchRead>([...recentKeys, ...around.map((h) => keys.post(h.id))], named.ids) : early;
+  if (fold) await caughtUp(written, found, (behind) => batchGet(behind, true));
   const foldedTerms = fold ? named.with(found) : new Map<number, TermItem>();
   const partitions = new Set(src.map((s) => s.partition));
   // What the counts hold of the recent events (their index entries), and what they hold now.
@@ -320,15 +329,21 @@ interface Matching {
 
 export async function listSearched(plan: ListPlan, terms: SearchTerms): Promise<SearchPage> {
   const { ctx, statusList, offset, perPage, window: w, stats } = plan;
-  const { ids: recent, vocab } = await recentState(ctx.lang);
+  // The change counter the request reads for its tag (when it does) tells whether what was read of the recent writes still holds.
+  const counter = await ctx.counter?.().catch(() => undefined);
+  const state = await recentState(ctx.lang, counter);
+  const { ids: recent, vocab } = state;
   const perWord = statusList.length * (ctx.principal ? 2 : 1);
   const [include, exclude] = await waitAll([
     waitAll(terms.include.map((t) => planTerm(ctx.lang, t, perWord, vocab))),
     waitAll(terms.exclude.map((t) => planTerm(ctx.lang, t, perWord, vocab))),
   ]);
   const [only] = include;
-  if (include.length === 1 && !exclude.length && only!.exact && only!.words?.length === 1) return wordPage(plan, only!.term, only!.words[0]!, recent);
-  const freshRead = batchGet(recent.map(keys.post), true);
+  if (include.length === 1 && !exclude.length && only!.exact && only!.words?.length === 1) return wordPage(plan, only!.term, only!.words[0]!, state);
+  const freshRead = batchGet(recent.map(keys.post)).then(async (found) => {
+    await caughtUp(state.written, found, (behind) => batchGet(behind, true));
+    return found;
+  });
   const want = offset + perPage;
   // A term no word contains matches no indexed event.
   const none: Matching = { matched: [], consumed: 0, exhausted: true, cut: undefined, driverSources: [] };
@@ -373,8 +388,9 @@ async function matchIndexed(plan: ListPlan, terms: SearchTerms, planned: { inclu
   const byIndex = new Set<TermPlan>([...(driver?.exact ? [driver] : []), ...others, ...excluded, ...exclude.filter((p) => p.exact && p.words?.length === 0)]);
   // The whole list's entries do not tell a password-protected event: its record does.
   const onRecords = include.some((p) => !byIndex.has(p)) || exclude.some((p) => !byIndex.has(p)) || (!driver && hidesLocked(ctx));
-  const candidates = new Merged(driverSources);
   const judged = others.length > 0 || excluded.length > 0 || onRecords;
+  // A judged chunk asks for twice the matches it needs (`chunkSize`): its reads need no more room.
+  const candidates = new Merged(driverSources, !judged);
   const feedRoom = feed ? new SearchRoom() : undefined;
   const want = offset + perPage;
   const out: Matching = { matched: [], consumed: 0, exhausted: false, cut: undefined, driverSources };

@@ -208,6 +208,8 @@ export interface RecentWriteItem {
   sk: string;
   id: number;
   version: number;
+  /** The write deleted the event. */
+  gone?: true;
 }
 
 /** A search index entry: an event's index item under one word (lib/stream/search-trigger.ts). */

@@ -18,8 +18,10 @@ import { config } from '#lib/runtime/config.js';
 import { waitAll } from '#lib/runtime/settle.js';
 import { db } from './db.js';
 import { keys, RECENT_SHARDS, recentPartition } from './keys.js';
-import { queryAll } from './reads.js';
+import { keyOf, queryAll, type ItemKey } from './reads.js';
+import type { AnyPost } from './items.js';
 import { TTL_ATTRIBUTE } from './table.js';
+import { bumpValidator } from './validators.js';
 import type { TransactItem } from './transactions.js';
 
 /** A day: longer than any lag of a running consumer. */
@@ -38,7 +40,9 @@ export function recentWrites(old: Written | undefined, next: Written | undefined
   const version = next ? (old?.version ?? 0) + 1 : e.version;
   const expires = Math.floor(Date.now() / 1000) + KEEP_SECONDS;
   const langs = new Set([old?.lang, next?.lang].filter((l): l is Lang => l !== undefined));
-  return [...langs].map((lang) => ({ Put: { TableName: '', Item: { ...keys.recentWrite(lang, e.id), id: e.id, version, [TTL_ATTRIBUTE]: expires } } }));
+  // A deleted event's record is gone: a search then reads none (an eventually consistent read could still find it).
+  const gone = next ? {} : { gone: true };
+  return [...langs].map((lang) => ({ Put: { TableName: '', Item: { ...keys.recentWrite(lang, e.id), id: e.id, version, ...gone, [TTL_ATTRIBUTE]: expires } } }));
 }
 
 /**
@@ -70,12 +74,64 @@ export function vocabGroup(shard: string): string {
 /** What a search reads first: the recent writes of a language, and its vocabulary versions. */
 export interface RecentState {
   ids: number[];
+  /**
+   * Each recent write's record version, or `gone` for a delete: a record read without a
+   * consistent read is the write's (or a later one's) when its version is at least that.
+   */
+  written: Map<number, number | 'gone'>;
   /** Counter by group (`vocabGroup`); a group not there is 0. */
   vocab: Record<string, number>;
 }
 
-/** The events of a language written since the consumer indexed them, and the vocabulary versions: every shard, at once. */
-export async function recentState(lang: Lang): Promise<RecentState> {
+/**
+ * The records of recent writes as they are now, from a read that may not have been consistent
+ * (`found`, which holds what it read of them): those not yet at the write's version are read
+ * again, consistently (a write a moment ago). A deleted event's record is left out.
+ */
+export async function caughtUp<T>(written: RecentState['written'], found: Map<string, T>, read: (keys: ItemKey<AnyPost>[]) => Promise<Map<string, AnyPost>>): Promise<void> {
+  const behind: ItemKey<AnyPost>[] = [];
+  for (const [id, version] of written) {
+    const k = keys.post(id);
+    const record = found.get(keyOf(k)) as { version?: unknown } | undefined;
+    if (version === 'gone') found.delete(keyOf(k));
+    else if (!(Number(record?.version) >= version)) behind.push(k);
+  }
+  if (!behind.length) return;
+  const again = await read(behind);
+  for (const k of behind) {
+    const record = again.get(keyOf(k));
+    if (record) found.set(keyOf(k), record as T);
+    else found.delete(keyOf(k));
+  }
+}
+
+/** The last state read of each table and language, with the change counter's state read before it. */
+const kept = new Map<string, { counter: string; state: Promise<RecentState> }>();
+
+/**
+ * The events of a language written since the consumer indexed them, and the vocabulary versions.
+ * `counter`, the table's change counter (lib/store/validators.ts) read before: while it has not
+ * moved, the state read after it last time holds. A write moves it after it committed its recent
+ * write and before its client hears of it, so a write any caller knows of is in that state; what
+ * the consumer did since (a write indexed and forgotten, words added) only keeps a write judged
+ * by its record a while longer, which says what the index would (and the words it added are
+ * those of the writes still there).
+ */
+export async function recentState(lang: Lang, counter?: { stamp: string; last: number }): Promise<RecentState> {
+  if (!counter) return readRecentState(lang);
+  const at = `${counter.stamp}@${counter.last}`;
+  const key = `${config().tableName}|${lang}`;
+  const hit = kept.get(key);
+  if (hit?.counter === at) return hit.state;
+  const state = readRecentState(lang);
+  kept.set(key, { counter: at, state });
+  // A failed read is not kept.
+  state.catch(() => kept.get(key)?.state === state && kept.delete(key));
+  return state;
+}
+
+/** The recent writes and vocabulary versions as stored: every shard, at once. */
+async function readRecentState(lang: Lang): Promise<RecentState> {
   const shards = await waitAll(
     Array.from({ length: RECENT_SHARDS }, (_, k) =>
       queryAll<Record<string, unknown>>({
@@ -90,10 +146,16 @@ export async function recentState(lang: Lang): Promise<RecentState> {
   const versions = items.find((i) => i.sk === VERSIONS_SK) ?? {};
   const vocab: Record<string, number> = {};
   for (const [name, n] of Object.entries(versions)) if (/^v\d+$/.test(name)) vocab[name] = Number(n);
-  return { ids: [...new Set(items.filter((i) => i.sk !== VERSIONS_SK).map((i) => Number(i.id)))], vocab };
+  const written = new Map<number, number | 'gone'>();
+  for (const i of items) if (i.sk !== VERSIONS_SK) written.set(Number(i.id), i.gone === true ? 'gone' : Number(i.version ?? 0));
+  return { ids: [...written.keys()], written, vocab };
 }
 
-/** After words were added to vocabulary partitions (named by `vocabShard`): their groups' counters go up. */
+/**
+ * After words were added to vocabulary partitions (named by `vocabShard`): their groups' counters
+ * go up, and so does the table's change counter, since searches may find more now (and a search
+ * keeps what it read of the versions while the change counter stays: `recentState`).
+ */
 export async function bumpVocabulary(lang: Lang, shards: Iterable<string>, target?: { table: string; client: DynamoDBDocumentClient }): Promise<void> {
   const groups = [...new Set([...shards].map(vocabGroup))];
   if (!groups.length) return;
@@ -107,6 +169,8 @@ export async function bumpVocabulary(lang: Lang, shards: Iterable<string>, targe
       ExpressionAttributeValues: { ':one': 1 },
     }),
   );
+  // After the versions: a search that read the counter's new state reads them new too.
+  await bumpValidator(undefined, undefined, undefined, target);
 }
 
 /** After indexing an event's `version`: its items go, unless a later write put them again. */

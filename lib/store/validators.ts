@@ -20,7 +20,7 @@
 // - A read takes the counter before anything else, so an answer is never older than its tag: a
 //   write that lands between the counter's read and the answer's only makes the next
 //   revalidation read the answer again.
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '#lib/runtime/config.js';
 import { db } from './db.js';
 import { keys, VALIDATOR_PARTITION, VALIDATOR_SHARDS } from './keys.js';
@@ -33,11 +33,16 @@ export interface Validator {
   last: number;
 }
 
-/** Moves the counter: one shard, chosen at random unless given. */
-export async function bumpValidator(shard = Math.floor(Math.random() * VALIDATOR_SHARDS), now = Date.now(), abortSignal?: AbortSignal): Promise<void> {
-  await db().send(
+/** Moves the counter: one shard, chosen at random unless given; in the function's table unless `target` names another. */
+export async function bumpValidator(
+  shard = Math.floor(Math.random() * VALIDATOR_SHARDS),
+  now = Date.now(),
+  abortSignal?: AbortSignal,
+  target?: { table: string; client: DynamoDBDocumentClient },
+): Promise<void> {
+  await (target?.client ?? db()).send(
     new UpdateCommand({
-      TableName: config().tableName,
+      TableName: target?.table ?? config().tableName,
       Key: keys.validator(shard % VALIDATOR_SHARDS),
       UpdateExpression: 'ADD #n :one SET #at = :at',
       ExpressionAttributeNames: { '#n': 'n', '#at': 'at' },
