@@ -126,7 +126,7 @@ const routeRequest = (op: Operation, filters: HtmlFilters | undefined) => {
     if (op.access === 'write') {
       principal = await identify(header(event, 'authorization'), facts);
       // WordPress's own routes answer anonymous callers with their own words.
-      if (!principal && op.api === 'tec') throw forbidden(false);
+      if (!principal && (op.api === 'tec' || op.api === 'tecV1')) throw forbidden(false);
     }
     const query = parseFormLike(event.rawQueryString ?? '');
     const body = method === 'GET' || method === 'HEAD' ? {} : parseBody(event, config().maxBodyBytes);
@@ -137,7 +137,7 @@ const routeRequest = (op: Operation, filters: HtmlFilters | undefined) => {
       skip,
       unfilteredHtml: isEditor(principal),
       filters,
-      schemaDetails: op.api !== 'tec',
+      schemaDetails: op.api === 'wp' || op.api === 'rest',
     });
     // A read does not wait for the sign-in's bookkeeping: it runs beside the read, and the answer waits for it.
     if (op.access === 'read') principal = await identify(header(event, 'authorization'), facts, (task) => (context.aside = task));
@@ -152,6 +152,7 @@ const routeRequest = (op: Operation, filters: HtmlFilters | undefined) => {
       shared: !principal && header(event, 'authorization') === undefined && input.password === undefined,
       method,
       ifMatch: op.access === 'write' ? header(event, 'if-match') : undefined,
+      ...(op.experimental ? { acknowledgement: header(event, 'x-tec-eea') ?? null } : {}),
       ip: facts.ip,
       now: facts.now,
       ...(context.imported ? { imported: context.imported } : {}),
