@@ -22,12 +22,19 @@ const KINDS: Record<string, { schema: string; one: string; many: string; ids: Re
   tecVenues: { schema: 'Venue', one: 'a Venue', many: 'venues', ids: { list: 'getVenues', create: 'createVenue', get: 'getVenue', update: 'updateVenue', delete: 'deleteVenue' } },
 };
 
-/** TEC's status codes of each operation. */
+/** TEC's status codes of each operation, and what each means. */
 const STATUSES: Record<string, Record<string, string>> = {
   list: { 200: 'The page of records; X-WP-Total and X-WP-TotalPages name their total and pages', 400: 'A parameter is invalid', 404: 'The page is past the last' },
   create: { 201: 'The created record', 400: 'A parameter is invalid', 401: 'Not signed in', 403: 'Not allowed', 500: 'The record could not be created' },
   get: { 200: 'The record', 404: 'The record was not found' },
-  update: { 200: 'The updated record', 400: 'A parameter is invalid', 401: 'Not signed in', 403: 'Not allowed', 404: 'The record was not found', 500: 'The record could not be updated' },
+  update: {
+    200: 'The updated record',
+    400: 'A parameter is invalid',
+    401: 'Not signed in',
+    403: 'Not allowed',
+    404: 'The record was not found',
+    500: 'The record could not be updated',
+  },
   delete: {
     200: 'An empty list: the record was trashed or deleted',
     401: 'Not signed in',
@@ -56,22 +63,46 @@ function openApi30(schema: Json): Json {
   return out;
 }
 
-function schemas(): Json {
+/**
+ * The record schemas, inferred from what the presenters show of the representative records, named
+ * `<prefix>Event`, `<prefix>Venue` and `<prefix>Organizer`.
+ */
+export function tecV1Schemas(prefix: string): Record<string, Json> {
   const s = storedSamples();
   const now = new Date(Date.UTC(2027, 0, 1));
   const asJson = (v: unknown) => JSON.parse(JSON.stringify(v)) as Json;
   const events = [presentTecEvent(s.event, s.linked, now, true), presentTecEvent(s.bareEvent, s.none, now, true)].map(asJson);
-  const schema = (examples: Json[], description: string) => ({ ...openApi30(inferSchema(examples)), description });
+  const schema = (examples: Json[], description: string) => ({ ...inferSchema(examples), description });
   return {
-    Event: schema(events, 'An event: WordPress’s view of the post with the properties TEC adds'),
-    Organizer: schema([presentTecOrganizer(s.organizer), presentTecOrganizer(s.bareOrganizer)].map(asJson), 'An organizer'),
-    Venue: schema([presentTecVenue(s.venue), presentTecVenue(s.bareVenue)].map(asJson), 'A venue'),
-    Error: {
-      type: 'object',
-      description: 'An error, in WordPress’s envelope',
-      properties: { code: { type: 'string' }, message: { type: 'string' }, data: { type: 'object', properties: { status: { type: 'integer' } } } },
-    },
+    [`${prefix}Event`]: schema(events, 'An event of tec/v1: WordPress’s view of the post with the properties TEC adds'),
+    [`${prefix}Organizer`]: schema([presentTecOrganizer(s.organizer), presentTecOrganizer(s.bareOrganizer)].map(asJson), 'An organizer of tec/v1'),
+    [`${prefix}Venue`]: schema([presentTecVenue(s.venue), presentTecVenue(s.bareVenue)].map(asJson), 'A venue of tec/v1'),
   };
+}
+
+/** TEC's own error body beside WordPress's envelope: `{"error": "…"}` (a record of another kind, one already trashed). */
+const TEC_ERROR: Json = { type: 'object', properties: { error: { type: 'string' } }, required: ['error'] };
+
+/**
+ * The responses of a `tec/v1` operation, TEC's status codes with their bodies: the record schemas
+ * as `record` names them, errors in WordPress's envelope (`error`) or TEC's own.
+ */
+export function tecV1Responses(op: Operation, record: (schema: string) => Json, error: Json): Record<string, Json> {
+  const [kind, name] = op.id.split('.') as [string, string];
+  const docs = KINDS[kind];
+  if (!docs) {
+    const what = name === 'index' ? 'The routes of tec/v1 and their arguments' : 'This OpenAPI document of tec/v1';
+    return { 200: { description: what, content: { 'application/json': { schema: { type: 'object' } } } } };
+  }
+  const one = record(docs.schema);
+  return Object.fromEntries(
+    Object.entries(STATUSES[name]!).map(([code, description]) => {
+      const ok = code === '200' || code === '201';
+      const own = (name === 'update' || name === 'delete') && (code === '404' || code === '410');
+      const schema = own ? TEC_ERROR : !ok ? error : name === 'list' ? { type: 'array', items: one } : name === 'delete' ? { type: 'array', maxItems: 0 } : one;
+      return [code, { description, content: { 'application/json': { schema } } }];
+    }),
+  );
 }
 
 function operationDoc(op: Operation): Json {
@@ -86,7 +117,7 @@ function operationDoc(op: Operation): Json {
       operationId: 'getOpenApiDocs',
       tags: ['Common'],
       parameters: [],
-      responses: { 200: { description: op.summary, content: { 'application/json': { schema: { type: 'object' } } } } },
+      responses: tecV1Responses(op, ref, ref('Error')),
     };
   }
   const path = new Set(pathNames(op.path));
@@ -100,19 +131,15 @@ function operationDoc(op: Operation): Json {
         required: true,
         content: {
           'application/json': {
-            schema: { type: 'object', properties: Object.fromEntries(args.filter(([n]) => !path.has(n)).map(([n, arg]) => [n, { ...argSchema(arg), description: arg.description }])) },
+            schema: {
+              type: 'object',
+              properties: Object.fromEntries(args.filter(([n]) => !path.has(n)).map(([n, arg]) => [n, { ...argSchema(arg), description: arg.description }])),
+            },
           },
         },
       }
     : undefined;
-  const record = ref(docs.schema);
-  const responses = Object.fromEntries(
-    Object.entries(STATUSES[name]!).map(([code, description]) => {
-      const ok = code === '200' || code === '201';
-      const schema = !ok ? ref('Error') : name === 'list' ? { type: 'array', items: record } : name === 'delete' ? { type: 'array', maxItems: 0 } : record;
-      return [code, { description, content: { 'application/json': { schema } } }];
-    }),
-  );
+  const responses = tecV1Responses(op, ref, ref('Error'));
   const verb = { list: 'Retrieve', create: 'Create', get: 'Retrieve', update: 'Update', delete: 'Delete' }[name] ?? name;
   return {
     summary: `${verb} ${name === 'list' ? docs.many : docs.one}`,
@@ -148,7 +175,14 @@ export function tecV1Document(lang: Lang): Json {
       { name: 'Common', description: 'These operations are introduced by the Common library.' },
     ],
     components: {
-      schemas: schemas(),
+      schemas: {
+        ...Object.fromEntries(Object.entries(tecV1Schemas('')).map(([k, v]) => [k, openApi30(v)])),
+        Error: {
+          type: 'object',
+          description: 'An error, in WordPress’s envelope',
+          properties: { code: { type: 'string' }, message: { type: 'string' }, data: { type: 'object', properties: { status: { type: 'integer' } } } },
+        },
+      },
       securitySchemes: { BasicAuth: { type: 'http', scheme: 'basic' }, BearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
     },
     servers: [{ url: `${restRoot(lang, config())}/tec/v1` }],

@@ -106,12 +106,11 @@ async function listReply(ctx: RequestContext, kind: PostKind, run: () => Promise
   if (!records.length && page > 1) return json(404, PAGE_NOT_FOUND);
   const pages = Math.ceil(total / perPage);
   const linked = kind === 'event' ? await loadLinked(records as EventItem[], { shared: ctx.shared }) : undefined;
-  const body = await Promise.all(
-    records.map(async (r) => (r.kind === 'event' ? presentTecEvent(wellTyped(r), linked!, ctx.now, await unlocked(ctx, r)) : present(ctx, r))),
-  );
+  const body = await Promise.all(records.map(async (r) => (r.kind === 'event' ? presentTecEvent(wellTyped(r), linked!, ctx.now, await unlocked(ctx, r)) : present(ctx, r))));
   // TEC links the request's own URL with its query, the page changed.
   const query = Object.entries(ctx.input).filter(([k, v]) => k !== 'page' && (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean'));
-  const url = (n: number) => withQuery(`${restRoot(ctx.lang)}/tec/v1/${ROUTE[kind]}`, new URLSearchParams([...query.map(([k, v]): [string, string] => [k, String(v)]), ['page', String(n)]]).toString());
+  const url = (n: number) =>
+    withQuery(`${restRoot(ctx.lang)}/tec/v1/${ROUTE[kind]}`, new URLSearchParams([...query.map(([k, v]): [string, string] => [k, String(v)]), ['page', String(n)]]).toString());
   const links = [...(page < pages ? [`<${url(page + 1)}>; rel="next"`] : []), ...(page > 1 ? [`<${url(page - 1)}>; rel="prev"`] : [])];
   return json(200, body, { 'X-WP-Total': String(total), 'X-WP-TotalPages': String(pages), ...(links.length ? { Link: links.join(', ') } : {}) });
 }

@@ -14,8 +14,6 @@ import { createPlace, updatePlace } from './places.js';
 import { deletePost } from './posts.js';
 import { asV1, present, requireAcknowledgement, stored, V1_KIND } from './tec-v1-reads.js';
 
-type EventWrite = Partial<ArgsOf<'tecEvents.create'>> & Record<string, unknown>;
-
 /** This namespace's arguments as v1 names them (WordPress's field names to TEC's v1 ones). */
 function v1Input(kind: PostKind, p: Record<string, unknown>): Input {
   const post = { title: p.title, description: p.content, excerpt: p.excerpt, slug: p.slug, status: p.status, author: p.author, date: p.date, date_utc: p.date_gmt };
@@ -61,12 +59,14 @@ async function shown(ctx: RequestContext, status: number, reply: Reply): Promise
 }
 
 /** POST: anyone with a role may create (drafts and pending records for contributors, as in v1). */
-export async function createTecPost(ctx: RequestContext<ArgsOf<'tecEvents.create'>>, kind: PostKind): Promise<Reply> {
+export async function createTecPost(ctx: RequestContext, kind: PostKind): Promise<Reply> {
   if (!ctx.principal?.role) throw forbidden(!!ctx.principal);
   requireAcknowledgement(ctx);
-  const input = v1Input(kind, ctx.params as EventWrite);
+  const input = v1Input(kind, ctx.params as Record<string, unknown>);
   const reply =
-    kind === 'event' ? await createEvent(asV1(ctx, 'events.create', input)) : await createPlace(asV1(ctx, `${V1_KIND[kind]}.create`, input) as RequestContext<ArgsOf<'venues.create'>>, kind);
+    kind === 'event'
+      ? await createEvent(asV1(ctx, 'events.create', input))
+      : await createPlace(asV1(ctx, `${V1_KIND[kind]}.create`, input) as RequestContext<ArgsOf<'venues.create'>>, kind);
   return shown(ctx, 201, reply);
 }
 
@@ -82,12 +82,14 @@ async function writable(ctx: RequestContext) {
 }
 
 /** PUT and PATCH: partial, as every update here; a record of another kind is TEC's 404. */
-export async function updateTecPost(ctx: RequestContext<ArgsOf<'tecEvents.update'>>, kind: PostKind): Promise<Reply> {
+export async function updateTecPost(ctx: RequestContext, kind: PostKind): Promise<Reply> {
   const post = await writable(ctx);
   if (post.kind !== kind) return json(404, { error: 'The entity could not be updated.' });
-  const input = v1Input(kind, ctx.params as EventWrite);
+  const input = v1Input(kind, ctx.params as Record<string, unknown>);
   const reply =
-    kind === 'event' ? await updateEvent(asV1(ctx, 'events.update', input)) : await updatePlace(asV1(ctx, `${V1_KIND[kind]}.update`, input) as RequestContext<ArgsOf<'venues.update'>>, kind);
+    kind === 'event'
+      ? await updateEvent(asV1(ctx, 'events.update', input))
+      : await updatePlace(asV1(ctx, `${V1_KIND[kind]}.update`, input) as RequestContext<ArgsOf<'venues.update'>>, kind);
   return shown(ctx, 200, reply);
 }
 

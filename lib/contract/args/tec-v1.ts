@@ -7,7 +7,7 @@ import { LIST_LIMITS } from '#lib/contract/budget.js';
 import { bool, checked, idList, int, str, type Arg, type Args } from '#lib/contract/params.js';
 import { urlOrEmpty } from '#lib/contract/url-arg.js';
 import { between, wpEnum } from './wp-term.js';
-import { authorArg, dateArg, forceArg, mlLanguage, pathId, POST_STATUSES, statusArg, timezoneArg } from './common.js';
+import { authorArg, dateArg, forceArg, mlLanguage, optional, pathId, type POST_STATUSES, statusArg, timezoneArg } from './common.js';
 
 /** TEC's per_page ceiling in this namespace (`tec_rest_events_max_per_page`). */
 export const TEC_V1_MAX_PER_PAGE = 100;
@@ -15,7 +15,12 @@ export const TEC_V1_MAX_PER_PAGE = 100;
 /** The statuses TEC's lists and writes take here, in its order. */
 export const TEC_V1_STATUSES = ['publish', 'pending', 'draft', 'future', 'private'] as const satisfies readonly (typeof POST_STATUSES)[number][];
 
-const ids = (description: string, max: number = LIST_LIMITS.eventFilter) => ({ schema: idList({ max }), type: 'array', items: 'integer', maxItems: max, description }) satisfies Arg;
+/** A list filter of ids, at most as many as a v1 list takes (lib/contract/budget.ts). */
+const ids = (description: string) =>
+  ({ schema: idList({ max: LIST_LIMITS.eventFilter }), type: 'array', items: 'integer', maxItems: LIST_LIMITS.eventFilter, description }) satisfies Arg;
+
+/** Links of a write, as many as the v1 write takes. */
+const links = (description: string) => ({ schema: idList(), type: 'array', items: 'integer', description }) satisfies Arg;
 
 const flag = (description: string) => ({ schema: bool(), type: 'boolean', description }) satisfies Arg;
 
@@ -91,19 +96,22 @@ const postWrite = {
   author: authorArg,
 } satisfies Args;
 
+const needed = <A extends Arg>(arg: A) => ({ ...arg, required: true as const });
+
 const eventWrite = {
   ...postWrite,
+  title: needed(postWrite.title),
   sticky: flag('Whether the event is pinned in the calendar views.'),
-  tags: ids('The tag ids.', LIST_LIMITS.eventFilter),
-  tribe_events_cat: ids('The event category ids.', LIST_LIMITS.eventFilter),
-  start_date: dateArg("The event's start, in its time zone."),
-  end_date: dateArg("The event's end, in its time zone."),
+  tags: links('The tag ids.'),
+  tribe_events_cat: links('The event category ids.'),
+  start_date: dateArg("The event's start, in its time zone.", true),
+  end_date: dateArg("The event's end, in its time zone.", true),
   timezone: timezoneArg,
   all_day: flag('Whether the event lasts the whole day.'),
   featured: flag('Whether the event is featured.'),
   cost: { schema: str({ max: 255 }), type: 'string', description: "The event's cost." },
-  organizers: ids('The organizer ids.'),
-  venues: ids('The venue ids.'),
+  organizers: links('The organizer ids.'),
+  venues: links('The venue ids.'),
   ml_language: mlLanguage,
 } satisfies Args;
 
@@ -112,6 +120,7 @@ const text = (description: string, max = 1000) => ({ schema: str({ max }), type:
 
 const venueWrite = {
   ...postWrite,
+  title: needed(postWrite.title),
   address: text("The venue's address."),
   country: text("The venue's country."),
   city: text("The venue's city."),
@@ -126,6 +135,7 @@ const venueWrite = {
 
 const organizerWrite = {
   ...postWrite,
+  title: needed(postWrite.title),
   phone: text("The organizer's phone number.", 80),
   website: { schema: urlOrEmpty(), type: 'string', format: 'uri', description: "The organizer's website." },
   email: {
@@ -138,12 +148,16 @@ const organizerWrite = {
   ml_language: mlLanguage,
 } satisfies Args;
 
+/**
+ * A kind's operations. A create needs what the v1 create needs (a title, and an event's dates),
+ * which TEC declares optional and refuses later; an update needs nothing.
+ */
 const entity = <W extends Args, L extends Args>(write: W, list: L) =>
   ({
     list,
     create: write,
     get: { id: pathId, ml_language: mlLanguage },
-    update: { id: pathId, ...write },
+    update: { id: pathId, ...optional(write) },
     delete: { id: pathId, force: { ...forceArg, description: 'Whether to bypass Trash and force deletion.' }, ml_language: mlLanguage },
   }) satisfies Record<string, Args>;
 
