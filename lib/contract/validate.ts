@@ -15,6 +15,8 @@ export interface ValidateOptions {
    * are checked against a schema; TEC's by callbacks, which give no details).
    */
   schemaDetails?: boolean;
+  /** Name each refusal only "Invalid parameter.", as TEC's `tec/v1` routes word their callbacks' refusals. */
+  plainRefusals?: boolean;
 }
 
 /** WordPress names the parameter in the data of a type refusal only. */
@@ -25,7 +27,11 @@ const detail = (param: string, code: string, message: string) => ({ code, messag
  * Text arguments that carry HTML are filtered as WordPress filters them on save, and then
  * checked again (a title of only `<script></script>` is empty once filtered).
  */
-export function validateArgs<A extends Args>(args: A, input: Input, { skip = [], unfilteredHtml = false, filters, schemaDetails = false }: ValidateOptions = {}): Params<A> {
+export function validateArgs<A extends Args>(
+  args: A,
+  input: Input,
+  { skip = [], unfilteredHtml = false, filters, schemaDetails = false, plainRefusals = false }: ValidateOptions = {},
+): Params<A> {
   const missing = Object.entries(args)
     .filter(([name, arg]) => arg.required && !skip.includes(name) && (input[name] === undefined || input[name] === null))
     .map(([name]) => name);
@@ -51,7 +57,7 @@ export function validateArgs<A extends Args>(args: A, input: Input, { skip = [],
       const issue = result.error.issues[0] as { message?: string; params?: { schemaCode?: string; item?: number } } | undefined;
       const item = issue?.params?.item;
       const shown = item === undefined ? name : `${name}[${item}]`;
-      bad[name] = `${shown} ${issue?.message ?? 'is invalid.'}`;
+      bad[name] = plainRefusals ? 'Invalid parameter.' : `${shown} ${issue?.message ?? 'is invalid.'}`;
       const code = issue?.params?.schemaCode;
       if (schemaDetails && code) details[name] = detail(shown, code, bad[name]);
     }

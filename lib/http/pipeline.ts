@@ -138,6 +138,7 @@ const routeRequest = (op: Operation, filters: HtmlFilters | undefined) => {
       unfilteredHtml: isEditor(principal),
       filters,
       schemaDetails: op.api === 'wp' || op.api === 'rest',
+      plainRefusals: op.api === 'tecV1',
     });
     // A read does not wait for the sign-in's bookkeeping: it runs beside the read, and the answer waits for it.
     if (op.access === 'read') principal = await identify(header(event, 'authorization'), facts, (task) => (context.aside = task));

@@ -52,7 +52,8 @@ function routes(ops: readonly Operation[], lang: Lang, cfg: Config): Record<stri
       methods: [...new Set(group.flatMap((o) => o.methods))],
       endpoints: group.map((o) => {
         // The route prefix is this API's, not WordPress's: it is no argument there.
-        const args = Object.entries(documentedArgs(o, ns)).filter(([name]) => !(o.api === 'rest' && name === 'lang'));
+        // tec/v1 lists no path arguments, as TEC registers them there.
+        const args = Object.entries(documentedArgs(o, ns)).filter(([name, arg]) => !(o.api === 'rest' && name === 'lang') && !(o.api === 'tecV1' && arg.path));
         // PHP encodes an empty argument list as [] (TEC's /doc route shows `"args":[]`).
         return { methods: o.methods, args: args.length ? Object.fromEntries(args.map(([name, arg]) => [name, argDoc(arg)])) : [] };
       }),

@@ -107,12 +107,30 @@ async function listReply(ctx: RequestContext, kind: PostKind, run: () => Promise
   const pages = Math.ceil(total / perPage);
   const linked = kind === 'event' ? await loadLinked(records as EventItem[], { shared: ctx.shared }) : undefined;
   const body = await Promise.all(records.map(async (r) => (r.kind === 'event' ? presentTecEvent(wellTyped(r), linked!, ctx.now, await unlocked(ctx, r)) : present(ctx, r))));
-  // TEC links the request's own URL with its query, the page changed.
-  const query = Object.entries(ctx.input).filter(([k, v]) => k !== 'page' && (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean'));
-  const url = (n: number) =>
-    withQuery(`${restRoot(ctx.lang)}/tec/v1/${ROUTE[kind]}`, new URLSearchParams([...query.map(([k, v]): [string, string] => [k, String(v)]), ['page', String(n)]]).toString());
+  const url = (n: number) => withQuery(`${restRoot(ctx.lang)}/tec/v1/${ROUTE[kind]}`, pageQuery(ctx, n));
   const links = [...(page < pages ? [`<${url(page + 1)}>; rel="next"`] : []), ...(page > 1 ? [`<${url(page - 1)}>; rel="prev"`] : [])];
   return json(200, body, { 'X-WP-Total': String(total), 'X-WP-TotalPages': String(pages), ...(links.length ? { Link: links.join(', ') } : {}) });
+}
+
+/**
+ * The request's query with another page, as TEC writes its links: the arguments in the order sent,
+ * a list as its items (`venue[0]=5`, as WordPress keeps the checked value), `page` in its place or last.
+ */
+function pageQuery(ctx: RequestContext, page: number): string {
+  const out = new URLSearchParams();
+  let paged = false;
+  for (const [name, sent] of Object.entries(ctx.input)) {
+    if (name === 'page') {
+      out.append('page', String(page));
+      paged = true;
+      continue;
+    }
+    const checked = (ctx.params as Record<string, unknown>)[name];
+    if (ctx.op.args[name]?.type === 'array' && Array.isArray(checked)) checked.forEach((v, i) => out.append(`${name}[${i}]`, String(v)));
+    else if (typeof sent === 'string' || typeof sent === 'number' || typeof sent === 'boolean') out.append(name, String(sent));
+  }
+  if (!paged) out.append('page', String(page));
+  return out.toString();
 }
 
 /** The statuses a list shows: those asked for by a caller who may edit posts, else `publish`. */

@@ -52,7 +52,8 @@ function schedule(e: EventItem, now: Date): { full: string; short: string } {
   const start = '<span class="tribe-event-date-start">';
   const oneDay = e.start.slice(0, 10) === e.end.slice(0, 10);
   if (e.allDay) {
-    const full = oneDay ? `${start}${dayText(e.start, now)}</span>` : `${start}${dayText(e.start, now)}</span> - <span class="tribe-event-date-end">${dayText(e.end, now)}</span>`;
+    if (oneDay) return { full: `${start}${dayText(e.start, now)}</span>`, short: 'All day' };
+    const full = `${start}${dayText(e.start, now)}</span> - <span class="tribe-event-date-end">${dayText(e.end, now)}</span>`;
     return { full, short: full };
   }
   if (oneDay) {
@@ -61,6 +62,29 @@ function schedule(e: EventItem, now: Date): { full: string; short: string } {
   }
   const full = `${start}${dayText(e.start, now)} @ ${timeText(e.start)}</span> - <span class="tribe-event-date-end">${dayText(e.end, now)} @ ${timeText(e.end)}</span>`;
   return { full, short: full };
+}
+
+const DAY_MS = 86_400_000;
+const wallMs = (wall: string) => Date.parse(`${wall.replace(' ', 'T')}Z`);
+
+/**
+ * The days a multi-day event spans, as TEC's model counts them; false for an event of one day. An
+ * all-day event spans from its start to a second after its end; another event spans its start's
+ * day and one more for each end of day (23:59:59) it passes.
+ */
+function multiday(e: EventItem): number | false {
+  if (!readableWall(e.start) || !readableWall(e.end)) return false;
+  const start = wallMs(e.start);
+  const end = wallMs(e.end);
+  if (e.allDay) {
+    const days = Math.floor((end + 1000 - start) / DAY_MS);
+    return days > 1 ? days : false;
+  }
+  const endOfDay = wallMs(`${e.start.slice(0, 10)} 23:59:59`);
+  if (endOfDay + 1000 >= end && e.start.slice(0, 10) === e.end.slice(0, 10)) return false;
+  let days = 1;
+  for (let at = endOfDay; at < end; at += DAY_MS) days++;
+  return days;
 }
 
 /** A venue's map link as TEC's `tribe_get_map_link()` writes it (esc_url'd: `&` as `&#038;`). */
@@ -131,8 +155,9 @@ export function presentTecEvent(given: EventItem, linked: Linked, now: Date, unl
     end_date_utc: utcEnd,
     dates,
     timezone: zone,
-    duration: String(seconds),
-    multiday: e.start.slice(0, 10) !== e.end.slice(0, 10),
+    // TEC reads a timed event's stored duration (text), and works an all-day event's out (a number).
+    duration: e.allDay ? seconds : String(seconds),
+    multiday: multiday(e),
     is_past: utcEnd < nowUtc,
     is_now: utcStart <= nowUtc && nowUtc <= utcEnd,
     all_day: e.allDay,
