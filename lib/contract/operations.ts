@@ -333,8 +333,9 @@ export const OPERATIONS: readonly Operation[] = withOverrides([
   ...itemRows('organizers'),
   ...crudRows('categories', 'Permanently delete'),
   ...crudRows('tags', 'Permanently delete'),
-  ...wordPressRows(),
+  // As WordPress lists the namespaces: TEC's, its newer one, then WordPress's own.
   ...tecV1Rows(),
+  ...wordPressRows(),
 ]);
 
 /** Answers every request no route matches, with WordPress's `rest_no_route`. Not an operation. */
