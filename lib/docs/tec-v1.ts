@@ -153,8 +153,17 @@ function operationDoc(op: Operation): Json {
   };
 }
 
-/** The document for one language: its server is that language's `tec/v1` root. */
+const documents = new Map<string, Json>();
+
+/** The document for one language: its server is that language's `tec/v1` root. Built once per server. */
 export function tecV1Document(lang: Lang): Json {
+  const server = `${restRoot(lang, config())}/tec/v1`;
+  let doc = documents.get(server);
+  if (!doc) documents.set(server, (doc = buildDocument(server)));
+  return doc;
+}
+
+function buildDocument(server: string): Json {
   const ops = OPERATIONS.filter((op) => op.api === 'tecV1' && op.id !== 'tecV1.index');
   const paths: Record<string, Json> = {};
   for (const op of ops) {
@@ -185,7 +194,7 @@ export function tecV1Document(lang: Lang): Json {
       },
       securitySchemes: { BasicAuth: { type: 'http', scheme: 'basic' }, BearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
     },
-    servers: [{ url: `${restRoot(lang, config())}/tec/v1` }],
+    servers: [{ url: server }],
     paths,
   };
 }
