@@ -64,9 +64,20 @@ export async function present(ctx: RequestContext, post: AnyPost): Promise<Recor
 }
 
 /** The record a route's id names when it is of `kind`; else undefined (the record may be of another kind). */
-export async function stored(ctx: RequestContext): Promise<AnyPost | undefined> {
+async function stored(ctx: RequestContext): Promise<AnyPost | undefined> {
   const found = await getItem(keys.post(ctx.path.id!));
   return ofKind(found, 'event') ?? ofKind(found, 'venue') ?? ofKind(found, 'organizer');
+}
+
+/**
+ * The record a write names, when the caller may change it: WordPress's `edit_post` (and
+ * `delete_post`) is refused for a record that does not exist, of any kind, before the gate.
+ */
+export async function writable(ctx: RequestContext): Promise<AnyPost> {
+  const post = await stored(ctx);
+  if (!post || !(await canWrite(ctx, post))) throw forbidden(!!ctx.principal);
+  requireAcknowledgement(ctx);
+  return post;
 }
 
 // --- reads ---------------------------------------------------------------------------------------
@@ -126,8 +137,9 @@ function pageQuery(ctx: RequestContext, page: number): string {
       continue;
     }
     const checked = (ctx.params as Record<string, unknown>)[name];
-    if (ctx.op.args[name]?.type === 'array' && Array.isArray(checked)) checked.forEach((v, i) => out.append(`${name}[${i}]`, String(v)));
-    else if (typeof sent === 'string' || typeof sent === 'number' || typeof sent === 'boolean') out.append(name, String(sent));
+    if (ctx.op.args[name]?.type === 'array' && Array.isArray(checked)) {
+      for (const [i, v] of checked.entries()) out.append(`${name}[${i}]`, String(v));
+    } else if (typeof sent === 'string' || typeof sent === 'number' || typeof sent === 'boolean') out.append(name, String(sent));
   }
   if (!paged) out.append('page', String(page));
   return out.toString();

@@ -1,18 +1,16 @@
-// Creating, updating and deleting through TEC's `tec/v1` namespace: TEC's permission checks and
+// Creating and updating through TEC's `tec/v1` namespace: TEC's permission checks and
 // answers around the v1 writes of the same meaning (lib/logic/tec-v1-reads.ts says why), so the
 // rules of a write (roles, statuses, links, slugs, If-Match, Idempotency-Key) are those of v1.
 import { ApiError, forbidden } from '#lib/contract/errors.js';
 import { json, recordReply, type Reply } from '#lib/contract/reply.js';
 import type { ArgsOf } from '#lib/contract/operations.js';
 import type { Input, RequestContext } from '#lib/contract/request.js';
-import { canWrite } from '#lib/auth/permissions.js';
 import { getItem } from '#lib/store/reads.js';
 import { keys, type PostKind } from '#lib/store/keys.js';
 import { ofKind } from '#lib/store/items.js';
 import { createEvent, updateEvent } from './events.js';
 import { createPlace, updatePlace } from './places.js';
-import { deletePost } from './posts.js';
-import { asV1, present, requireAcknowledgement, stored, V1_KIND } from './tec-v1-reads.js';
+import { asV1, present, requireAcknowledgement, V1_KIND, writable } from './tec-v1-reads.js';
 
 /** This namespace's arguments as v1 names them (WordPress's field names to TEC's v1 ones). */
 function v1Input(kind: PostKind, p: Record<string, unknown>): Input {
@@ -70,17 +68,6 @@ export async function createTecPost(ctx: RequestContext, kind: PostKind): Promis
   return shown(ctx, 201, reply);
 }
 
-/**
- * The record a write names, when the caller may change it: WordPress's `edit_post` (and
- * `delete_post`) is refused for a record that does not exist, of any kind, before the gate.
- */
-async function writable(ctx: RequestContext) {
-  const post = await stored(ctx);
-  if (!post || !(await canWrite(ctx, post))) throw forbidden(!!ctx.principal);
-  requireAcknowledgement(ctx);
-  return post;
-}
-
 /** PUT and PATCH: partial, as every update here; a record of another kind is TEC's 404. */
 export async function updateTecPost(ctx: RequestContext, kind: PostKind): Promise<Reply> {
   const post = await writable(ctx);
@@ -91,13 +78,4 @@ export async function updateTecPost(ctx: RequestContext, kind: PostKind): Promis
       ? await updateEvent(asV1(ctx, 'events.update', input))
       : await updatePlace(asV1(ctx, `${V1_KIND[kind]}.update`, input) as RequestContext<ArgsOf<'venues.update'>>, kind);
   return shown(ctx, 200, reply);
-}
-
-/** DELETE: to the trash, or for good with `force`; TEC answers either with an empty list. */
-export async function deleteTecPost(ctx: RequestContext<ArgsOf<'tecEvents.delete'>>, kind: PostKind): Promise<Reply> {
-  const post = await writable(ctx);
-  if (post.kind !== kind) return json(404, { error: 'The entity could not be deleted.' });
-  if (post.status === 'trash' && !ctx.params.force) return json(410, { error: 'The entity has already been trashed.' });
-  await deletePost(asV1(ctx, `${V1_KIND[kind]}.delete`, { force: ctx.params.force }), kind);
-  return json(200, []);
 }
