@@ -34,7 +34,7 @@ import { takesHtml, type HtmlFilters } from '#lib/contract/params.js';
 import { isEditor } from '#lib/auth/permissions.js';
 import { callerRole, logError } from '#lib/observe/log.js';
 import { observe } from '#lib/observe/invocation.js';
-import { cacheControl, entityTag, noneMatch } from './conditional.js';
+import { cacheControl, entityTag, noneMatch, VARY } from './conditional.js';
 import { heldTag, revalidationScope, scopeDigest, scopedTag, settleMs } from './revalidate.js';
 import { bumpValidator, readValidator } from '#lib/store/validators.js';
 import type { Result as Encoded } from './idempotency.js';
@@ -327,6 +327,8 @@ interface Runner {
 
 function runner(op: Operation, logic: Logic, html: HtmlFilters | undefined, once: Once): Runner {
   const allow = op.methods.join(', ');
+  // An experimental route's answer depends on its acknowledgement header too.
+  const vary: Record<string, string> = op.experimental ? { vary: `${VARY}, X-TEC-EEA` } : {};
   const route = routeRequest(op, html);
   const operate = (event: Event, context: ContextWithRequest): Promise<Result> => {
     return once(op, context.request!.principal?.sub, event, context, async (createKey) => {
@@ -341,7 +343,7 @@ function runner(op: Operation, logic: Logic, html: HtmlFilters | undefined, once
         const headers = { etag: early.held, 'cache-control': cacheControl(config(), req.shared === true) };
         return encode(
           { status: 304, body: '' },
-          { ...discoveryHeaders(apiRoot(event), undefined), ...(wantsEnvelope(event.rawQueryString) ? {} : { allow }), ...headers },
+          { ...discoveryHeaders(apiRoot(event), undefined), ...(wantsEnvelope(event.rawQueryString) ? {} : { allow }), ...vary, ...headers },
           event,
           '',
         );
@@ -351,7 +353,7 @@ function runner(op: Operation, logic: Logic, html: HtmlFilters | undefined, once
       const shaped = wpShaped(reply, req.input._fields, event.rawQueryString, allow);
       const answer = conditional(shaped.reply, req, event, cheap?.settled ? cheap.digest : undefined);
       const discovery = discoveryHeaders(apiRoot(event), answer.reply.headers);
-      return encode(answer.reply, { ...discovery, ...(shaped.enveloped ? {} : { allow }), ...answer.headers }, event, answer.body);
+      return encode(answer.reply, { ...discovery, ...(shaped.enveloped ? {} : { allow }), ...vary, ...answer.headers }, event, answer.body);
     });
   };
   return { op, route, operate };

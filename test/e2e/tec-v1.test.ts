@@ -86,6 +86,8 @@ describe('tec/v1: the gate', () => {
       expect((await tv('GET', route, { ack: false, headers: { 'x-tec-eea': '0' } })).body, route).toEqual(UNACKNOWLEDGED);
       const shouted = await tv('GET', route, { ack: false, headers: { 'x-tec-eea': `  ${ACK['x-tec-eea'].toUpperCase()}\t` } });
       expect(shouted.status, route).toBe(200);
+      // Caches keep the answers to acknowledged requests apart.
+      expect(shouted.headers.get('vary'), route).toBe('Authorization, Origin, X-TEC-EEA');
     }
     // Who may not read or write is refused first, gate or not.
     expect((await tv('GET', '/events/999999', { ack: false })).body).toEqual(FORBIDDEN(401));
