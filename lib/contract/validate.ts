@@ -15,7 +15,10 @@ export interface ValidateOptions {
    * are checked against a schema; TEC's by callbacks, which give no details).
    */
   schemaDetails?: boolean;
-  /** Name each refusal only "Invalid parameter.", as TEC's `tec/v1` routes word their callbacks' refusals. */
+  /**
+   * Word each refusal as TEC's `tec/v1` routes do: in the argument's own words when it has them
+   * (`refusal`, with their details), else only "Invalid parameter.".
+   */
   plainRefusals?: boolean;
 }
 
@@ -57,7 +60,13 @@ export function validateArgs<A extends Args>(
       const issue = result.error.issues[0] as { message?: string; params?: { schemaCode?: string; item?: number } } | undefined;
       const item = issue?.params?.item;
       const shown = item === undefined ? name : `${name}[${item}]`;
-      bad[name] = plainRefusals ? 'Invalid parameter.' : `${shown} ${issue?.message ?? 'is invalid.'}`;
+      if (plainRefusals) {
+        const words = (text: string) => text.replaceAll('{param}', name);
+        bad[name] = arg.refusal ? words(arg.refusal.message) : 'Invalid parameter.';
+        if (arg.refusal) details[name] = { code: arg.refusal.code, message: bad[name], data: { status: 400, argument: name, details: words(arg.refusal.details) } };
+        continue;
+      }
+      bad[name] = `${shown} ${issue?.message ?? 'is invalid.'}`;
       const code = issue?.params?.schemaCode;
       if (schemaDetails && code) details[name] = detail(shown, code, bad[name]);
     }

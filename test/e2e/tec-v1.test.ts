@@ -262,6 +262,27 @@ describe('tec/v1: lists', () => {
       400,
       { code: 'rest_invalid_param', message: 'Invalid parameter(s): orderby', data: { status: 400, params: { orderby: 'Invalid parameter.' }, details: [] } },
     ]);
+    const typed = await tv('GET', '/events?per_page=0&ends_after=someday');
+    expect(typed.body).toEqual({
+      code: 'rest_invalid_param',
+      message: 'Invalid parameter(s): per_page, ends_after',
+      data: {
+        status: 400,
+        params: { per_page: 'Argument `{per_page}` must be a positive integer.', ends_after: 'Argument `{ends_after}` must be a date-time.' },
+        details: {
+          per_page: {
+            code: 'tec_rest_invalid_positive_integer_argument',
+            message: 'Argument `{per_page}` must be a positive integer.',
+            data: { status: 400, argument: 'per_page', details: 'The argument `{per_page}` is not a positive integer.' },
+          },
+          ends_after: {
+            code: 'tec_rest_invalid_date_time_argument',
+            message: 'Argument `{ends_after}` must be a date-time.',
+            data: { status: 400, argument: 'ends_after', details: 'We cannot parse the argument `{ends_after}` as a date-time.' },
+          },
+        },
+      },
+    });
   });
 });
 

@@ -19,6 +19,21 @@ const ids = (description: string) =>
 /** Links of a write, as many as the v1 write takes. */
 const links = (description: string) => ({ schema: idList(), type: 'array', items: 'integer', description }) satisfies Arg;
 
+/** TEC's words for a refused positive integer and date-time. */
+const POSITIVE = {
+  code: 'tec_rest_invalid_positive_integer_argument',
+  message: 'Argument `{{param}}` must be a positive integer.',
+  details: 'The argument `{{param}}` is not a positive integer.',
+};
+const DATE_TIME = {
+  code: 'tec_rest_invalid_date_time_argument',
+  message: 'Argument `{{param}}` must be a date-time.',
+  details: 'We cannot parse the argument `{{param}}` as a date-time.',
+};
+
+const positive = (description: string) => ({ schema: int({ min: 1 }), type: 'integer', description, refusal: POSITIVE }) satisfies Arg;
+const when = (description: string) => ({ ...dateArg(description), refusal: DATE_TIME }) satisfies Arg;
+
 const flag = (description: string) => ({ schema: bool(), type: 'boolean', description }) satisfies Arg;
 
 /** A list of statuses, each one TEC takes, as a list or comma-separated. */
@@ -35,12 +50,10 @@ const statusList = {
 } satisfies Arg;
 
 const paging = {
-  page: { schema: int({ min: 1 }), type: 'integer', default: 1, description: 'The collection page number.' },
+  page: { ...positive('The collection page number.'), default: 1 },
   per_page: {
     // TEC declares a maximum of 100 and serves more; this API serves at most MAX_PER_PAGE.
-    schema: int({ min: 1 }),
-    type: 'integer',
-    description: 'The number of items to be returned.',
+    ...positive('The number of items to be returned.'),
     // The site's setting (POSTS_PER_PAGE), as TEC takes WordPress's `posts_per_page`.
     get default() {
       return config().postsPerPage;
@@ -52,8 +65,8 @@ const EVENT_ORDERBY = ['date', 'event_date', 'title', 'menu_order', 'modified'] 
 
 const eventList = {
   ...paging,
-  start_date: dateArg('Limit to events that start on or after this date.'),
-  end_date: dateArg('Limit to events that end on or before this date.'),
+  start_date: when('Limit to events that start on or after this date.'),
+  end_date: when('Limit to events that end on or before this date.'),
   search: { schema: str({ max: 200 }), type: 'string', description: 'Limit results to those matching a string.' },
   categories: ids('Limit to events in these category ids.'),
   tags: ids('Limit to events with these tag ids.'),
@@ -61,11 +74,11 @@ const eventList = {
   organizer: ids('Limit to events by these organizer ids.'),
   featured: flag('Limit to featured (or not featured) events.'),
   status: statusList,
-  post_parent: { schema: int({ min: 1 }), type: 'integer', description: 'Limit to events whose parent is this event id.' },
-  starts_before: dateArg('Limit to events that start before this date.'),
-  starts_after: dateArg('Limit to events that start after this date.'),
-  ends_before: dateArg('Limit to events that end before this date.'),
-  ends_after: dateArg('Limit to events that end after this date.'),
+  post_parent: positive('Limit to events whose parent is this event id.'),
+  starts_before: when('Limit to events that start before this date.'),
+  starts_after: when('Limit to events that start after this date.'),
+  ends_before: when('Limit to events that end before this date.'),
+  ends_after: when('Limit to events that end after this date.'),
   ticketed: flag('Limit to events with (or without) tickets.'),
   orderby: { schema: wpEnum(EVENT_ORDERBY), type: 'string', enum: EVENT_ORDERBY, default: 'event_date', description: 'Sort the collection by this attribute.' },
   order: { schema: wpEnum(['ASC', 'DESC'] as const), type: 'string', enum: ['ASC', 'DESC'], default: 'ASC', description: 'Order sort attribute ascending or descending.' },
@@ -75,7 +88,7 @@ const eventList = {
 const placeList = {
   ...paging,
   search: { schema: str({ max: 200 }), type: 'string', description: 'Limit results to those matching a string.' },
-  event: { schema: int({ min: 1 }), type: 'integer', description: 'Limit to those linked to this event id.' },
+  event: positive('Limit to those linked to this event id.'),
   has_events: flag('Limit to those that have (or have no) events.'),
   only_with_upcoming: flag('Limit to those that have upcoming events.'),
   status: statusList,
