@@ -14,7 +14,7 @@ import { canRead, canWrite, unlocked } from '#lib/auth/permissions.js';
 import { config, restRoot, withQuery } from '#lib/runtime/config.js';
 import { batchGet, getItem } from '#lib/store/reads.js';
 import { keys, type PostKind } from '#lib/store/keys.js';
-import { ofKind, type AnyPost, type EventItem } from '#lib/store/items.js';
+import { ofKind, type AnyPost } from '#lib/store/items.js';
 import { presentTecEvent, presentTecOrganizer, presentTecVenue } from '#lib/present/tec-v1.js';
 import { wellTyped } from '#lib/present/well-typed.js';
 import { phpTrim } from '#lib/wp/php.js';
@@ -116,7 +116,8 @@ async function listReply(ctx: RequestContext, kind: PostKind, run: () => Promise
   const page = Number(ctx.params.page ?? 1);
   if (!records.length && page > 1) return json(404, PAGE_NOT_FOUND);
   const pages = Math.ceil(total / perPage);
-  const linked = kind === 'event' ? await loadLinked(records as EventItem[], { shared: ctx.shared }) : undefined;
+  const events = records.flatMap((r) => (r.kind === 'event' ? [r] : []));
+  const linked = kind === 'event' ? await loadLinked(events, { shared: ctx.shared }) : undefined;
   const body = await Promise.all(records.map(async (r) => (r.kind === 'event' ? presentTecEvent(wellTyped(r), linked!, ctx.now, await unlocked(ctx, r)) : present(ctx, r))));
   const url = (n: number) => withQuery(`${restRoot(ctx.lang)}/tec/v1/${ROUTE[kind]}`, pageQuery(ctx, n));
   const links = [...(page < pages ? [`<${url(page + 1)}>; rel="next"`] : []), ...(page > 1 ? [`<${url(page - 1)}>; rel="prev"`] : [])];

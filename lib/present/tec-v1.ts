@@ -97,14 +97,15 @@ function directionsLink(v: Pick<VenueItem, 'address' | 'city' | 'stateprovince' 
 
 /** The core controller's view of a post, as TEC keeps it: no meta, no links. */
 function core(p: Shown, terms: ReadonlyMap<number, TermItem> | undefined, unlocked: boolean): Record<string, unknown> {
-  const body = presentWpPost(p as VenueItem, { context: 'view', allow: ['GET'], terms, unlocked });
+  const body = presentWpPost(p, { context: 'view', allow: ['GET'], terms, unlocked });
   delete body.meta;
   delete body._links;
   return body;
 }
 
 export function presentTecVenue(given: VenueItem | Card): Record<string, unknown> {
-  const v = wellTyped(given as VenueItem);
+  const v = wellTyped(given);
+  if (v.kind !== 'venue') return core(v, undefined, true);
   return Object.assign(core(v, undefined, true), {
     address: v.address,
     country: v.country,
@@ -120,7 +121,8 @@ export function presentTecVenue(given: VenueItem | Card): Record<string, unknown
 }
 
 export function presentTecOrganizer(given: OrganizerItem | Card): Record<string, unknown> {
-  const o = wellTyped(given as OrganizerItem);
+  const o = wellTyped(given);
+  if (o.kind !== 'organizer') return core(o, undefined, true);
   return Object.assign(core(o, undefined, true), { phone: o.phone, website: o.website ?? '', email: o.email });
 }
 
