@@ -1,7 +1,8 @@
 // CloudFront in front of the HTTP API (context `cdn=true`): anonymous GETs are served from the
 // edge for the few seconds the handlers allow (lib/http/conditional.ts), keyed by the path (which
 // holds the language) and the full query string. The credentials and the origin are part of the
-// key, so a request with `Authorization` never gets another caller's answer, and the handlers
+// key, so a request with `Authorization` never gets another caller's answer (and so is `X-TEC-EEA`,
+// so that tec/v1's answer to an acknowledged request never reaches one without it), and the handlers
 // mark every such answer `private, no-store`, so CloudFront never keeps it. Writes pass through.
 // A viewer-request function rewrites WordPress's `?rest_route=` URLs to the REST prefix, and TEC's
 // calendar feeds at the site root (`/events/?ical=1`…) to the REST feeds, before the cache and
@@ -32,9 +33,9 @@ export class Cdn extends Construct {
     const apiHost = Fn.select(2, Fn.split('/', props.api.apiEndpoint));
 
     const cachePolicy = new cloudfront.CachePolicy(this, 'Reads', {
-      comment: 'GETs by path and full query string; Authorization and Origin in the key; TTLs from the handlers',
+      comment: 'GETs by path and full query string; Authorization, Origin and X-TEC-EEA in the key; TTLs from the handlers',
       queryStringBehavior: cloudfront.CacheQueryStringBehavior.all(),
-      headerBehavior: cloudfront.CacheHeaderBehavior.allowList('Authorization', 'Origin'),
+      headerBehavior: cloudfront.CacheHeaderBehavior.allowList('Authorization', 'Origin', 'X-TEC-EEA'),
       cookieBehavior: cloudfront.CacheCookieBehavior.none(),
       // With a minimum of 0, `private` and `no-store` answers are never kept, and an answer
       // without Cache-Control is not kept either.

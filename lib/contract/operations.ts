@@ -10,6 +10,7 @@ import { organizerArgs, venueArgs } from '#lib/contract/args/place.js';
 import { categoryArgs, tagArgs } from '#lib/contract/args/term.js';
 import { wpCategoryArgs, wpTagArgs } from '#lib/contract/args/wp-term.js';
 import { wpEventArgs, wpOrganizerArgs, wpVenueArgs } from '#lib/contract/args/wp-post.js';
+import { tecEventArgs, tecOrganizerArgs, tecV1RootArgs, tecVenueArgs } from '#lib/contract/args/tec-v1.js';
 import { oneOf, str } from './params.js';
 import { config, isLang, LANGUAGES, REST_PREFIX, type Config, type Lang } from '#lib/runtime/config.js';
 
@@ -17,14 +18,17 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export const EDITABLE: Method[] = ['POST', 'PUT', 'PATCH'];
 
 /**
- * The route root an operation lives under: TEC's namespace (`/{lang}/<ns>/events/v1`),
- * WordPress's own (`/{lang}/wp/v2`), where WordPress clients manage their credentials, or the
- * REST root itself (`rest`: its path is `/{lang}`, WordPress's index of the whole REST API).
+ * The route root an operation lives under: TEC's namespace (`/{lang}/<ns>/events/v1`), TEC's
+ * newer, experimental one (`/{lang}/tec/v1`: WordPress's shapes of the same records, behind an
+ * acknowledgement header), WordPress's own (`/{lang}/wp/v2`), where WordPress clients manage their
+ * credentials, or the REST root itself (`rest`: its path is `/{lang}`, WordPress's index of the
+ * whole REST API).
  */
-export type Api = 'rest' | 'tec' | 'wp';
+export type Api = 'rest' | 'tec' | 'tecV1' | 'wp';
 export const API_ROOTS: Record<Api, (namespace: string) => string> = {
   rest: () => '',
   tec: (namespace) => `/{lang}/${namespace}/events/v1`,
+  tecV1: () => '/{lang}/tec/v1',
   wp: () => '/{lang}/wp/v2',
 };
 
@@ -74,6 +78,11 @@ export interface Operation {
    * answered and writes nothing (lib/http/idempotency.ts).
    */
   idempotent: boolean;
+  /**
+   * TEC marks the route experimental: it answers only a request whose `X-TEC-EEA` header
+   * acknowledges that (lib/logic/tec-v1.ts), after its arguments and permissions are checked.
+   */
+  experimental: boolean;
   /** The function's timeout: API Gateway waits at most 30 s for an integration. */
   timeoutSeconds: number;
   /** What the function may do with the table (its IAM policy, enforced locally too). */
@@ -90,7 +99,7 @@ export interface Operation {
   overrides: readonly OperationId[];
 }
 
-const FANS_OUT = /^(?:(?:venues|organizers)\.(?:update|updateBySlug|delete|deleteBySlug)|(?:categories|tags)\.delete)$/;
+const FANS_OUT = /^(?:(?:venues|organizers)\.(?:update|updateBySlug|delete|deleteBySlug)|(?:tecVenues|tecOrganizers)\.(?:update|delete)|(?:categories|tags)\.delete)$/;
 
 type ItemKind = 'events' | 'venues' | 'organizers';
 type TermKind = 'categories' | 'tags';
@@ -131,6 +140,10 @@ export const ARGS = {
   wpEvents: wpEventArgs,
   wpVenues: wpVenueArgs,
   wpOrganizers: wpOrganizerArgs,
+  tecV1: tecV1RootArgs,
+  tecEvents: tecEventArgs,
+  tecVenues: tecVenueArgs,
+  tecOrganizers: tecOrganizerArgs,
 } satisfies Record<string, Record<string, Args>>;
 
 type Table = typeof ARGS;
@@ -154,7 +167,7 @@ const noun: Record<ItemKind | TermKind, [string, string]> = {
 };
 
 /** The root's operations describe the API itself and read no record. */
-const TABLELESS_KINDS = new Set(['root']);
+const TABLELESS_KINDS = new Set(['root', 'tecV1']);
 
 /** The rows of one API: each names its kind, operation, methods, path, access and summary. */
 const rowsOf =
@@ -173,6 +186,7 @@ const rowsOf =
       args: argsOf(kind, name),
       fansOut,
       idempotent: false,
+      experimental: false,
       timeoutSeconds: 10,
       tableActions: tableless ? [] : access === 'write' ? WRITE_ACTIONS : READ_ACTIONS,
       // Every function authenticates, so every function reads sign-in data and notes its use.
@@ -250,6 +264,35 @@ function wordPressRows(): Operation[] {
   ];
 }
 
+/**
+ * TEC's `tec/v1` namespace: its index, its OpenAPI document, and the same events, venues and
+ * organizers as the v1 routes, each with list, create, read, update (PUT and PATCH, no POST) and
+ * delete, as TEC registers them. Every record route is experimental.
+ */
+function tecV1Rows(): Operation[] {
+  const v = rowsOf('tecV1');
+  const experimental = (op: Operation): Operation => ({ ...op, experimental: true });
+  return [
+    v('tecV1', 'index', ['GET'], '', 'read', 'Namespace index of tec/v1'),
+    ...(
+      [
+        ['tecEvents', '/events', 'an event', 'events'],
+        ['tecOrganizers', '/organizers', 'an organizer', 'organizers'],
+        ['tecVenues', '/venues', 'a venue', 'venues'],
+      ] as const
+    ).flatMap(([kind, path, one, many]) =>
+      [
+        v(kind, 'list', ['GET'], path, 'read', `List ${many}`),
+        { ...v(kind, 'create', ['POST'], path, 'write', `Create ${one}`), idempotent: true },
+        v(kind, 'get', ['GET'], `${path}/{id}`, 'read', `Read ${one}`),
+        v(kind, 'update', ['PUT', 'PATCH'], `${path}/{id}`, 'write', `Update ${one}`),
+        v(kind, 'delete', ['DELETE'], `${path}/{id}`, 'write', `Trash or delete ${one}`),
+      ].map(experimental),
+    ),
+    v('tecV1', 'docs', ['GET'], '/docs', 'read', 'OpenAPI description of tec/v1'),
+  ];
+}
+
 /** List, create, get, update and delete: what every kind has. */
 function crudRows(kind: ItemKind | TermKind, deleteSummary: string): Operation[] {
   const [one, many] = noun[kind];
@@ -290,6 +333,8 @@ export const OPERATIONS: readonly Operation[] = withOverrides([
   ...itemRows('organizers'),
   ...crudRows('categories', 'Permanently delete'),
   ...crudRows('tags', 'Permanently delete'),
+  // As WordPress lists the namespaces: TEC's, its newer one, then WordPress's own.
+  ...tecV1Rows(),
   ...wordPressRows(),
 ]);
 
@@ -314,7 +359,7 @@ export function operationFor(op: Operation, method: string): Operation | undefin
   return OPERATIONS.find((o) => o.api === op.api && o.path === op.path && o.methods.includes(wanted as Method));
 }
 
-/** The API Gateway route path of an operation: `/{lang}/<ns>/events/v1<path>` or `/{lang}/wp/v2<path>`. */
+/** The API Gateway route path of an operation: `/{lang}/<ns>/events/v1<path>`, `/{lang}/tec/v1<path>` or `/{lang}/wp/v2<path>`. */
 export function routePath(op: Operation, namespace: string): string {
   return `${API_ROOTS[op.api](namespace)}${op.path}`;
 }

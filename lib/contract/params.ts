@@ -31,6 +31,11 @@ export interface Arg<T = unknown> {
    * kses and entities, as WordPress saves them). `always` filters editors' values too.
    */
   html?: { filter: HtmlFilter; always?: boolean };
+  /**
+   * How a refusal of the value is worded where refusals are plain (TEC's `tec/v1` routes: their
+   * typed arguments say what they take; `{param}` stands for the argument's name).
+   */
+  refusal?: { code: string; message: string; details: string };
 }
 
 export type HtmlFilter = 'post' | 'title' | 'termDescription' | 'termName' | 'meta';

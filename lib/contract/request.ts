@@ -37,6 +37,11 @@ export interface RequestContext<A extends Args = Args> {
    * (lib/store/precondition.ts).
    */
   ifMatch?: string;
+  /**
+   * An experimental route's `X-TEC-EEA` header as sent (null: none); the logic checks it once it
+   * has checked the caller's permission, as TEC does (lib/logic/tec-v1.ts).
+   */
+  acknowledgement?: string | null;
   /** The caller's address, as the gateway saw it. */
   ip?: string;
   now: Date;

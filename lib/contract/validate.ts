@@ -15,6 +15,11 @@ export interface ValidateOptions {
    * are checked against a schema; TEC's by callbacks, which give no details).
    */
   schemaDetails?: boolean;
+  /**
+   * Word each refusal as TEC's `tec/v1` routes do: in the argument's own words when it has them
+   * (`refusal`, with their details), else only "Invalid parameter.".
+   */
+  plainRefusals?: boolean;
 }
 
 /** WordPress names the parameter in the data of a type refusal only. */
@@ -25,7 +30,11 @@ const detail = (param: string, code: string, message: string) => ({ code, messag
  * Text arguments that carry HTML are filtered as WordPress filters them on save, and then
  * checked again (a title of only `<script></script>` is empty once filtered).
  */
-export function validateArgs<A extends Args>(args: A, input: Input, { skip = [], unfilteredHtml = false, filters, schemaDetails = false }: ValidateOptions = {}): Params<A> {
+export function validateArgs<A extends Args>(
+  args: A,
+  input: Input,
+  { skip = [], unfilteredHtml = false, filters, schemaDetails = false, plainRefusals = false }: ValidateOptions = {},
+): Params<A> {
   const missing = Object.entries(args)
     .filter(([name, arg]) => arg.required && !skip.includes(name) && (input[name] === undefined || input[name] === null))
     .map(([name]) => name);
@@ -51,6 +60,12 @@ export function validateArgs<A extends Args>(args: A, input: Input, { skip = [],
       const issue = result.error.issues[0] as { message?: string; params?: { schemaCode?: string; item?: number } } | undefined;
       const item = issue?.params?.item;
       const shown = item === undefined ? name : `${name}[${item}]`;
+      if (plainRefusals) {
+        const words = (text: string) => text.replaceAll('{param}', name);
+        bad[name] = arg.refusal ? words(arg.refusal.message) : 'Invalid parameter.';
+        if (arg.refusal) details[name] = { code: arg.refusal.code, message: bad[name], data: { status: 400, argument: name, details: words(arg.refusal.details) } };
+        continue;
+      }
       bad[name] = `${shown} ${issue?.message ?? 'is invalid.'}`;
       const code = issue?.params?.schemaCode;
       if (schemaDetails && code) details[name] = detail(shown, code, bad[name]);

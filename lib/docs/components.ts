@@ -4,6 +4,7 @@ import { presentedExamples } from './record-samples.js';
 import { RECORDS, recordSchema, type SchemaDrift } from './record-schemas.js';
 import { errorSchema, namespaceIndexSchema, postList, restIndexSchema, termList } from './fixed-schemas.js';
 import { wpSchemas } from './wp-schemas.js';
+import { tecV1Schemas } from './tec-v1.js';
 import { SHARED_RESPONSES } from './shared-responses.js';
 import { inputComponents } from './request-bodies.js';
 import { SECURITY_SCHEMES } from './security.js';
@@ -35,6 +36,7 @@ function buildComponents(): { value: Json; drift: SchemaDrift[] } {
     RestIndex: restIndexSchema,
     Error: errorSchema,
     ...wpSchemas(),
+    ...tecV1Schemas('TecV1'),
   });
   const inputs = inputComponents();
   Object.assign(schemas, inputs.schemas);

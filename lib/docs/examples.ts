@@ -39,6 +39,9 @@ const PATH_EXAMPLES: Record<string, unknown> = {
   'wpEvents.id': DEMO_RECORDS.event.id,
   'wpVenues.id': DEMO_RECORDS.venue.id,
   'wpOrganizers.id': DEMO_RECORDS.organizer.id,
+  'tecEvents.id': DEMO_RECORDS.event.id,
+  'tecVenues.id': DEMO_RECORDS.venue.id,
+  'tecOrganizers.id': DEMO_RECORDS.organizer.id,
   user: 'me',
   uuid: DEMO_RECORDS.appPassword.uuid,
 };
@@ -60,7 +63,13 @@ const BODY_EXAMPLES: Record<string, unknown> = {
   'wpCategories.name': 'Concerts in the park',
   'wpTags.name': 'Bring a cushion',
   'appPasswords.name': 'Calendar sync',
+  'tecEvents.title': 'Picnic by the Lake',
+  'tecEvents.start_date': '2030-06-02 12:00:00',
+  'tecEvents.end_date': '2030-06-02 15:00:00',
+  'tecVenues.title': 'Lake Bandstand',
+  'tecOrganizers.title': 'Friends of the Lake',
   description: 'Changed from the API reference.',
+  content: 'Changed from the API reference.',
 };
 
 /** The key of an argument in an example table: its kind's own entry first. */
@@ -86,6 +95,8 @@ export function exampleBody(op: Operation): Json | undefined {
     if (key === undefined) throw new Error(`No example value for the required argument ${name} of ${op.id}`);
     out[name] = BODY_EXAMPLES[key];
   }
-  if (!Object.keys(out).length && args.some(([name]) => name === 'description')) out.description = BODY_EXAMPLES.description;
+  // The text field, WordPress's name of it (`content`) or TEC's v1 one.
+  const text = args.find(([name]) => name === 'description' || name === 'content')?.[0];
+  if (!Object.keys(out).length && text) out[text] = BODY_EXAMPLES[text];
   return out;
 }

@@ -35,6 +35,7 @@ function deepFreeze<T>(value: T): T {
 /** TEC's path items by namespace, WordPress's by their server (site and language). */
 const tecPathsByNamespace = new Map<string, Record<string, Json>>();
 const wpPathsByServer = new Map<string, Record<string, Json>>();
+const tecV1PathsByServer = new Map<string, Record<string, Json>>();
 const documents = new Map<string, Json>();
 
 /** The OpenAPI document for one language (its server URL is that language's API base). Cached and frozen. */
@@ -74,6 +75,18 @@ export function openApiDocument(lang: Lang): Json {
         )),
       );
     }
+    let tecV1 = tecV1PathsByServer.get(wpServer);
+    if (!tecV1) {
+      const servers = [{ url: wpServer, description: "TEC's experimental tec/v1 namespace: every record route needs the X-TEC-EEA acknowledgement header" }];
+      tecV1PathsByServer.set(
+        wpServer,
+        (tecV1 = buildPaths(
+          OPERATIONS.filter((op) => op.api === 'tecV1'),
+          ns,
+          servers,
+        )),
+      );
+    }
     doc = deepFreeze({
       openapi: '3.1.0',
       info: {
@@ -83,7 +96,7 @@ export function openApiDocument(lang: Lang): Json {
       },
       components: components().value,
       servers: [{ url: server }],
-      paths: joinPaths(tec, { ...wp, ...rest }),
+      paths: joinPaths(tec, { ...wp, ...tecV1, ...rest }),
     });
     documents.set(cacheKey, doc);
   }

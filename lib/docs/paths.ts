@@ -58,10 +58,11 @@ export function serverUrl(api: Api, lang: Lang, cfg: Config = config()): string 
 }
 
 /**
- * An operation's key in the document: TEC's path below the document's server, WordPress's below
- * the REST root (its server), so that `/wp/v2/tags` is not TEC's `/tags`.
+ * An operation's key in the document: TEC's path below the document's server, WordPress's and
+ * `tec/v1`'s below the REST root (their server), so that `/wp/v2/tags` is not TEC's `/tags`, nor
+ * `/tec/v1/events` its `/events`.
  */
-export const documentKey = (op: Operation): string => (op.api === 'wp' ? `${API_ROOTS.wp('').replace('/{lang}', '')}${op.path}` : op.path || '/');
+export const documentKey = (op: Operation): string => (op.api === 'wp' || op.api === 'tecV1' ? `${API_ROOTS[op.api]('').replace('/{lang}', '')}${op.path}` : op.path || '/');
 
 /** The path items of some operations, keyed by documentKey. */
 export function buildPaths(ops: readonly Operation[], ns: string, servers?: Json[]): Record<string, Json> {

@@ -54,7 +54,7 @@ export function eventRecord(fields: Partial<EventItem> & { id: number }): EventI
 }
 
 /** Every optional field set (so that no key is dropped), and the fewest fields a record can have. */
-function storedSamples() {
+export function storedSamples() {
   const { venue, bareVenue } = sampleVenues();
   const { organizer, bareOrganizer } = sampleOrganizers();
   const { concerts, jazz, outdoor } = sampleTerms();

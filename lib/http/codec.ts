@@ -80,8 +80,8 @@ export function parseBody(event: APIGatewayProxyEventV2, maxBytes: number): Inpu
 
 /** Response headers browsers may read cross-origin: WordPress's, plus TEC's totals so browsers can page, and a feed's file name and size. */
 export const EXPOSED_HEADERS = ['X-WP-Total', 'X-WP-TotalPages', 'Link', 'X-TEC-Total', 'X-TEC-TotalPages', 'ETag', 'Content-Disposition', 'X-Feed-Events', 'X-Feed-Truncated'];
-/** Request headers browsers may send cross-origin: WordPress's list, then the conditional and retry headers. */
-export const ALLOWED_HEADERS = ['Authorization', 'X-WP-Nonce', 'Content-Disposition', 'Content-MD5', 'Content-Type', 'If-Match', 'If-None-Match', 'Idempotency-Key'];
+/** Request headers browsers may send cross-origin: WordPress's list, then the conditional and retry headers, and tec/v1's acknowledgement. */
+export const ALLOWED_HEADERS = ['Authorization', 'X-WP-Nonce', 'Content-Disposition', 'Content-MD5', 'Content-Type', 'If-Match', 'If-None-Match', 'Idempotency-Key', 'X-TEC-EEA'];
 export const CORS_METHODS = 'OPTIONS, GET, POST, PUT, PATCH, DELETE';
 
 const BASE_HEADERS = {

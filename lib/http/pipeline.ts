@@ -34,7 +34,7 @@ import { takesHtml, type HtmlFilters } from '#lib/contract/params.js';
 import { isEditor } from '#lib/auth/permissions.js';
 import { callerRole, logError } from '#lib/observe/log.js';
 import { observe } from '#lib/observe/invocation.js';
-import { cacheControl, entityTag, noneMatch } from './conditional.js';
+import { cacheControl, entityTag, noneMatch, VARY } from './conditional.js';
 import { heldTag, revalidationScope, scopeDigest, scopedTag, settleMs } from './revalidate.js';
 import { bumpValidator, readValidator } from '#lib/store/validators.js';
 import type { Result as Encoded } from './idempotency.js';
@@ -126,7 +126,7 @@ const routeRequest = (op: Operation, filters: HtmlFilters | undefined) => {
     if (op.access === 'write') {
       principal = await identify(header(event, 'authorization'), facts);
       // WordPress's own routes answer anonymous callers with their own words.
-      if (!principal && op.api === 'tec') throw forbidden(false);
+      if (!principal && (op.api === 'tec' || op.api === 'tecV1')) throw forbidden(false);
     }
     const query = parseFormLike(event.rawQueryString ?? '');
     const body = method === 'GET' || method === 'HEAD' ? {} : parseBody(event, config().maxBodyBytes);
@@ -137,7 +137,8 @@ const routeRequest = (op: Operation, filters: HtmlFilters | undefined) => {
       skip,
       unfilteredHtml: isEditor(principal),
       filters,
-      schemaDetails: op.api !== 'tec',
+      schemaDetails: op.api === 'wp' || op.api === 'rest',
+      plainRefusals: op.api === 'tecV1',
     });
     // A read does not wait for the sign-in's bookkeeping: it runs beside the read, and the answer waits for it.
     if (op.access === 'read') principal = await identify(header(event, 'authorization'), facts, (task) => (context.aside = task));
@@ -152,6 +153,7 @@ const routeRequest = (op: Operation, filters: HtmlFilters | undefined) => {
       shared: !principal && header(event, 'authorization') === undefined && input.password === undefined,
       method,
       ifMatch: op.access === 'write' ? header(event, 'if-match') : undefined,
+      ...(op.experimental ? { acknowledgement: header(event, 'x-tec-eea') ?? null } : {}),
       ip: facts.ip,
       now: facts.now,
       ...(context.imported ? { imported: context.imported } : {}),
@@ -324,6 +326,8 @@ interface Runner {
 
 function runner(op: Operation, logic: Logic, html: HtmlFilters | undefined, once: Once): Runner {
   const allow = op.methods.join(', ');
+  // An experimental route's answer depends on its acknowledgement header too.
+  const vary: Record<string, string> = op.experimental ? { vary: `${VARY}, X-TEC-EEA` } : {};
   const route = routeRequest(op, html);
   const operate = (event: Event, context: ContextWithRequest): Promise<Result> => {
     return once(op, context.request!.principal?.sub, event, context, async (createKey) => {
@@ -342,7 +346,7 @@ function runner(op: Operation, logic: Logic, html: HtmlFilters | undefined, once
         const headers = { etag: early.held, 'cache-control': cacheControl(config(), req.shared === true) };
         return encode(
           { status: 304, body: '' },
-          { ...discoveryHeaders(apiRoot(event), undefined), ...(wantsEnvelope(event.rawQueryString) ? {} : { allow }), ...headers },
+          { ...discoveryHeaders(apiRoot(event), undefined), ...(wantsEnvelope(event.rawQueryString) ? {} : { allow }), ...vary, ...headers },
           event,
           '',
         );
@@ -352,7 +356,7 @@ function runner(op: Operation, logic: Logic, html: HtmlFilters | undefined, once
       const shaped = wpShaped(reply, req.input._fields, event.rawQueryString, allow);
       const answer = conditional(shaped.reply, req, event, cheap?.settled ? cheap.digest : undefined);
       const discovery = discoveryHeaders(apiRoot(event), answer.reply.headers);
-      return encode(answer.reply, { ...discovery, ...(shaped.enveloped ? {} : { allow }), ...answer.headers }, event, answer.body);
+      return encode(answer.reply, { ...discovery, ...(shaped.enveloped ? {} : { allow }), ...vary, ...answer.headers }, event, answer.body);
     });
   };
   return { op, route, operate };

@@ -24,7 +24,7 @@ const wpRoute = (op: Operation, ns: string) =>
     .replace(/\{([a-z]+)\}/g, (whole, name: string) => VARIABLES[name] ?? whole) || '/';
 
 /** The namespace WordPress files a route under. */
-const NAMESPACES: Record<Api, (ns: string) => string> = { rest: () => '', tec: (ns) => `${ns}/events/v1`, wp: () => 'wp/v2' };
+const NAMESPACES: Record<Api, (ns: string) => string> = { rest: () => '', tec: (ns) => `${ns}/events/v1`, tecV1: () => 'tec/v1', wp: () => 'wp/v2' };
 
 /** An argument as WordPress lists it: its JSON-Schema keywords, then `required` (always a boolean, always last). */
 function argDoc(arg: ArgDoc) {
@@ -52,7 +52,8 @@ function routes(ops: readonly Operation[], lang: Lang, cfg: Config): Record<stri
       methods: [...new Set(group.flatMap((o) => o.methods))],
       endpoints: group.map((o) => {
         // The route prefix is this API's, not WordPress's: it is no argument there.
-        const args = Object.entries(documentedArgs(o, ns)).filter(([name]) => !(o.api === 'rest' && name === 'lang'));
+        // tec/v1 lists no path arguments, as TEC registers them there.
+        const args = Object.entries(documentedArgs(o, ns)).filter(([name, arg]) => !(o.api === 'rest' && name === 'lang') && !(o.api === 'tecV1' && arg.path));
         // PHP encodes an empty argument list as [] (TEC's /doc route shows `"args":[]`).
         return { methods: o.methods, args: args.length ? Object.fromEntries(args.map(([name, arg]) => [name, argDoc(arg)])) : [] };
       }),
@@ -63,13 +64,14 @@ function routes(ops: readonly Operation[], lang: Lang, cfg: Config): Record<stri
   return out;
 }
 
-function buildIndex(lang: Lang): Record<string, unknown> {
+/** The index of one namespace: TEC's (`<ns>/events/v1`) or its newer one (`tec/v1`). */
+function buildIndex(lang: Lang, api: Api): Record<string, unknown> {
   const cfg = config();
   return {
-    namespace: `${cfg.namespace}/events/v1`,
+    namespace: NAMESPACES[api](cfg.namespace),
     // WordPress's own routes belong to its `wp/v2` namespace, not to this one.
     routes: routes(
-      OPERATIONS.filter((op) => op.api === 'tec'),
+      OPERATIONS.filter((op) => op.api === api),
       lang,
       cfg,
     ),
@@ -111,10 +113,11 @@ function buildSiteIndex(lang: Lang, now: Date): Record<string, unknown> {
 
 const indexes = new Map<string, Record<string, unknown>>();
 
+/** The index of the namespace the request's route is in. */
 export async function namespaceIndex(ctx: RequestContext): Promise<Reply> {
-  const key = `${config().namespace}|${apiBase(ctx.lang)}`;
+  const key = `${ctx.op.api}|${config().namespace}|${apiBase(ctx.lang)}`;
   let index = indexes.get(key);
-  if (!index) indexes.set(key, (index = buildIndex(ctx.lang)));
+  if (!index) indexes.set(key, (index = buildIndex(ctx.lang, ctx.op.api)));
   return json(200, index);
 }
 

@@ -4,13 +4,16 @@
 import { idsInNameOrder } from '#lib/domain/term-order.js';
 import { config, type Lang } from '#lib/runtime/config.js';
 import type { Method } from '#lib/contract/operations.js';
-import type { AnyPost, EventItem, TermItem } from '#lib/store/items.js';
+import type { AnyPost, Card, EventItem, TermItem } from '#lib/store/items.js';
 import type { PostKind } from '#lib/store/keys.js';
 import { renderContent, renderExcerpt, renderTitle } from '#lib/wp/text.js';
 import { wpTrimWords } from '#lib/wp/strip.js';
 import { postUrl } from './present.js';
 import { wellTyped } from './well-typed.js';
 import { wpBase } from './wp-term.js';
+
+/** A record, or an event's card of a venue or organizer (what tec/v1 shows inside an event). */
+type Shown = AnyPost | Card;
 
 /** Each kind's post type, which is also its route below `wp/v2`. */
 export const WP_POST_TYPE: Record<PostKind, string> = { event: 'tribe_events', venue: 'tribe_venue', organizer: 'tribe_organizer' };
@@ -40,7 +43,7 @@ const wpDate = (d: string) => d.slice(0, 19).replace(' ', 'T');
 const rendered = (html: string) => (html === '' || html.endsWith('\n') ? html : `${html}\n`);
 
 /** The excerpt WordPress shows: the one written, else the content's first 55 words (wp_trim_excerpt). */
-function excerptOf(p: AnyPost): string {
+function excerptOf(p: Shown): string {
   if (p.excerpt.trim() !== '') return rendered(renderExcerpt(p.excerpt));
   const content = renderContent(p.description);
   return content === '' ? '' : rendered(renderExcerpt(wpTrimWords(content, 55, ' [&hellip;]')));
@@ -70,7 +73,7 @@ const EVENT_META_KEYS = [
  * empty ('' or false or []) unless the post is of the type the key belongs to. A venue keeps its
  * map flags in `_EventShowMap`/`_EventShowMapLink` as well, as TEC saves them.
  */
-export function wpMeta(p: AnyPost): Record<string, unknown> {
+export function wpMeta(p: Shown): Record<string, unknown> {
   const meta: Record<string, unknown> = {};
   for (const key of EVENT_META_KEYS) meta[key] = key === '_EventAllDay' || key === '_EventShowMap' || key === '_EventShowMapLink' ? false : '';
   Object.assign(meta, { _EventOrganizerID: [], _EventVenueID: [], _OrganizerEmail: '', _OrganizerPhone: '', _OrganizerWebsite: '' });
@@ -152,7 +155,7 @@ function classList(e: EventItem, terms: ReadonlyMap<number, TermItem> | undefine
   return out;
 }
 
-function links(p: AnyPost, view: WpPostView) {
+function links(p: Shown, view: WpPostView) {
   const base = wpBase(p.lang);
   const collection = wpPostCollection(p.lang, p.kind);
   const self = `${collection}/${p.id}`;
@@ -177,7 +180,7 @@ function links(p: AnyPost, view: WpPostView) {
   };
 }
 
-export function presentWpPost(given: AnyPost, view: WpPostView): Record<string, unknown> {
+export function presentWpPost(given: Shown, view: WpPostView): Record<string, unknown> {
   const p = wellTyped(given);
   const edit = view.context === 'edit';
   const link = postUrl(p);

@@ -31,7 +31,7 @@ describe('CORS over HTTP', () => {
       expect(res.headers.get('access-control-allow-methods'), path).toBe('OPTIONS, GET, POST, PUT, PATCH, DELETE');
       expect(res.headers.get('vary'), path).toBe('Authorization, Origin');
       expect(res.headers.get('access-control-allow-headers'), path).toBe(
-        'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type, If-Match, If-None-Match, Idempotency-Key',
+        'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type, If-Match, If-None-Match, Idempotency-Key, X-TEC-EEA',
       );
       expect(res.headers.get('access-control-expose-headers'), path).toBe(
         'X-WP-Total, X-WP-TotalPages, Link, X-TEC-Total, X-TEC-TotalPages, ETag, Content-Disposition, X-Feed-Events, X-Feed-Truncated',

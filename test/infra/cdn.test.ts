@@ -29,7 +29,8 @@ describe('CloudFront (cdn=true)', () => {
     expect(key.QueryStringsConfig).toEqual({ QueryStringBehavior: 'all' });
     expect(key.CookiesConfig).toEqual({ CookieBehavior: 'none' });
     expect(key.HeadersConfig.HeaderBehavior).toBe('whitelist');
-    expect([...key.HeadersConfig.Headers].sort()).toEqual(['Authorization', 'Origin']);
+    // tec/v1's acknowledgement header too: an acknowledged answer is never served to a request without it.
+    expect([...key.HeadersConfig.Headers].sort()).toEqual(['Authorization', 'Origin', 'X-TEC-EEA']);
 
     const [[policyId]] = ofType(cdn.resources, 'AWS::CloudFront::CachePolicy');
     const [[, dist]] = ofType(cdn.resources, 'AWS::CloudFront::Distribution') as [[string, any]];

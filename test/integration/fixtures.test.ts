@@ -32,5 +32,5 @@ describe('events-fixtures', () => {
       expect(JSON.parse(result.body ?? 'null')).not.toBeNull();
     }
     expect(seen).toEqual(manifest.fixtures.map((f) => `${f.fixture} ${f.status}`));
-  });
+  }, 60_000);
 });

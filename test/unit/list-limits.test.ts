@@ -59,6 +59,10 @@ describe('list limits', () => {
       'wpOrganizers.list exclude': 100,
       'wpOrganizers.list include': 100,
       'wpOrganizers.list slug': 100,
+      'tecEvents.list categories': 8,
+      'tecEvents.list tags': 8,
+      'tecEvents.list venue': 8,
+      'tecEvents.list organizer': 8,
     });
     const shown: Record<string, number> = {};
     for (const op of OPERATIONS) {

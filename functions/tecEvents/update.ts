@@ -1,0 +1,5 @@
+import { updateTecPost } from '#lib/logic/tec-v1-writes.js';
+import { HTML_FILTERS } from '#lib/contract/html-filters.js';
+import { handle } from '#lib/http/pipeline.js';
+
+export const handler = handle('tecEvents.update', (ctx) => updateTecPost(ctx, 'event'), { html: HTML_FILTERS });

@@ -1,0 +1,11 @@
+import { createTecPost } from '#lib/logic/tec-v1-writes.js';
+import { listTecPlaces } from '#lib/logic/tec-v1-reads.js';
+import { idempotent } from '#lib/http/idempotency.js';
+import { HTML_FILTERS } from '#lib/contract/html-filters.js';
+import { handle, serves } from '#lib/http/pipeline.js';
+
+export const handler = handle('tecOrganizers.create', (ctx) => createTecPost(ctx, 'organizer'), {
+  once: idempotent,
+  html: HTML_FILTERS,
+  overrides: [serves('tecOrganizers.list', (ctx) => listTecPlaces(ctx, 'organizer'))],
+});

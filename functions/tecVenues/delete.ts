@@ -1,0 +1,4 @@
+import { deleteTecPost } from '#lib/logic/tec-v1-deletes.js';
+import { handle } from '#lib/http/pipeline.js';
+
+export const handler = handle('tecVenues.delete', (ctx) => deleteTecPost(ctx, 'venue'));

@@ -1,0 +1,4 @@
+import { readTecPost } from '#lib/logic/tec-v1-reads.js';
+import { handle } from '#lib/http/pipeline.js';
+
+export const handler = handle('tecVenues.get', (ctx) => readTecPost(ctx, 'venue'));
