@@ -6,7 +6,7 @@
 // the two writes the record again (the same values: an update that changes nothing else).
 import type { ProRecurrence } from './pro-recurrence/rfc5545.js';
 import { pool } from '#lib/runtime/pool.js';
-import { deleteFingerprint, putFingerprint, storedFingerprints } from '#lib/store/import-log.js';
+import { deleteFingerprint, fingerprintLog, storedFingerprints } from '#lib/store/import-log.js';
 import { getItem } from '#lib/store/reads.js';
 import { termBySlug } from '#lib/store/partitions.js';
 import { keys, type Sequence } from '#lib/store/keys.js';
@@ -180,6 +180,7 @@ export async function writeRecords(records: SiteRecord[], opts: WriteOptions, pr
   };
   const stored = await storedFingerprints();
   const runAt = Math.floor(Date.now() / 1000);
+  const fingerprints = fingerprintLog();
   const byKind = new Map<RecordKind, SiteRecord[]>(KINDS.map((k) => [k, []]));
   // Terms an item names by slug alone: found or made here once the defined terms are written.
   const named: SiteTerm[] = [];
@@ -218,7 +219,7 @@ export async function writeRecords(records: SiteRecord[], opts: WriteOptions, pr
           const outcome = await writeOne(r, opts, runAt, summary.unlinked);
           tally[outcome]++;
           if (outcome !== 'unchanged') tally.written.push(r.id);
-          if (!opts.dryRun) await putFingerprint(`${kind}#${r.id}`, fp);
+          if (!opts.dryRun) await fingerprints.add(`${kind}#${r.id}`, fp);
         }
       } catch (err) {
         summary.failed.push({ kind, id: given.id, reason: (err as Error).message });
@@ -226,7 +227,11 @@ export async function writeRecords(records: SiteRecord[], opts: WriteOptions, pr
       tick?.();
     };
     // Categories one at a time (a child needs its parent); the rest `concurrency` at once.
-    await pool(list, kind === 'category' || kind === 'user' ? 1 : (opts.concurrency ?? 4), one);
+    try {
+      await pool(list, kind === 'category' || kind === 'user' ? 1 : (opts.concurrency ?? 4), one);
+    } finally {
+      await fingerprints.flush();
+    }
     const ids = present?.[kind];
     if (ids && kind !== 'user') await findMissing(kind, ids, stored, opts, deleteMissing, summary);
   }

@@ -2,6 +2,7 @@
 // so that a record unchanged on the site is not written again, and when the last run started.
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#lib/runtime/config.js';
+import { putAll } from './batch-writes.js';
 import { db } from './db.js';
 import { queryAll } from './reads.js';
 
@@ -19,9 +20,29 @@ export async function storedFingerprints(): Promise<Map<string, string>> {
   return new Map(items.map((i) => [i.sk.slice(FINGERPRINT.length), i.fp]));
 }
 
-export const putFingerprint = async (record: string, fp: string) => {
-  await db().send(new PutCommand({ TableName: config().tableName, Item: { ...fingerprintKey(record), fp } }));
-};
+/** Fingerprints written together when this many are waiting (a batch of DynamoDB's writes). */
+const FINGERPRINT_BATCH = 25;
+
+/**
+ * Keeps fingerprints and writes them a batch at a time: one request for 25 records instead of 25.
+ * A run stopped before `flush` loses the ones waiting, so their records are written again next
+ * time (the same values), as when a run stops between a record and its fingerprint.
+ */
+export function fingerprintLog() {
+  let waiting: Record<string, unknown>[] = [];
+  const write = async () => {
+    const items = waiting;
+    waiting = [];
+    if (items.length) await putAll(items, { table: config().tableName, client: db() }, 1);
+  };
+  return {
+    add: async (record: string, fp: string) => {
+      waiting.push({ ...fingerprintKey(record), fp });
+      if (waiting.length >= FINGERPRINT_BATCH) await write();
+    },
+    flush: write,
+  };
+}
 
 export const deleteFingerprint = async (record: string) => {
   await db().send(new DeleteCommand({ TableName: config().tableName, Key: fingerprintKey(record) }));

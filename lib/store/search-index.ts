@@ -3,7 +3,6 @@
 // backfill reads events with (lib/stream/backfill.ts).
 import {
   BatchGetCommand,
-  BatchWriteCommand,
   DeleteCommand,
   PutCommand,
   ScanCommand,
@@ -11,7 +10,6 @@ import {
   type BatchGetCommandOutput,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
-import { pool } from '#lib/runtime/pool.js';
 import type { Lang } from '#lib/runtime/config.js';
 import { DURATIONS } from './durations.js';
 import { keys } from './keys.js';
@@ -28,8 +26,6 @@ export interface IndexTarget {
 export const WIDTH = 16;
 /** A BatchGetItem takes 100 keys. */
 const BATCH_KEYS = 100;
-/** A BatchWriteItem takes 25 requests. */
-const BATCH_WRITES = 25;
 
 /** The words whose own vocabulary entry (the suffix that is the whole word) is not written yet. */
 export async function wordsNotInVocabulary(lang: Lang, words: readonly string[], { table, client }: IndexTarget): Promise<string[]> {
@@ -52,20 +48,6 @@ export const putIndexItem = (item: Record<string, unknown>, { table, client }: I
 
 /** Deletes one item. */
 export const deleteIndexItem = (key: Key, { table, client }: IndexTarget) => client.send(new DeleteCommand({ TableName: table, Key: key }));
-
-/** Puts items with BatchWriteItem, 25 at a time, `WIDTH` batches at once, until none is left unprocessed. */
-export async function putAll(items: readonly Record<string, unknown>[], { table, client }: IndexTarget): Promise<void> {
-  const batches: Record<string, unknown>[][] = [];
-  for (let i = 0; i < items.length; i += BATCH_WRITES) batches.push(items.slice(i, i + BATCH_WRITES) as Record<string, unknown>[]);
-  await pool(batches, WIDTH, async (batch) => {
-    let pending = batch.map((Item) => ({ PutRequest: { Item } }));
-    for (let attempt = 0; pending.length; attempt++) {
-      if (attempt) await new Promise((r) => setTimeout(r, Math.min(1000, 50 * 2 ** attempt)));
-      const out = await client.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
-      pending = (out.UnprocessedItems?.[table] ?? []) as typeof pending;
-    }
-  });
-}
 
 /**
  * One bucket item's change: event ids added to (and removed from) its days' sets, and duration

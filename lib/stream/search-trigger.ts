@@ -8,7 +8,8 @@
 import { config } from '#lib/runtime/config.js';
 import { pool } from '#lib/runtime/pool.js';
 import { db } from '#lib/store/db.js';
-import { changeBucket, deleteIndexItem, putAll, putIndexItem, wordsNotInVocabulary, WIDTH, type IndexTarget } from '#lib/store/search-index.js';
+import { changeBucket, deleteIndexItem, putIndexItem, wordsNotInVocabulary, WIDTH, type IndexTarget } from '#lib/store/search-index.js';
+import { putAll } from '#lib/store/batch-writes.js';
 import { indexAttributes, listed } from '#lib/logic/event-writes.js';
 import { eventWords, suffixes, vocabShard, wordDim } from '#lib/domain/search-words.js';
 import { bumpVocabulary, forgetRecent } from '#lib/store/recent-writes.js';
@@ -52,10 +53,12 @@ export async function addToVocabulary(lang: Lang, words: readonly string[], { ta
     await putAll(
       parts.flatMap(([, ...rest]) => rest),
       { table, client },
+      WIDTH,
     );
     await putAll(
       parts.map(([whole]) => whole!),
       { table, client },
+      WIDTH,
     );
   } else {
     for (const word of missing) {
@@ -96,7 +99,7 @@ export async function indexNew(events: readonly EventItem[], target: IndexTarget
   }
   // The vocabulary first: a search finds an indexed word only through it.
   for (const [lang, words] of byLang) await addToVocabulary(lang, [...words], target, true);
-  await putAll(puts, target);
+  await putAll(puts, target, WIDTH);
   await pool([...buckets.values()], WIDTH, ({ key, days, lasts }) => changeBucket(key, { add: days, durations: lasts }, target));
 }
 
