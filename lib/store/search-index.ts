@@ -1,15 +1,7 @@
 // The writes of the search index (lib/stream/search-trigger.ts says what it holds and why each
 // step is idempotent), to the function's table or to the table a backfill names, and the Scan a
 // backfill reads events with (lib/stream/backfill.ts).
-import {
-  BatchGetCommand,
-  DeleteCommand,
-  PutCommand,
-  ScanCommand,
-  UpdateCommand,
-  type BatchGetCommandOutput,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, PutCommand, ScanCommand, UpdateCommand, type BatchGetCommandOutput, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Lang } from '#lib/runtime/config.js';
 import { DURATIONS } from './durations.js';
 import { keys } from './keys.js';
