@@ -25,3 +25,11 @@ export async function liveTec(): Promise<{ auth: string; name: string; credentia
   const login = readFileSync(file, 'utf8').trim().split('\n').at(-1)!;
   return { auth: `Basic ${Buffer.from(login).toString('base64')}`, name, credentials: login };
 }
+
+/** Creates a record on the live site (a path under `/wp-json`) as the admin; its JSON, or an error saying why not. */
+export async function postToTec<T = Record<string, unknown>>(auth: string, path: string, body: object): Promise<T> {
+  const res = await fetch(`${TEC}/wp-json${path}`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const json = (await res.json()) as T;
+  if (res.status !== 201 && res.status !== 200) throw new Error(`The live TEC refused POST ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}

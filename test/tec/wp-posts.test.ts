@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { config } from '#lib/runtime/config.js';
 import { createAsEditor } from '../support/expect.js';
 import { useGateway } from '../support/gateway.js';
-import { liveTec, TEC } from '../support/live-tec.js';
+import { liveTec, postToTec, TEC } from '../support/live-tec.js';
 
 type Json = Record<string, any>;
 const run = Date.now().toString(36);
@@ -76,12 +76,7 @@ describe('WordPress’s post-type routes against the live TEC', () => {
 
   beforeAll(async () => {
     const site = await liveTec();
-    const post = async (path: string, body: object) => {
-      const res = await fetch(`${TEC}/wp-json${path}`, { method: 'POST', headers: { authorization: site.auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      const json = (await res.json()) as Json;
-      if (res.status !== 201 && res.status !== 200) throw new Error(`The live TEC refused POST ${path}: ${res.status} ${JSON.stringify(json)}`);
-      return json;
-    };
+    const post = (path: string, body: object) => postToTec<Json>(site.auth, path, body);
     const tv = await post('/tribe/events/v1/venues', VENUE);
     const to = await post('/tribe/events/v1/organizers', ORGANIZER);
     const te = await post('/tribe/events/v1/events', { ...EVENT, venue: tv.id, organizer: [to.id] });
