@@ -99,9 +99,15 @@ export class LiveSite {
   }
 
   /** Every item of a wp/v2 collection, `per_page=100`, pages read `concurrency` at a time. */
-  async all(route: string, query: Record<string, string | number> = {}): Promise<Json[]> {
-    const q = { context: 'edit', per_page: 100, orderby: 'id', order: 'asc', ...query };
+  all(route: string, query: Record<string, string | number> = {}): Promise<Json[]> {
+    return this.paged(route, { context: 'edit', orderby: 'id', order: 'asc', ...query });
+  }
+
+  /** Every item of a WordPress collection, 100 a page; `[]` for a route the site lacks, with `absentIsEmpty`. */
+  private async paged(route: string, query: Record<string, string | number>, absentIsEmpty = false): Promise<Json[]> {
+    const q = { per_page: 100, ...query };
     const first = await this.get(route, { ...q, page: 1 });
+    if (absentIsEmpty && first.status === 404) return [];
     if (first.status >= 400) throw new SiteError(`GET ${route} answered ${first.status} ${first.body?.code ?? ''}: ${first.body?.message ?? ''}`);
     const pages = Math.ceil(first.total / 100);
     const rest = await pool(
@@ -160,10 +166,26 @@ export class LiveSite {
   /**
    * Every event of every status and date in TEC's own list, with its modification time. TEC's
    * wp/v2 collection leaves out events that have ended (with `include=` too), though it serves
-   * each by id; TEC's list, over all dates, holds them (but not those hidden from listings).
+   * each by id; TEC's list, over all dates, holds them, but not those hidden from listings:
+   * WordPress's search of published posts of every type does (`searched`). An event known only
+   * from there carries no modification time (zeros, as TEC shows a draft's): it is read by id.
    */
   private async tecEvents(): Promise<{ id: number; modified_utc: string }[]> {
-    return (await (this.listed ??= this.tecList())).map((e) => ({ id: Number(e.id), modified_utc: wpDate(e.modified_utc) }));
+    const [listed, searched] = await waitAll([(this.listed ??= this.tecList()), this.searched()]);
+    const known = listed.map((e) => ({ id: Number(e.id), modified_utc: wpDate(e.modified_utc) }));
+    const ids = new Set(known.map((e) => e.id));
+    return [...known, ...searched.filter((id) => !ids.has(id)).map((id) => ({ id, modified_utc: '0000-00-00 00:00:00' }))];
+  }
+
+  /** The published events WordPress's own search lists (`/wp/v2/search`, every post type; TEC empties a search of its type alone), read once per run. */
+  private found: Promise<number[]> | undefined;
+
+  private searched(): Promise<number[]> {
+    // A site without the route (WordPress before 5.0) lists none this way.
+    this.found ??= this.paged('/wp/v2/search', { type: 'post', _fields: 'id,subtype' }, true).then((found) =>
+      found.filter((p) => p.subtype === TYPES.event).map((p) => Number(p.id)),
+    );
+    return this.found;
   }
 
   /** TEC's list answers (`tecEvents`), read once per run. */

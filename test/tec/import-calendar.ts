@@ -52,7 +52,7 @@ export interface CalendarIds {
 /**
  * The hard cases, made on the live site: nested categories, a tag, shared venues, two organizers,
  * events in several zones and across DST edges, all-day and multi-day, every status, a password,
- * featured, sticky, hidden, a trashed one, and two that have ended (one a draft). `texts` gives titles and descriptions.
+ * featured, sticky, hidden, a trashed one, and three that have ended (a draft, and one hidden from listings). `texts` gives titles and descriptions.
  */
 export async function makeCalendar(site: LiveSiteClient, run: string, texts: { titles: string[]; descriptions: string[] }): Promise<CalendarIds> {
   const { make, tec } = site;
@@ -116,6 +116,8 @@ export async function makeCalendar(site: LiveSiteClient, run: string, texts: { t
     // Events that have ended, which TEC's wp/v2 collection leaves out.
     { start_date: '2020-02-03 10:00:00', end_date: '2020-02-03 11:00:00', timezone: 'Europe/Vilnius', venue: hall.id, categories: [child.id], cost: '5' },
     { start_date: '2019-06-01 00:00:00', end_date: '2019-06-01 23:59:59', all_day: true, status: 'draft', organizer: [org.id] },
+    // One that has ended and is hidden from listings, which TEC's own list leaves out too.
+    { start_date: '2021-11-20 19:00:00', end_date: '2021-11-20 21:00:00', hide_from_listings: true, venue: park.id },
   ];
   const { titles, descriptions } = texts;
   for (const [i, c] of cases.entries()) {
