@@ -22,14 +22,17 @@ const KINDS: Record<string, { schema: string; one: string; many: string; ids: Re
   tecVenues: { schema: 'Venue', one: 'a Venue', many: 'venues', ids: { list: 'getVenues', create: 'createVenue', get: 'getVenue', update: 'updateVenue', delete: 'deleteVenue' } },
 };
 
+/** A record route's 400: TEC checks the acknowledgement header after the arguments and the permission. */
+const REFUSED = 'A parameter is invalid, or the X-TEC-EEA acknowledgement header is missing';
+
 /** TEC's status codes of each operation, and what each means. */
 const STATUSES: Record<string, Record<string, string>> = {
-  list: { 200: 'The page of records; X-WP-Total and X-WP-TotalPages name their total and pages', 400: 'A parameter is invalid', 404: 'The page is past the last' },
-  create: { 201: 'The created record', 400: 'A parameter is invalid', 401: 'Not signed in', 403: 'Not allowed', 500: 'The record could not be created' },
-  get: { 200: 'The record', 404: 'The record was not found' },
+  list: { 200: 'The page of records; X-WP-Total and X-WP-TotalPages name their total and pages', 400: REFUSED, 404: 'The page is past the last' },
+  create: { 201: 'The created record', 400: REFUSED, 401: 'Not signed in', 403: 'Not allowed', 500: 'The record could not be created' },
+  get: { 200: 'The record', 400: REFUSED, 401: 'Not signed in, and the record is not public', 403: 'The record is not readable by the caller', 404: 'The record was not found' },
   update: {
     200: 'The updated record',
-    400: 'A parameter is invalid',
+    400: REFUSED,
     401: 'Not signed in',
     403: 'Not allowed',
     404: 'The record was not found',
@@ -37,6 +40,7 @@ const STATUSES: Record<string, Record<string, string>> = {
   },
   delete: {
     200: 'An empty list: the record was trashed or deleted',
+    400: REFUSED,
     401: 'Not signed in',
     403: 'Not allowed',
     404: 'The record was not found',
@@ -92,14 +96,18 @@ export function tecV1Responses(op: Operation, record: (schema: string) => Json, 
   const docs = KINDS[kind];
   if (!docs) {
     const what = name === 'index' ? 'The routes of tec/v1 and their arguments' : 'This OpenAPI document of tec/v1';
-    return { 200: { description: what, content: { 'application/json': { schema: { type: 'object' } } } } };
+    return {
+      200: { description: what, content: { 'application/json': { schema: { type: 'object' } } } },
+      400: { description: 'A parameter is invalid', content: { 'application/json': { schema: error } } },
+    };
   }
   const one = record(docs.schema);
   return Object.fromEntries(
     Object.entries(STATUSES[name]!).map(([code, description]) => {
       const ok = code === '200' || code === '201';
       const own = (name === 'update' || name === 'delete') && (code === '404' || code === '410');
-      const schema = own ? TEC_ERROR : !ok ? error : name === 'list' ? { type: 'array', items: one } : name === 'delete' ? { type: 'array', maxItems: 0 } : one;
+      // A path no route matches (an id that is no number) answers WordPress's envelope there too.
+      const schema = own ? { anyOf: [TEC_ERROR, error] } : !ok ? error : name === 'list' ? { type: 'array', items: one } : name === 'delete' ? { type: 'array', maxItems: 0 } : one;
       return [code, { description, content: { 'application/json': { schema } } }];
     }),
   );
