@@ -65,6 +65,8 @@ interface Step {
   call?: { tool: string; args: (ids: Ids) => Record<string, unknown> };
   /** What this step's answer names: the id of a post it made. */
   makes?: keyof Ids;
+  /** The tool answers with an error here (a read of what is gone); every other step must succeed. */
+  fails?: true;
 }
 
 const TOOL = {
@@ -76,7 +78,7 @@ const TOOL = {
 /** The journey both sites are driven through; titles carry a tag of this run. */
 function journey(tag: string): Step[] {
   const write = (name: string, args: (ids: Ids) => Record<string, unknown>, makes?: keyof Ids): Step => ({ name, call: { tool: TOOL.write, args }, makes });
-  const read = (name: string, args: (ids: Ids) => Record<string, unknown>): Step => ({ name, call: { tool: TOOL.read, args } });
+  const read = (name: string, args: (ids: Ids) => Record<string, unknown>, fails?: true): Step => ({ name, call: { tool: TOOL.read, args }, fails });
   const remove = (name: string, args: (ids: Ids) => Record<string, unknown>): Step => ({ name, call: { tool: TOOL.remove, args } });
   return [
     { name: 'tools/list' },
@@ -143,13 +145,13 @@ function journey(tag: string): Step[] {
     write('update organizer', (ids) => ({ postType: 'organizer', id: ids.organizer, data: { phone: '+1 555 0199' } })),
     read('read event after update', (ids) => ({ postType: 'event', id: ids.event })),
     remove('trash event', (ids) => ({ postType: 'event', id: ids.event })),
-    read('read trashed event', (ids) => ({ postType: 'event', id: ids.event })),
+    read('read trashed event', (ids) => ({ postType: 'event', id: ids.event }), true),
     remove('delete event', (ids) => ({ postType: 'event', id: ids.event, force: true })),
-    read('read deleted event', (ids) => ({ postType: 'event', id: ids.event })),
+    read('read deleted event', (ids) => ({ postType: 'event', id: ids.event }), true),
     remove('trash venue', (ids) => ({ postType: 'venue', id: ids.venue })),
     remove('delete venue', (ids) => ({ postType: 'venue', id: ids.venue, force: true })),
     remove('delete organizer', (ids) => ({ postType: 'organizer', id: ids.organizer, force: true })),
-    read('read deleted organizer', (ids) => ({ postType: 'organizer', id: ids.organizer })),
+    read('read deleted organizer', (ids) => ({ postType: 'organizer', id: ids.organizer }), true),
   ];
 }
 
@@ -372,6 +374,7 @@ async function main(): Promise<number> {
         call,
         tecError: a.isError,
         apiError: b.isError,
+        errorExpected: Boolean(step.fails),
         same: all.length === 0,
         unexplained: all.filter((d) => !d.known),
         explained: all.filter((d) => d.known),
@@ -388,8 +391,12 @@ async function main(): Promise<number> {
     for (const r of rows.filter((x) => x.unexplained.length > 1)) {
       console.log(`\n${r.step}: ${r.unexplained.length} differing keys: ${r.unexplained.map((d) => d.path).join(', ')}`);
     }
-    const failed = rows.filter((r) => r.unexplained.length > 0);
-    console.log(`\n${rows.length} calls: ${rows.filter((r) => r.same).length} same, ${failed.length} with an unexplained difference.`);
+    // Two sites that refuse alike would also answer "same": a step that should succeed and did not on
+    // either side means the journey did not run as written.
+    const astray = rows.filter((r) => r.tecError !== r.errorExpected || r.apiError !== r.errorExpected);
+    for (const r of astray) console.log(`${r.step}: an error was ${r.errorExpected ? '' : 'not '}expected (TEC ${r.tecError}, this API ${r.apiError})`);
+    const failed = rows.filter((r) => r.unexplained.length > 0 || astray.includes(r));
+    console.log(`\n${rows.length} calls: ${rows.filter((r) => r.same).length} same, ${failed.length} with an unexplained difference or error.`);
 
     await mkdir(dirname(RESULTS), { recursive: true });
     await writeFile(
