@@ -88,6 +88,9 @@ export async function readTecPost(ctx: RequestContext<ArgsOf<'tecEvents.get'>>, 
   const readable = post !== undefined && (post.status === 'trash' ? await canWrite(ctx, post) : await canRead(ctx, post));
   if (!post || !readable) throw forbidden(!!ctx.principal);
   requireAcknowledgement(ctx);
+  // TEC reads with WordPress's status `any`, which leaves the trash out: a trashed record is not found,
+  // even by one who may edit it (its list shows it, with status=trash).
+  if (post.status === 'trash') return json(404, { error: 'The entity could not be read.' });
   return recordReply(200, await present(ctx, post), post);
 }
 
@@ -159,14 +162,15 @@ export async function listTecEvents(ctx: RequestContext<ArgsOf<'tecEvents.list'>
   requireAcknowledgement(ctx);
   const p = ctx.params;
   const perPage = Math.min(p.per_page, config().maxPerPage);
-  const dated = [p.start_date, p.end_date, p.starts_before, p.starts_after, p.ends_before, p.ends_after].some((d) => d !== undefined);
   const v1 = asV1(ctx, 'events.list', {
     page: p.page,
     per_page: perPage,
     start_date: p.start_date,
     end_date: p.end_date,
     starts_before: p.starts_before,
-    starts_after: dated ? p.starts_after : ALL_TIME,
+    // Always a bound of v1's range form, so that v1's default window never fills in the side not
+    // given (a start_date alone would otherwise stop two years from now).
+    starts_after: p.starts_after ?? ALL_TIME,
     ends_before: p.ends_before,
     ends_after: p.ends_after,
     strict_dates: true,
