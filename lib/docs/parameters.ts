@@ -1,5 +1,6 @@
 // The parameters of operations: path variables (with their examples), query arguments, and the
 // HTTP headers TEC's operations honour beyond TEC's.
+import { TEC_V1_ACKNOWLEDGEMENT } from '#lib/logic/tec-v1-reads.js';
 import type { Operation } from '#lib/contract/operations.js';
 import { argSchema, type ArgDoc } from '#lib/contract/arg-docs.js';
 import type { Json } from './json-schema.js';
@@ -27,6 +28,20 @@ export function parameter(op: Operation, name: string, where: 'path' | 'query', 
 
 /** The HTTP headers a TEC operation honours beyond TEC's (lib/http/conditional.ts, lib/http/idempotency.ts). */
 export function httpHeaders(op: Operation): Json[] {
+  return [...(op.experimental ? [ACKNOWLEDGEMENT] : []), ...conditionHeaders(op)];
+}
+
+/** TEC's gate of an experimental route, filled in (so that "Try it out" passes it). */
+const ACKNOWLEDGEMENT: Json = {
+  name: 'X-TEC-EEA',
+  in: 'header',
+  required: true,
+  description: 'TEC’s acknowledgement that the route is experimental, this sentence (in any letter case); without it, 400 missing_experimental_endpoint_acknowledgement.',
+  schema: { type: 'string', default: TEC_V1_ACKNOWLEDGEMENT },
+  example: TEC_V1_ACKNOWLEDGEMENT,
+};
+
+function conditionHeaders(op: Operation): Json[] {
   if (op.api !== 'tec' || !RESOURCES[op.id.split('.')[0]!]) return [];
   const t = operationTraits(op);
   const header = (name: string, description: string): Json => ({ name, in: 'header', required: false, description, schema: { type: 'string' } });

@@ -4,6 +4,7 @@
 // as v1 names them: so both namespaces store, refuse and find alike, and a record written through
 // one reads the same through the other. The answer is TEC's shape of the record
 // (lib/present/tec-v1.ts), read again after a write.
+import { waitAll } from '#lib/runtime/settle.js';
 import { ApiError, forbidden } from '#lib/contract/errors.js';
 import { json, recordReply, type Reply } from '#lib/contract/reply.js';
 import { operation, type ArgsOf, type OperationId } from '#lib/contract/operations.js';
@@ -121,7 +122,7 @@ async function listReply(ctx: RequestContext, kind: PostKind, run: () => Promise
   const pages = Math.ceil(total / perPage);
   const events = records.flatMap((r) => (r.kind === 'event' ? [r] : []));
   const linked = kind === 'event' ? await loadLinked(events, { shared: ctx.shared }) : undefined;
-  const body = await Promise.all(records.map(async (r) => (r.kind === 'event' ? presentTecEvent(wellTyped(r), linked!, ctx.now, await unlocked(ctx, r)) : present(ctx, r))));
+  const body = await waitAll(records.map(async (r) => (r.kind === 'event' ? presentTecEvent(wellTyped(r), linked!, ctx.now, await unlocked(ctx, r)) : present(ctx, r))));
   const url = (n: number) => withQuery(`${restRoot(ctx.lang)}/tec/v1/${ROUTE[kind]}`, pageQuery(ctx, n));
   const links = [...(page < pages ? [`<${url(page + 1)}>; rel="next"`] : []), ...(page > 1 ? [`<${url(page - 1)}>; rel="prev"`] : [])];
   return json(200, body, { 'X-WP-Total': String(total), 'X-WP-TotalPages': String(pages), ...(links.length ? { Link: links.join(', ') } : {}) });

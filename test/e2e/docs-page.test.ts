@@ -58,6 +58,7 @@ interface ExampleRequest {
   op: string;
   method: string;
   url: string;
+  headers: Record<string, string>;
   body?: Json;
 }
 
@@ -75,11 +76,16 @@ function exampleRequests(d: Json): ExampleRequest[] {
       if (!o) continue;
       let target = path;
       const query = new URLSearchParams();
+      const headers: Record<string, string> = {};
       for (const p of (o.parameters ?? []) as Json[]) {
         const value = p.example ?? p.schema?.example ?? p.schema?.default;
         if (p.in === 'path') {
           expect(value, `${method} ${path}: example of {${p.name}}`).toBeDefined();
           target = target.replace(`{${p.name}}`, encodeURIComponent(String(value)));
+        } else if (p.in === 'header') {
+          // Swagger UI sends a header it has a value for; a required one must have it.
+          if (p.required) expect(value, `${method} ${path}: example of header ${p.name}`).toBeDefined();
+          if (p.required && value !== undefined) headers[p.name] = String(value);
         } else if (value !== undefined) query.append(p.name, String(value));
       }
       const body = o.requestBody ? deref(d, o.requestBody).content['application/json'].example : undefined;
@@ -88,6 +94,7 @@ function exampleRequests(d: Json): ExampleRequest[] {
         op: String(o.operationId).split('.').slice(0, 2).join('.'),
         method: method.toUpperCase(),
         url: `${server}${target}${query.size ? `?${query}` : ''}`,
+        headers,
         ...(body ? { body } : {}),
       });
     }
@@ -209,7 +216,7 @@ describe("the document's examples", () => {
       expect(authorization, r.op).toBeDefined();
       const res = await fetch(r.url, {
         method: r.method,
-        headers: { authorization: authorization!, ...(r.body ? { 'content-type': 'application/json' } : {}) },
+        headers: { ...r.headers, authorization: authorization!, ...(r.body ? { 'content-type': 'application/json' } : {}) },
         ...(r.body ? { body: JSON.stringify(r.body) } : {}),
       });
       const text = await res.text();
@@ -222,14 +229,17 @@ describe("the document's examples", () => {
       // The create example makes an event without a venue.
       if (r.op === 'events.create') expect([body.title, body.venue, body.start_date]).toEqual(['Picnic in the Park', [], '2030-06-01 12:00:00']);
       // A trashed record is published again, so that the delete by slug finds it too.
-      const kind = r.op.split('.')[0]!;
+      // tec/v1's deletes answer an empty list: the record trashed is the one the URL names.
+      const op = r.op.split('.')[0]!;
+      const kind = ({ tecEvents: 'events', tecVenues: 'venues', tecOrganizers: 'organizers' } as Record<string, string>)[op] ?? op;
       if (r.method === 'DELETE' && ['events', 'venues', 'organizers'].includes(kind)) {
-        expect(body.status, r.url).toBe('trash');
-        const back = await gw.api('PATCH', `/${kind}/${body.id}`, { token: 'editor', body: { status: 'publish' } });
+        const id = op === kind ? body.id : Number(new URL(r.url).pathname.split('/').at(-1));
+        if (op === kind) expect(body.status, r.url).toBe('trash');
+        const back = await gw.api('PATCH', `/${kind}/${id}`, { token: 'editor', body: { status: 'publish' } });
         expect(back.status, back.text).toBe(200);
         // An event leaves the trash with its "__trashed" slug (venues and organizers take theirs back).
-        const slug = body.slug.replace(/__trashed$/, '');
-        if (back.body.slug !== slug) expect((await gw.api('PATCH', `/${kind}/${body.id}`, { token: 'editor', body: { slug } })).body.slug).toBe(slug);
+        const slug = (op === kind ? body.slug : back.body.slug).replace(/__trashed$/, '');
+        if (back.body.slug !== slug) expect((await gw.api('PATCH', `/${kind}/${id}`, { token: 'editor', body: { slug } })).body.slug).toBe(slug);
       }
     }
     expect(await gw.api('GET', `/events/${DEMO_RECORDS.event.id}`).then((r) => [r.status, r.body.slug])).toEqual([200, DEMO_RECORDS.event.slug]);
