@@ -14,6 +14,10 @@ import { tecEventArgs, tecOrganizerArgs, tecV1RootArgs, tecVenueArgs } from '#li
 import { oneOf, str } from './params.js';
 import { config, isLang, LANGUAGES, REST_PREFIX, type Config, type Lang } from '#lib/runtime/config.js';
 
+/** What TEC asks a client of an experimental route to send in `X-TEC-EEA` (lower-cased, as TEC compares it). */
+export const TEC_V1_ACKNOWLEDGEMENT =
+  'i understand that this endpoint is experimental and may change in a future release without maintaining backward compatibility. i also understand that i am using this endpoint at my own risk, while support is not provided for it.';
+
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export const EDITABLE: Method[] = ['POST', 'PUT', 'PATCH'];
 
@@ -80,7 +84,8 @@ export interface Operation {
   idempotent: boolean;
   /**
    * TEC marks the route experimental: it answers only a request whose `X-TEC-EEA` header
-   * acknowledges that (lib/logic/tec-v1.ts), after its arguments and permissions are checked.
+   * acknowledges that (TEC_V1_ACKNOWLEDGEMENT, lib/logic/tec-v1-reads.ts), after its arguments and
+   * permissions are checked.
    */
   experimental: boolean;
   /** The function's timeout: API Gateway waits at most 30 s for an integration. */

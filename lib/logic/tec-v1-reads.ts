@@ -7,7 +7,7 @@
 import { waitAll } from '#lib/runtime/settle.js';
 import { ApiError, forbidden } from '#lib/contract/errors.js';
 import { json, recordReply, type Reply } from '#lib/contract/reply.js';
-import { operation, type ArgsOf, type OperationId } from '#lib/contract/operations.js';
+import { operation, TEC_V1_ACKNOWLEDGEMENT, type ArgsOf, type OperationId } from '#lib/contract/operations.js';
 import type { Input, RequestContext } from '#lib/contract/request.js';
 import type { HtmlFilters } from '#lib/contract/params.js';
 import { validateArgs } from '#lib/contract/validate.js';
@@ -22,10 +22,6 @@ import { phpTrim } from '#lib/wp/php.js';
 import { loadLinked } from './common.js';
 import { listEvents } from './event-list.js';
 import { listPlaces } from './lists.js';
-
-/** What TEC asks a client to send in `X-TEC-EEA` (lower-cased, as TEC compares it). */
-export const TEC_V1_ACKNOWLEDGEMENT =
-  'i understand that this endpoint is experimental and may change in a future release without maintaining backward compatibility. i also understand that i am using this endpoint at my own risk, while support is not provided for it.';
 
 const unacknowledged = (message: string) => new ApiError(400, 'missing_experimental_endpoint_acknowledgement', message);
 

@@ -5,7 +5,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { config } from '#lib/runtime/config.js';
-import { TEC_V1_ACKNOWLEDGEMENT } from '#lib/logic/tec-v1-reads.js';
+import { TEC_V1_ACKNOWLEDGEMENT } from '#lib/contract/operations.js';
 import { createAsEditor } from '../support/expect.js';
 import { useGateway, type ApiOptions } from '../support/gateway.js';
 
