@@ -41,6 +41,10 @@ export interface Config {
    * answer itself may be when a shared cache serves it.
    */
   termCacheSeconds: number;
+  /** The most occurrences one recurring event's series may have (more is a 400). */
+  seriesMaxOccurrences: number;
+  /** How many months ahead of today rules without COUNT or UNTIL are followed. */
+  seriesHorizonMonths: number;
 }
 
 function int(name: string, fallback: number, min = 1): number {
@@ -66,6 +70,8 @@ export function loadConfig(): Config {
     siteTimezone: process.env.SITE_TIMEZONE || 'UTC',
     siteName: process.env.SITE_NAME ?? 'Event Calendar',
     icalMaxEvents: int('ICAL_MAX_EVENTS', 1000),
+    seriesMaxOccurrences: int('SERIES_MAX_OCCURRENCES', 5000),
+    seriesHorizonMonths: int('SERIES_HORIZON_MONTHS', 60),
     icalMaxBytes: int('ICAL_MAX_BYTES', 4 * 1024 * 1024),
     postsPerPage: int('POSTS_PER_PAGE', 9),
     maxPerPage: int('MAX_PER_PAGE', 50),

@@ -79,6 +79,22 @@ export interface EventItem extends PostItem {
   cards?: Record<string, Card>;
   /** Set only when the event is password-protected; never presented. */
   password?: string;
+  /** A recurring event's RFC 5545 lines (lib/domain/recurrence), the same on every event of its series. */
+  recurrence?: string[];
+  /** The id of the series' first event, on every event of a series (the first one included). */
+  seriesId?: number;
+  /**
+   * On a series' first event: how many occurrences the rules give (itself included), how many
+   * exist so far (the stream consumer writes the rest, lib/stream/series-trigger.ts), and the
+   * time the rules were expanded at (rules without COUNT or UNTIL end at a horizon from it).
+   */
+  series?: SeriesProgress;
+}
+
+export interface SeriesProgress {
+  total: number;
+  made: number;
+  asOf: string;
 }
 
 export interface VenueItem extends PostItem {

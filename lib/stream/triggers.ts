@@ -5,6 +5,7 @@ import type { Trigger } from './change.js';
 import { cardsTrigger } from './cards-trigger.js';
 import { feedTrigger } from './feed-trigger.js';
 import { searchTrigger } from './search-trigger.js';
+import { seriesTrigger } from './series-trigger.js';
 import { validatorsTrigger } from './validators-trigger.js';
 
 export const TRIGGERS: readonly Trigger[] = [
@@ -14,6 +15,8 @@ export const TRIGGERS: readonly Trigger[] = [
   searchTrigger,
   // Venue and organizer cards in their events, and links dropped by a trash or delete.
   cardsTrigger,
+  // The later occurrences of recurring events, a chunk per change of a series' first event.
+  seriesTrigger,
   // The change counter that entity tags are made from, once the rewrites above are done.
   validatorsTrigger,
 ];
