@@ -355,6 +355,17 @@ async function updateFields(ctx: EventUpdate, found: EventItem, check: Checked |
  */
 const PATCH_RETRY = { baseMs: 25, capMs: 1_000 };
 
+/**
+ * An event that an update gives rules: a single event becomes the first of a series (the stream
+ * consumer writes the others). An event of a series keeps the rules it has.
+ */
+function recurring(e: EventItem, lines: string[] | string, now: Date): EventItem {
+  if (e.seriesId !== undefined) {
+    throw invalidParam('recurrence', `recurrence: event ${e.id} is part of the series of event ${e.seriesId}, whose rules are set when it is created; delete the series' events to give them new rules.`);
+  }
+  return startSeries(e, lines, now);
+}
+
 export async function updateEvent(ctx: EventUpdate): Promise<Reply> {
   requireRole(ctx.principal, 'contributor');
   const found = await findPost(ctx, 'event');
@@ -402,7 +413,8 @@ export async function updateEvent(ctx: EventUpdate): Promise<Reply> {
       // Leaving the trash takes the original slug back (or the next free one), as venues do.
       slug = await freeSlug('event', old.lang, slugify(wantedSlug ?? old.slug.replace(/__trashed$/, '')) || String(old.id), old.id, slugRaces + 1);
     }
-    const next = eventFrom({ ...ctx.params, status: statusOf(old) }, { id: old.id, lang: old.lang, slug, author, now: ctx.now, old, imported: ctx.imported }, links);
+    const edited = eventFrom({ ...ctx.params, status: statusOf(old) }, { id: old.id, lang: old.lang, slug, author, now: ctx.now, old, imported: ctx.imported }, links);
+    const next = ctx.params.recurrence === undefined ? edited : recurring(edited, ctx.params.recurrence, ctx.now);
     await commit(old, next, links, check, attempt);
     return next;
   }, PATCH_RETRY);

@@ -171,4 +171,19 @@ describe('recurring events', () => {
     // The first event is not changed by its occurrence's edit.
     expect((await call('GET', `/events/${first.id}`)).body).toMatchObject({ title: 'Twice', start_date: '2027-08-02 10:00:00' });
   });
+
+  it('makes a single event recurring by an update, and refuses new rules for an event of a series', async () => {
+    const single = await created({ title: 'Later weekly', start_date: '2027-10-04 18:00:00', end_date: '2027-10-04 19:00:00' });
+    const made = await call('POST', `/events/${single.id}`, { body: { recurrence: ['RRULE:FREQ=WEEKLY;COUNT=3'] } });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    expect(made.body).toMatchObject({ series_id: single.id, recurrence: ['RRULE:FREQ=WEEKLY;COUNT=3'] });
+    await stream.drain();
+    const all = await seriesEvents(single.id);
+    expect(all.map((e) => e.start_date)).toEqual(['2027-10-04 18:00:00', '2027-10-11 18:00:00', '2027-10-18 18:00:00']);
+    const again = await call('POST', `/events/${all[1].id}`, { body: { title: 'Renamed', recurrence: ['RRULE:FREQ=DAILY;COUNT=2'] } });
+    expect(again.status).toBe(400);
+    expect(again.body).toMatchObject({ code: 'rest_invalid_param', data: { params: { recurrence: expect.stringContaining(`series of event ${single.id}`) } } });
+    // Nothing was written: the title stays.
+    expect(((await call('GET', `/events/${all[1].id}`)).body as { title: string }).title).toBe('Later weekly');
+  }, 180_000);
 });

@@ -440,12 +440,16 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
       start: stamp,
       showMap: true,
       showMapLink: true,
+      // An event of a series shows every key; others lack the series' two.
+      recurrence: ['RRULE:FREQ=DAILY;COUNT=2'],
+      seriesId: 9,
     });
     const presented = presentEvent(event, { venues: new Map(), organizers: new Map(), terms: new Map() });
     expect(Object.keys(schemas.Event.properties).sort()).toEqual([...Object.keys(presented), 'json_ld'].sort());
     // In the presenter's order (json_ld where single reads put it).
     expect(Object.keys(schemas.Event.properties)).toEqual(Object.keys(presentEvent(event, { venues: new Map(), organizers: new Map(), terms: new Map() }, true)));
-    expect(schemas.Event.required).toEqual(Object.keys(presented));
+    expect(schemas.Event.required).toEqual(Object.keys(presented).filter((k) => k !== 'recurrence' && k !== 'series_id'));
+    expect(schemas.Event.properties.recurrence).toMatchObject({ type: 'array', items: { type: 'string' } });
     expect(schemas.Event.properties.image).toEqual(expect.objectContaining({ anyOf: [{ $ref: '#/components/schemas/Image' }, { const: false }] }));
     expect(schemas.Event.properties.start_date_details.$ref).toBe('#/components/schemas/DateDetails');
     expect(schemas.Event.properties.organizer.items).toEqual({ $ref: '#/components/schemas/Organizer' });
