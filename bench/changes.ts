@@ -16,7 +16,7 @@ import { invoke } from '#lib/local/invoke.js';
 import { cursorKey } from '#lib/logic/changes.js';
 import { entryPosition, positionTime } from '#lib/store/change-log.js';
 import { capacity, db } from '#lib/store/db.js';
-import { changeLogPartition, keys } from '#lib/store/keys.js';
+import { keys } from '#lib/store/keys.js';
 import type { ChangeEntryItem } from '#lib/store/items.js';
 import { getItem } from '#lib/store/reads.js';
 import { TTL_ATTRIBUTE } from '#lib/store/table.js';
