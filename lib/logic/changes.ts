@@ -120,10 +120,9 @@ async function readable(ctx: Ctx, record: Stored): Promise<boolean> {
 }
 
 async function present(ctx: Ctx, latest: readonly Latest[]): Promise<Record<string, unknown>[]> {
-  const found = await batchGet(
-    latest.map((l) => keyOf(l.entry)),
-    true,
-  );
+  // Eventually consistent, as lists read records: the page's changes were committed at least the
+  // settling time ago, and a later change is a later entry, which shows the record again.
+  const found = await batchGet(latest.map((l) => keyOf(l.entry)));
   const records = latest.map((l) => current(ctx, l.entry, found.get(keyOf(l.entry))));
   const shown = await waitAll(records.map((r) => (r ? readable(ctx, r) : false)));
   const bodies = await presentRecords(
