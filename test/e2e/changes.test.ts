@@ -17,7 +17,7 @@ afterAll(() => {
 const gw = useGateway({ tablePrefix: 'e2e-changes', stream: true });
 
 /** A wall time `days` from now, in the default list window. */
-const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 11).replace('T', ' ') + '10:00';
+const day = (days: number) => `${new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10)} 10:00`;
 const settled = async () => {
   await gw.drain();
   await new Promise((ok) => setTimeout(ok, SETTLE_MS + 50));
