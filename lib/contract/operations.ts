@@ -5,6 +5,7 @@ import { CREDENTIAL_READ, CREDENTIAL_UPDATE, READ_ACTIONS, WRITE_ACTIONS, type S
 import { appPasswordArgs, userArgs } from '#lib/contract/args/user.js';
 import type { Args } from './params.js';
 import { mlLanguage } from '#lib/contract/args/common.js';
+import { changeArgs } from '#lib/contract/args/changes.js';
 import { eventArgs } from '#lib/contract/args/event.js';
 import { organizerArgs, venueArgs } from '#lib/contract/args/place.js';
 import { categoryArgs, tagArgs } from '#lib/contract/args/term.js';
@@ -138,6 +139,7 @@ export const ARGS = {
   organizers: organizerArgs,
   categories: categoryArgs,
   tags: tagArgs,
+  changes: changeArgs,
   users: userArgs,
   appPasswords: { ...appPasswordArgs, introspect: appPasswordArgs.list },
   wpTags: wpTagArgs,
@@ -338,6 +340,8 @@ export const OPERATIONS: readonly Operation[] = withOverrides([
   ...itemRows('organizers'),
   ...crudRows('categories', 'Permanently delete'),
   ...crudRows('tags', 'Permanently delete'),
+  // The change log of every kind above (lib/logic/changes.ts): what changed since a cursor.
+  row('changes', 'list', ['GET'], '/changes', 'read', 'List the changes since a cursor'),
   // As WordPress lists the namespaces: TEC's, its newer one, then WordPress's own.
   ...tecV1Rows(),
   ...wordPressRows(),

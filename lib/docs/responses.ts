@@ -36,6 +36,9 @@ export const RESOURCES: Record<string, ResourceDoc> = {
   tags: { schema: 'Term', list: 'TagList', one: 'tag' },
 };
 
+/** Reads of the change log: no records of their own, but tagged answers, and cursors that expire. */
+export const LOGS: Record<string, string> = { changes: 'ChangeList' };
+
 /** What a TEC operation's status codes follow from (see the top of this section). */
 export interface OperationTraits {
   write: boolean;
@@ -88,7 +91,10 @@ function successes(op: Operation, t: Traits, kind: string, name: string): Record
   const out: Record<string, Json> = {};
 
   // Success.
-  if (!r) {
+  if (LOGS[kind]) {
+    out[200] = { ...ok('The changes after the cursor; without one, none and a cursor for now', ref(LOGS[kind])), headers: VALIDATOR_HEADERS };
+    out[304] = { description: 'The If-None-Match tag is the current one: no body', headers: VALIDATOR_HEADERS };
+  } else if (!r) {
     out[200] =
       name === 'index'
         ? ok('The routes of this namespace and their arguments', ref('NamespaceIndex'))
@@ -147,7 +153,7 @@ function failures(op: Operation, t: Traits, kind: string): Record<string, Json> 
   out[400] = fail(
     t.write
       ? `A required parameter is missing (rest_missing_callback_param), a parameter is invalid (rest_invalid_param, term_exists, invalid-linked-post-id, could-not-create-venue…)${unknownRecord}, or the body is not valid JSON (rest_invalid_json)`
-      : `A parameter is invalid (rest_invalid_param)${unknownRecord}`,
+      : `A parameter is invalid (rest_invalid_param${LOGS[kind] ? ', also a since that is no cursor' : ''})${unknownRecord}`,
   );
   out[401] = shared(t.write ? 'Unauthorized' : 'BadToken');
 
@@ -177,6 +183,7 @@ function failures(op: Operation, t: Traits, kind: string): Record<string, Json> 
       : shared('Conflict');
   if (t.write && t.pathVar && r) out[412] = fail('If-Match names another revision of the record: it was changed since it was read; nothing was written (rest_precondition_failed)');
   if (op.idempotent) out[422] = fail('This Idempotency-Key was used for another request by the same caller within 24 hours (rest_idempotency_key_reused)');
+  if (LOGS[kind]) out[410] = fail('The cursor is older than the change log keeps, or was not made by this API for this language: list everything again (rest_cursor_expired)');
   if (t.trashes) out[410] = fail(`The ${one} is already in the trash (${one}-is-in-trash)`);
   if (t.body) {
     out[413] = shared('PayloadTooLarge');

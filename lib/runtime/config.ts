@@ -45,6 +45,14 @@ export interface Config {
   seriesMaxOccurrences: number;
   /** How many months ahead of today rules without COUNT or UNTIL are followed. */
   seriesHorizonMonths: number;
+  /** Days the change log keeps its entries (DynamoDB's TTL), and how long a sync cursor stays valid. */
+  changeLogDays: number;
+  /**
+   * Milliseconds a change-log entry waits before `GET /changes` hands it out: entries are written
+   * by concurrent consumers, so one stamped a moment earlier may land a moment later; a cursor
+   * never passes a time that may still gain entries.
+   */
+  changesSettleMs: number;
 }
 
 function int(name: string, fallback: number, min = 1): number {
@@ -83,6 +91,8 @@ export function loadConfig(): Config {
     cacheMaxAge: int('CACHE_MAX_AGE', 5, 0),
     cacheStaleWhileRevalidate: int('CACHE_STALE_WHILE_REVALIDATE', 10, 0),
     termCacheSeconds: int('TERM_CACHE_SECONDS', int('CACHE_MAX_AGE', 5, 0), 0),
+    changeLogDays: int('CHANGE_LOG_DAYS', 30),
+    changesSettleMs: int('CHANGES_SETTLE_MS', 3000, 0),
   };
 }
 

@@ -228,6 +228,31 @@ export interface RecentWriteItem {
   gone?: true;
 }
 
+/** One entry of a language's change log (lib/store/change-log.ts). */
+export interface ChangeEntryItem {
+  pk: string;
+  sk: string;
+  kind: 'event' | 'venue' | 'organizer' | 'category' | 'tag';
+  id: number;
+  action: 'create' | 'update' | 'trash' | 'restore' | 'delete';
+  /** When the change was committed (ISO 8601, UTC). */
+  at: string;
+  /** Whether anonymous callers could read the record just before the change. */
+  wasPublic: boolean;
+  /** The stream record's id. */
+  changeId: string;
+  expiresAt: number;
+}
+
+/** Claims a stream record for the change log, so that a redelivery appends nothing. */
+export interface ChangeGuardItem {
+  pk: string;
+  sk: string;
+  /** The position of the entry appended for it. */
+  position: string;
+  expiresAt: number;
+}
+
 /** A search index entry: an event's index item under one word (lib/stream/search-trigger.ts). */
 export type WordItem = Omit<LinkItem, 'eventId'> & { eventId?: number };
 

@@ -3,6 +3,7 @@
 // view is one more row here (and its grants in STREAM_CONSUMER, lib/stream/functions.ts).
 import type { Trigger } from './change.js';
 import { cardsTrigger } from './cards-trigger.js';
+import { changeLogTrigger } from './change-log-trigger.js';
 import { feedTrigger } from './feed-trigger.js';
 import { searchTrigger } from './search-trigger.js';
 import { seriesTrigger } from './series-trigger.js';
@@ -11,6 +12,8 @@ import { validatorsTrigger } from './validators-trigger.js';
 export const TRIGGERS: readonly Trigger[] = [
   // The change feed on the event bus.
   feedTrigger,
+  // The change log that `GET /changes` reads.
+  changeLogTrigger,
   // The search index: one list per word of every listed event.
   searchTrigger,
   // Venue and organizer cards in their events, and links dropped by a trash or delete.
