@@ -41,6 +41,12 @@ export interface Config {
    * answer itself may be when a shared cache serves it.
    */
   termCacheSeconds: number;
+  /**
+   * Whether webhooks may be sent over plain HTTP to this machine's loopback addresses (127.0.0.1,
+   * ::1, localhost): set by the local runtime only (WEBHOOK_LOCAL_TARGETS=1), so that developers
+   * and tests can receive them. Everywhere else a webhook's URL is https and public.
+   */
+  webhookLocalTargets: boolean;
 }
 
 function int(name: string, fallback: number, min = 1): number {
@@ -77,6 +83,7 @@ export function loadConfig(): Config {
     cacheMaxAge: int('CACHE_MAX_AGE', 5, 0),
     cacheStaleWhileRevalidate: int('CACHE_STALE_WHILE_REVALIDATE', 10, 0),
     termCacheSeconds: int('TERM_CACHE_SECONDS', int('CACHE_MAX_AGE', 5, 0), 0),
+    webhookLocalTargets: process.env.WEBHOOK_LOCAL_TARGETS === '1',
   };
 }
 

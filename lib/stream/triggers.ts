@@ -6,6 +6,7 @@ import { cardsTrigger } from './cards-trigger.js';
 import { feedTrigger } from './feed-trigger.js';
 import { searchTrigger } from './search-trigger.js';
 import { validatorsTrigger } from './validators-trigger.js';
+import { webhookTrigger } from './webhook-trigger.js';
 
 export const TRIGGERS: readonly Trigger[] = [
   // The change feed on the event bus.
@@ -16,6 +17,8 @@ export const TRIGGERS: readonly Trigger[] = [
   cardsTrigger,
   // The change counter that entity tags are made from, once the rewrites above are done.
   validatorsTrigger,
+  // Webhooks: one queued message per change and matching subscription (lib/stream/webhook-sender.ts sends them).
+  webhookTrigger,
 ];
 
 const extra: Trigger[] = [];
