@@ -6,6 +6,7 @@ import { components } from './components.js';
 import { content, fail, ok, shared, VALIDATOR_HEADERS } from './shared-responses.js';
 import { wpResponses } from './wp-responses.js';
 import { tecV1Responses } from './tec-v1.js';
+import { webhookResponses } from './webhook-responses.js';
 
 // --- responses -------------------------------------------------------------------------------------
 // Every operation declares the status codes it can answer, each error with WordPress's envelope
@@ -74,6 +75,8 @@ export function responses(op: Operation): Record<string, Json> {
   if (op.api === 'wp') return wpResponses(op);
   // TEC's newer namespace: its own codes and shapes, its records as TecV1Event and the like.
   if (op.api === 'tecV1') return tecV1Responses(op, (name) => ref(`TecV1${name}`), ref('Error'));
+  // Webhook subscriptions: this API's own, not TEC's records.
+  if (op.id.startsWith('webhooks.')) return webhookResponses(op);
   const t = operationTraits(op);
   const [kind = '', name = ''] = op.id.split('.');
   // Numeric keys: an object lists them in ascending order, whichever part adds them.
