@@ -15,8 +15,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { withLogWriter, type LogWriter } from '#lib/observe/logger.js';
 import { WEBHOOK_SENDER } from '#lib/stream/functions.js';
-import { installWebhookQueue, type QueuedMessage, type WebhookQueue } from '#lib/stream/webhook-queue.js';
-import { RETRY_SCHEDULE_S } from '#lib/stream/webhook-sender.js';
+import { installWebhookQueue, MAX_RECEIVE_COUNT, type QueuedMessage, type WebhookQueue } from '#lib/stream/webhook-queue.js';
 import { loadHandler } from './gateway.js';
 import { runFunction } from './stream.js';
 
@@ -47,8 +46,6 @@ interface Stored {
   receipt?: string;
 }
 
-/** The dead-letter queue's redrive limit in the stack: the sender gives up itself first. */
-export const MAX_RECEIVE_COUNT = RETRY_SCHEDULE_S.length + 3;
 const DEDUPE_WINDOW_MS = 5 * 60 * 1000;
 
 export class LocalWebhookQueue implements WebhookQueue {

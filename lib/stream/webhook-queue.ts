@@ -22,6 +22,19 @@ export interface WebhookQueue {
   retryAfter(receiptHandle: string, seconds: number): Promise<void>;
 }
 
+/**
+ * The sender's waits before each retry, in seconds: the specification's suggested schedule (5 s,
+ * 5 min, 30 min, 2 h, 5 h, 10 h), then 12 hours (SQS's longest visibility) until about three days
+ * have passed: 12 attempts over 77.6 hours.
+ */
+export const RETRY_SCHEDULE_S: readonly number[] = [5, 300, 1_800, 7_200, 18_000, 36_000, 43_200, 43_200, 43_200, 43_200, 43_200];
+
+/**
+ * Receives before the queue dead-letters a message: the sender's attempts (it gives a message up
+ * itself after the last) and two more, for invocations that crashed or timed out.
+ */
+export const MAX_RECEIVE_COUNT = RETRY_SCHEDULE_S.length + 3;
+
 /** SQS's limits: 10 entries per SendMessageBatch, and at most 12 hours of visibility. */
 const BATCH = 10;
 export const MAX_VISIBILITY_SECONDS = 12 * 60 * 60;

@@ -28,17 +28,13 @@ import type { Lang } from '#lib/runtime/config.js';
 import { getWebhook, recordDelivery, setWebhookFailing, type WebhookItem } from '#lib/store/webhooks.js';
 import type { ChangeKind } from './change.js';
 import { WEBHOOK_SENDER } from './functions.js';
-import { webhookQueue } from './webhook-queue.js';
+import { RETRY_SCHEDULE_S, webhookQueue } from './webhook-queue.js';
+import { METRICS } from '#lib/observe/metric-names.js';
+import { publishMetrics } from '#lib/observe/metrics.js';
 import type { WebhookJob } from './webhook-trigger.js';
 
 /** How long a receiver has to answer. */
 export const TIMEOUT_MS = 10_000;
-/**
- * The waits before each retry, in seconds: the specification's suggested schedule (5 s, 5 min,
- * 30 min, 2 h, 5 h, 10 h), then 12 hours (SQS's longest visibility) until about three days have
- * passed: 12 attempts over 77.6 hours.
- */
-export const RETRY_SCHEDULE_S: readonly number[] = [5, 300, 1_800, 7_200, 18_000, 36_000, 43_200, 43_200, 43_200, 43_200, 43_200];
 /** The most bytes of a receiver's answer kept in an attempt's error. */
 const ERROR_EXCERPT = 200;
 
@@ -193,6 +189,10 @@ async function sendOne(record: SQSRecord, now: () => Date): Promise<boolean> {
     duration_ms: result.durationMs,
     error: result.error,
   });
+  publishMetrics(WEBHOOK_SENDER.id, [
+    { name: delivered ? METRICS.webhookDelivered : METRICS.webhookFailedAttempts, unit: 'Count', value: 1 },
+    ...(last && !delivered ? [{ name: METRICS.webhookGivenUp, unit: 'Count' as const, value: 1 }] : []),
+  ]);
   if (delivered) {
     if (hook.failing) await setWebhookFailing(hook.lang, hook.id, false, at);
     return true;
