@@ -339,8 +339,6 @@ function webhookMetrics(metrics: Metrics, webhooks: WebhookDelivery) {
   const period = metrics.period;
   const id = WEBHOOK_SENDER.id;
   return {
-    delivered: metrics.emf(id, METRICS.webhookDelivered, 'Sum', 'delivered'),
-    failedAttempts: metrics.emf(id, METRICS.webhookFailedAttempts, 'Sum', 'failed attempts'),
     givenUp: metrics.emf(id, METRICS.webhookGivenUp, 'Sum', 'given up'),
     errors: webhooks.sender.function.metricErrors({ period, statistic: 'Sum', label: 'Lambda errors' }),
     deadLetters: webhooks.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum', label: 'dead letters' }),
