@@ -2,8 +2,9 @@
 // source mapping (infra/webhooks.ts), running the real sender (WEBHOOK_SENDER) with its grants and
 // timeout, as Lambda does:
 // - message groups: a group's next message is received only once the one before it is deleted,
-//   while other groups go on, up to `concurrency` invocations at once (a hanging receiver holds
-//   one of them, and its own group, never the rest);
+//   while other groups go on, up to `concurrency` invocations at once: by default 1,000, as Lambda
+//   scales a FIFO queue's consumer to its active message groups up to the account's default
+//   concurrency (a hanging receiver holds its own groups' invocations, never the rest);
 // - a received message is invisible for the queue's visibility timeout, or for what the sender
 //   sets (ChangeMessageVisibility, its growing waits); it comes back after that unless deleted;
 // - a message the sender does not report failed is deleted; ApproximateReceiveCount counts the
@@ -28,7 +29,7 @@ export interface LocalWebhookQueueOptions {
   visibilityTimeoutS?: number;
   /** Receives before a message is dead-lettered (default: the sender's retries and two more, as the stack's). */
   maxReceiveCount?: number;
-  /** Invocations at once (default 10). */
+  /** Invocations at once (default 1,000: Lambda's default account concurrency). */
   concurrency?: number;
   /** Pause between polls when nothing is due, default 20 ms. */
   idleMs?: number;
@@ -123,7 +124,7 @@ export class LocalWebhookQueue implements WebhookQueue {
   /** Receives the head of every group that is due, while invocations are free. */
   private poll(): void {
     const now = Date.now();
-    const limit = this.opts.concurrency ?? 10;
+    const limit = this.opts.concurrency ?? 1_000;
     const maxReceives = this.opts.maxReceiveCount ?? MAX_RECEIVE_COUNT;
     for (const [groupId, group] of this.groups) {
       if (this.running >= limit) return;

@@ -247,6 +247,28 @@ describe('deliveries', () => {
     expect(new Set(hanging.got.map((r) => about(r).type))).toEqual(new Set(['event.created']));
   });
 
+  it('delivers a burst to a healthy receiver while another receiver hangs on every message of it', { timeout: 60_000 }, async () => {
+    const quick = receiver(() => 200);
+    const stuck = receiver(() => undefined);
+    await Promise.all([quick.listen(), stuck.listen()]);
+    try {
+      for (const r of [quick, stuck]) expect((await call('POST', '/webhooks', { url: r.url(), events: ['tag.created'] })).status).toBe(201);
+      const ids: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        const tag = await call('POST', '/tags', { name: `burst-${i}` });
+        expect(tag.status).toBe(201);
+        ids.push(tag.body.id);
+      }
+      await stream.drain();
+      await waitFor(() => ids.every((id) => quick.got.some((r) => JSON.parse(r.body).data.id === id)), 'every tag reaches the quick receiver', 9_000);
+      // The stuck receiver holds (nearly) all of them unanswered at this moment: none held up the quick one.
+      expect(stuck.open.length).toBeGreaterThanOrEqual(10);
+      expect(quick.got).toHaveLength(20);
+    } finally {
+      await Promise.all([quick.close(), stuck.close()]);
+    }
+  });
+
   it('gives a message up after its last retry: kept with its payload, the subscription marked failing', { timeout: 60_000 }, async () => {
     const hook = await call('POST', '/webhooks', { url: dead.url(), events: ['tag.created'] });
     expect(hook.status).toBe(201);
