@@ -6,6 +6,7 @@ import { components } from './components.js';
 import { content, fail, ok, shared, VALIDATOR_HEADERS } from './shared-responses.js';
 import { wpResponses } from './wp-responses.js';
 import { tecV1Responses } from './tec-v1.js';
+import { webhookResponses } from './webhook-responses.js';
 
 // --- responses -------------------------------------------------------------------------------------
 // Every operation declares the status codes it can answer, each error with WordPress's envelope
@@ -76,7 +77,9 @@ export function operationTraits(op: Operation): OperationTraits {
 export function responses(op: Operation): Record<string, Json> {
   if (op.api === 'wp') return wpResponses(op);
   // TEC's newer namespace: its own codes and shapes, its records as TecV1Event and the like.
-  if (op.api === 'tecV1') return tecV1Responses(op, (name) => ref(`TecV1${name}`), ref('Error'));
+  if (op.api === 'tecV1') return { ...edgeRefusals(op), ...tecV1Responses(op, (name) => ref(`TecV1${name}`), ref('Error')) };
+  // Webhook subscriptions: this API's own, not TEC's records.
+  if (op.id.startsWith('webhooks.')) return webhookResponses(op);
   const t = operationTraits(op);
   const [kind = '', name = ''] = op.id.split('.');
   // Numeric keys: an object lists them in ascending order, whichever part adds them.
@@ -84,6 +87,17 @@ export function responses(op: Operation): Record<string, Json> {
 }
 
 type Traits = ReturnType<typeof operationTraits>;
+
+/**
+ * What this API's edge answers on tec/v1's routes where TEC's own document lists nothing: a bad
+ * token (401, on every route), and a body too large or of another type (413, 415).
+ */
+function edgeRefusals(op: Operation): Record<string, Json> {
+  return {
+    401: shared(op.access === 'write' ? 'Unauthorized' : 'BadToken'),
+    ...(op.methods.some((m) => m !== 'GET') ? { 413: shared('PayloadTooLarge'), 415: shared('UnsupportedMediaType') } : {}),
+  };
+}
 
 /** The answers of an operation that works, and its 304. */
 function successes(op: Operation, t: Traits, kind: string, name: string): Record<string, Json> {

@@ -53,6 +53,12 @@ export interface Config {
    * never passes a time that may still gain entries.
    */
   changesSettleMs: number;
+  /**
+   * Whether webhooks may be sent over plain HTTP to this machine's loopback addresses (127.0.0.1,
+   * ::1, localhost): set by the local runtime only (WEBHOOK_LOCAL_TARGETS=1), so that developers
+   * and tests can receive them. Everywhere else a webhook's URL is https and public.
+   */
+  webhookLocalTargets: boolean;
 }
 
 function int(name: string, fallback: number, min = 1): number {
@@ -93,6 +99,7 @@ export function loadConfig(): Config {
     termCacheSeconds: int('TERM_CACHE_SECONDS', int('CACHE_MAX_AGE', 5, 0), 0),
     changeLogDays: int('CHANGE_LOG_DAYS', 30),
     changesSettleMs: int('CHANGES_SETTLE_MS', 3000, 0),
+    webhookLocalTargets: process.env.WEBHOOK_LOCAL_TARGETS === '1',
   };
 }
 

@@ -8,6 +8,7 @@ import { feedTrigger } from './feed-trigger.js';
 import { searchTrigger } from './search-trigger.js';
 import { seriesTrigger } from './series-trigger.js';
 import { validatorsTrigger } from './validators-trigger.js';
+import { webhookTrigger } from './webhook-trigger.js';
 
 export const TRIGGERS: readonly Trigger[] = [
   // The change feed on the event bus.
@@ -22,6 +23,8 @@ export const TRIGGERS: readonly Trigger[] = [
   seriesTrigger,
   // The change counter that entity tags are made from, once the rewrites above are done.
   validatorsTrigger,
+  // Webhooks: one queued message per change and matching subscription (lib/stream/webhook-sender.ts sends them).
+  webhookTrigger,
 ];
 
 const extra: Trigger[] = [];

@@ -63,7 +63,9 @@ function deref(d: Json, value: Json): Json {
 
 const pathNames = (op: Operation) => [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
 /** TEC's operations, whose rules the loops below encode; WordPress's have their own tests. */
-const TEC_OPERATIONS = OPERATIONS.filter((op) => op.api === 'tec');
+// Webhook subscriptions share TEC's namespace but are this API's own: their answers are checked apart.
+const WEBHOOK_OPERATIONS = OPERATIONS.filter((op) => op.id.startsWith('webhooks.'));
+const TEC_OPERATIONS = OPERATIONS.filter((op) => op.api === 'tec' && !WEBHOOK_OPERATIONS.includes(op));
 const WP_OPERATIONS = OPERATIONS.filter((op) => op.api === 'wp');
 const SIGN_IN = [{ bearerAuth: [] }, { basicAuth: [] }];
 const docPath = documentKey;
@@ -221,7 +223,7 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
         }
         // Every parameter is an argument, a path variable or one of the HTTP headers the operation honours.
         const headers = params.filter((p) => p.in === 'header').map((p) => p.name);
-        const resource = op.api === 'tec' && !op.id.startsWith('root.');
+        const resource = op.api === 'tec' && !op.id.startsWith('root.') && !WEBHOOK_OPERATIONS.includes(op);
         const conditions = !resource ? [] : op.access === 'read' ? ['If-None-Match'] : op.idempotent ? ['Idempotency-Key'] : inPath.length ? ['If-Match'] : [];
         expect(headers, op.id).toEqual([...(op.experimental ? ['X-TEC-EEA'] : []), ...conditions]);
         for (const p of params.filter((x) => x.in !== 'header')) expect(inPath.includes(p.name) || p.name in op.args, `${op.id} ${p.name}`).toBe(true);
@@ -539,6 +541,48 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
   });
 });
 
+describe('the webhook routes in the document', () => {
+  it('declare what they answer: editors only, 404 for an unknown id, the secret in the 201 alone', async () => {
+    const d = await doc();
+    const codes = (id: string) => {
+      const op = operation(id);
+      return Object.keys(d.paths[docPath(op)][op.methods[0]!.toLowerCase()].responses);
+    };
+    expect(codes('webhooks.list')).toEqual(['200', '400', '401', '403', '500', '503']);
+    expect(codes('webhooks.create')).toEqual(['201', '400', '401', '403', '409', '413', '415', '500', '503']);
+    expect(codes('webhooks.get')).toEqual(['200', '400', '401', '403', '404', '500', '503']);
+    expect(codes('webhooks.delete')).toEqual(['200', '400', '401', '403', '404', '409', '413', '415', '500', '503']);
+    expect(codes('webhooks.deliveries')).toEqual(['200', '400', '401', '403', '404', '500', '503']);
+    const schemaOf = (id: string, status: string) => {
+      const op = operation(id);
+      return deref(d, d.paths[docPath(op)][op.methods[0]!.toLowerCase()].responses[status]).content['application/json'].schema;
+    };
+    const hook = {
+      id: '7d1c0f3e-2a4b-4c5d-8e6f-9a0b1c2d3e4f',
+      url: 'https://example.com/hook',
+      events: ['event.*'],
+      created: '2030-01-01T00:00:00.000Z',
+      failing: false,
+      _links: { self: [{ href: 'https://example.com/x' }], deliveries: [{ href: 'https://example.com/x/deliveries' }] },
+    };
+    expect(check({ ...hook, secret: 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0' }, schemaOf('webhooks.create', '201'), d)).toEqual([]);
+    expect(check(hook, schemaOf('webhooks.create', '201'), d)).not.toEqual([]);
+    expect(check([hook], schemaOf('webhooks.list', '200'), d)).toEqual([]);
+    expect(schemaOf('webhooks.get', '200').properties.secret).toBeUndefined();
+    const attempt = {
+      message_id: 'msg_x',
+      type: 'event.updated',
+      attempt: 1,
+      time: '2030-01-01T00:00:00.000Z',
+      status: null,
+      duration_ms: 10000,
+      outcome: 'retrying',
+      error: 'no answer within 10 s',
+    };
+    expect(check([attempt], schemaOf('webhooks.deliveries', '200'), d)).toEqual([]);
+  });
+});
+
 describe("WordPress's own routes in the document", () => {
   const WP_PATHS = [
     '/wp/v2/users/me',
@@ -751,7 +795,8 @@ describe("the document's examples", () => {
       for (const required of schema.required ?? []) expect(json.example, `${name} ${required}`).toHaveProperty([required]);
       // A few fields, not every property with a placeholder.
       expect(Object.keys(json.example).length, name).toBeGreaterThan(0);
-      expect(Object.keys(json.example).length, name).toBeLessThan(Math.max(2, Object.keys(schema.properties).length));
+      // (Unless every property is required.)
+      expect(Object.keys(json.example).length, name).toBeLessThan(Math.max(2, Object.keys(schema.properties).length, (schema.required?.length ?? 0) + 1));
     }
     expect(exampleBody(operation('events.create'))).toEqual({
       title: 'Picnic in the Park',
@@ -820,8 +865,12 @@ describe('the namespace index', () => {
     expect(ours.namespace).toBe(sample.namespace);
     expect(Object.keys(ours._links)).toEqual(Object.keys(sample._links));
     expect(ours._links.up).toEqual([{ href: `${SITE}/en/` }]);
-    // TEC's routes, and the change log's, which TEC does not have.
-    expect(Object.keys(ours.routes).sort()).toEqual([...Object.keys(sample.routes), '/tribe/events/v1/changes'].sort());
+    // TEC's routes, the change log's and the webhooks', which TEC does not have.
+    expect(
+      Object.keys(ours.routes)
+        .filter((route) => !route.includes('/webhooks'))
+        .sort(),
+    ).toEqual([...Object.keys(sample.routes), '/tribe/events/v1/changes'].sort());
     const keywords = new Set(['default', 'description', 'type', 'items', 'format', 'enum', 'required']);
     for (const [route, theirs] of Object.entries<Json>(sample.routes)) {
       const mine = ours.routes[route];
