@@ -29,7 +29,7 @@ import { positionTime, readChanges, retentionMs, settledBound } from '#lib/store
 import type { AnyPost, ChangeEntryItem, EventItem, TermItem } from '#lib/store/items.js';
 import { keys } from '#lib/store/keys.js';
 import { batchGet, type ItemKey } from '#lib/store/reads.js';
-import { withShardTotals } from '#lib/store/record-shards.js';
+import { countedTermsOf } from '#lib/store/counted-reads.js';
 import { loadLinked } from './common.js';
 import { presentSingleTerm } from './term-reads.js';
 import { archivePaths } from './term-paths.js';
@@ -149,7 +149,7 @@ async function presentRecords(ctx: Ctx, records: readonly Stored[]): Promise<Map
   const events = records.filter((r): r is EventItem => 'kind' in r && r.kind === 'event');
   const typed = new Map(events.map((e) => [e, wellTyped(e)]));
   const terms = records.filter((r): r is TermItem => 'taxonomy' in r);
-  const [linked, counted] = await waitAll([loadLinked([...typed.values()], { shared: ctx.shared }), withShardTotals(terms)]);
+  const [linked, counted] = await waitAll([loadLinked([...typed.values()], { shared: ctx.shared }), countedTermsOf(terms)]);
   const paths = await archivePaths(counted);
   const out = new Map<Stored, Record<string, unknown>>();
   for (const [i, t] of terms.entries()) out.set(t, presentSingleTerm(ctx, counted[i]!, paths.get(t.id)));

@@ -361,7 +361,10 @@ const PATCH_RETRY = { baseMs: 25, capMs: 1_000 };
  */
 function recurring(e: EventItem, lines: string[] | string, now: Date): EventItem {
   if (e.seriesId !== undefined) {
-    throw invalidParam('recurrence', `recurrence: event ${e.id} is part of the series of event ${e.seriesId}, whose rules are set when it is created; delete the series' events to give them new rules.`);
+    throw invalidParam(
+      'recurrence',
+      `recurrence: event ${e.id} is part of the series of event ${e.seriesId}, whose rules are set when it is created; delete the series' events to give them new rules.`,
+    );
   }
   return startSeries(e, lines, now);
 }
