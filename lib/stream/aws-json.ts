@@ -73,7 +73,8 @@ export function environmentCredentials(env: NodeJS.ProcessEnv = process.env): Aw
 /** One call: `target` is e.g. `AmazonSQS.SendMessageBatch`. Throws AwsJsonError for an error answer. */
 export async function callAwsJson<T>(service: string, target: string, payload: unknown, opts: { region?: string; endpoint?: string; timeoutMs?: number } = {}): Promise<T> {
   const region = opts.region ?? (process.env.AWS_REGION || 'us-east-1');
-  const url = new URL(opts.endpoint ?? `https://${service}.${region}.amazonaws.com/`);
+  // The SDK's own override (AWS_ENDPOINT_URL_<SERVICE>), for an emulator or a test double.
+  const url = new URL(opts.endpoint ?? (process.env[`AWS_ENDPOINT_URL_${service.toUpperCase()}`] || `https://${service}.${region}.amazonaws.com/`));
   const body = JSON.stringify(payload);
   const amzDate = new Date()
     .toISOString()
