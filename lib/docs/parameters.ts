@@ -1,7 +1,6 @@
 // The parameters of operations: path variables (with their examples), query arguments, and the
 // HTTP headers TEC's operations honour beyond TEC's.
-import { TEC_V1_ACKNOWLEDGEMENT } from '#lib/contract/operations.js';
-import type { Operation } from '#lib/contract/operations.js';
+import { TEC_V1_ACKNOWLEDGEMENT, type Operation } from '#lib/contract/operations.js';
 import { argSchema, type ArgDoc } from '#lib/contract/arg-docs.js';
 import type { Json } from './json-schema.js';
 import { pathExample } from './examples.js';
