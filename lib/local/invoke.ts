@@ -19,6 +19,8 @@ export interface CallOptions {
   token?: string;
   /** An imported record this write stores (lib/contract/imported.ts), on the invocation's context. */
   imported?: ImportedRecord;
+  /** The function's timeout instead of the operation's (tests of what a request does near it). */
+  timeoutSeconds?: number;
 }
 
 /** One request through the operation's handler module, as API Gateway would deliver it. */
@@ -27,6 +29,7 @@ export async function invoke(method: string, lang: Lang, path: string, opts: Cal
   const qs = opts.query ? `?${new URLSearchParams(Object.entries(opts.query).map(([k, v]): [string, string] => [k, String(v)])).toString()}` : '';
   const match = matchRoute(method, rawPath);
   if (!match.op) throw new Error(`No route for ${method} ${rawPath}`);
+  const op = opts.timeoutSeconds ? { ...match.op, timeoutSeconds: opts.timeoutSeconds } : match.op;
   const headers: Record<string, string> = { host: '127.0.0.1:3000' };
   let body: Buffer | undefined;
   if (opts.body !== undefined) {
@@ -38,7 +41,7 @@ export async function invoke(method: string, lang: Lang, path: string, opts: Cal
   const handler = await loadHandler(match.handler);
   // Callers send many requests (tests, seeding): their request lines are left out, errors are not.
   const quiet = terminalLogWriter({ format: logFormat(process.env, Boolean(process.stderr.isTTY)), quiet: true });
-  const result = await withLogWriter(quiet, () => runLambda(handler, event, match.op, { imported: opts.imported }));
+  const result = await withLogWriter(quiet, () => runLambda(handler, event, op, { imported: opts.imported }));
   const text = result.body ?? '';
   let parsed: unknown;
   try {

@@ -3,8 +3,8 @@
 // so this module carries nothing but the store.
 import { config } from '#lib/runtime/config.js';
 import { getItem, type ItemKey } from '#lib/store/reads.js';
-import { transact } from '#lib/store/transactions.js';
-import { fanOut, withRetry } from '#lib/store/retry.js';
+import { transact, transactEstimate } from '#lib/store/transactions.js';
+import { fanOut, fanOutOrLeave, withRetry } from '#lib/store/retry.js';
 import { keys } from '#lib/store/keys.js';
 import { ofKind, type AnyPost, type EventItem, type LinkItem, type TermItem } from '#lib/store/items.js';
 import { writeChecked, type Checked } from '#lib/store/precondition.js';
@@ -17,11 +17,16 @@ const withoutCard = (cards: EventItem['cards'], id: number) => (cards ? Object.f
 /** How many events are unlinked at once. */
 const UNLINK_AT_ONCE = 16;
 
+/** Time a request keeps, after unlinking, for its own write of the record: a transaction, and a little more. */
+const ownWriteMs = () => transactEstimate() + 250;
+
 /**
  * Removes every link item in the partition of `target` (a venue, organizer or term), rewriting each event
  * (each in its own transaction, several at once, while there is time; see `fanOut`), unless there
  * are more than `limit`: then nothing, and the stream consumer unlinks them
- * (lib/stream/cards-trigger.ts). Idempotent: an unlinked event has no link item left.
+ * (lib/stream/cards-trigger.ts). Idempotent: an unlinked event has no link item left. A request
+ * (a finite `limit`) likewise leaves to the consumer the events it has no time left for, so that a
+ * slow table delays the unlinking but never fails the delete; the consumer unlinks every one.
  *
  * With `check` (the target, as a write's `If-Match` was checked against it), the first of these
  * transactions that writes the target (its counts) carries the checked version: until one has,
@@ -51,7 +56,9 @@ export async function unlinkEvents(
     });
   let started = 0;
   while (due && !gone && started < links.length) await unlink(links[started++]!);
-  await fanOut(links.slice(started), UNLINK_AT_ONCE, unlink, `Events still linked to ${target.pk}`);
+  const what = `Events still linked to ${target.pk}`;
+  if (Number.isFinite(limit)) await fanOutOrLeave(links.slice(started), UNLINK_AT_ONCE, unlink, what, ownWriteMs);
+  else await fanOut(links.slice(started), UNLINK_AT_ONCE, unlink, what);
   return due;
 }
 

@@ -101,34 +101,68 @@ export async function withRetry<T>(fn: (attempt: number, previous?: ConflictErro
   }
 }
 
+/** What a fan-out did: the answers of the items that ran, the failures, and how many were not started. */
+interface FanOutRun<R> {
+  results: R[];
+  failures: unknown[];
+  skipped: number;
+}
+
 /**
- * Runs `fn` on every item, `width` at a time (a fan-out: the events of a venue, say), starting a
- * group only while the request still has time to finish it, as long as the longest group so far
- * took (at least `floorMs`). A started item always runs to its end; the others are tried even if
- * some fail. Throws at the end when any failed or was not started, naming how many: the caller
- * answers with an error, and repeating the request completes the work.
+ * Runs `fn` on every item, `width` at a time, starting a group only while the request still has
+ * time to finish it (as long as the longest group so far took, at least `floorMs`) with `reserveMs`
+ * to spare. A started item always runs to its end; the others are tried even if some fail.
  */
-export async function fanOut<T, R>(list: readonly T[], width: number, fn: (item: T) => Promise<R>, what: string, floorMs = 100): Promise<R[]> {
+async function runWhileTime<T, R>(list: readonly T[], width: number, fn: (item: T) => Promise<R>, floorMs: number, reserveMs: () => number): Promise<FanOutRun<R>> {
   const times = new Durations(floorMs);
-  const results: R[] = [];
-  const failures: unknown[] = [];
-  let skipped = 0;
+  const run: FanOutRun<R> = { results: [], failures: [], skipped: 0 };
   for (let i = 0; i < list.length; i += width) {
-    if (remainingMs() < times.estimate()) {
-      skipped = list.length - i;
+    if (remainingMs() < times.estimate() + reserveMs()) {
+      run.skipped = list.length - i;
       break;
     }
     const started = Date.now();
     const done = await Promise.allSettled(list.slice(i, i + width).map(fn));
     times.add(Date.now() - started);
     for (const d of done) {
-      if (d.status === 'fulfilled') results.push(d.value);
-      else failures.push(d.reason);
+      if (d.status === 'fulfilled') run.results.push(d.value);
+      else run.failures.push(d.reason);
     }
   }
-  if (failures.length || skipped) {
-    const parts = [failures.length ? `${failures.length} failed` : '', skipped ? `${skipped} not started before the deadline` : ''].filter(Boolean);
-    throw new Error(`${what}: of ${list.length}, ${parts.join(' and ')}`, { cause: failures[0] });
-  }
+  return run;
+}
+
+const fanOutError = (what: string, total: number, failed: number, skipped: number, cause: unknown) => {
+  const parts = [failed ? `${failed} failed` : '', skipped ? `${skipped} not started before the deadline` : ''].filter(Boolean);
+  return new Error(`${what}: of ${total}, ${parts.join(' and ')}`, { cause });
+};
+
+/**
+ * Runs `fn` on every item, `width` at a time (a fan-out: the events of a venue, say), starting a
+ * group only while the request still has time to finish it. Throws at the end when any failed or
+ * was not started, naming how many: the caller answers with an error, and repeating the request
+ * completes the work.
+ */
+export async function fanOut<T, R>(list: readonly T[], width: number, fn: (item: T) => Promise<R>, what: string, floorMs = 100): Promise<R[]> {
+  const { results, failures, skipped } = await runWhileTime(list, width, fn, floorMs, () => 0);
+  if (failures.length || skipped) throw fanOutError(what, list.length, failures.length, skipped, failures[0]);
   return results;
+}
+
+/**
+ * A fan-out whose remainder has another owner (the stream consumer finishes what a request
+ * leaves): groups start only while `reserveMs()` is left over for the request's own writes, the
+ * rest is left, and the answer is how many items were. Throws only when a started item failed.
+ */
+export async function fanOutOrLeave<T>(
+  list: readonly T[],
+  width: number,
+  fn: (item: T) => Promise<unknown>,
+  what: string,
+  reserveMs: () => number,
+  floorMs = 100,
+): Promise<number> {
+  const { failures, skipped } = await runWhileTime(list, width, fn, floorMs, reserveMs);
+  if (failures.length) throw fanOutError(what, list.length, failures.length, 0, failures[0]);
+  return skipped;
 }

@@ -64,6 +64,8 @@ export function fromAttributeValues(item: Record<string, AttributeValue>): Recor
  */
 export const TRANSACT_TIMES_MAX_AGE_MS = 5_000;
 const transactTimes = new Durations(50, 10, TRANSACT_TIMES_MAX_AGE_MS);
+/** How long the next transaction may take, as the recent ones took: the time to keep for one. */
+export const transactEstimate = (): number => transactTimes.estimate();
 /** The most items DynamoDB takes in one TransactWriteItems. */
 export const MAX_TRANSACT_ITEMS = 100;
 /** Resends of a transaction that only met another transaction on one of its items. */
