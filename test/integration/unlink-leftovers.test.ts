@@ -54,7 +54,7 @@ async function slowEventWrites<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 describe('a delete that unlinks more events than the request has time for', () => {
-  it('answers 200 having unlinked some, and the stream consumer unlinks the rest', async () => {
+  it('answers 200 having unlinked some, and the stream consumer unlinks the rest', { timeout: 120_000 }, async () => {
     const tag = await invoke('POST', 'en', '/tags', { body: { name: 'Slow Fan' }, token: editor });
     expect(tag.status, JSON.stringify(tag.body)).toBe(201);
     const events: number[] = [];

@@ -1,4 +1,5 @@
 // Assertions on WordPress-style error envelopes, shared by the end-to-end tests.
+import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { ApiResponse, GatewayHarness, Lang } from './gateway.js';
 
@@ -19,15 +20,17 @@ export function expectInvalidParams(res: ApiResponse, ...names: string[]): void 
 }
 
 /**
- * POSTs a record as an editor, expects 201 and returns the created record. A `503 rest_busy`
- * (the machine too loaded to finish in time; nothing was written) is sent again after its
- * Retry-After, as a client does, so that seeding holds on a busy test machine.
+ * POSTs a record as an editor, expects 201 and returns the created record. It is sent with an
+ * Idempotency-Key, and a 503 (`rest_busy`: the machine too loaded to finish in time, nothing was
+ * written; or `rest_outcome_unknown`) is sent again with the same key after its Retry-After, as a
+ * careful client does, so that seeding holds on a busy test machine and never makes a record twice.
  */
 export async function createAsEditor(gw: GatewayHarness, path: string, body: Record<string, unknown>, lang?: Lang): Promise<any> {
-  let res = await gw.api('POST', path, { body, token: 'editor', lang });
-  for (let tries = 1; res.status === 503 && res.body?.code === 'rest_busy' && tries < 5; tries++) {
+  const headers = { 'idempotency-key': randomUUID() };
+  let res = await gw.api('POST', path, { body, token: 'editor', lang, headers });
+  for (let tries = 1; res.status === 503 && tries < 5; tries++) {
     await new Promise((ok) => setTimeout(ok, 1000 * Number(res.headers.get('retry-after') ?? 1)));
-    res = await gw.api('POST', path, { body, token: 'editor', lang });
+    res = await gw.api('POST', path, { body, token: 'editor', lang, headers });
   }
   expect(res.status, `${path}: ${res.text}`).toBe(201);
   return res.body;
