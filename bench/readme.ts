@@ -360,3 +360,27 @@ export function renderReads(r: ReadsResults): string {
     ),
   ].join('\n');
 }
+
+/** What `npm run bench:changes` measured (bench/results/changes.json). */
+export interface ChangesResults {
+  generatedAt: string;
+  commit?: string;
+  dirty?: boolean;
+  machine?: { cpu: string; cores: number };
+  perPage: number;
+  sizes: { size: number; variants: { label: string; changes: number; requests: number; read: number }[] }[];
+}
+
+/** The table of `npm run bench:changes`: each page's requests and read units at each size. */
+export function renderChanges(r: ChangesResults): string {
+  const where = `${r.generatedAt.slice(0, 10)}, commit ${(r.commit ?? 'unknown').slice(0, 7)}${r.dirty ? ' (with uncommitted changes)' : ''}, ${r.machine ? `${r.machine.cores} × ${r.machine.cpu}` : 'machine unknown'}`;
+  const sizes = r.sizes.map((s) => k(s.size));
+  const labels = r.sizes[0]?.variants.map((v) => v.label) ?? [];
+  return [
+    `Run of ${where}; pages of ${r.perPage} changes; RCU = consumed read capacity units.`,
+    '',
+    `| page | requests ${sizes.join(' → ')} | ${sizes.map((s) => `RCU ${s}`).join(' | ')} |`,
+    `| --- | --- | ${sizes.map(() => '---').join(' | ')} |`,
+    ...labels.map((label, i) => `| ${label} | ${r.sizes.map((s) => s.variants[i]!.requests).join(' → ')} | ${r.sizes.map((s) => fmt(s.variants[i]!.read)).join(' | ')} |`),
+  ].join('\n');
+}

@@ -22,29 +22,25 @@ import { presentEvent } from '#lib/present/present.js';
 import { eventArgs } from '#lib/contract/args/event.js';
 import { organizerWriteArgs, venueWriteArgs } from '#lib/contract/args/place.js';
 import { slugify } from '#lib/domain/slug.js';
-import { batchGet, type Found, getItem, keyOf, type ItemKey } from '#lib/store/reads.js';
+import { batchGet, type Found, getItem, type ItemKey } from '#lib/store/reads.js';
 import { updateEventFields, type RecordOnlyWrite } from '#lib/store/event-fields.js';
-import { foundInRace, SlugTaken, transact, TransactionConflicted, type TransactItem } from '#lib/store/transactions.js';
-import { splitAll, splitOf, splitsSettled, type Split } from '#lib/store/record-shards.js';
+import { foundInRace, SlugTaken } from '#lib/store/transactions.js';
+import { splitOf, splitsSettled } from '#lib/store/record-shards.js';
 import { withRetry } from '#lib/store/retry.js';
-import type { CreateId } from '#lib/store/create-ids.js';
 import type { ImportedRecord } from '#lib/contract/imported.js';
-import { freeSlug, idAndSlug } from '#lib/store/slugs.js';
+import { freeSlug } from '#lib/store/slugs.js';
 import { keys, type Taxonomy } from '#lib/store/keys.js';
 import { noteRecentWrite } from '#lib/store/recent-writes.js';
-import { ofKind, type AnyPost, type EventItem, type IdPointer, type OrganizerItem, type TermItem, type VenueItem } from '#lib/store/items.js';
-import { checked, writeChecked, type Checked } from '#lib/store/precondition.js';
-import { addTermBytes, durationBound, itemBytes } from '#lib/store/stats.js';
-import { eventSeconds } from '#lib/store/durations.js';
-import { cardsFor, refreshCards, REQUEST_FAN_OUT } from './cards.js';
-import { logger } from '#lib/observe/log.js';
-import { authorOf, keptText, loadLinked, modifiedNow, newId, ownImported, publicationDates } from './common.js';
-import { bucketSpread, eventTransaction, MAX_BUCKET_SHARDS, type TransactionLinks } from './event-writes.js';
-import { requireFewerThanItems, requireRoom } from './event-room.js';
+import { ofKind, type AnyPost, type EventItem, type IdPointer, type TermItem } from '#lib/store/items.js';
+import { checked, type Checked } from '#lib/store/precondition.js';
+import { cardsFor } from './cards.js';
+import { authorOf, keptText, loadLinked, modifiedNow, ownImported, publicationDates } from './common.js';
+import { requireFewerThanItems } from './event-room.js';
 import { newPlace, type PlaceFields } from './places.js';
 import { findPost } from './post-reads.js';
-import { newTermItem, termWrites } from './term-items.js';
-import { waitAll } from '#lib/runtime/settle.js';
+import { newTermItem } from './term-items.js';
+import { commit, insertEvent, type Resolved } from './event-commit.js';
+import { keptSeries, startSeries } from './series-rules.js';
 
 /**
  * Splits a link parameter into its items; undefined keeps the current links, [] clears them. How
@@ -64,23 +60,6 @@ const asId = (v: unknown): number | undefined =>
       : typeof v === 'object' && v !== null && 'id' in v
         ? asId((v as { id: unknown }).id)
         : undefined;
-
-interface Resolved {
-  venues?: number[];
-  organizers?: number[];
-  categories?: number[];
-  tags?: number[];
-  /** Venues and organizers read or created by this write, for the event's cards. */
-  places: Map<number, VenueItem | OrganizerItem>;
-  /** Records created by this write (inline venues, organizers, new terms). */
-  writes: TransactItem[];
-  created: Set<string>;
-  /** Existing venues and organizers this write saves fields onto (their records are in `writes`). */
-  edited: (VenueItem | OrganizerItem)[];
-  newTerms: TermItem[];
-  /** Linked records read that are split (lib/store/record-shards.ts): partition key → how. */
-  split: Map<string, Split>;
-}
 
 type LinkLists = { venue?: unknown[]; organizer?: unknown[]; categories?: unknown[]; tags?: unknown[] };
 const TAXONOMY: Record<'categories' | 'tags', Taxonomy> = { categories: 'category', tags: 'tag' };
@@ -289,6 +268,7 @@ function eventFrom(
     categories: links.categories ?? old?.categories ?? [],
     tags: links.tags ?? old?.tags ?? [],
     parent: old?.parent ?? 0,
+    ...keptSeries(old),
   };
   event.cards = cardsFor(event, links.places, old?.cards);
   if (hidden) event.hidden = true;
@@ -297,51 +277,6 @@ function eventFrom(
   if (password) event.password = password;
   return event;
 }
-
-/**
- * Writes the event and everything created with it in one transaction; an update's carries the
- * version `check` names (If-Match), on every attempt. Retries spread their counts (bucketSpread).
- */
-async function commit(old: EventItem | undefined, next: EventItem, links: Resolved, check: Checked | undefined, attempt: number): Promise<void> {
-  const bound = await durationBound(next.lang, eventSeconds(next));
-  // A split record is one that writes meet on: spread as wide as it is split, at once.
-  const spread = links.split.size ? MAX_BUCKET_SHARDS : bucketSpread(attempt);
-  // The terms this write creates are created when linked (all of them, unless it holds too many links to fit).
-  const linksFor = (e: EventItem): TransactionLinks => {
-    const linked = new Set([...e.categories, ...e.tags]);
-    const terms = links.newTerms.filter((t) => linked.has(t.id));
-    return {
-      extra: [...links.writes, ...terms.flatMap((t) => termWrites({ ...t, count: e.status === 'publish' ? 1 : 0 }))],
-      created: links.created,
-      bound,
-      spread,
-      split: links.split,
-    };
-  };
-  requireRoom(old, next, linksFor, config().tableName);
-  const tx = eventTransaction(old, next, config().tableName, linksFor(next));
-  try {
-    await writeChecked(tx.items, check, () => transact(tx.items, (i) => tx.meaning.get(i)?.()));
-  } catch (err) {
-    // Writes kept meeting on a linked record: split it, so that the retry (and every later write
-    // that links it) names one of its shards instead.
-    if (err instanceof TransactionConflicted) await splitAll(err.items.filter((k) => linkedRecord(k, next)));
-    throw err;
-  }
-  // Other events that link a venue or organizer this write saved fields onto show them too (as
-  // after its edit); what fails here, the stream consumer completes: the write itself stands.
-  for (const place of links.edited)
-    await refreshCards(place, REQUEST_FAN_OUT).catch((err: unknown) => logger.warn({ message: 'Card refresh after a saved match failed', id: place.id, err: String(err) }));
-  if (links.newTerms.length)
-    await addTermBytes(
-      next.lang,
-      links.newTerms.reduce((n, t) => n + itemBytes(t), 0),
-    );
-}
-
-/** Whether `key` is the record of a venue, organizer or term `e` links. */
-const linkedRecord = (key: { pk: string; sk: string }, e: EventItem) =>
-  [...e.venues, ...e.organizers].some((id) => keyOf(keys.post(id)) === keyOf(key)) || [...e.categories, ...e.tags].some((id) => keyOf(keys.term(id)) === keyOf(key));
 
 async function respond(status: number, e: EventItem): Promise<Reply> {
   return recordReply(status, presentEvent(e, await loadLinked([e]), false), e);
@@ -352,34 +287,18 @@ export async function createEvent(ctx: EventCreate): Promise<Reply> {
   await checkAuthor(ctx);
   const author = await authorOf(ctx);
   const params = { ...ctx.params, status: scaleStatus(ctx.principal, ctx.params.status, undefined) };
-  // One id for every attempt: an attempt that lost a race wrote nothing, so its id is still free.
-  // Taken within the first attempt, so that a request that never starts one takes none.
-  // A retry of a create with its Idempotency-Key takes the id of the first try (createId), and
-  // answers with its event when that try landed after all.
-  let allocated: Promise<CreateId> | undefined;
-  const event = await withRetry(async (attempt) => {
-    const title = ctx.params.title;
-    const taking = (allocated ??= newId(ctx, 'post'));
-    // The links, the id and the slug are read at once. After a lost slug race the slug takes a
-    // ticket from the wanted slug's counter (freeSlug).
-    const [links, [id, slug], stored] = await waitAll([
-      resolveLinks(ctx, author, attempt),
-      idAndSlug(
-        taking.then((c) => c.id),
-        'event',
-        ctx.lang,
-        // A slug with nothing usable in it falls back to the title's, as wp_insert_post() does.
-        slugify(ctx.params.slug ?? '') || slugify(title),
-        attempt,
-        ctx.imported?.slug,
-      ),
-      taking.then(async (c) => (c.retried ? ofKind(await getItem(keys.post(c.id)), 'event') : undefined)),
-    ]);
-    if (stored) return stored;
-    const next = eventFrom(params, { id, lang: ctx.lang, slug, author, now: ctx.now, imported: ctx.imported }, links);
-    await commit(undefined, next, links, undefined, attempt);
-    return next;
-  });
+  // A slug with nothing usable in it falls back to the title's, as wp_insert_post() does.
+  const wanted = slugify(ctx.params.slug ?? '') || slugify(ctx.params.title);
+  const event = await insertEvent(
+    ctx,
+    wanted,
+    (attempt) => resolveLinks(ctx, author, attempt),
+    (id, slug, links) => {
+      const next = eventFrom(params, { id, lang: ctx.lang, slug, author, now: ctx.now, imported: ctx.imported }, links);
+      // A recurring event is its series' first occurrence; the stream consumer writes the others.
+      return ctx.params.recurrence === undefined ? next : startSeries(next, ctx.params.recurrence, ctx.now);
+    },
+  );
   return respond(201, event);
 }
 
@@ -436,6 +355,20 @@ async function updateFields(ctx: EventUpdate, found: EventItem, check: Checked |
  */
 const PATCH_RETRY = { baseMs: 25, capMs: 1_000 };
 
+/**
+ * An event that an update gives rules: a single event becomes the first of a series (the stream
+ * consumer writes the others). An event of a series keeps the rules it has.
+ */
+function recurring(e: EventItem, lines: string[] | string, now: Date): EventItem {
+  if (e.seriesId !== undefined) {
+    throw invalidParam(
+      'recurrence',
+      `recurrence: event ${e.id} is part of the series of event ${e.seriesId}, whose rules are set when it is created; delete the series' events to give them new rules.`,
+    );
+  }
+  return startSeries(e, lines, now);
+}
+
 export async function updateEvent(ctx: EventUpdate): Promise<Reply> {
   requireRole(ctx.principal, 'contributor');
   const found = await findPost(ctx, 'event');
@@ -483,7 +416,8 @@ export async function updateEvent(ctx: EventUpdate): Promise<Reply> {
       // Leaving the trash takes the original slug back (or the next free one), as venues do.
       slug = await freeSlug('event', old.lang, slugify(wantedSlug ?? old.slug.replace(/__trashed$/, '')) || String(old.id), old.id, slugRaces + 1);
     }
-    const next = eventFrom({ ...ctx.params, status: statusOf(old) }, { id: old.id, lang: old.lang, slug, author, now: ctx.now, old, imported: ctx.imported }, links);
+    const edited = eventFrom({ ...ctx.params, status: statusOf(old) }, { id: old.id, lang: old.lang, slug, author, now: ctx.now, old, imported: ctx.imported }, links);
+    const next = ctx.params.recurrence === undefined ? edited : recurring(edited, ctx.params.recurrence, ctx.now);
     await commit(old, next, links, check, attempt);
     return next;
   }, PATCH_RETRY);

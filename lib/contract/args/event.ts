@@ -37,6 +37,20 @@ const termsArg = (description: string) => ({
 
 const flag = (description: string) => ({ schema: bool(), type: 'boolean' as const, description });
 
+/**
+ * A series' rules: RFC 5545 lines, as Google Calendar's API takes them (one line may come as a
+ * string). Each line is read against the event's start and zone by the logic (lib/logic/series.ts).
+ */
+const recurrenceArg = {
+  schema: checked<string[] | string>((v) =>
+    typeof v === 'string' || (Array.isArray(v) && v.every((line) => typeof line === 'string')) ? undefined : 'must be a list of RFC 5545 lines (RRULE, RDATE or EXDATE).',
+  ),
+  type: 'array' as const,
+  items: 'string' as const,
+  description:
+    'Makes the event recurring: RFC 5545 lines, each an RRULE, RDATE or EXDATE (with ;TZID=, ;VALUE=DATE or UTC values). start_date and end_date are the first occurrence and give every occurrence its duration; each occurrence is an event of its own',
+};
+
 export const eventWriteArgs = {
   title: { schema: str({ nonEmpty: true, notZero: true, max: 1000 }), type: 'string', required: true, description: 'The event title', html: { filter: 'title' } },
   start_date: dateArg('The event start date and time', true),
@@ -63,6 +77,7 @@ export const eventWriteArgs = {
   venue: linkArg('Venue: an id, {"id": n}, or an object that creates a venue'),
   organizer: linkArg('Organizers: ids, {"id": n} objects, or objects that create organizers'),
   password: { schema: str({ max: 255 }), type: 'string', description: 'Password that protects the event; "" removes it. Never returned' },
+  recurrence: recurrenceArg,
   ml_language: mlLanguage,
 } satisfies Args;
 
