@@ -17,7 +17,9 @@ import type { RequestContext } from '#lib/contract/request.js';
 type EventCreate = RequestContext<ArgsOf<'events.create'>>;
 type EventUpdate = RequestContext<ArgsOf<'events.update'>>;
 /** An event payload's fields as validated (all optional, as in an update), with the status the caller may set. */
-type EventFields = Omit<Params<ArgsOf<'events.update'>>, 'status'> & { status?: string };
+type EventFields = Omit<Params<ArgsOf<'events.update'>>, 'status' | 'scope'> & { status?: string };
+/** A write whose links are resolved: a create's or an update's. */
+type LinkWrite = Omit<EventUpdate, 'params'> & { params: EventFields };
 import { presentEvent } from '#lib/present/present.js';
 import { eventArgs } from '#lib/contract/args/event.js';
 import { organizerWriteArgs, venueWriteArgs } from '#lib/contract/args/place.js';
@@ -31,7 +33,7 @@ import type { ImportedRecord } from '#lib/contract/imported.js';
 import { freeSlug } from '#lib/store/slugs.js';
 import { keys, type Taxonomy } from '#lib/store/keys.js';
 import { noteRecentWrite } from '#lib/store/recent-writes.js';
-import { ofKind, type AnyPost, type EventItem, type IdPointer, type TermItem } from '#lib/store/items.js';
+import { ofKind, type AnyPost, type EventItem, type IdPointer, type SeriesEdit, type TermItem } from '#lib/store/items.js';
 import { checked, type Checked } from '#lib/store/precondition.js';
 import { cardsFor } from './cards.js';
 import { authorOf, keptText, loadLinked, modifiedNow, ownImported, publicationDates } from './common.js';
@@ -41,6 +43,8 @@ import { findPost } from './post-reads.js';
 import { newTermItem } from './term-items.js';
 import { commit, insertEvent, type Resolved } from './event-commit.js';
 import { keptSeries, startSeries } from './series-rules.js';
+import { editSeries } from './series-scope.js';
+import { requireSeriesWrite } from './posts.js';
 
 /**
  * Splits a link parameter into its items; undefined keeps the current links, [] clears them. How
@@ -69,7 +73,7 @@ const TAXONOMY: Record<'categories' | 'tags', Taxonomy> = { categories: 'categor
 type LinkRead = AnyPost | TermItem | IdPointer;
 
 interface Resolving {
-  ctx: EventUpdate;
+  ctx: LinkWrite;
   lists: LinkLists;
   found: Found<LinkRead>;
   out: Resolved;
@@ -82,7 +86,7 @@ interface Resolving {
  * right kind; inline objects create venues and organizers; term slugs and names resolve in the
  * request language, and unknown names create terms.
  */
-async function resolveLinks(ctx: EventUpdate, author: number, attempt: number): Promise<Resolved> {
+async function resolveLinks(ctx: LinkWrite, author: number, attempt: number): Promise<Resolved> {
   const p = ctx.params;
   const lists: LinkLists = { venue: items(p.venue), organizer: items(p.organizer), categories: items(p.categories), tags: items(p.tags) };
   requireFewerThanItems(lists);
@@ -356,6 +360,34 @@ async function updateFields(ctx: EventUpdate, found: EventItem, check: Checked |
 const PATCH_RETRY = { baseMs: 25, capMs: 1_000 };
 
 /**
+ * The attributes of an event that an edit by scope all writes to every event of its series, by
+ * parameter: all but its dates, zone, slug and rules (lib/logic/series-scope.ts).
+ */
+const SERIES_WIDE = {
+  ...RECORD_ONLY,
+  status: 'status',
+  author: 'author',
+  featured: 'featured',
+  hide_from_listings: 'hidden',
+  venue: 'venues',
+  organizer: 'organizers',
+  categories: 'categories',
+  tags: 'tags',
+} as const satisfies Record<string, keyof EventItem>;
+
+/** The edit by scope all of the fields `params` sends, as `written` (the event they were sent to) took them. */
+function seriesEdit(params: EventUpdate['params'], written: EventItem): SeriesEdit {
+  const edit: SeriesEdit = { set: {}, remove: [], from: written.id, at: written.modified_utc };
+  for (const param of Object.keys(SERIES_WIDE) as (keyof typeof SERIES_WIDE)[]) {
+    if (params[param] === undefined) continue;
+    const attribute = SERIES_WIDE[param];
+    if (written[attribute] === undefined) edit.remove.push(attribute);
+    else Object.assign(edit.set, { [attribute]: written[attribute] });
+  }
+  return edit;
+}
+
+/**
  * An event that an update gives rules: a single event becomes the first of a series (the stream
  * consumer writes the others). An event of a series keeps the rules it has.
  */
@@ -375,6 +407,20 @@ export async function updateEvent(ctx: EventUpdate): Promise<Reply> {
   const check = checked(ctx.ifMatch, found);
   await requireWrite(ctx, found);
   await checkAuthor(ctx);
+  // An event of no series is its own whole series: `all` and `following` write it alone.
+  const seriesId = ctx.params.scope === 'all' ? found.seriesId : undefined;
+  if (ctx.params.scope === 'following' && found.seriesId !== undefined) {
+    throw invalidParam('scope', 'scope following is not supported for edits: send this (the event alone) or all (every event of its series).');
+  }
+  if (seriesId !== undefined) await requireSeriesWrite(ctx, seriesId);
+  const event = await writeEvent(ctx, found, check);
+  const edit = seriesId === undefined ? undefined : seriesEdit(ctx.params, event);
+  if (edit && (Object.keys(edit.set).length || edit.remove.length)) await editSeries(seriesId!, edit);
+  return respond(200, event);
+}
+
+/** The update of `found` by the fields `ctx` sends. */
+async function writeEvent(ctx: EventUpdate, found: EventItem, check: Checked | undefined): Promise<EventItem> {
   // On the by-slug route the path names the event; a `slug` in the body renames it.
   let wantedSlug = ctx.params.slug;
   const rename = ctx.path.slug !== undefined ? eventArgs.updateBySlug.slug.inBody : undefined;
@@ -384,14 +430,14 @@ export async function updateEvent(ctx: EventUpdate): Promise<Reply> {
     wantedSlug = r.data;
   }
   const statusOf = (old: EventItem) => (old.status === 'trash' && ctx.params.status === undefined ? 'trash' : scaleStatus(ctx.principal!, ctx.params.status, old.status));
-  const recordOnly = wantedSlug === undefined && statusOf(found) === found.status && Object.keys(ctx.params).every((k) => k in RECORD_ONLY || k === 'ml_language');
+  const recordOnly = wantedSlug === undefined && statusOf(found) === found.status && Object.keys(ctx.params).every((k) => k in RECORD_ONLY || k === 'ml_language' || k === 'scope');
   if (recordOnly) {
     // A searched field changes: searches read the record until the consumer has indexed it. Noted
     // before the update, so that no answer (an error included) comes after an update searches miss;
     // a note whose update did not land only makes searches read that record until it expires.
     if (['title', 'description', 'excerpt'].some((k) => k in ctx.params)) await noteRecentWrite({ ...found, version: found.version + 1 });
     const updated = await updateFields(ctx, found, check);
-    if (updated) return respond(200, updated);
+    if (updated) return updated;
   }
   const author = await authorOf(ctx, found.author);
   let slugRaces = 0;
@@ -400,7 +446,7 @@ export async function updateEvent(ctx: EventUpdate): Promise<Reply> {
   // never another writer's changes (the last writer wins per field). The links are resolved
   // before the read, so that the time between the read and the commit is as short as it can be.
   let links: Resolved | undefined;
-  const event = await withRetry(async (attempt, previous) => {
+  return withRetry(async (attempt, previous) => {
     if (previous instanceof SlugTaken) slugRaces++;
     // After a race lost on the event's own record, the links still hold (a link that changed
     // fails its own condition) and the failed condition returned the record as it is now: the
@@ -421,5 +467,4 @@ export async function updateEvent(ctx: EventUpdate): Promise<Reply> {
     await commit(old, next, links, check, attempt);
     return next;
   }, PATCH_RETRY);
-  return respond(200, event);
 }

@@ -4,10 +4,13 @@
 // event's id.
 import { config } from '#lib/runtime/config.js';
 import { invalidParam } from '#lib/contract/errors.js';
-import { formatNaive, parseNaive } from '#lib/domain/recurrence/calendar.js';
+import { formatNaive, MS_DAY, parseNaive } from '#lib/domain/recurrence/calendar.js';
 import { expandSeries, type Occurrence } from '#lib/domain/recurrence/expand.js';
 import { recurrenceLines } from '#lib/domain/recurrence/lines.js';
-import { parseRecurrence } from '#lib/domain/recurrence/parse.js';
+import { parseRecurrence, type Series } from '#lib/domain/recurrence/parse.js';
+import type { Moment } from '#lib/domain/recurrence/moments.js';
+import type { Until } from '#lib/domain/recurrence/rule.js';
+import { ZoneClock } from '#lib/domain/recurrence/zone-clock.js';
 import { utcToWall, wallToUtc } from '#lib/domain/time/dates.js';
 import { keys } from '#lib/store/keys.js';
 import type { EventItem } from '#lib/store/items.js';
@@ -70,4 +73,34 @@ export function occurrenceEvent(first: EventItem, at: Occurrence, id: number, sl
   const start = first.allDay ? at.start : utcToWall(at.utc, zone);
   const end = formatNaive(parseNaive(start)! + (parseNaive(first.end)! - parseNaive(first.start)!));
   return { ...fields, ...keys.post(id), id, slug, version: 1, start, end, utcStart: wallToUtc(start, zone), utcEnd: wallToUtc(end, zone) };
+}
+
+/**
+ * The rules of `first`'s series ended before `cut` (a UTC wall time after its start), and how many
+ * occurrences they give: each RRULE ends (UNTIL) at its last occurrence before the cut, and is
+ * dropped when it has none; RDATEs and EXDATEs from the cut on are dropped. The occurrences before
+ * the cut are the ones the stored rules gave.
+ */
+export function rulesBefore(first: EventItem & Required<Pick<EventItem, 'recurrence' | 'series'>>, cut: string): { lines: string[]; total: number } {
+  const zone = zoneOf(first);
+  const parsed = parseRecurrence(first.recurrence, first.start, zone, first.allDay);
+  if (!parsed.ok) throw new Error(`Stored rules of event ${first.id} no longer parse: ${parsed.error.message}`);
+  const series = parsed.series;
+  const clock = new ZoneClock(series.tz);
+  const cutAt = parseNaive(cut)!;
+  const options = { now: new Date(first.series.asOf), horizonMonths: config().seriesHorizonMonths, maxOccurrences: first.series.total };
+  const rules: Series['rules'] = [];
+  for (const r of series.rules) {
+    const alone = expandSeries({ ...series, rules: [r], rdates: [], exdates: [] }, options);
+    const before = alone.ok ? alone.occurrences.filter((o) => parseNaive(o.utc)! < cutAt) : [];
+    const last = before.at(-1);
+    if (!last) continue;
+    const { count: _count, ...rule } = r.rule;
+    const until: Until = first.allDay ? { kind: 'date', day: Math.floor(parseNaive(last.start)! / MS_DAY) } : { kind: 'utc', naive: parseNaive(last.utc)! };
+    rules.push({ ...r, rule: { ...rule, until } });
+  }
+  const instant = (m: Moment) => (m.kind === 'utc' ? m.naive : m.kind === 'local' ? new ZoneClock(m.tz).toInstant(m.naive) : clock.toInstant(m.day * MS_DAY));
+  const shortened: Series = { ...series, rules, rdates: series.rdates.filter((m) => instant(m) < cutAt), exdates: series.exdates.filter((m) => instant(m) < cutAt) };
+  const total = storedOccurrences(first).filter((o) => parseNaive(o.utc)! < cutAt).length;
+  return { lines: recurrenceLines(shortened), total };
 }

@@ -95,6 +95,41 @@ export interface SeriesProgress {
   total: number;
   made: number;
   asOf: string;
+  /**
+   * Set by a delete of the series' events from one of them on (`scope` following or all): every
+   * event of the series starting at or after `from` (a UTC wall time; '' for all of them) goes to
+   * the trash or is deleted, as `mode` says. The request does what it has time for, the stream
+   * consumer the rest (lib/logic/series-scope.ts).
+   */
+  stop?: SeriesStop;
+  /**
+   * The last edit by `scope` all: the attributes it gives every event of the series but the one
+   * it was sent to (`from`), and when it was made (`at`, a UTC wall time): an event changed since
+   * keeps its own. The request writes what its time allows, the stream consumer all of them.
+   */
+  edit?: SeriesEdit;
+}
+
+export interface SeriesEdit {
+  set: Partial<EventItem>;
+  remove: (keyof EventItem)[];
+  from: number;
+  at: string;
+}
+
+export interface SeriesStop {
+  from: string;
+  mode: 'trash' | 'delete';
+}
+
+/** An event of a series, in its series' partition (keys.seriesMember). */
+export interface SeriesMemberItem {
+  pk: string;
+  sk: string;
+  eventId: number;
+  utcStart: string;
+  /** The event was deleted: a tombstone, so that it is never created again. */
+  gone?: true;
 }
 
 export interface VenueItem extends PostItem {

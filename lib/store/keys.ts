@@ -16,6 +16,7 @@ import type {
   LinkItem,
   PostKind,
   RecentWriteItem,
+  SeriesMemberItem,
   SlugCounterItem,
   SubPointer,
   Taxonomy,
@@ -88,6 +89,13 @@ export const keys = {
    */
   link: (targetPk: string, eventId: number) => itemKey<LinkItem>(targetPk, `EVENT#${pad(eventId)}`),
   linkPrefix: 'EVENT#',
+  /**
+   * An event of a series in the partition of its series (the first event's id), written and
+   * removed in the event's own transaction, so that "every event of this series" is one paged
+   * Query (lib/logic/series-scope.ts). A trashed event keeps it; a deleted one loses it.
+   */
+  seriesMember: (seriesId: number, eventId: number) => itemKey<SeriesMemberItem>(`SERIES#${seriesId}`, `OCC#${pad(eventId)}`),
+  seriesMemberPrefix: 'OCC#',
   /**
    * An event written since the stream consumer last indexed it for search: `RECENT_SHARDS`
    * partitions per language (by event id), each read whole by a search (lib/store/recent-writes.ts).

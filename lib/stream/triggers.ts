@@ -6,7 +6,7 @@ import { cardsTrigger } from './cards-trigger.js';
 import { changeLogTrigger } from './change-log-trigger.js';
 import { feedTrigger } from './feed-trigger.js';
 import { searchTrigger } from './search-trigger.js';
-import { seriesTrigger } from './series-trigger.js';
+import { seriesEditTrigger, seriesEndTrigger, seriesTrigger } from './series-trigger.js';
 import { validatorsTrigger } from './validators-trigger.js';
 import { webhookTrigger } from './webhook-trigger.js';
 
@@ -21,6 +21,10 @@ export const TRIGGERS: readonly Trigger[] = [
   cardsTrigger,
   // The later occurrences of recurring events, a chunk per change of a series' first event.
   seriesTrigger,
+  // The events of a series a delete by scope ended, past what the request had time for.
+  seriesEndTrigger,
+  // The events of a series an edit by scope all did not reach in its request.
+  seriesEditTrigger,
   // The change counter that entity tags are made from, once the rewrites above are done.
   validatorsTrigger,
   // Webhooks: one queued message per change and matching subscription (lib/stream/webhook-sender.ts sends them).

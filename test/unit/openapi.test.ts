@@ -243,10 +243,12 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
     expect(d.paths['/events/{id}'].delete.parameters.map((p: Json) => [p.name, p.in])).toEqual([
       ['id', 'path'],
       ['force', 'query'],
+      ['scope', 'query'],
       ['password', 'query'],
       ['ml_language', 'query'],
       ['If-Match', 'header'],
     ]);
+    expect(d.paths['/events/{id}'].delete.parameters.find((p: Json) => p.name === 'scope').schema).toMatchObject({ enum: ['this', 'following', 'all'], default: 'this' });
     // A by-slug event update takes a new `slug` in its body (a rename) besides the one in its path.
     const bySlug = d.paths['/events/by-slug/{slug}'].post;
     expect(bySlug.parameters.find((p: Json) => p.name === 'slug')).toMatchObject({ in: 'path', required: true });

@@ -1,6 +1,6 @@
 // Event arguments, with TEC's validation rules (docs/tec-behaviour.md §4.1, §6.1).
 import { parseCostInput } from '#lib/domain/cost.js';
-import { bool, checked, statusList, idList, idOrSlugList, int, listArg, listItems, num, searchText, str, type Args } from '#lib/contract/params.js';
+import { bool, checked, oneOf, statusList, idList, idOrSlugList, int, listArg, listItems, num, searchText, str, type Arg, type Args } from '#lib/contract/params.js';
 import { imageUrlOrEmpty, urlOrEmpty } from '#lib/contract/url-arg.js';
 import { LIST_LIMITS } from '#lib/contract/budget.js';
 import { dateArg, forceArg, mlLanguage, optional, pagingArgs, pathId, pathSlug, postArgs, timezoneArg } from './common.js';
@@ -50,6 +50,16 @@ const recurrenceArg = {
   description:
     'Makes the event recurring: RFC 5545 lines, each an RRULE, RDATE or EXDATE (with ;TZID=, ;VALUE=DATE or UTC values). start_date and end_date are the first occurrence and give every occurrence its duration; each occurrence is an event of its own',
 };
+
+/** Which events of a series a write of one of them takes (lib/logic/series-scope.ts). */
+export const SERIES_SCOPES = ['this', 'following', 'all'] as const;
+const scopeArg = (description: string) => ({ schema: oneOf(SERIES_SCOPES), type: 'string', enum: SERIES_SCOPES, default: 'this', description }) satisfies Arg;
+const deleteScope = scopeArg(
+  'For an event of a series: this (the event alone), following (this and every later event of the series; the series ends before it and the earlier events take the shortened recurrence) or all (the whole series, which writes no more occurrences). An event of no series is deleted alone',
+);
+const updateScope = scopeArg(
+  "For an event of a series: this (the event alone) or all (the fields sent, other than dates, timezone, all_day, slug and recurrence, are written to every event of the series; fields not sent keep each event's own). following is refused (400). An event of no series is updated alone",
+);
 
 export const eventWriteArgs = {
   title: { schema: str({ nonEmpty: true, notZero: true, max: 1000 }), type: 'string', required: true, description: 'The event title', html: { filter: 'title' } },
@@ -155,8 +165,12 @@ export const eventArgs = {
   create: eventWriteArgs,
   get: { id: pathId, password: unlock, context: editContext, ical, ml_language: mlLanguage },
   getBySlug: { slug: pathSlug, password: unlock, context: editContext, ical, ml_language: mlLanguage },
-  update: { id: pathId, ...optional(eventWriteArgs) },
-  updateBySlug: { ...optional(eventWriteArgs), slug: { ...pathSlug, inBody: { ...eventWriteArgs.slug, description: 'A new slug for the event (renames it)' } } },
-  delete: { id: pathId, force: forceArg, password: unlock, ml_language: mlLanguage },
-  deleteBySlug: { slug: pathSlug, force: forceArg, password: unlock, ml_language: mlLanguage },
+  update: { id: pathId, ...optional(eventWriteArgs), scope: updateScope },
+  updateBySlug: {
+    ...optional(eventWriteArgs),
+    scope: updateScope,
+    slug: { ...pathSlug, inBody: { ...eventWriteArgs.slug, description: 'A new slug for the event (renames it)' } },
+  },
+  delete: { id: pathId, force: forceArg, scope: deleteScope, password: unlock, ml_language: mlLanguage },
+  deleteBySlug: { slug: pathSlug, force: forceArg, scope: deleteScope, password: unlock, ml_language: mlLanguage },
 } satisfies Record<string, Args>;
