@@ -572,7 +572,8 @@ describe('CloudFormation and cdk-nag', () => {
     }
   });
 
-  it('leaves no unacknowledged cdk-nag finding, with or without the e-mail subscription', () => {
+  // cdk-nag walks every construct of three stacks: seconds alone, more on a loaded machine.
+  it('leaves no unacknowledged cdk-nag finding, with or without the e-mail subscription', { timeout: 120_000 }, () => {
     expectNoNagFindings(prod);
     expectNoNagFindings(custom);
   });
