@@ -28,7 +28,7 @@ export function expectInvalidParams(res: ApiResponse, ...names: string[]): void 
 export async function createAsEditor(gw: GatewayHarness, path: string, body: Record<string, unknown>, lang?: Lang): Promise<any> {
   const headers = { 'idempotency-key': randomUUID() };
   let res = await gw.api('POST', path, { body, token: 'editor', lang, headers });
-  for (let tries = 1; res.status === 503 && tries < 5; tries++) {
+  for (let tries = 1; res.status === 503 && tries < 15; tries++) {
     await new Promise((ok) => setTimeout(ok, 1000 * Number(res.headers.get('retry-after') ?? 1)));
     res = await gw.api('POST', path, { body, token: 'editor', lang, headers });
   }
