@@ -88,6 +88,8 @@ function endpoint(status: number | undefined) {
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
+/** Changes sent one at a time after the burst. */
+const TRICKLE = 20;
 
 async function main(): Promise<number> {
   const changes = settings.count('BENCH_CHANGES');
@@ -147,8 +149,25 @@ async function main(): Promise<number> {
     const deadline = Date.now() + waitMs;
     while (Object.values(ends).some((e) => reached(e) < changes) && Date.now() < deadline) await sleep(250);
     const allS = (Date.now() - started) / 1000;
+    // What the burst brought, before the changes one at a time.
+    const burst = { healthy: [...ends.healthy.got], failing: [...ends.failing.got], hanging: [...ends.hanging.got] };
+    const distinct = (got: Delivery[]) => new Set(got.map((d) => d.id)).size;
 
-    const healthy = ends.healthy.got;
+    // Then changes one at a time, each after the one before was delivered: the delay a single
+    // change sees once the burst is through (the failing and hanging endpoints still retrying).
+    const trickle: number[] = [];
+    for (let i = 0; i < TRICKLE; i++) {
+      const res = await send('/events', { title: `Trickle ${i}`, start_date: '2033-01-01 18:00:00', end_date: '2033-01-01 20:00:00' });
+      if (res.status !== 201) throw new Error(`POST /events: ${res.status} ${JSON.stringify(res.body)}`);
+      const at = Date.now();
+      const until = Date.now() + 60_000;
+      let got: Delivery | undefined;
+      while (!(got = ends.healthy.got.find((d) => d.eventId === res.body.id)) && Date.now() < until) await sleep(10);
+      if (got) trickle.push(got.at - at);
+    }
+    trickle.sort((a, b) => a - b);
+
+    const healthy = burst.healthy;
     const latencies = healthy.flatMap((d) => (d.eventId !== undefined && answered.has(d.eventId) ? [d.at - answered.get(d.eventId)!] : [])).sort((a, b) => a - b);
     const out: WebhooksResults = {
       generatedAt: new Date().toISOString(),
@@ -161,20 +180,22 @@ async function main(): Promise<number> {
       endpoints: (['healthy', 'failing', 'hanging'] as const).map((name) => ({
         name,
         answers: name === 'healthy' ? '204' : name === 'failing' ? '500' : 'never',
-        reached: reached(ends[name]),
-        deliveries: ends[name].got.length,
-        unverified: ends[name].got.filter((d) => !d.verified).length,
+        reached: distinct(burst[name]),
+        deliveries: burst[name].length,
+        unverified: burst[name].filter((d) => !d.verified).length,
       })),
       latencyMs: { median: percentile(latencies, 50), p95: percentile(latencies, 95), max: latencies.at(-1) ?? 0 },
+      trickle: { changes: TRICKLE, delivered: trickle.length, medianMs: percentile(trickle, 50), maxMs: trickle.at(-1) ?? 0 },
     };
     for (const e of out.endpoints) console.log(`  ${e.name} (${e.answers}): ${e.reached} of ${changes} changes, ${e.deliveries} deliveries, ${e.unverified} unverified`);
     console.log(`  201 to delivery at the healthy endpoint: median ${out.latencyMs.median} ms, p95 ${out.latencyMs.p95} ms, max ${out.latencyMs.max} ms`);
+    console.log(`  one at a time: ${trickle.length} of ${TRICKLE} delivered, median ${out.trickle.medianMs} ms, max ${out.trickle.maxMs} ms`);
     console.log(`  queue: ${queue.enqueued} messages enqueued, ${queue.deadLetters.length} dead letters`);
     await mkdir(dirname(RESULTS), { recursive: true });
     await writeFile(RESULTS, `${JSON.stringify(out, null, 2)}\n`);
     await writeTable('webhooks', renderWebhooks(out));
     const [ok] = out.endpoints;
-    const failed = out.endpoints.some((e) => e.reached < changes || e.unverified > 0) || ok!.deliveries !== changes;
+    const failed = out.endpoints.some((e) => e.reached < changes || e.unverified > 0) || ok!.deliveries !== changes || trickle.length < TRICKLE;
     return failed ? 1 : 0;
   } finally {
     await gateway.close();
