@@ -1,10 +1,11 @@
 // The occurrences of a series after its first event, written by the stream consumer
 // (lib/stream/series-trigger.ts): each change of a first event whose series is not complete writes
-// the next SERIES_CHUNK occurrences and records how far it got on the first event, whose change
+// the next chunk of occurrences (SERIES_CHUNK, lib/runtime/config.ts) and records how far it got on the first event, whose change
 // brings the next chunk, until every occurrence exists (or a delete by scope ends the series,
 // lib/logic/series-scope.ts). A create answers as soon as its first event
 // is written, however long the series: a chunk is a bounded piece of work for one consumer call.
 import type { Occurrence } from '#lib/domain/recurrence/expand.js';
+import { config } from '#lib/runtime/config.js';
 import { pool } from '#lib/runtime/pool.js';
 import { slugify } from '#lib/domain/slug.js';
 import { getItem } from '#lib/store/reads.js';
@@ -17,8 +18,6 @@ import { occurrenceEvent, seriesPending, storedOccurrences } from './series-rule
 import { settleEvent } from './series-scope.js';
 import { OccurrenceGone } from './event-writes.js';
 
-/** Occurrences one consumer call writes. */
-export const SERIES_CHUNK = 50;
 /** Occurrences written at once within a chunk. */
 const CONCURRENCY = 4;
 
@@ -27,7 +26,7 @@ export async function continueSeries(id: number): Promise<void> {
   const first = ofKind(await getItem(keys.post(id)), 'event');
   if (!seriesPending(first)) return;
   const from = first.series.made;
-  const next = storedOccurrences(first).slice(from, from + SERIES_CHUNK);
+  const next = storedOccurrences(first).slice(from, from + config().seriesChunk);
   const written: EventItem[] = [];
   const failed = await pool(next, CONCURRENCY, async (at) => {
     const e = await writeOccurrence(first, at);

@@ -45,6 +45,8 @@ export interface Config {
   seriesMaxOccurrences: number;
   /** How many months ahead of today rules without COUNT or UNTIL are followed. */
   seriesHorizonMonths: number;
+  /** Occurrences of a series one stream consumer call writes. */
+  seriesChunk: number;
   /** Days the change log keeps its entries (DynamoDB's TTL), and how long a sync cursor stays valid. */
   changeLogDays: number;
   /**
@@ -86,6 +88,7 @@ export function loadConfig(): Config {
     icalMaxEvents: int('ICAL_MAX_EVENTS', 1000),
     seriesMaxOccurrences: int('SERIES_MAX_OCCURRENCES', 5000),
     seriesHorizonMonths: int('SERIES_HORIZON_MONTHS', 60),
+    seriesChunk: int('SERIES_CHUNK', 50),
     icalMaxBytes: int('ICAL_MAX_BYTES', 4 * 1024 * 1024),
     postsPerPage: int('POSTS_PER_PAGE', 9),
     maxPerPage: int('MAX_PER_PAGE', 50),
