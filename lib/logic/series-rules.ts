@@ -47,7 +47,7 @@ export function rulesOf(e: EventItem, lines: readonly string[] | string, asOf: D
 /** `e` as the first event of the series `lines` give it, expanded at `now`. */
 export function startSeries(e: EventItem, lines: readonly string[] | string, now: Date): EventItem {
   const rules = rulesOf(e, lines, now);
-  return { ...e, recurrence: rules.lines, seriesId: e.id, series: { total: rules.occurrences.length, made: 1, asOf: now.toISOString() } };
+  return { ...e, recurrence: rules.lines, seriesId: e.id, occurrence: e.start, series: { total: rules.occurrences.length, made: 1, asOf: now.toISOString() } };
 }
 
 /** The occurrences of a series' first event as its create expanded them. */
@@ -59,8 +59,10 @@ export const seriesPending = (e: EventItem | undefined): e is EventItem & Requir
   !!e?.series && !!e.recurrence && e.seriesId === e.id && e.status !== 'trash' && e.series.made < e.series.total;
 
 /** What an edit of an event keeps of its series. */
-export const keptSeries = (old: EventItem | undefined): Pick<EventItem, 'recurrence' | 'seriesId' | 'series'> =>
-  old?.seriesId === undefined ? {} : { recurrence: old.recurrence, seriesId: old.seriesId, ...(old.series ? { series: old.series } : {}) };
+export const keptSeries = (old: EventItem | undefined): Pick<EventItem, 'recurrence' | 'seriesId' | 'series' | 'occurrence'> =>
+  old?.seriesId === undefined
+    ? {}
+    : { recurrence: old.recurrence, seriesId: old.seriesId, ...(old.series ? { series: old.series } : {}), ...(old.occurrence ? { occurrence: old.occurrence } : {}) };
 
 /**
  * The event of one later occurrence of `first`'s series: its fields, links and status, at the
@@ -72,7 +74,7 @@ export function occurrenceEvent(first: EventItem, at: Occurrence, id: number, sl
   const zone = zoneOf(first);
   const start = first.allDay ? at.start : utcToWall(at.utc, zone);
   const end = formatNaive(parseNaive(start)! + (parseNaive(first.end)! - parseNaive(first.start)!));
-  return { ...fields, ...keys.post(id), id, slug, version: 1, start, end, utcStart: wallToUtc(start, zone), utcEnd: wallToUtc(end, zone) };
+  return { ...fields, ...keys.post(id), id, slug, version: 1, start, end, occurrence: start, utcStart: wallToUtc(start, zone), utcEnd: wallToUtc(end, zone) };
 }
 
 /**

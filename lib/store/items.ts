@@ -84,6 +84,11 @@ export interface EventItem extends PostItem {
   /** The id of the series' first event, on every event of a series (the first one included). */
   seriesId?: number;
   /**
+   * On every event of a series: the start its series' rules gave it, in its zone (RECURRENCE-ID in
+   * calendar feeds); an edit that moves the event keeps it.
+   */
+  occurrence?: string;
+  /**
    * On a series' first event: how many occurrences the rules give (itself included), how many
    * exist so far (the stream consumer writes the rest, lib/stream/series-trigger.ts), and the
    * time the rules were expanded at (rules without COUNT or UNTIL end at a horizon from it).

@@ -9,6 +9,7 @@ import { roleToken } from '../support/tokens.js';
 import { useStreamPoller } from '../support/stream.js';
 import { useFreshTable } from '../support/table.js';
 import { storedItem } from '../support/stored.js';
+import { expandCalendar } from '../support/ical.js';
 
 /** Every occurrence is a change that each of the consumer's triggers takes: a minute or more on a loaded machine. */
 const DRAIN_MS = 150_000;
@@ -180,6 +181,45 @@ describe('recurring events', () => {
     expect(mine.body).toMatchObject({ title: 'Twice, moved', start_date: '2027-08-03 12:00:00', series_id: first.id, recurrence: ['RRULE:FREQ=DAILY;COUNT=2'] });
     // The first event is not changed by its occurrence's edit.
     expect((await call('GET', `/events/${first.id}`)).body).toMatchObject({ title: 'Twice', start_date: '2027-08-02 10:00:00' });
+  });
+
+  it('gives calendar feeds a series as one recurring event that expands to exactly the events the list shows', { timeout: TEST_MS }, async () => {
+    const first = await created({
+      title: 'Choir',
+      start_date: '2028-03-20 19:00:00',
+      end_date: '2028-03-20 21:00:00',
+      timezone: 'Europe/Vilnius',
+      recurrence: ['RRULE:FREQ=WEEKLY;COUNT=6', 'RDATE;TZID=Europe/Vilnius:20280412T180000'],
+    });
+    await stream.drain(DRAIN_MS);
+    const all = await seriesEvents(first.id);
+    expect(all).toHaveLength(7);
+    const window = { start_date: '2028-03-01', end_date: '2028-05-31' };
+    /** The feed of `query`, expanded as a client does, against the list's events of the same query. */
+    const compare = async (query: Record<string, string>, token?: string | null) => {
+      const [feed, list] = await Promise.all([
+        call('GET', '/events', { query: { ...query, ical: 1 }, token }),
+        call('GET', '/events', { query: { ...query, per_page: 50 }, token }),
+      ]);
+      expect(feed.status).toBe(200);
+      const shown = expandCalendar(feed.body as string).map((o) => [new Date(o.start * 1000).toISOString(), o.summary]);
+      const listed = ((list.body as { events?: any[] }).events ?? []).map((e) => [`${e.utc_start_date.replace(' ', 'T')}.000Z`, e.title]);
+      expect(shown.sort()).toEqual(listed.sort());
+      return feed.body as string;
+    };
+    // Whole: the series' own rule.
+    expect(await compare(window)).toMatch(/\r\nRRULE:FREQ=WEEKLY;COUNT=6\r\n/);
+    // One event deleted, one moved and renamed, one a draft: the feed gives the dates it holds, and the changed one apart.
+    expect((await call('DELETE', `/events/${all[2].id}`, { query: { force: 'true' } })).status).toBe(200);
+    expect((await call('POST', `/events/${all[3].id}`, { body: { title: 'Choir, moved', start_date: '2028-04-11 17:00:00', end_date: '2028-04-11 18:00:00' } })).status).toBe(200);
+    expect((await call('POST', `/events/${all[5].id}`, { body: { status: 'draft' } })).status).toBe(200);
+    await stream.drain(DRAIN_MS);
+    const partial = await compare(window, null);
+    expect(partial).not.toContain('RRULE');
+    expect(partial).toContain('RECURRENCE-ID;TZID=Europe/Vilnius:20280410T190000');
+    // An editor sees the draft too; a window of April only holds April's events.
+    await compare(window);
+    await compare({ start_date: '2028-04-01', end_date: '2028-04-30' }, null);
   });
 
   it('makes a single event recurring by an update, and refuses new rules for an event of a series', { timeout: TEST_MS }, async () => {
