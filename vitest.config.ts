@@ -8,10 +8,10 @@ const common = {
   testTimeout: 20_000,
   // Seeding hooks write tens of records, which a loaded 2-core machine serves slowly.
   hookTimeout: 180_000,
-  // Two files at a time on a 2-core machine: many wait on timers, holds and DynamoDB Local rather
-  // than on the CPU, and one at a time took most of CI's 30 minutes. (Projects that run together
-  // must share it.)
-  maxWorkers: Number(process.env.TEST_WORKERS ?? 2),
+  // Three files at a time on a 2-core machine: most wait on timers, holds, the stream consumer and
+  // DynamoDB Local rather than on the CPU (two at a time left it a third idle and took most of CI's
+  // 30 minutes; one at a time took longer still). (Projects that run together must share it.)
+  maxWorkers: Number(process.env.TEST_WORKERS ?? 3),
   // Every worker: DynamoDB endpoint, region, development auth and site settings, before any import.
   setupFiles: ['test/setup/env.ts'],
 };
@@ -25,6 +25,9 @@ export default defineConfig({
           ...common,
           name: 'integration',
           include: ['test/{integration,e2e,infra}/**/*.test.ts'],
+          // A test that runs the stream consumer waits for every trigger of every change it makes,
+          // which a loaded 2-core machine takes tens of seconds for.
+          testTimeout: 60_000,
           // One DynamoDB Local for the project; its endpoint is `provide`d.
           globalSetup: ['test/setup/dynamodb.ts'],
         },
