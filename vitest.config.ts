@@ -8,10 +8,10 @@ const common = {
   testTimeout: 20_000,
   // Seeding hooks write tens of records, which a loaded 2-core machine serves slowly.
   hookTimeout: 180_000,
-  // Three files at a time on a 2-core machine: most wait on timers, holds, the stream consumer and
-  // DynamoDB Local rather than on the CPU (two at a time left it a third idle and took most of CI's
-  // 30 minutes; one at a time took longer still). (Projects that run together must share it.)
-  maxWorkers: Number(process.env.TEST_WORKERS ?? 3),
+  // Two files at a time on a 2-core machine: many wait on timers, holds and DynamoDB Local rather
+  // than on the CPU, and one at a time took most of CI's 30 minutes; three at a time took longer
+  // than two (each file ran two to three times slower). (Projects that run together must share it.)
+  maxWorkers: Number(process.env.TEST_WORKERS ?? 2),
   // Every worker: DynamoDB endpoint, region, development auth and site settings, before any import.
   setupFiles: ['test/setup/env.ts'],
 };

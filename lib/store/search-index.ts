@@ -1,7 +1,7 @@
 // The writes of the search index (lib/stream/search-trigger.ts says what it holds and why each
 // step is idempotent), to the function's table or to the table a backfill names, and the Scan a
 // backfill reads events with (lib/stream/backfill.ts).
-import { BatchGetCommand, DeleteCommand, PutCommand, ScanCommand, UpdateCommand, type BatchGetCommandOutput, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, ScanCommand, UpdateCommand, type BatchGetCommandOutput, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Lang } from '#lib/runtime/config.js';
 import { DURATIONS } from './durations.js';
 import { keys } from './keys.js';
@@ -34,12 +34,6 @@ export async function wordsNotInVocabulary(lang: Lang, words: readonly string[],
   }
   return missing;
 }
-
-/** Puts one item. */
-export const putIndexItem = (item: Record<string, unknown>, { table, client }: IndexTarget) => client.send(new PutCommand({ TableName: table, Item: item }));
-
-/** Deletes one item. */
-export const deleteIndexItem = (key: Key, { table, client }: IndexTarget) => client.send(new DeleteCommand({ TableName: table, Key: key }));
 
 /**
  * One bucket item's change: event ids added to (and removed from) its days' sets, and duration

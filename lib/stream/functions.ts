@@ -18,15 +18,16 @@ export interface BackgroundFunction {
 
 /**
  * The table's stream consumer. It writes the feed's markers, and the derived views' triggers read
- * and write records and their indexes: every table action the API's writers have. Its time covers
- * a batch of 100 changes whose triggers rewrite linked records.
+ * and write records and their indexes: every table action the API's writers have, and batch
+ * writes for the search index's plain puts and deletes. Its time covers a batch of 100 changes
+ * whose triggers rewrite linked records.
  */
 export const STREAM_CONSUMER: BackgroundFunction = {
   id: 'stream.consumer',
   handler: 'functions/stream/consumer.ts',
   summary: 'Runs the triggers of lib/stream/triggers.ts on each change of the table stream',
   timeoutSeconds: 120,
-  tableActions: WRITE_ACTIONS,
+  tableActions: [...WRITE_ACTIONS, 'BatchWriteItem'],
   scopedGrants: [],
 };
 

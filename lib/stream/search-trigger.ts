@@ -8,8 +8,8 @@
 import { config } from '#lib/runtime/config.js';
 import { pool } from '#lib/runtime/pool.js';
 import { db } from '#lib/store/db.js';
-import { changeBucket, deleteIndexItem, putIndexItem, wordsNotInVocabulary, WIDTH, type IndexTarget } from '#lib/store/search-index.js';
-import { putAll } from '#lib/store/batch-writes.js';
+import { changeBucket, wordsNotInVocabulary, WIDTH, type IndexTarget } from '#lib/store/search-index.js';
+import { deleteAll, putAll } from '#lib/store/batch-writes.js';
 import { indexAttributes, listed } from '#lib/logic/event-writes.js';
 import { eventWords, suffixes, vocabShard, wordDim } from '#lib/domain/search-words.js';
 import { bumpVocabulary, forgetRecent } from '#lib/store/recent-writes.js';
@@ -45,29 +45,20 @@ export type { IndexTarget };
  * suffix that is the whole word) is there has all of them, since they are written before it. Then
  * the versions of the vocabulary partitions written go up (lib/store/recent-writes.ts).
  */
-export async function addToVocabulary(lang: Lang, words: readonly string[], { table, client }: IndexTarget, batched = false): Promise<void> {
+export async function addToVocabulary(lang: Lang, words: readonly string[], { table, client }: IndexTarget): Promise<void> {
   const missing = await wordsNotInVocabulary(lang, words, { table, client });
-  if (batched) {
-    // Every word's other suffixes, then the whole words: the same order, a batch at a time.
-    const parts = missing.map((word) => suffixes(word).map((suffix) => ({ ...keys.vocab(lang, suffix, word), word })));
-    await putAll(
-      parts.flatMap(([, ...rest]) => rest),
-      { table, client },
-      WIDTH,
-    );
-    await putAll(
-      parts.map(([whole]) => whole!),
-      { table, client },
-      WIDTH,
-    );
-  } else {
-    for (const word of missing) {
-      // The whole word last: it tells that its other suffixes are written.
-      const [whole, ...rest] = suffixes(word);
-      await pool(rest, WIDTH, (suffix) => putIndexItem({ ...keys.vocab(lang, suffix, word), word }, { table, client }));
-      await putIndexItem({ ...keys.vocab(lang, whole!, word), word }, { table, client });
-    }
-  }
+  // Every word's other suffixes, then the whole words: a batch at a time.
+  const parts = missing.map((word) => suffixes(word).map((suffix) => ({ ...keys.vocab(lang, suffix, word), word })));
+  await putAll(
+    parts.flatMap(([, ...rest]) => rest),
+    { table, client },
+    WIDTH,
+  );
+  await putAll(
+    parts.map(([whole]) => whole!),
+    { table, client },
+    WIDTH,
+  );
   await bumpVocabulary(lang, new Set(missing.flatMap((word) => suffixes(word).map(vocabShard))), { table, client });
 }
 
@@ -98,7 +89,7 @@ export async function indexNew(events: readonly EventItem[], target: IndexTarget
     }
   }
   // The vocabulary first: a search finds an indexed word only through it.
-  for (const [lang, words] of byLang) await addToVocabulary(lang, [...words], target, true);
+  for (const [lang, words] of byLang) await addToVocabulary(lang, [...words], target);
   await putAll(puts, target, WIDTH);
   await pool([...buckets.values()], WIDTH, ({ key, days, lasts }) => changeBucket(key, { add: days, durations: lasts }, target));
 }
@@ -145,8 +136,13 @@ export async function reindex(old: EventItem | undefined, next: EventItem | unde
   // The vocabulary first: a search finds an indexed word only through it.
   const fresh = [...after].filter(([word, item]) => before.get(word)?.lang !== item.lang).map(([word]) => word);
   if (next && fresh.length) await addToVocabulary(next.lang, fresh, { table, client });
-  await pool(puts, WIDTH, (item) => putIndexItem(item, { table, client }));
-  await pool(deletes, WIDTH, (word) => deleteIndexItem(keys.word(id, word), { table, client }));
+  // Plain puts and deletes of distinct keys: batches of 25, as few requests as DynamoDB takes them.
+  await putAll(puts, { table, client }, WIDTH);
+  await deleteAll(
+    deletes.map((word) => keys.word(id, word)),
+    { table, client },
+    WIDTH,
+  );
   const ids = new Set([id]);
   await pool([...moves.values()], WIDTH, ({ key, add, remove, lasts }) =>
     changeBucket(
