@@ -120,10 +120,9 @@ export function decode(record: DynamoDBRecord): Change | undefined {
 /**
  * Attributes that other records' writes maintain, not the record's own content: term counts
  * (every event write), venues' and organizers' linked-event counts, events' copies of their
- * venue and organizer cards, the version counters all of these bump, and a series' progress as
- * the consumer writes its occurrences.
+ * venue and organizer cards, and the version counters all of these bump.
  */
-export const BOOKKEEPING_ATTRIBUTES: ReadonlySet<string> = new Set(['version', 'indexVersion', 'count', 'linkedEvents', 'shards', 'shardGen', 'cards', 'series']);
+export const BOOKKEEPING_ATTRIBUTES: ReadonlySet<string> = new Set(['version', 'indexVersion', 'count', 'linkedEvents', 'shards', 'shardGen', 'cards']);
 
 /**
  * Whether an update changed bookkeeping only (a term's count after an event write, an event's

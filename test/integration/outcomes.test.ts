@@ -33,11 +33,9 @@ type Hold = 'request' | 'answer';
 /** The function's timeout in the forced runs, and how long a held request or answer waits (longer). */
 const TIMEOUT_MS = 2_500;
 const HOLD_MS = 3_000;
-/** The function's timeout when every transaction is held (for longer). */
-const LATE_TIMEOUT_MS = 5_000;
 
 /** The proxy: every request's operation name in order, and the one to hold (by its name and occurrence). */
-const proxy = { seen: [] as string[], hold: undefined as { when: (stage: string) => boolean; how: Hold; ms?: number } | undefined, late: [] as Promise<void>[] };
+const proxy = { seen: [] as string[], hold: undefined as { when: (stage: string) => boolean; how: Hold } | undefined, late: [] as Promise<void>[] };
 let server: Server;
 let upstream: string;
 
@@ -57,7 +55,6 @@ function startProxy(to: string): Promise<string> {
           .pop() ?? '';
       proxy.seen.push(target);
       const held = proxy.hold?.when(stageName(proxy.seen, target)) ? proxy.hold.how : undefined;
-      const holdMs = proxy.hold?.ms ?? HOLD_MS;
       res.on('error', () => undefined);
       const pass = new Promise<void>((done) => {
         const forward = () => {
@@ -65,7 +62,7 @@ function startProxy(to: string): Promise<string> {
             const parts: Buffer[] = [];
             answer.on('data', (c: Buffer) => parts.push(c));
             answer.on('end', async () => {
-              if (held === 'answer') await sleep(holdMs);
+              if (held === 'answer') await sleep(HOLD_MS);
               if (!res.destroyed) res.writeHead(answer.statusCode ?? 500, answer.headers).end(Buffer.concat(parts));
               done();
             });
@@ -74,7 +71,7 @@ function startProxy(to: string): Promise<string> {
           out.end(body);
         };
         // A held request is passed on even though its client gave up on it: it lands late.
-        if (held === 'request') setTimeout(forward, holdMs);
+        if (held === 'request') setTimeout(forward, HOLD_MS);
         else forward();
       });
       if (held) proxy.late.push(pass);
@@ -302,10 +299,8 @@ describe('a create whose every send of its transaction lands late', () => {
       await sleep(TRANSACT_TIMES_MAX_AGE_MS);
       proxy.seen = [];
       proxy.late = [];
-      // A longer timeout than the forced runs': the create's reads before its transaction must
-      // fit on a loaded machine, or it answers rest_busy having sent nothing.
-      proxy.hold = { when: (stage) => stage.startsWith('TransactWriteItems#'), how: 'request', ms: LATE_TIMEOUT_MS + 1_000 };
-      const first = await send('POST', path, body, headers, LATE_TIMEOUT_MS);
+      proxy.hold = { when: (stage) => stage.startsWith('TransactWriteItems#'), how: 'request' };
+      const first = await send('POST', path, body, headers, TIMEOUT_MS);
       proxy.hold = undefined;
       await Promise.all(proxy.late);
       expect(first.status, `${path}: ${JSON.stringify(first.body)}`).toBe(503);
@@ -320,5 +315,5 @@ describe('a create whose every send of its transaction lands late', () => {
       const same = [...(await tableItems()).values()].filter((i) => (i.sk === 'POST' || i.sk === 'TERM') && (i.title ?? i.name) === name);
       expect(same.length, path).toBe(1);
     }
-  }, 180_000);
+  }, 120_000);
 });

@@ -3,15 +3,12 @@ import { randomBytes } from 'node:crypto';
 import { DeleteTableCommand, DescribeTableCommand, type TableDescription } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { resetConfig } from '#lib/runtime/config.js';
-import { ensureTable, localClient, startDynamoLocal, startTimeoutMs, waitForDynamo, type DynamoLocal } from '#lib/local/dynamo.js';
+import { ensureTable, localClient, startTimeoutMs, waitForDynamo } from '#lib/local/dynamo.js';
 
 let reachable: Promise<string> | undefined;
-/** The file's own DynamoDB Local, when its table has a stream (useFreshTable). */
-let own: DynamoLocal | undefined;
 
 /** The test DynamoDB endpoint, once it answers (DynamoDB Local may still be starting). */
 export function dynamoEndpoint(): Promise<string> {
-  if (own) return Promise.resolve(own.endpoint);
   return (reachable ??= (async () => {
     const endpoint = process.env.DYNAMODB_ENDPOINT || inject('dynamodbEndpoint');
     if (!endpoint) throw new Error(inject('dynamodbError') || 'No DynamoDB for the tests: DYNAMODB_ENDPOINT is not set.');
@@ -40,26 +37,17 @@ export function uniqueTableName(prefix = 'test'): string {
  * For a test file: creates a uniquely named table in beforeAll (sets TABLE_NAME and resets the
  * configuration) and deletes it in afterAll. Returns the table's name.
  *
- * The table has its stream only with `stream: true`, for files that run the stream consumer, and
- * then it lives in a DynamoDB Local of the file's own (DYNAMODB_ENDPOINT points there until the
- * file ends). DynamoDB Local keeps every stream record it was given, deleted tables' too, and each
- * request to a table with a stream reads over them: measured, a put and a get on a fresh table
- * with a stream took 442 ms after two thirds of a full run (22 ms on one without), so a shared
- * instance slowed every later file that runs the consumer, and the run past its time. Handlers
- * never read the stream, so without a consumer it changes nothing they do.
+ * The table has its stream only with `stream: true`, for files that run the stream consumer.
+ * DynamoDB Local keeps every stream record of the run, deleted tables' too, and each request to a
+ * table with a stream reads over them: measured, a GetItem went from 8 ms to 20 ms after 35,000
+ * writes elsewhere (1 ms on a table without one), so a whole run slowed to timeouts near its end.
+ * Handlers never read the stream, so without a consumer it changes nothing they do.
  */
 export function useFreshTable(prefix = 'test', opts: { stream?: boolean } = {}): string {
   const name = uniqueTableName(prefix);
   let previous: string | undefined;
-  let previousEndpoint: string | undefined;
   // The first file of a worker may wait for DynamoDB Local to start, then creates its table.
   beforeAll(async () => {
-    if (opts.stream && !own) {
-      await dynamoEndpoint();
-      own = await startDynamoLocal();
-      previousEndpoint = process.env.DYNAMODB_ENDPOINT;
-      process.env.DYNAMODB_ENDPOINT = own.endpoint;
-    }
     const endpoint = await dynamoEndpoint();
     await ensureTable(name, endpoint, { stream: opts.stream ?? false });
     previous = process.env.TABLE_NAME;
@@ -71,14 +59,6 @@ export function useFreshTable(prefix = 'test', opts: { stream?: boolean } = {}):
       if (previous === undefined) delete process.env.TABLE_NAME;
       else process.env.TABLE_NAME = previous;
       resetConfig();
-    }
-    if (opts.stream && own) {
-      // The whole instance goes, with the table and every stream record.
-      await own.stop();
-      own = undefined;
-      if (previousEndpoint === undefined) delete process.env.DYNAMODB_ENDPOINT;
-      else process.env.DYNAMODB_ENDPOINT = previousEndpoint;
-      return;
     }
     const endpoint = await dynamoEndpoint().catch(() => undefined);
     if (!endpoint) return;

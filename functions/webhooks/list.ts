@@ -1,4 +1,0 @@
-import { listWebhookSubscriptions } from '#lib/logic/webhooks.js';
-import { handle } from '#lib/http/pipeline.js';
-
-export const handler = handle('webhooks.list', listWebhookSubscriptions);
