@@ -161,11 +161,7 @@ function spawnLoopback(args: string[]): ChildProcess {
   const dir = dynamoLocalDir();
   const launcher = fileURLToPath(new URL('LoopbackDynamoDB.java', import.meta.url));
   const classPath = [join(dir, 'DynamoDBLocal.jar'), join(dir, 'DynamoDBLocal_lib', '*')].join(process.platform === 'win32' ? ';' : ':');
-  // The client compiler alone and the serial collector: DynamoDB Local here serves one machine's
-  // tests or one developer, and measured on 16,000 requests from a fresh start they took 47 s of
-  // its CPU against 74 s with the JVM's defaults (which compile and collect on more threads).
-  const jvm = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'];
-  return spawn('java', [...jvm, `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, '-cp', classPath, launcher, ...args], { cwd: dir, stdio: 'pipe' });
+  return spawn('java', [`-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, '-cp', classPath, launcher, ...args], { cwd: dir, stdio: 'pipe' });
 }
 
 /** Starts DynamoDB Local (in memory unless `dataDir`) with `-sharedDb`, on 127.0.0.1 only. Requires Java 17+. */
