@@ -92,6 +92,8 @@ export async function withRetry<T>(fn: (attempt: number, previous?: ConflictErro
       return await fn(i, previous);
     } catch (err) {
       longest = Math.max(longest, Date.now() - started);
+      // A later attempt refused for time (its commit would not finish) still follows a lost race.
+      if (err instanceof OutOfTime && previous && !(previous instanceof Contention)) throw previous;
       if (!(err instanceof ConflictError) || i >= attempts) throw err;
       previous = err;
       const wait = backoff(i, baseMs, capMs);
