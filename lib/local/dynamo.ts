@@ -164,7 +164,11 @@ function spawnLoopback(args: string[]): ChildProcess {
   return spawn('java', [`-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, '-cp', classPath, launcher, ...args], { cwd: dir, stdio: 'pipe' });
 }
 
-/** Starts DynamoDB Local (in memory unless `dataDir`) with `-sharedDb`, on 127.0.0.1 only. Requires Java 17+. */
+/**
+ * Starts DynamoDB Local (in memory unless `dataDir`) with `-sharedDb`, on 127.0.0.1 only. Requires
+ * Java 17+. Without telemetry: a development database has nothing to report, and its collector
+ * cost each start about 2.5 s of CPU (6 s against 8.6 s, measured from the JVM's /proc stat).
+ */
 export async function startDynamoLocal(opts: DynamoLocalOptions = {}): Promise<DynamoLocal> {
   checkJava();
   const port = opts.port ?? (await freePort());
@@ -172,7 +176,7 @@ export async function startDynamoLocal(opts: DynamoLocalOptions = {}): Promise<D
   if (path) mkdirSync(path, { recursive: true });
   const endpoint = `http://127.0.0.1:${port}`;
 
-  const child: ChildProcess = spawnLoopback(['-port', String(port), ...(path ? ['-dbPath', path] : ['-inMemory']), '-sharedDb']);
+  const child: ChildProcess = spawnLoopback(['-port', String(port), ...(path ? ['-dbPath', path] : ['-inMemory']), '-sharedDb', '-disableTelemetry']);
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString('utf8')).slice(-4000);

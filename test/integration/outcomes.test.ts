@@ -30,12 +30,46 @@ const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 
 /** What the proxy does to one request: hold it before passing it on, or hold DynamoDB's answer. */
 type Hold = 'request' | 'answer';
-/** The function's timeout in the forced runs, and how long a held request or answer waits (longer). */
+/**
+ * The function's timeout in the forced runs, and how long a held request or answer waits at most
+ * (longer). It waits less when the run it belongs to has answered and its function's timeout has
+ * passed (until then a retry with the same key finds the first still running: 409): it then
+ * lands late, as a held one does, without the test sleeping longer.
+ */
 const TIMEOUT_MS = 2_500;
 const HOLD_MS = 3_000;
+const LATE_AFTER_ANSWER_MS = 50;
 
-/** The proxy: every request's operation name in order, and the one to hold (by its name and occurrence). */
-const proxy = { seen: [] as string[], hold: undefined as { when: (stage: string) => boolean; how: Hold } | undefined, late: [] as Promise<void>[] };
+/**
+ * The proxy: every request's operation name in order, the one to hold (by its name and
+ * occurrence), what it held, and when the held one may go on (once its run has answered).
+ */
+const proxy = {
+  seen: [] as string[],
+  hold: undefined as { when: (stage: string) => boolean; how: Hold } | undefined,
+  late: [] as Promise<void>[],
+  answered: undefined as Promise<unknown> | undefined, // settles, never rejects
+};
+
+/** Waits HOLD_MS, or until the run that is holding answered and timed out, a little later. */
+const held = () => {
+  const answered = proxy.answered;
+  return Promise.race([sleep(HOLD_MS), ...(answered ? [answered.then(() => sleep(LATE_AFTER_ANSWER_MS))] : [])]);
+};
+
+/** Runs `run` as the one the proxy's holds belong to, then waits for what it held to land. */
+async function holding<T>(run: () => Promise<T>): Promise<T> {
+  const timedOut = sleep(TIMEOUT_MS);
+  const answer = run();
+  proxy.answered = Promise.allSettled([answer, timedOut]);
+  try {
+    return await answer;
+  } finally {
+    proxy.hold = undefined;
+    await Promise.all(proxy.late);
+    proxy.answered = undefined;
+  }
+}
 let server: Server;
 let upstream: string;
 
@@ -54,7 +88,8 @@ function startProxy(to: string): Promise<string> {
           .split('.')
           .pop() ?? '';
       proxy.seen.push(target);
-      const held = proxy.hold?.when(stageName(proxy.seen, target)) ? proxy.hold.how : undefined;
+      const how = proxy.hold?.when(stageName(proxy.seen, target)) ? proxy.hold.how : undefined;
+      const wait = how ? held() : undefined;
       res.on('error', () => undefined);
       const pass = new Promise<void>((done) => {
         const forward = () => {
@@ -62,7 +97,7 @@ function startProxy(to: string): Promise<string> {
             const parts: Buffer[] = [];
             answer.on('data', (c: Buffer) => parts.push(c));
             answer.on('end', async () => {
-              if (held === 'answer') await sleep(HOLD_MS);
+              if (how === 'answer') await wait;
               if (!res.destroyed) res.writeHead(answer.statusCode ?? 500, answer.headers).end(Buffer.concat(parts));
               done();
             });
@@ -71,10 +106,10 @@ function startProxy(to: string): Promise<string> {
           out.end(body);
         };
         // A held request is passed on even though its client gave up on it: it lands late.
-        if (held === 'request') setTimeout(forward, HOLD_MS);
+        if (how === 'request') void wait!.then(forward);
         else forward();
       });
-      if (held) proxy.late.push(pass);
+      if (how) proxy.late.push(pass);
     });
   });
   return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
@@ -126,12 +161,7 @@ async function forced(stage: string, how: Hold, run: () => Promise<Answer>): Pro
   proxy.seen = [];
   proxy.late = [];
   proxy.hold = { when: (s) => s === stage, how };
-  try {
-    return await run();
-  } finally {
-    proxy.hold = undefined;
-    await Promise.all(proxy.late);
-  }
+  return holding(run);
 }
 
 /** Every item of the table, by key. */
@@ -271,9 +301,9 @@ describe('an update held at each of its stages', () => {
     proxy.late = [];
     // Every third transaction's answer comes after the deadline.
     proxy.hold = { when: (stage) => stage.startsWith('TransactWriteItems#') && Number(stage.split('#')[1]) % 3 === 0, how: 'answer' };
-    const answers = await Promise.all(Array.from({ length: n }, (_, i) => send('PATCH', `/events/${id}`, { title: `C-${i}`, featured: i % 2 === 0 }, {}, TIMEOUT_MS)));
-    proxy.hold = undefined;
-    await Promise.all(proxy.late);
+    const answers = await holding(() =>
+      Promise.all(Array.from({ length: n }, (_, i) => send('PATCH', `/events/${id}`, { title: `C-${i}`, featured: i % 2 === 0 }, {}, TIMEOUT_MS))),
+    );
     const record = await expectConsistent(id);
     const ok = answers.flatMap((a, i) => (a.status === 200 ? [i] : []));
     const unknown = answers.flatMap((a, i) => (a.status === 503 ? [i] : []));
@@ -300,9 +330,7 @@ describe('a create whose every send of its transaction lands late', () => {
       proxy.seen = [];
       proxy.late = [];
       proxy.hold = { when: (stage) => stage.startsWith('TransactWriteItems#'), how: 'request' };
-      const first = await send('POST', path, body, headers, TIMEOUT_MS);
-      proxy.hold = undefined;
-      await Promise.all(proxy.late);
+      const first = await holding(() => send('POST', path, body, headers, TIMEOUT_MS));
       expect(first.status, `${path}: ${JSON.stringify(first.body)}`).toBe(503);
       expectUnknown(first);
       const retry = await send('POST', path, body, headers);
