@@ -39,6 +39,8 @@ type Hold = 'request' | 'answer';
 const TIMEOUT_MS = 2_500;
 const HOLD_MS = 3_000;
 const LATE_AFTER_ANSWER_MS = 50;
+/** The function's timeout when every transaction is held. */
+const LATE_TIMEOUT_MS = 5_000;
 
 /**
  * The proxy: every request's operation name in order, the one to hold (by its name and
@@ -46,20 +48,20 @@ const LATE_AFTER_ANSWER_MS = 50;
  */
 const proxy = {
   seen: [] as string[],
-  hold: undefined as { when: (stage: string) => boolean; how: Hold } | undefined,
+  hold: undefined as { when: (stage: string) => boolean; how: Hold; ms?: number } | undefined,
   late: [] as Promise<void>[],
   answered: undefined as Promise<unknown> | undefined, // settles, never rejects
 };
 
-/** Waits HOLD_MS, or until the run that is holding answered and timed out, a little later. */
-const held = () => {
+/** Waits `ms`, or until the run that is holding answered and timed out, a little later. */
+const held = (ms: number) => {
   const answered = proxy.answered;
-  return Promise.race([sleep(HOLD_MS), ...(answered ? [answered.then(() => sleep(LATE_AFTER_ANSWER_MS))] : [])]);
+  return Promise.race([sleep(ms), ...(answered ? [answered.then(() => sleep(LATE_AFTER_ANSWER_MS))] : [])]);
 };
 
-/** Runs `run` as the one the proxy's holds belong to, then waits for what it held to land. */
-async function holding<T>(run: () => Promise<T>): Promise<T> {
-  const timedOut = sleep(TIMEOUT_MS);
+/** Runs `run` (with a timeout of `timeoutMs`) as the one the proxy's holds belong to, then waits for what it held to land. */
+async function holding<T>(run: () => Promise<T>, timeoutMs = TIMEOUT_MS): Promise<T> {
+  const timedOut = sleep(timeoutMs);
   const answer = run();
   proxy.answered = Promise.allSettled([answer, timedOut]);
   try {
@@ -89,7 +91,7 @@ function startProxy(to: string): Promise<string> {
           .pop() ?? '';
       proxy.seen.push(target);
       const how = proxy.hold?.when(stageName(proxy.seen, target)) ? proxy.hold.how : undefined;
-      const wait = how ? held() : undefined;
+      const wait = how ? held(proxy.hold?.ms ?? HOLD_MS) : undefined;
       res.on('error', () => undefined);
       const pass = new Promise<void>((done) => {
         const forward = () => {
@@ -329,8 +331,10 @@ describe('a create whose every send of its transaction lands late', () => {
       await sleep(TRANSACT_TIMES_MAX_AGE_MS);
       proxy.seen = [];
       proxy.late = [];
-      proxy.hold = { when: (stage) => stage.startsWith('TransactWriteItems#'), how: 'request' };
-      const first = await holding(() => send('POST', path, body, headers, TIMEOUT_MS));
+      // A longer timeout than the forced runs': the create's reads before its transaction must
+      // fit on a loaded machine, or it answers rest_busy having sent nothing.
+      proxy.hold = { when: (stage) => stage.startsWith('TransactWriteItems#'), how: 'request', ms: LATE_TIMEOUT_MS + 1_000 };
+      const first = await holding(() => send('POST', path, body, headers, LATE_TIMEOUT_MS), LATE_TIMEOUT_MS);
       expect(first.status, `${path}: ${JSON.stringify(first.body)}`).toBe(503);
       expectUnknown(first);
       const retry = await send('POST', path, body, headers);
