@@ -360,3 +360,57 @@ export function renderReads(r: ReadsResults): string {
     ),
   ].join('\n');
 }
+
+/** What `npm run bench:changes` measured (bench/results/changes.json). */
+export interface ChangesResults {
+  generatedAt: string;
+  commit?: string;
+  dirty?: boolean;
+  machine?: { cpu: string; cores: number };
+  perPage: number;
+  sizes: { size: number; variants: { label: string; changes: number; requests: number; read: number }[] }[];
+}
+
+/** The table of `npm run bench:changes`: each page's requests and read units at each size. */
+export function renderChanges(r: ChangesResults): string {
+  const where = `${r.generatedAt.slice(0, 10)}, commit ${(r.commit ?? 'unknown').slice(0, 7)}${r.dirty ? ' (with uncommitted changes)' : ''}, ${r.machine ? `${r.machine.cores} × ${r.machine.cpu}` : 'machine unknown'}`;
+  const sizes = r.sizes.map((s) => k(s.size));
+  const labels = r.sizes[0]?.variants.map((v) => v.label) ?? [];
+  return [
+    `Run of ${where}; pages of ${r.perPage} changes; RCU = consumed read capacity units.`,
+    '',
+    `| page | requests ${sizes.join(' → ')} | ${sizes.map((s) => `RCU ${s}`).join(' | ')} |`,
+    `| --- | --- | ${sizes.map(() => '---').join(' | ')} |`,
+    ...labels.map((label, i) => `| ${label} | ${r.sizes.map((s) => s.variants[i]!.requests).join(' → ')} | ${r.sizes.map((s) => fmt(s.variants[i]!.read)).join(' | ')} |`),
+  ].join('\n');
+}
+
+/** What `npm run bench:webhooks` measured (bench/results/webhooks.json). */
+export interface WebhooksResults {
+  generatedAt: string;
+  commit?: string;
+  dirty?: boolean;
+  machine?: { cpu: string; cores: number };
+  changes: number;
+  concurrency: number;
+  burstSeconds: number;
+  allDeliveredSeconds: number;
+  resent: number;
+  endpoints: { name: string; answers: string; reached: number; deliveries: number; unverified: number }[];
+  latencyMs: { median: number; p95: number; max: number };
+  trickle: { changes: number; delivered: number; medianMs: number; maxMs: number };
+}
+
+/** The table of `npm run bench:webhooks`: what each endpoint got of the burst, and how soon. */
+export function renderWebhooks(r: WebhooksResults): string {
+  const where = `${r.generatedAt.slice(0, 10)}, commit ${(r.commit ?? 'unknown').slice(0, 7)}${r.dirty ? ' (with uncommitted changes)' : ''}, ${r.machine ? `${r.machine.cores} × ${r.machine.cpu}` : 'machine unknown'}`;
+  return [
+    `Run of ${where}; ${r.changes} creates, ${r.concurrency} at once, in ${r.burstSeconds} s (${r.resent} sent again after a 503); every change at every endpoint ${r.allDeliveredSeconds} s after the burst began.`,
+    '',
+    '| endpoint answers | changes reached | deliveries | signatures not verified |',
+    '| --- | --- | --- | --- |',
+    ...r.endpoints.map((e) => `| ${e.answers} | ${e.reached} of ${r.changes} | ${e.deliveries} | ${e.unverified} |`),
+    '',
+    `From a create's 201 to its delivery at the healthy endpoint, in the burst: median ${r.latencyMs.median} ms, p95 ${r.latencyMs.p95} ms, max ${r.latencyMs.max} ms; one change at a time after it (${r.trickle.delivered} of ${r.trickle.changes}): median ${r.trickle.medianMs} ms, max ${r.trickle.maxMs} ms.`,
+  ].join('\n');
+}

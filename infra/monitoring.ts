@@ -20,11 +20,12 @@ import { Construct } from 'constructs';
 import { WRITE_ACTIONS } from '#lib/contract/grants.js';
 import { METRICS, OPERATION_DIMENSION, stackMetricNamespace } from '#lib/observe/metric-names.js';
 import { FALLBACK_HANDLER } from '#lib/contract/operations.js';
-import { STREAM_CONSUMER } from '#lib/stream/functions.js';
+import { STREAM_CONSUMER, WEBHOOK_SENDER } from '#lib/stream/functions.js';
 import { INDEXES } from '#lib/store/table.js';
 import { moduleId, type ApiFunction } from './api-function.js';
 import type { StackSettings } from './settings.js';
 import type { ChangeStream } from './stream.js';
+import type { WebhookDelivery } from './webhooks.js';
 
 /**
  * The stream consumer's iterator age (how old the newest record it handled was) that alarms:
@@ -184,6 +185,8 @@ export interface MonitoringProps {
   table: dynamodb.TableV2;
   /** The table stream's consumer and its dead-letter queue. */
   stream: ChangeStream;
+  /** The webhook queue, its dead-letter queue and its sender. */
+  webhooks: WebhookDelivery;
   settings: StackSettings;
 }
 
@@ -226,6 +229,37 @@ export class Monitoring extends NestedStack {
     const table = tableMetrics(this.alarmFactory, props.table);
     this.tableAlarms(table);
     this.streamAlarms(streamMetrics(this.alarmFactory, props.stream));
+    this.webhookAlarms(webhookMetrics(this.alarmFactory, props.webhooks));
+  }
+
+  private webhookAlarms(w: WebhookMetrics): void {
+    const m = this.settings.monitoring;
+    const id = WEBHOOK_SENDER.id;
+    const atLeast = cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD;
+    this.alarm({
+      id: 'WebhookSenderErrors',
+      name: `${id}-errors`,
+      description: `The webhook sender failed ${m.errorCount} or more times itself (not a receiver's refusal: a crash, a timeout, the table); its log has the errors`,
+      metric: w.errors,
+      threshold: m.errorCount,
+      comparison: atLeast,
+    });
+    this.alarm({
+      id: 'WebhookGivenUp',
+      name: `${id}-given-up`,
+      description: "A webhook message was given up on after three days of retries: its subscription is marked failing, the message kept in the subscription's deliveries",
+      metric: w.givenUp,
+      threshold: 1,
+      comparison: atLeast,
+    });
+    this.alarm({
+      id: 'WebhookDeadLetters',
+      name: `${id}-dead-letters`,
+      description: 'Webhook messages the sender could not handle at all reached the dead-letter queue: they were neither delivered nor given up on',
+      metric: w.deadLetters,
+      threshold: 0,
+      comparison: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+    });
   }
 
   private alarm(spec: AlarmSpec): void {
@@ -299,6 +333,17 @@ export class Monitoring extends NestedStack {
 
 type TableMetrics = ReturnType<typeof tableMetrics>;
 type StreamMetrics = ReturnType<typeof streamMetrics>;
+type WebhookMetrics = ReturnType<typeof webhookMetrics>;
+
+function webhookMetrics(metrics: Metrics, webhooks: WebhookDelivery) {
+  const period = metrics.period;
+  const id = WEBHOOK_SENDER.id;
+  return {
+    givenUp: metrics.emf(id, METRICS.webhookGivenUp, 'Sum', 'given up'),
+    errors: webhooks.sender.function.metricErrors({ period, statistic: 'Sum', label: 'Lambda errors' }),
+    deadLetters: webhooks.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum', label: 'dead letters' }),
+  };
+}
 
 function tableMetrics(metrics: Metrics, table: dynamodb.TableV2) {
   const period = metrics.period;

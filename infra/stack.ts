@@ -24,6 +24,7 @@ import { operationGroups } from './operation-groups.js';
 import { OperationStack } from './operation-stack.js';
 import { readSettings, type StackSettings } from './settings.js';
 import { ChangeStream } from './stream.js';
+import { WebhookDelivery } from './webhooks.js';
 import { Cdn } from './cdn.js';
 import { acknowledgeGatewayAuthorization } from './gateway-authorization.js';
 
@@ -45,6 +46,7 @@ export class EventCalendarStack extends Stack {
   readonly functions = new Map<string, ApiFunction>();
   readonly fallback: ApiFunction;
   readonly changeStream: ChangeStream;
+  readonly webhooks: WebhookDelivery;
   readonly monitoring: Monitoring;
   /** One nested stack per group of operations. */
   readonly operationStacks: OperationStack[];
@@ -71,9 +73,10 @@ export class EventCalendarStack extends Stack {
     const { shared, environment } = this.environments(settings, passwordKey, auth);
     this.fallback = this.makeFallback(settings, environment);
     this.changeStream = new ChangeStream(this, 'ChangeStream', { table: this.table, environment: shared, logRetention: settings.logRetention });
+    this.webhooks = new WebhookDelivery(this, 'Webhooks', { table: this.table, environment: shared, logRetention: settings.logRetention, producer: this.changeStream.consumer });
 
     acknowledgeGatewayAuthorization(this.api, settings);
-    this.monitoring = new Monitoring(this, 'Monitoring', { fallback: this.fallback, table: this.table, stream: this.changeStream, settings });
+    this.monitoring = new Monitoring(this, 'Monitoring', { fallback: this.fallback, table: this.table, stream: this.changeStream, webhooks: this.webhooks, settings });
 
     // Each group of operations in a nested stack of its own, so that the parent holds the shared
     // parts and one resource per group, however many operations the table has.

@@ -19,6 +19,7 @@ import { ensureDevKeys, localAuthEnv, mintToken, type DevKeys } from '#lib/local
 import { ensureTable, JavaMissingError, startDynamoLocal, type DynamoLocal } from '#lib/local/dynamo.js';
 import { loadHandler, runLambda } from '#lib/local/gateway.js';
 import { installLocalBus } from '#lib/local/bus.js';
+import { installWebhookQueue } from '#lib/stream/webhook-queue.js';
 import { runFunction } from '#lib/local/stream.js';
 import { logFormat, terminalLogWriter } from '#lib/local/terminal-log.js';
 import { withLogWriter } from '#lib/observe/logger.js';
@@ -102,6 +103,13 @@ try {
   }
   // As npm start: the change feed on the local bus, shown on stderr (and in the server's feed file).
   installLocalBus({ log: (line) => console.error(line), ...(server ? { file: FEED_FILE } : {}) });
+  // Webhook messages a consumer batch queues, and a sender's retries, are shown rather than sent.
+  installWebhookQueue({
+    send: async (messages) => {
+      for (const m of messages) console.error(`webhook message queued (group ${m.groupId}): ${m.body}`);
+    },
+    retryAfter: async (_, seconds) => console.error(`webhook message to be retried in ${seconds} s`),
+  });
 
   if (server) {
     console.error(`# Data: the running server's (${server.url}, DynamoDB ${server.endpoint}, table ${server.table}, ${server.data}).`);

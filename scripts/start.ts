@@ -13,6 +13,7 @@ import { ensureTable, JavaMissingError, startDynamoLocal, type DynamoLocal } fro
 import { startGateway, type Gateway } from '#lib/local/gateway.js';
 import { installLocalBus } from '#lib/local/bus.js';
 import { startStreamPoller, type StreamPoller } from '#lib/local/stream.js';
+import { startLocalWebhookQueue, type LocalWebhookQueue } from '#lib/local/webhook-queue.js';
 import { logFormat, terminalLogWriter } from '#lib/local/terminal-log.js';
 import { createServer as createNetServer } from 'node:net';
 import { clearServerInfo, writeServerInfo } from '#lib/local/server-info.js';
@@ -57,6 +58,7 @@ const publicHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.incl
 let dynamo: DynamoLocal | undefined;
 let gateway: Gateway | undefined;
 let poller: StreamPoller | undefined;
+let webhooks: LocalWebhookQueue | undefined;
 let stopping = false;
 
 async function shutdown(code: number): Promise<never> {
@@ -66,6 +68,7 @@ async function shutdown(code: number): Promise<never> {
     clearServerInfo();
     await gateway?.close();
     await poller?.stop();
+    await webhooks?.stop();
     await dynamo?.stop();
     if (code === 0) console.log('Stopped.');
   } catch (err) {
@@ -109,6 +112,8 @@ try {
   process.env.TABLE_NAME ||= 'event-calendar';
   const siteUrlGiven = Boolean(process.env.SITE_URL);
   process.env.SITE_URL ||= `http://${publicHost}:${port}`;
+  // Webhooks may be sent to this machine (http://127.0.0.1…), so that developers can receive them.
+  process.env.WEBHOOK_LOCAL_TARGETS = '1';
   resetConfig();
 
   if (process.env.DYNAMODB_ENDPOINT) {
@@ -135,6 +140,8 @@ try {
     console.log(result.seeded ? `Seeded ${result.events} demo events.` : 'Demo data already loaded.');
   }
 
+  // The webhook queue and its sender, as SQS and its event source mapping run them on AWS.
+  webhooks = await startLocalWebhookQueue({ log: (line) => console.error(line) });
   // The stream consumer, as the event source mapping runs it on AWS.
   const bus = installLocalBus({ log: (line) => console.log(line), file: FEED_FILE });
   const format = values['log-json'] ? 'json' : logFormat();

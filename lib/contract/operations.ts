@@ -5,11 +5,13 @@ import { CREDENTIAL_READ, CREDENTIAL_UPDATE, READ_ACTIONS, WRITE_ACTIONS, type S
 import { appPasswordArgs, userArgs } from '#lib/contract/args/user.js';
 import type { Args } from './params.js';
 import { mlLanguage } from '#lib/contract/args/common.js';
+import { changeArgs } from '#lib/contract/args/changes.js';
 import { eventArgs } from '#lib/contract/args/event.js';
 import { organizerArgs, venueArgs } from '#lib/contract/args/place.js';
 import { categoryArgs, tagArgs } from '#lib/contract/args/term.js';
 import { wpCategoryArgs, wpTagArgs } from '#lib/contract/args/wp-term.js';
 import { wpEventArgs, wpOrganizerArgs, wpVenueArgs } from '#lib/contract/args/wp-post.js';
+import { webhookArgs } from '#lib/contract/args/webhook.js';
 import { tecEventArgs, tecOrganizerArgs, tecV1RootArgs, tecVenueArgs } from '#lib/contract/args/tec-v1.js';
 import { oneOf, str } from './params.js';
 import { config, isLang, LANGUAGES, REST_PREFIX, type Config, type Lang } from '#lib/runtime/config.js';
@@ -138,6 +140,7 @@ export const ARGS = {
   organizers: organizerArgs,
   categories: categoryArgs,
   tags: tagArgs,
+  changes: changeArgs,
   users: userArgs,
   appPasswords: { ...appPasswordArgs, introspect: appPasswordArgs.list },
   wpTags: wpTagArgs,
@@ -149,6 +152,7 @@ export const ARGS = {
   tecEvents: tecEventArgs,
   tecVenues: tecVenueArgs,
   tecOrganizers: tecOrganizerArgs,
+  webhooks: webhookArgs,
 } satisfies Record<string, Record<string, Args>>;
 
 type Table = typeof ARGS;
@@ -329,6 +333,18 @@ function itemRows(kind: ItemKind): Operation[] {
   ];
 }
 
+/** Webhook subscriptions: editors only (lib/logic/webhooks.ts). */
+function webhookRows(): Operation[] {
+  const base = '/webhooks';
+  return [
+    row('webhooks', 'list', ['GET'], base, 'read', 'List webhook subscriptions'),
+    row('webhooks', 'create', ['POST'], base, 'write', 'Subscribe a URL to signed change messages'),
+    row('webhooks', 'get', ['GET'], `${base}/{uuid}`, 'read', 'Read a webhook subscription'),
+    row('webhooks', 'delete', ['DELETE'], `${base}/{uuid}`, 'write', 'Delete a webhook subscription'),
+    row('webhooks', 'deliveries', ['GET'], `${base}/{uuid}/deliveries`, 'read', "List a webhook's recent delivery attempts"),
+  ];
+}
+
 export const OPERATIONS: readonly Operation[] = withOverrides([
   rowsOf('rest')('root', 'site', ['GET'], '/{lang}', 'read', 'REST API index: the site, its namespaces and routes'),
   row('root', 'index', ['GET'], '', 'read', 'Namespace index'),
@@ -338,6 +354,9 @@ export const OPERATIONS: readonly Operation[] = withOverrides([
   ...itemRows('organizers'),
   ...crudRows('categories', 'Permanently delete'),
   ...crudRows('tags', 'Permanently delete'),
+  // The change log of every kind above (lib/logic/changes.ts): what changed since a cursor.
+  row('changes', 'list', ['GET'], '/changes', 'read', 'List the changes since a cursor'),
+  ...webhookRows(),
   // As WordPress lists the namespaces: TEC's, its newer one, then WordPress's own.
   ...tecV1Rows(),
   ...wordPressRows(),

@@ -2,7 +2,7 @@
 // shapes and inputs, the responses and headers many operations share, and the security schemes.
 import { presentedExamples } from './record-samples.js';
 import { RECORDS, recordSchema, type SchemaDrift } from './record-schemas.js';
-import { errorSchema, namespaceIndexSchema, postList, restIndexSchema, termList } from './fixed-schemas.js';
+import { changeListSchema, errorSchema, namespaceIndexSchema, postList, restIndexSchema, termList } from './fixed-schemas.js';
 import { wpSchemas } from './wp-schemas.js';
 import { tecV1Schemas } from './tec-v1.js';
 import { SHARED_RESPONSES } from './shared-responses.js';
@@ -32,6 +32,7 @@ function buildComponents(): { value: Json; drift: SchemaDrift[] } {
     OrganizerList: postList('organizers', 'Organizer'),
     CategoryList: termList('categories'),
     TagList: termList('tags'),
+    ChangeList: changeListSchema,
     NamespaceIndex: namespaceIndexSchema,
     RestIndex: restIndexSchema,
     Error: errorSchema,

@@ -43,6 +43,8 @@ const PATH_EXAMPLES: Record<string, unknown> = {
   'tecVenues.id': DEMO_RECORDS.venue.id,
   'tecOrganizers.id': DEMO_RECORDS.organizer.id,
   user: 'me',
+  // No demo webhook exists: its reads answer 404 (rest_webhook_not_found).
+  'webhooks.uuid': '7d1c0f3e-2a4b-4c5d-8e6f-9a0b1c2d3e4f',
   uuid: DEMO_RECORDS.appPassword.uuid,
 };
 
@@ -63,6 +65,8 @@ const BODY_EXAMPLES: Record<string, unknown> = {
   'wpCategories.name': 'Concerts in the park',
   'wpTags.name': 'Bring a cushion',
   'appPasswords.name': 'Calendar sync',
+  'webhooks.url': 'https://example.com/webhooks/calendar',
+  'webhooks.events': ['event.*', 'venue.updated'],
   'tecEvents.title': 'Picnic by the Lake',
   'tecEvents.start_date': '2030-06-02 12:00:00',
   'tecEvents.end_date': '2030-06-02 15:00:00',

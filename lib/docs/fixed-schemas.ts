@@ -42,6 +42,38 @@ export function termList(key: string): Json {
   };
 }
 
+/** GET /changes (lib/logic/changes.ts): a page of the change log. */
+export const changeListSchema: Json = {
+  type: 'object',
+  description: 'The changes after the cursor, in the order of the change log, each record once, with its latest change; `more`: call again with `next` at once.',
+  properties: {
+    changes: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          type: { type: 'string', enum: ['event', 'venue', 'organizer', 'category', 'tag'] },
+          id: { type: 'integer', minimum: 1 },
+          action: {
+            type: 'string',
+            enum: ['create', 'update', 'trash', 'restore', 'delete'],
+            description: 'The latest change; `delete` also when the record is no longer visible to the caller',
+          },
+          modified_utc: { type: 'string', description: 'When the change was committed, in UTC (Y-m-d H:i:s)' },
+          record: {
+            anyOf: [ref('Event'), ref('Venue'), ref('Organizer'), ref('Term')],
+            description: 'The record as GET by id answers it to this caller now; absent when it is gone, trashed or hidden from the caller',
+          },
+        },
+        required: ['type', 'id', 'action', 'modified_utc'],
+      },
+    },
+    next: { type: 'string', description: 'The cursor to send as `since` next' },
+    more: { type: 'boolean', description: 'Whether more changes follow at once' },
+  },
+  required: ['changes', 'next', 'more'],
+};
+
 export const links: Json = { type: 'array', items: { type: 'object', properties: { href: url }, required: ['href'] } };
 const METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const methodList: Json = { type: 'array', items: { type: 'string', enum: METHODS } };

@@ -4,7 +4,7 @@ import { TEC_V1_ACKNOWLEDGEMENT, type Operation } from '#lib/contract/operations
 import { argSchema, type ArgDoc } from '#lib/contract/arg-docs.js';
 import type { Json } from './json-schema.js';
 import { pathExample } from './examples.js';
-import { operationTraits, RESOURCES } from './responses.js';
+import { LOGS, operationTraits, RESOURCES } from './responses.js';
 
 export const PATH_FALLBACK: ArgDoc = { type: 'string', description: 'A path segment' };
 /** What WordPress's routes take for their path variables, beyond "one segment". */
@@ -41,7 +41,7 @@ const ACKNOWLEDGEMENT: Json = {
 };
 
 function conditionHeaders(op: Operation): Json[] {
-  if (op.api !== 'tec' || !RESOURCES[op.id.split('.')[0]!]) return [];
+  if (op.api !== 'tec' || !(RESOURCES[op.id.split('.')[0]!] || LOGS[op.id.split('.')[0]!])) return [];
   const t = operationTraits(op);
   const header = (name: string, description: string): Json => ({ name, in: 'header', required: false, description, schema: { type: 'string' } });
   if (!t.write) return [header('If-None-Match', 'An ETag of an earlier answer: 304 with no body while the answer is unchanged.')];

@@ -218,9 +218,11 @@ export function presentedExamples(): Record<string, Json[]> {
   const event = asJson(presentEvent(s.event, s.linked, true));
   const listed = asJson(presentEvent(s.event, s.linked, false));
   const bare = asJson(presentEvent(s.bareEvent, s.none, false));
+  // An event of a series: the same, with the series' rules and its first event.
+  const occurrence = asJson(presentEvent({ ...s.event, recurrence: ['RRULE:FREQ=WEEKLY;COUNT=10'], seriesId: s.event.id - 1 }, s.linked, false));
   const nested = [...(event.categories as Json[]), ...(event.tags as Json[])];
   return {
-    Event: [event, listed, bare, asJson(redact(listed))],
+    Event: [event, listed, bare, asJson(redact(listed)), occurrence],
     // TEC leaves out venue and organizer fields that are "0" (array_filter), a name or slug included.
     Venue: [asJson(presentVenue(s.venue, true)), asJson(presentVenue(s.venue)), asJson(presentVenue(s.bareVenue)), asJson(presentVenue({ ...s.bareVenue, title: '0', slug: '0' }))],
     Organizer: [

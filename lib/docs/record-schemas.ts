@@ -82,6 +82,8 @@ export const RECORDS: Record<string, RecordDoc> = {
       organizer: 'The organizers, always a list',
       custom_fields: 'Additional fields; always empty',
       json_ld: 'The schema.org Event description (single reads only)',
+      recurrence: "Only on events of a series (an addition to TEC): the series' RFC 5545 lines (RRULE, RDATE, EXDATE), the same on every event of it",
+      series_id: "Only on events of a series (an addition to TEC): the ID of the series' first event, the one its create answered",
     },
     overrides: {
       status: statusSchema,
@@ -97,6 +99,7 @@ export const RECORDS: Record<string, RecordDoc> = {
       organizer: { type: 'array', items: ref('Organizer') },
       json_ld: jsonLd('Event'),
       lang: langSchema,
+      recurrence: { type: 'array', items: { type: 'string' } },
     },
   },
   Venue: {

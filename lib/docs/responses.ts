@@ -6,6 +6,7 @@ import { components } from './components.js';
 import { content, fail, ok, shared, VALIDATOR_HEADERS } from './shared-responses.js';
 import { wpResponses } from './wp-responses.js';
 import { tecV1Responses } from './tec-v1.js';
+import { webhookResponses } from './webhook-responses.js';
 
 // --- responses -------------------------------------------------------------------------------------
 // Every operation declares the status codes it can answer, each error with WordPress's envelope
@@ -35,6 +36,9 @@ export const RESOURCES: Record<string, ResourceDoc> = {
   categories: { schema: 'Term', list: 'CategoryList', one: 'category' },
   tags: { schema: 'Term', list: 'TagList', one: 'tag' },
 };
+
+/** Reads of the change log: no records of their own, but tagged answers, and cursors that expire. */
+export const LOGS: Record<string, string> = { changes: 'ChangeList' };
 
 /** What a TEC operation's status codes follow from (see the top of this section). */
 export interface OperationTraits {
@@ -73,7 +77,9 @@ export function operationTraits(op: Operation): OperationTraits {
 export function responses(op: Operation): Record<string, Json> {
   if (op.api === 'wp') return wpResponses(op);
   // TEC's newer namespace: its own codes and shapes, its records as TecV1Event and the like.
-  if (op.api === 'tecV1') return tecV1Responses(op, (name) => ref(`TecV1${name}`), ref('Error'));
+  if (op.api === 'tecV1') return { ...edgeRefusals(op), ...tecV1Responses(op, (name) => ref(`TecV1${name}`), ref('Error')) };
+  // Webhook subscriptions: this API's own, not TEC's records.
+  if (op.id.startsWith('webhooks.')) return webhookResponses(op);
   const t = operationTraits(op);
   const [kind = '', name = ''] = op.id.split('.');
   // Numeric keys: an object lists them in ascending order, whichever part adds them.
@@ -82,13 +88,27 @@ export function responses(op: Operation): Record<string, Json> {
 
 type Traits = ReturnType<typeof operationTraits>;
 
+/**
+ * What this API's edge answers on tec/v1's routes where TEC's own document lists nothing: a bad
+ * token (401, on every route), and a body too large or of another type (413, 415).
+ */
+function edgeRefusals(op: Operation): Record<string, Json> {
+  return {
+    401: shared(op.access === 'write' ? 'Unauthorized' : 'BadToken'),
+    ...(op.methods.some((m) => m !== 'GET') ? { 413: shared('PayloadTooLarge'), 415: shared('UnsupportedMediaType') } : {}),
+  };
+}
+
 /** The answers of an operation that works, and its 304. */
 function successes(op: Operation, t: Traits, kind: string, name: string): Record<string, Json> {
   const r = RESOURCES[kind];
   const out: Record<string, Json> = {};
 
   // Success.
-  if (!r) {
+  if (LOGS[kind]) {
+    out[200] = { ...ok('The changes after the cursor; without one, none and a cursor for now', ref(LOGS[kind])), headers: VALIDATOR_HEADERS };
+    out[304] = { description: 'The If-None-Match tag is the current one: no body', headers: VALIDATOR_HEADERS };
+  } else if (!r) {
     out[200] =
       name === 'index'
         ? ok('The routes of this namespace and their arguments', ref('NamespaceIndex'))
@@ -147,7 +167,7 @@ function failures(op: Operation, t: Traits, kind: string): Record<string, Json> 
   out[400] = fail(
     t.write
       ? `A required parameter is missing (rest_missing_callback_param), a parameter is invalid (rest_invalid_param, term_exists, invalid-linked-post-id, could-not-create-venue…)${unknownRecord}, or the body is not valid JSON (rest_invalid_json)`
-      : `A parameter is invalid (rest_invalid_param)${unknownRecord}`,
+      : `A parameter is invalid (rest_invalid_param${LOGS[kind] ? ', also a since that is no cursor' : ''})${unknownRecord}`,
   );
   out[401] = shared(t.write ? 'Unauthorized' : 'BadToken');
 
@@ -177,6 +197,7 @@ function failures(op: Operation, t: Traits, kind: string): Record<string, Json> 
       : shared('Conflict');
   if (t.write && t.pathVar && r) out[412] = fail('If-Match names another revision of the record: it was changed since it was read; nothing was written (rest_precondition_failed)');
   if (op.idempotent) out[422] = fail('This Idempotency-Key was used for another request by the same caller within 24 hours (rest_idempotency_key_reused)');
+  if (LOGS[kind]) out[410] = fail('The cursor is older than the change log keeps, or was not made by this API for this language: list everything again (rest_cursor_expired)');
   if (t.trashes) out[410] = fail(`The ${one} is already in the trash (${one}-is-in-trash)`);
   if (t.body) {
     out[413] = shared('PayloadTooLarge');

@@ -127,7 +127,16 @@ export interface DynamoLocalOptions {
   wait?: boolean;
   /** Readiness timeout; default startTimeoutMs() (DYNAMODB_START_TIMEOUT_MS, else 90 s). */
   timeoutMs?: number;
+  /**
+   * For an instance that serves a few thousand requests and stops: the JVM compiles with its
+   * client compiler alone and collects with the serial collector. Measured on a fresh instance's
+   * first 16,000 requests, 47 s of its CPU against 74 s; over a long run the default compilers win.
+   */
+  shortLived?: boolean;
 }
+
+/** The JVM options of a short-lived instance (DynamoLocalOptions.shortLived). */
+const SHORT_LIVED_JVM = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'];
 
 export interface DynamoLocal {
   /** `http://127.0.0.1:<port>` */
@@ -157,11 +166,11 @@ function dynamoLocalDir(): string {
  * Runs DynamoDB Local through LoopbackDynamoDB.java, which binds it to 127.0.0.1: its own entry
  * point (`java -jar DynamoDBLocal.jar`) listens on every interface and has no option to change that.
  */
-function spawnLoopback(args: string[]): ChildProcess {
+function spawnLoopback(args: string[], jvm: string[] = []): ChildProcess {
   const dir = dynamoLocalDir();
   const launcher = fileURLToPath(new URL('LoopbackDynamoDB.java', import.meta.url));
   const classPath = [join(dir, 'DynamoDBLocal.jar'), join(dir, 'DynamoDBLocal_lib', '*')].join(process.platform === 'win32' ? ';' : ':');
-  return spawn('java', [`-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, '-cp', classPath, launcher, ...args], { cwd: dir, stdio: 'pipe' });
+  return spawn('java', [...jvm, `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, '-cp', classPath, launcher, ...args], { cwd: dir, stdio: 'pipe' });
 }
 
 /**
@@ -176,7 +185,10 @@ export async function startDynamoLocal(opts: DynamoLocalOptions = {}): Promise<D
   if (path) mkdirSync(path, { recursive: true });
   const endpoint = `http://127.0.0.1:${port}`;
 
-  const child: ChildProcess = spawnLoopback(['-port', String(port), ...(path ? ['-dbPath', path] : ['-inMemory']), '-sharedDb', '-disableTelemetry']);
+  const child: ChildProcess = spawnLoopback(
+    ['-port', String(port), ...(path ? ['-dbPath', path] : ['-inMemory']), '-sharedDb', '-disableTelemetry'],
+    opts.shortLived ? SHORT_LIVED_JVM : [],
+  );
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString('utf8')).slice(-4000);

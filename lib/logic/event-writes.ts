@@ -14,7 +14,7 @@ import { bucketUpdate, countAdd, linkedCheck, recordUpdate, sameIndexState, type
 import { durationClass, eventSeconds } from '#lib/store/durations.js';
 import { bucketOf, keys, listKeys } from '#lib/store/keys.js';
 import { recentWrites } from '#lib/store/recent-writes.js';
-import type { EventItem, LinkItem } from '#lib/store/items.js';
+import type { EventItem, LinkItem, SeriesMemberItem } from '#lib/store/items.js';
 import { RECORD_SHARDS, shardKey, type Split } from '#lib/store/record-shards.js';
 import { readCards } from './cards.js';
 import { indexed } from './common.js';
@@ -216,7 +216,7 @@ export function eventWrites(old: EventItem | undefined, next: EventItem | undefi
 }
 
 /** The record itself, its slug guard and its index items. */
-function recordWrites({ old, next, items, tableName }: Building): void {
+function recordWrites({ old, next, items, tableName, expect }: Building): void {
   if (next) items.push(old ? recordUpdate(old, indexed(next)) : put(indexed(next)));
   else if (old) items.push({ Delete: { TableName: tableName, Key: keys.post(old.id), ...sameIndexState(old) } });
 
@@ -234,7 +234,28 @@ function recordWrites({ old, next, items, tableName }: Building): void {
     if (!prev || JSON.stringify(prev) !== JSON.stringify(item)) items.push(put(item, null));
   }
   for (const [id, item] of before) if (!after.has(id)) items.push(del({ pk: item.pk, sk: item.sk }));
+
+  // Its series' member item: a trashed event keeps it (a delete by scope finds it); a deleted one
+  // leaves it as a tombstone, which a later create of the same event (a chunk of occurrences
+  // written again, lib/logic/series.ts) finds: a deleted occurrence is never written again.
+  const wasMember = seriesMember(old);
+  const isMember = seriesMember(next);
+  if (isMember && !wasMember) expect(() => new OccurrenceGone(isMember.eventId), put(isMember));
+  else if (isMember && JSON.stringify(wasMember) !== JSON.stringify(isMember)) items.push(put(isMember, null));
+  if (wasMember && !next) items.push(put({ ...wasMember, gone: true }, null));
+  else if (wasMember && wasMember.pk !== isMember?.pk) items.push(del({ pk: wasMember.pk, sk: wasMember.sk }));
 }
+
+/** A create of an event of a series that was deleted (its member item is a tombstone). */
+export class OccurrenceGone extends Error {
+  constructor(readonly id: number) {
+    super(`Event ${id} of a series was deleted; it is not written again`);
+  }
+}
+
+/** The item of `e` in its series' partition, when it is an event of a series. */
+const seriesMember = (e: EventItem | undefined): SeriesMemberItem | undefined =>
+  e?.seriesId === undefined ? undefined : { ...keys.seriesMember(e.seriesId, e.id), eventId: e.id, utcStart: e.utcStart };
 
 /** Term counts, and a check that each newly linked term still exists. Bumping `version` makes a concurrent whole-record term update retry. */
 function termLinks({ old, next, created, target, expect }: Building): void {

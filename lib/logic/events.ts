@@ -17,34 +17,34 @@ import type { RequestContext } from '#lib/contract/request.js';
 type EventCreate = RequestContext<ArgsOf<'events.create'>>;
 type EventUpdate = RequestContext<ArgsOf<'events.update'>>;
 /** An event payload's fields as validated (all optional, as in an update), with the status the caller may set. */
-type EventFields = Omit<Params<ArgsOf<'events.update'>>, 'status'> & { status?: string };
+type EventFields = Omit<Params<ArgsOf<'events.update'>>, 'status' | 'scope'> & { status?: string };
+/** A write whose links are resolved: a create's or an update's. */
+type LinkWrite = Omit<EventUpdate, 'params'> & { params: EventFields };
 import { presentEvent } from '#lib/present/present.js';
 import { eventArgs } from '#lib/contract/args/event.js';
 import { organizerWriteArgs, venueWriteArgs } from '#lib/contract/args/place.js';
 import { slugify } from '#lib/domain/slug.js';
-import { batchGet, type Found, getItem, keyOf, type ItemKey } from '#lib/store/reads.js';
+import { batchGet, type Found, getItem, type ItemKey } from '#lib/store/reads.js';
 import { updateEventFields, type RecordOnlyWrite } from '#lib/store/event-fields.js';
-import { foundInRace, SlugTaken, transact, TransactionConflicted, type TransactItem } from '#lib/store/transactions.js';
-import { splitAll, splitOf, splitsSettled, type Split } from '#lib/store/record-shards.js';
+import { foundInRace, SlugTaken } from '#lib/store/transactions.js';
+import { splitOf, splitsSettled } from '#lib/store/record-shards.js';
 import { withRetry } from '#lib/store/retry.js';
-import type { CreateId } from '#lib/store/create-ids.js';
 import type { ImportedRecord } from '#lib/contract/imported.js';
-import { freeSlug, idAndSlug } from '#lib/store/slugs.js';
+import { freeSlug } from '#lib/store/slugs.js';
 import { keys, type Taxonomy } from '#lib/store/keys.js';
 import { noteRecentWrite } from '#lib/store/recent-writes.js';
-import { ofKind, type AnyPost, type EventItem, type IdPointer, type OrganizerItem, type TermItem, type VenueItem } from '#lib/store/items.js';
-import { checked, writeChecked, type Checked } from '#lib/store/precondition.js';
-import { addTermBytes, durationBound, itemBytes } from '#lib/store/stats.js';
-import { eventSeconds } from '#lib/store/durations.js';
-import { cardsFor, refreshCards, REQUEST_FAN_OUT } from './cards.js';
-import { logger } from '#lib/observe/log.js';
-import { authorOf, keptText, loadLinked, modifiedNow, newId, ownImported, publicationDates } from './common.js';
-import { bucketSpread, eventTransaction, MAX_BUCKET_SHARDS, type TransactionLinks } from './event-writes.js';
-import { requireFewerThanItems, requireRoom } from './event-room.js';
+import { ofKind, type AnyPost, type EventItem, type IdPointer, type SeriesEdit, type TermItem } from '#lib/store/items.js';
+import { checked, type Checked } from '#lib/store/precondition.js';
+import { cardsFor } from './cards.js';
+import { authorOf, keptText, loadLinked, modifiedNow, ownImported, publicationDates } from './common.js';
+import { requireFewerThanItems } from './event-room.js';
 import { newPlace, type PlaceFields } from './places.js';
 import { findPost } from './post-reads.js';
-import { newTermItem, termWrites } from './term-items.js';
-import { waitAll } from '#lib/runtime/settle.js';
+import { newTermItem } from './term-items.js';
+import { commit, insertEvent, type Resolved } from './event-commit.js';
+import { keptSeries, startSeries } from './series-rules.js';
+import { editSeries } from './series-scope.js';
+import { requireSeriesWrite } from './posts.js';
 
 /**
  * Splits a link parameter into its items; undefined keeps the current links, [] clears them. How
@@ -65,23 +65,6 @@ const asId = (v: unknown): number | undefined =>
         ? asId((v as { id: unknown }).id)
         : undefined;
 
-interface Resolved {
-  venues?: number[];
-  organizers?: number[];
-  categories?: number[];
-  tags?: number[];
-  /** Venues and organizers read or created by this write, for the event's cards. */
-  places: Map<number, VenueItem | OrganizerItem>;
-  /** Records created by this write (inline venues, organizers, new terms). */
-  writes: TransactItem[];
-  created: Set<string>;
-  /** Existing venues and organizers this write saves fields onto (their records are in `writes`). */
-  edited: (VenueItem | OrganizerItem)[];
-  newTerms: TermItem[];
-  /** Linked records read that are split (lib/store/record-shards.ts): partition key → how. */
-  split: Map<string, Split>;
-}
-
 type LinkLists = { venue?: unknown[]; organizer?: unknown[]; categories?: unknown[]; tags?: unknown[] };
 const TAXONOMY: Record<'categories' | 'tags', Taxonomy> = { categories: 'category', tags: 'tag' };
 
@@ -90,7 +73,7 @@ const TAXONOMY: Record<'categories' | 'tags', Taxonomy> = { categories: 'categor
 type LinkRead = AnyPost | TermItem | IdPointer;
 
 interface Resolving {
-  ctx: EventUpdate;
+  ctx: LinkWrite;
   lists: LinkLists;
   found: Found<LinkRead>;
   out: Resolved;
@@ -103,7 +86,7 @@ interface Resolving {
  * right kind; inline objects create venues and organizers; term slugs and names resolve in the
  * request language, and unknown names create terms.
  */
-async function resolveLinks(ctx: EventUpdate, author: number, attempt: number): Promise<Resolved> {
+async function resolveLinks(ctx: LinkWrite, author: number, attempt: number): Promise<Resolved> {
   const p = ctx.params;
   const lists: LinkLists = { venue: items(p.venue), organizer: items(p.organizer), categories: items(p.categories), tags: items(p.tags) };
   requireFewerThanItems(lists);
@@ -289,6 +272,7 @@ function eventFrom(
     categories: links.categories ?? old?.categories ?? [],
     tags: links.tags ?? old?.tags ?? [],
     parent: old?.parent ?? 0,
+    ...keptSeries(old),
   };
   event.cards = cardsFor(event, links.places, old?.cards);
   if (hidden) event.hidden = true;
@@ -297,51 +281,6 @@ function eventFrom(
   if (password) event.password = password;
   return event;
 }
-
-/**
- * Writes the event and everything created with it in one transaction; an update's carries the
- * version `check` names (If-Match), on every attempt. Retries spread their counts (bucketSpread).
- */
-async function commit(old: EventItem | undefined, next: EventItem, links: Resolved, check: Checked | undefined, attempt: number): Promise<void> {
-  const bound = await durationBound(next.lang, eventSeconds(next));
-  // A split record is one that writes meet on: spread as wide as it is split, at once.
-  const spread = links.split.size ? MAX_BUCKET_SHARDS : bucketSpread(attempt);
-  // The terms this write creates are created when linked (all of them, unless it holds too many links to fit).
-  const linksFor = (e: EventItem): TransactionLinks => {
-    const linked = new Set([...e.categories, ...e.tags]);
-    const terms = links.newTerms.filter((t) => linked.has(t.id));
-    return {
-      extra: [...links.writes, ...terms.flatMap((t) => termWrites({ ...t, count: e.status === 'publish' ? 1 : 0 }))],
-      created: links.created,
-      bound,
-      spread,
-      split: links.split,
-    };
-  };
-  requireRoom(old, next, linksFor, config().tableName);
-  const tx = eventTransaction(old, next, config().tableName, linksFor(next));
-  try {
-    await writeChecked(tx.items, check, () => transact(tx.items, (i) => tx.meaning.get(i)?.()));
-  } catch (err) {
-    // Writes kept meeting on a linked record: split it, so that the retry (and every later write
-    // that links it) names one of its shards instead.
-    if (err instanceof TransactionConflicted) await splitAll(err.items.filter((k) => linkedRecord(k, next)));
-    throw err;
-  }
-  // Other events that link a venue or organizer this write saved fields onto show them too (as
-  // after its edit); what fails here, the stream consumer completes: the write itself stands.
-  for (const place of links.edited)
-    await refreshCards(place, REQUEST_FAN_OUT).catch((err: unknown) => logger.warn({ message: 'Card refresh after a saved match failed', id: place.id, err: String(err) }));
-  if (links.newTerms.length)
-    await addTermBytes(
-      next.lang,
-      links.newTerms.reduce((n, t) => n + itemBytes(t), 0),
-    );
-}
-
-/** Whether `key` is the record of a venue, organizer or term `e` links. */
-const linkedRecord = (key: { pk: string; sk: string }, e: EventItem) =>
-  [...e.venues, ...e.organizers].some((id) => keyOf(keys.post(id)) === keyOf(key)) || [...e.categories, ...e.tags].some((id) => keyOf(keys.term(id)) === keyOf(key));
 
 async function respond(status: number, e: EventItem): Promise<Reply> {
   return recordReply(status, presentEvent(e, await loadLinked([e]), false), e);
@@ -352,34 +291,18 @@ export async function createEvent(ctx: EventCreate): Promise<Reply> {
   await checkAuthor(ctx);
   const author = await authorOf(ctx);
   const params = { ...ctx.params, status: scaleStatus(ctx.principal, ctx.params.status, undefined) };
-  // One id for every attempt: an attempt that lost a race wrote nothing, so its id is still free.
-  // Taken within the first attempt, so that a request that never starts one takes none.
-  // A retry of a create with its Idempotency-Key takes the id of the first try (createId), and
-  // answers with its event when that try landed after all.
-  let allocated: Promise<CreateId> | undefined;
-  const event = await withRetry(async (attempt) => {
-    const title = ctx.params.title;
-    const taking = (allocated ??= newId(ctx, 'post'));
-    // The links, the id and the slug are read at once. After a lost slug race the slug takes a
-    // ticket from the wanted slug's counter (freeSlug).
-    const [links, [id, slug], stored] = await waitAll([
-      resolveLinks(ctx, author, attempt),
-      idAndSlug(
-        taking.then((c) => c.id),
-        'event',
-        ctx.lang,
-        // A slug with nothing usable in it falls back to the title's, as wp_insert_post() does.
-        slugify(ctx.params.slug ?? '') || slugify(title),
-        attempt,
-        ctx.imported?.slug,
-      ),
-      taking.then(async (c) => (c.retried ? ofKind(await getItem(keys.post(c.id)), 'event') : undefined)),
-    ]);
-    if (stored) return stored;
-    const next = eventFrom(params, { id, lang: ctx.lang, slug, author, now: ctx.now, imported: ctx.imported }, links);
-    await commit(undefined, next, links, undefined, attempt);
-    return next;
-  });
+  // A slug with nothing usable in it falls back to the title's, as wp_insert_post() does.
+  const wanted = slugify(ctx.params.slug ?? '') || slugify(ctx.params.title);
+  const event = await insertEvent(
+    ctx,
+    wanted,
+    (attempt) => resolveLinks(ctx, author, attempt),
+    (id, slug, links) => {
+      const next = eventFrom(params, { id, lang: ctx.lang, slug, author, now: ctx.now, imported: ctx.imported }, links);
+      // A recurring event is its series' first occurrence; the stream consumer writes the others.
+      return ctx.params.recurrence === undefined ? next : startSeries(next, ctx.params.recurrence, ctx.now);
+    },
+  );
   return respond(201, event);
 }
 
@@ -436,12 +359,68 @@ async function updateFields(ctx: EventUpdate, found: EventItem, check: Checked |
  */
 const PATCH_RETRY = { baseMs: 25, capMs: 1_000 };
 
+/**
+ * The attributes of an event that an edit by scope all writes to every event of its series, by
+ * parameter: all but its dates, zone, slug and rules (lib/logic/series-scope.ts).
+ */
+const SERIES_WIDE = {
+  ...RECORD_ONLY,
+  status: 'status',
+  author: 'author',
+  featured: 'featured',
+  hide_from_listings: 'hidden',
+  venue: 'venues',
+  organizer: 'organizers',
+  categories: 'categories',
+  tags: 'tags',
+} as const satisfies Record<string, keyof EventItem>;
+
+/** The edit by scope all of the fields `params` sends, as `written` (the event they were sent to) took them. */
+function seriesEdit(params: EventUpdate['params'], written: EventItem): SeriesEdit {
+  const edit: SeriesEdit = { set: {}, remove: [], from: written.id, at: written.modified_utc };
+  for (const param of Object.keys(SERIES_WIDE) as (keyof typeof SERIES_WIDE)[]) {
+    if (params[param] === undefined) continue;
+    const attribute = SERIES_WIDE[param];
+    if (written[attribute] === undefined) edit.remove.push(attribute);
+    else Object.assign(edit.set, { [attribute]: written[attribute] });
+  }
+  return edit;
+}
+
+/**
+ * An event that an update gives rules: a single event becomes the first of a series (the stream
+ * consumer writes the others). An event of a series keeps the rules it has.
+ */
+function recurring(e: EventItem, lines: string[] | string, now: Date): EventItem {
+  if (e.seriesId !== undefined) {
+    throw invalidParam(
+      'recurrence',
+      `recurrence: event ${e.id} is part of the series of event ${e.seriesId}, whose rules are set when it is created; delete the series' events to give them new rules.`,
+    );
+  }
+  return startSeries(e, lines, now);
+}
+
 export async function updateEvent(ctx: EventUpdate): Promise<Reply> {
   requireRole(ctx.principal, 'contributor');
   const found = await findPost(ctx, 'event');
   const check = checked(ctx.ifMatch, found);
   await requireWrite(ctx, found);
   await checkAuthor(ctx);
+  // An event of no series is its own whole series: `all` and `following` write it alone.
+  const seriesId = ctx.params.scope === 'all' ? found.seriesId : undefined;
+  if (ctx.params.scope === 'following' && found.seriesId !== undefined) {
+    throw invalidParam('scope', 'scope following is not supported for edits: send this (the event alone) or all (every event of its series).');
+  }
+  if (seriesId !== undefined) await requireSeriesWrite(ctx, seriesId);
+  const event = await writeEvent(ctx, found, check);
+  const edit = seriesId === undefined ? undefined : seriesEdit(ctx.params, event);
+  if (edit && (Object.keys(edit.set).length || edit.remove.length)) await editSeries(seriesId!, edit);
+  return respond(200, event);
+}
+
+/** The update of `found` by the fields `ctx` sends. */
+async function writeEvent(ctx: EventUpdate, found: EventItem, check: Checked | undefined): Promise<EventItem> {
   // On the by-slug route the path names the event; a `slug` in the body renames it.
   let wantedSlug = ctx.params.slug;
   const rename = ctx.path.slug !== undefined ? eventArgs.updateBySlug.slug.inBody : undefined;
@@ -451,14 +430,14 @@ export async function updateEvent(ctx: EventUpdate): Promise<Reply> {
     wantedSlug = r.data;
   }
   const statusOf = (old: EventItem) => (old.status === 'trash' && ctx.params.status === undefined ? 'trash' : scaleStatus(ctx.principal!, ctx.params.status, old.status));
-  const recordOnly = wantedSlug === undefined && statusOf(found) === found.status && Object.keys(ctx.params).every((k) => k in RECORD_ONLY || k === 'ml_language');
+  const recordOnly = wantedSlug === undefined && statusOf(found) === found.status && Object.keys(ctx.params).every((k) => k in RECORD_ONLY || k === 'ml_language' || k === 'scope');
   if (recordOnly) {
     // A searched field changes: searches read the record until the consumer has indexed it. Noted
     // before the update, so that no answer (an error included) comes after an update searches miss;
     // a note whose update did not land only makes searches read that record until it expires.
     if (['title', 'description', 'excerpt'].some((k) => k in ctx.params)) await noteRecentWrite({ ...found, version: found.version + 1 });
     const updated = await updateFields(ctx, found, check);
-    if (updated) return respond(200, updated);
+    if (updated) return updated;
   }
   const author = await authorOf(ctx, found.author);
   let slugRaces = 0;
@@ -467,7 +446,7 @@ export async function updateEvent(ctx: EventUpdate): Promise<Reply> {
   // never another writer's changes (the last writer wins per field). The links are resolved
   // before the read, so that the time between the read and the commit is as short as it can be.
   let links: Resolved | undefined;
-  const event = await withRetry(async (attempt, previous) => {
+  return withRetry(async (attempt, previous) => {
     if (previous instanceof SlugTaken) slugRaces++;
     // After a race lost on the event's own record, the links still hold (a link that changed
     // fails its own condition) and the failed condition returned the record as it is now: the
@@ -483,9 +462,9 @@ export async function updateEvent(ctx: EventUpdate): Promise<Reply> {
       // Leaving the trash takes the original slug back (or the next free one), as venues do.
       slug = await freeSlug('event', old.lang, slugify(wantedSlug ?? old.slug.replace(/__trashed$/, '')) || String(old.id), old.id, slugRaces + 1);
     }
-    const next = eventFrom({ ...ctx.params, status: statusOf(old) }, { id: old.id, lang: old.lang, slug, author, now: ctx.now, old, imported: ctx.imported }, links);
+    const edited = eventFrom({ ...ctx.params, status: statusOf(old) }, { id: old.id, lang: old.lang, slug, author, now: ctx.now, old, imported: ctx.imported }, links);
+    const next = ctx.params.recurrence === undefined ? edited : recurring(edited, ctx.params.recurrence, ctx.now);
     await commit(old, next, links, check, attempt);
     return next;
   }, PATCH_RETRY);
-  return respond(200, event);
 }

@@ -17,9 +17,10 @@ import { REQUEST_FAN_OUT } from './cards.js';
 import { eventTransaction } from './event-writes.js';
 import { findPost, presentPost } from './post-reads.js';
 import { unlinkPlace } from './unlink.js';
+import { deleteSeries, type Scope } from './series-scope.js';
 
 /** DELETE: trash (200, then 410 on a second try) or, with `force`, delete permanently. */
-export async function deletePost(ctx: RequestWith<{ force: boolean; password?: string }>, kind: PostKind): Promise<Reply> {
+export async function deletePost(ctx: RequestWith<{ force: boolean; password?: string; scope?: Scope }>, kind: PostKind): Promise<Reply> {
   requireRole(ctx.principal, 'contributor');
   const force = ctx.params.force;
   if (force && !isEditor(ctx.principal)) throw forbidden(true);
@@ -32,6 +33,13 @@ export async function deletePost(ctx: RequestWith<{ force: boolean; password?: s
   const table = config().tableName;
 
   if (kind === 'event') {
+    // An event of no series is its own whole series: `following` and `all` take it alone.
+    const scope = ctx.params.scope ?? 'this';
+    const event = ofKind(post, 'event');
+    if (scope !== 'this' && event?.seriesId !== undefined) {
+      await requireSeriesWrite(ctx, event.seriesId);
+      return json(200, await presentPost(await deleteSeries(event, scope, force, ctx.now, check), false));
+    }
     if (force) {
       await withRetry(async () => {
         const old = ofKind(await getItem(keys.post(post.id)), 'event')!;
@@ -57,6 +65,15 @@ export async function deletePost(ctx: RequestWith<{ force: boolean; password?: s
     await writeChecked(remove, due, () => transact(remove));
   });
   return json(200, await presentPost(post, false));
+}
+
+/**
+ * A delete or edit by scope writes every event of the series: the caller must be allowed to write
+ * its first event (the series' owner); each occurrence is made from it, with its author.
+ */
+export async function requireSeriesWrite(ctx: RequestContext, seriesId: number): Promise<void> {
+  const first = ofKind(await getItem(keys.post(seriesId)), 'event');
+  if (first) await requireWrite(ctx, first);
 }
 
 /**

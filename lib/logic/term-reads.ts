@@ -39,7 +39,10 @@ export async function readTerm(ctx: RequestContext): Promise<Reply> {
  * One term as TEC's single-term routes answer it (a read, a create, an update): the list's shape
  * and WordPress's `_links`, whose self link names the methods the caller may use.
  */
-export const singleTerm = async (ctx: RequestContext, term: TermItem) => ({
-  ...presentTerm(term, await archivePath(term)),
+export const singleTerm = async (ctx: RequestContext, term: TermItem) => presentSingleTerm(ctx, term, await archivePath(term));
+
+/** singleTerm's answer for a term whose archive path was read already (lib/logic/term-paths.ts). */
+export const presentSingleTerm = (ctx: RequestContext, term: TermItem, path: string | undefined) => ({
+  ...presentTerm(term, path),
   _links: termLinks(term, isEditor(ctx.principal) ? ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] : ['GET']),
 });

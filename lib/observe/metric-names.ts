@@ -32,4 +32,9 @@ export const METRICS = {
   streamFailures: 'StreamFailures',
   /** How long after its write the batch's oldest record was handled (Milliseconds). */
   streamLag: 'StreamLag',
+  /** The webhook sender (operation `webhooks.sender`), per attempt: delivered (2xx) or not (Count). */
+  webhookDelivered: 'WebhookDelivered',
+  webhookFailedAttempts: 'WebhookFailedAttempts',
+  /** Messages given up on after their last retry (Count). */
+  webhookGivenUp: 'WebhookGivenUp',
 } as const;

@@ -204,25 +204,30 @@ function writable(e: EventItem): boolean {
   return [e.start, e.end, e.utcStart, e.utcEnd, e.date_utc, e.modified_utc].every((t) => typeof t === 'string' && WALL.test(t)) && isValidTimezone(zoneOf(e));
 }
 
+/** An event's DTSTART and DTEND. */
+function timing(e: EventItem): string[] {
+  // A DATE end is exclusive (RFC 5545 §3.6.1): the day after the last one.
+  if (e.allDay) return [`DTSTART;VALUE=DATE:${basicDate(e.start)}`, `DTEND;VALUE=DATE:${basicDate(addDays(e.end, 1))}`];
+  const zone = zoneOf(e);
+  return [dateTime('DTSTART', e.start, e.utcStart, zone), dateTime('DTEND', e.end, e.utcEnd, zone)];
+}
+
+/** An event's times of record: when it was made and last changed. */
+const stamps = (e: EventItem) => [`DTSTAMP:${utcStamp(e.modified_utc)}`, `CREATED:${utcStamp(e.date_utc)}`, `LAST-MODIFIED:${utcStamp(e.modified_utc)}`];
+
 /** One VEVENT's lines, in TEC's order; GEO (which TEC leaves out) follows LOCATION. */
-function vevent({ event: e, open }: FeedEvent, linked: Linked, host: string): string[] {
-  const lines = ['BEGIN:VEVENT'];
-  if (e.allDay) {
-    // A DATE end is exclusive (RFC 5545 §3.6.1): the day after the last one.
-    lines.push(`DTSTART;VALUE=DATE:${basicDate(e.start)}`, `DTEND;VALUE=DATE:${basicDate(addDays(e.end, 1))}`);
-  } else {
-    const zone = zoneOf(e);
-    lines.push(dateTime('DTSTART', e.start, e.utcStart, zone), dateTime('DTEND', e.end, e.utcEnd, zone));
-  }
-  lines.push(
-    `DTSTAMP:${utcStamp(e.modified_utc)}`,
-    `CREATED:${utcStamp(e.date_utc)}`,
-    `LAST-MODIFIED:${utcStamp(e.modified_utc)}`,
-    `UID:${escapeText(eventUid(e, host))}`,
+function vevent(f: FeedEvent, linked: Linked, host: string): string[] {
+  const e = f.event;
+  return ['BEGIN:VEVENT', ...timing(e), ...stamps(e), `UID:${escapeText(eventUid(e, host))}`, ...described(f, linked), 'END:VEVENT'];
+}
+
+/** What a VEVENT says of an event besides its times and UID: SUMMARY to ORGANIZER, in TEC's order. */
+function described({ event: e, open }: FeedEvent, linked: Linked): string[] {
+  const lines = [
     `SUMMARY:${escapeText(htmlEntityDecode(wpStripAllTags(e.title)))}`,
     `DESCRIPTION:${escapeText(open ? plain(renderContent(e.description)) : PROTECTED_DESCRIPTION)}`,
     `URL:${uriValue(postUrl(e))}`,
-  );
+  ];
   // A protected event shows in a feed what it shows in a list: its title and times.
   if (open) {
     const venue = e.venues.map((id) => linked.venues.get(id)).find((v) => v !== undefined);
@@ -239,8 +244,94 @@ function vevent({ event: e, open }: FeedEvent, linked: Linked, host: string): st
     const line = organizer && organizerLine(organizer);
     if (line) lines.push(line);
   }
-  lines.push('END:VEVENT');
   return lines;
+}
+
+/** A feed's events, each alone or, for the events of one series, together at the first one's place. */
+function bySeries(events: readonly FeedEvent[]): (FeedEvent | FeedEvent[])[] {
+  const out: (FeedEvent | FeedEvent[])[] = [];
+  const series = new Map<number, FeedEvent[]>();
+  for (const f of events) {
+    const { seriesId, occurrence } = f.event;
+    if (typeof seriesId !== 'number' || typeof occurrence !== 'string' || !WALL.test(occurrence)) {
+      out.push(f);
+      continue;
+    }
+    const members = series.get(seriesId);
+    if (members) members.push(f);
+    else {
+      series.set(seriesId, [f]);
+      out.push(series.get(seriesId)!);
+    }
+  }
+  return out;
+}
+
+const lengthOf = (e: EventItem) => wallSeconds(e.end) - wallSeconds(e.start);
+const wallPlus = (wall: string, seconds: number) => new Date((wallSeconds(wall) + seconds) * 1000).toISOString().slice(0, 19).replace('T', ' ');
+
+/** A DTSTART, DTEND or RECURRENCE-ID at a wall time of `like`'s zone (all-day: the date). */
+function at(name: string, wall: string, like: EventItem): string {
+  if (like.allDay) return `${name};VALUE=DATE:${basicDate(wall)}`;
+  const zone = zoneOf(like);
+  const utc = instantToWall(wallToInstant(wall, zone), 'UTC');
+  return unclear(wall, zone) ? `${name}:${utcStamp(utc)}` : `${name};TZID=${paramValue(zone)}:${basicDateTime(wall)}`;
+}
+
+/** RDATE lines for wall times of `like`'s zone: one list per form (dates, local times, UTC where unclear). */
+function rdates(walls: readonly string[], like: EventItem): string[] {
+  const forms = new Map<string, string[]>();
+  for (const wall of walls) {
+    const [name, value] = at('RDATE', wall, like).split(':') as [string, string];
+    forms.set(name, [...(forms.get(name) ?? []), value]);
+  }
+  return [...forms].map(([name, values]) => `${name}:${values.join(',')}`);
+}
+
+/** Whether every rule of `lines` ends (COUNT or UNTIL), so that a calendar expands them as the series was. */
+const finite = (lines: readonly string[]) => lines.every((l) => !l.startsWith('RRULE') || /[:;](COUNT|UNTIL)=/.test(l));
+
+/**
+ * The events of one series in a feed as RFC 5545 writes a recurring event: one VEVENT with the
+ * series' UID, its dates from its first event here (DTSTART) and the others' (the series' own
+ * RRULE, RDATE and EXDATE when the feed holds every event its rules made, else each date as an
+ * RDATE), and a VEVENT with a RECURRENCE-ID for each event that differs from that first one
+ * otherwise than by its date. Expanded, it gives exactly the feed's events of the series.
+ */
+function seriesVevents(members: FeedEvent[], linked: Linked, host: string): string[] {
+  const occurrence = (e: EventItem) => e.occurrence!;
+  const byDate = [...members].sort((a, b) => wallSeconds(occurrence(a.event)) - wallSeconds(occurrence(b.event)));
+  const lead = byDate.find((f) => f.event.id === f.event.seriesId) ?? byDate[0]!;
+  const t = lead.event;
+  const uid = `UID:${escapeText(`${t.seriesId}-series@${host}`)}`;
+  const base = described(lead, linked).filter((l) => !l.startsWith('URL:'));
+  const same = (f: FeedEvent) =>
+    f.event.start === occurrence(f.event) &&
+    lengthOf(f.event) === lengthOf(t) &&
+    !!f.event.allDay === !!t.allDay &&
+    zoneOf(f.event) === zoneOf(t) &&
+    JSON.stringify(described(f, linked).filter((l) => !l.startsWith('URL:'))) === JSON.stringify(base);
+  const dates = [...new Set(byDate.map((f) => occurrence(f.event)))];
+  const whole = t.seriesId === t.id && !!t.recurrence && finite(t.recurrence) && t.series?.made === t.series?.total && dates.length === t.series?.total;
+  const start = occurrence(t);
+  const end = t.allDay ? addDays(wallPlus(start, lengthOf(t)), 1) : wallPlus(start, lengthOf(t));
+  const master = [
+    'BEGIN:VEVENT',
+    at('DTSTART', start, t),
+    at('DTEND', end, t),
+    // Without a rule, the start is an RDATE too: the set counts it once (RFC 5545 §3.8.5.2), and
+    // some parsers (ical.js 2) expand only the RDATEs of a VEVENT that has no RRULE.
+    ...(whole ? t.recurrence! : rdates(dates, t)),
+    ...stamps(t),
+    uid,
+    ...described(lead, linked),
+    'END:VEVENT',
+  ];
+  const changed = byDate.filter((f) => !(f === lead ? f.event.start === occurrence(f.event) : same(f)));
+  return [
+    ...master,
+    ...changed.flatMap((f) => ['BEGIN:VEVENT', ...timing(f.event), at('RECURRENCE-ID', occurrence(f.event), t), ...stamps(f.event), uid, ...described(f, linked), 'END:VEVENT']),
+  ];
 }
 
 /** The calendar's own properties, as TEC's get_start() and its views write them. */
@@ -270,7 +361,7 @@ export function icalendar(events: readonly FeedEvent[], linked: Linked): Calenda
     if (writable(event)) shown.push(event === f.event ? f : { ...f, event });
   }
   const lines = [...head(cfg.siteName, cfg.siteUrl), ...timezones(shown.map((f) => f.event))];
-  for (const f of shown) lines.push(...vevent(f, linked, host));
+  for (const entry of bySeries(shown)) lines.push(...(Array.isArray(entry) ? seriesVevents(entry, linked, host) : vevent(entry, linked, host)));
   lines.push('END:VCALENDAR');
   const hash = createHash('md5')
     .update(`ical${shown.map((f) => f.event.id).join('')}`)

@@ -364,6 +364,8 @@ export function presentEvent(given: EventItem, linked: Linked, single = false): 
     },
     single ? { json_ld: eventJsonLd(e, venues[0], organizers) } : {},
     { lang: e.lang },
+    // A recurring event's rules and its series' first event, after TEC's keys; other events have neither.
+    e.seriesId !== undefined ? { recurrence: e.recurrence ?? [], series_id: e.seriesId } : {},
   );
 }
 

@@ -41,6 +41,26 @@ export interface Config {
    * answer itself may be when a shared cache serves it.
    */
   termCacheSeconds: number;
+  /** The most occurrences one recurring event's series may have (more is a 400). */
+  seriesMaxOccurrences: number;
+  /** How many months ahead of today rules without COUNT or UNTIL are followed. */
+  seriesHorizonMonths: number;
+  /** Occurrences of a series one stream consumer call writes. */
+  seriesChunk: number;
+  /** Days the change log keeps its entries (DynamoDB's TTL), and how long a sync cursor stays valid. */
+  changeLogDays: number;
+  /**
+   * Milliseconds a change-log entry waits before `GET /changes` hands it out: entries are written
+   * by concurrent consumers, so one stamped a moment earlier may land a moment later; a cursor
+   * never passes a time that may still gain entries.
+   */
+  changesSettleMs: number;
+  /**
+   * Whether webhooks may be sent over plain HTTP to this machine's loopback addresses (127.0.0.1,
+   * ::1, localhost): set by the local runtime only (WEBHOOK_LOCAL_TARGETS=1), so that developers
+   * and tests can receive them. Everywhere else a webhook's URL is https and public.
+   */
+  webhookLocalTargets: boolean;
 }
 
 function int(name: string, fallback: number, min = 1): number {
@@ -66,6 +86,9 @@ export function loadConfig(): Config {
     siteTimezone: process.env.SITE_TIMEZONE || 'UTC',
     siteName: process.env.SITE_NAME ?? 'Event Calendar',
     icalMaxEvents: int('ICAL_MAX_EVENTS', 1000),
+    seriesMaxOccurrences: int('SERIES_MAX_OCCURRENCES', 5000),
+    seriesHorizonMonths: int('SERIES_HORIZON_MONTHS', 60),
+    seriesChunk: int('SERIES_CHUNK', 50),
     icalMaxBytes: int('ICAL_MAX_BYTES', 4 * 1024 * 1024),
     postsPerPage: int('POSTS_PER_PAGE', 9),
     maxPerPage: int('MAX_PER_PAGE', 50),
@@ -77,6 +100,9 @@ export function loadConfig(): Config {
     cacheMaxAge: int('CACHE_MAX_AGE', 5, 0),
     cacheStaleWhileRevalidate: int('CACHE_STALE_WHILE_REVALIDATE', 10, 0),
     termCacheSeconds: int('TERM_CACHE_SECONDS', int('CACHE_MAX_AGE', 5, 0), 0),
+    changeLogDays: int('CHANGE_LOG_DAYS', 30),
+    changesSettleMs: int('CHANGES_SETTLE_MS', 3000, 0),
+    webhookLocalTargets: process.env.WEBHOOK_LOCAL_TARGETS === '1',
   };
 }
 

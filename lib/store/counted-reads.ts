@@ -111,3 +111,6 @@ export async function splitPlaceTotals(lang: Lang): Promise<Map<number, number>>
   const records = [...(await batchGet([...ids].map(keys.post))).values()].filter(isPlace);
   return new Map((await withShardTotals(records)).map((r) => [r.id, r.linkedEvents ?? 0]));
 }
+
+/** Terms read elsewhere (a page of the change log), with the whole counts of those that are split. */
+export const countedTermsOf = (terms: TermItem[]): Promise<TermItem[]> => withShardTotals(terms);

@@ -79,6 +79,62 @@ export interface EventItem extends PostItem {
   cards?: Record<string, Card>;
   /** Set only when the event is password-protected; never presented. */
   password?: string;
+  /** A recurring event's RFC 5545 lines (lib/domain/recurrence), the same on every event of its series. */
+  recurrence?: string[];
+  /** The id of the series' first event, on every event of a series (the first one included). */
+  seriesId?: number;
+  /**
+   * On every event of a series: the start its series' rules gave it, in its zone (RECURRENCE-ID in
+   * calendar feeds); an edit that moves the event keeps it.
+   */
+  occurrence?: string;
+  /**
+   * On a series' first event: how many occurrences the rules give (itself included), how many
+   * exist so far (the stream consumer writes the rest, lib/stream/series-trigger.ts), and the
+   * time the rules were expanded at (rules without COUNT or UNTIL end at a horizon from it).
+   */
+  series?: SeriesProgress;
+}
+
+export interface SeriesProgress {
+  total: number;
+  made: number;
+  asOf: string;
+  /**
+   * Set by a delete of the series' events from one of them on (`scope` following or all): every
+   * event of the series starting at or after `from` (a UTC wall time; '' for all of them) goes to
+   * the trash or is deleted, as `mode` says. The request does what it has time for, the stream
+   * consumer the rest (lib/logic/series-scope.ts).
+   */
+  stop?: SeriesStop;
+  /**
+   * The last edit by `scope` all: the attributes it gives every event of the series but the one
+   * it was sent to (`from`), and when it was made (`at`, a UTC wall time): an event changed since
+   * keeps its own. The request writes what its time allows, the stream consumer all of them.
+   */
+  edit?: SeriesEdit;
+}
+
+export interface SeriesEdit {
+  set: Partial<EventItem>;
+  remove: (keyof EventItem)[];
+  from: number;
+  at: string;
+}
+
+export interface SeriesStop {
+  from: string;
+  mode: 'trash' | 'delete';
+}
+
+/** An event of a series, in its series' partition (keys.seriesMember). */
+export interface SeriesMemberItem {
+  pk: string;
+  sk: string;
+  eventId: number;
+  utcStart: string;
+  /** The event was deleted: a tombstone, so that it is never created again. */
+  gone?: true;
 }
 
 export interface VenueItem extends PostItem {
@@ -210,6 +266,31 @@ export interface RecentWriteItem {
   version: number;
   /** The write deleted the event. */
   gone?: true;
+}
+
+/** One entry of a language's change log (lib/store/change-log.ts). */
+export interface ChangeEntryItem {
+  pk: string;
+  sk: string;
+  kind: 'event' | 'venue' | 'organizer' | 'category' | 'tag';
+  id: number;
+  action: 'create' | 'update' | 'trash' | 'restore' | 'delete';
+  /** When the change was committed (ISO 8601, UTC). */
+  at: string;
+  /** Whether anonymous callers could read the record just before the change. */
+  wasPublic: boolean;
+  /** The stream record's id. */
+  changeId: string;
+  expiresAt: number;
+}
+
+/** Claims a stream record for the change log, so that a redelivery appends nothing. */
+export interface ChangeGuardItem {
+  pk: string;
+  sk: string;
+  /** The position of the entry appended for it. */
+  position: string;
+  expiresAt: number;
 }
 
 /** A search index entry: an event's index item under one word (lib/stream/search-trigger.ts). */

@@ -7,6 +7,8 @@ import { itemKey } from './reads.js';
 import type {
   AnyPost,
   AppPasswordItem,
+  ChangeEntryItem,
+  ChangeGuardItem,
   CounterItem,
   CredentialRecord,
   IdPointer,
@@ -14,6 +16,7 @@ import type {
   LinkItem,
   PostKind,
   RecentWriteItem,
+  SeriesMemberItem,
   SlugCounterItem,
   SubPointer,
   Taxonomy,
@@ -40,6 +43,13 @@ export const recentPartition = (lang: Lang, shard: number) => `RECENT#${lang}#${
 export const VALIDATOR_SHARDS = 8;
 /** The partition of the change counter's items, read whole by one Query. */
 export const VALIDATOR_PARTITION = 'VALIDATOR';
+
+/**
+ * A language's change log: one partition, its entries in the order they were appended (the sort
+ * key starts with the time of the append), so that "the changes after position P" is one Query
+ * of one partition, whatever the size of the log or of the table (lib/store/change-log.ts).
+ */
+export const changeLogPartition = (lang: Lang) => `CHANGES#${lang}`;
 
 export const keys = {
   /** An event, venue or organizer: they share the post id sequence, as in WordPress. */
@@ -80,6 +90,13 @@ export const keys = {
   link: (targetPk: string, eventId: number) => itemKey<LinkItem>(targetPk, `EVENT#${pad(eventId)}`),
   linkPrefix: 'EVENT#',
   /**
+   * An event of a series in the partition of its series (the first event's id), written and
+   * removed in the event's own transaction, so that "every event of this series" is one paged
+   * Query (lib/logic/series-scope.ts). A trashed event keeps it; a deleted one loses it.
+   */
+  seriesMember: (seriesId: number, eventId: number) => itemKey<SeriesMemberItem>(`SERIES#${seriesId}`, `OCC#${pad(eventId)}`),
+  seriesMemberPrefix: 'OCC#',
+  /**
    * An event written since the stream consumer last indexed it for search: `RECENT_SHARDS`
    * partitions per language (by event id), each read whole by a search (lib/store/recent-writes.ts).
    */
@@ -106,6 +123,10 @@ export const keys = {
    * reads are made from it, so that a conditional GET reads it rather than the answer.
    */
   validator: (shard: number) => itemKey<ValidatorItem>(VALIDATOR_PARTITION, String(shard)),
+  /** An entry of a language's change log, at its position. */
+  changeEntry: (lang: Lang, position: string) => itemKey<ChangeEntryItem>(changeLogPartition(lang), position),
+  /** The change log's claim of one stream record (by its id), written with its entries. */
+  changeGuard: (changeId: string) => itemKey<ChangeGuardItem>(`CHLOG#${changeId}`, 'CHLOG'),
 };
 
 /**

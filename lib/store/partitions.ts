@@ -4,7 +4,7 @@
 import { bySlug, queryAll, query } from './reads.js';
 import { INDEXES } from './table.js';
 import { bucketRange, keys, slugIndexKey, termKeys } from './keys.js';
-import { ofKind, type IdPointer, type LinkItem, type PostKind, type Taxonomy, type TermItem, type VocabItem } from './items.js';
+import { ofKind, type IdPointer, type LinkItem, type SeriesMemberItem, type PostKind, type Taxonomy, type TermItem, type VocabItem } from './items.js';
 import type { Lang } from '#lib/runtime/config.js';
 
 /**
@@ -28,6 +28,20 @@ export async function linkItems<K extends keyof LinkItem = keyof LinkItem>(
   const { items } = await query<Pick<LinkItem, K>>({ ...input, Limit: limit + 1 });
   return items.length > limit ? undefined : items;
 }
+
+/**
+ * The events of the series of `seriesId` (its first event's id), trashed ones included (deleted
+ * ones not: their items are tombstones), read
+ * consistently page by page (up to SERIES_MAX_OCCURRENCES items, a few hundred kilobytes).
+ */
+export const seriesMembers = (seriesId: number): Promise<Pick<SeriesMemberItem, 'eventId' | 'utcStart'>[]> =>
+  queryAll<Pick<SeriesMemberItem, 'eventId' | 'utcStart'>>({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': keys.seriesMember(seriesId, 0).pk, ':p': keys.seriesMemberPrefix },
+    ProjectionExpression: 'eventId, utcStart',
+    FilterExpression: 'attribute_not_exists(gone)',
+    ConsistentRead: true,
+  });
 
 /** The pointers of a place-title partition (records of one kind, language and title key), at most `limit`. */
 export async function placeTitlePointers(pk: string, limit: number): Promise<IdPointer[]> {

@@ -120,9 +120,10 @@ export function decode(record: DynamoDBRecord): Change | undefined {
 /**
  * Attributes that other records' writes maintain, not the record's own content: term counts
  * (every event write), venues' and organizers' linked-event counts, events' copies of their
- * venue and organizer cards, and the version counters all of these bump.
+ * venue and organizer cards, the version counters all of these bump, and a series' progress as
+ * the consumer writes its occurrences.
  */
-export const BOOKKEEPING_ATTRIBUTES: ReadonlySet<string> = new Set(['version', 'indexVersion', 'count', 'linkedEvents', 'shards', 'shardGen', 'cards']);
+export const BOOKKEEPING_ATTRIBUTES: ReadonlySet<string> = new Set(['version', 'indexVersion', 'count', 'linkedEvents', 'shards', 'shardGen', 'cards', 'series']);
 
 /**
  * Whether an update changed bookkeeping only (a term's count after an event write, an event's

@@ -31,7 +31,21 @@ export const STREAM_CONSUMER: BackgroundFunction = {
   scopedGrants: [],
 };
 
-export const BACKGROUND_FUNCTIONS: readonly BackgroundFunction[] = [STREAM_CONSUMER];
+/**
+ * The webhook sender (lib/stream/webhook-sender.ts), fed by the webhook queue: it reads the
+ * subscription and the record, and records each attempt. Its time covers a receiver's 10 seconds
+ * with the reads and writes around them.
+ */
+export const WEBHOOK_SENDER: BackgroundFunction = {
+  id: 'webhooks.sender',
+  handler: 'functions/webhooks/sender.ts',
+  summary: 'POSTs the queued webhook messages, signed, to their subscribers; retries with growing waits',
+  timeoutSeconds: 30,
+  tableActions: WRITE_ACTIONS,
+  scopedGrants: [],
+};
+
+export const BACKGROUND_FUNCTIONS: readonly BackgroundFunction[] = [STREAM_CONSUMER, WEBHOOK_SENDER];
 
 /** Records per invocation (the event source mapping's batch size; the local poller's too). */
 export const STREAM_BATCH_SIZE = 100;

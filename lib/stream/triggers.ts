@@ -3,19 +3,32 @@
 // view is one more row here (and its grants in STREAM_CONSUMER, lib/stream/functions.ts).
 import type { Trigger } from './change.js';
 import { cardsTrigger } from './cards-trigger.js';
+import { changeLogTrigger } from './change-log-trigger.js';
 import { feedTrigger } from './feed-trigger.js';
 import { searchTrigger } from './search-trigger.js';
+import { seriesEditTrigger, seriesEndTrigger, seriesTrigger } from './series-trigger.js';
 import { validatorsTrigger } from './validators-trigger.js';
+import { webhookTrigger } from './webhook-trigger.js';
 
 export const TRIGGERS: readonly Trigger[] = [
   // The change feed on the event bus.
   feedTrigger,
+  // The change log that `GET /changes` reads.
+  changeLogTrigger,
   // The search index: one list per word of every listed event.
   searchTrigger,
   // Venue and organizer cards in their events, and links dropped by a trash or delete.
   cardsTrigger,
+  // The later occurrences of recurring events, a chunk per change of a series' first event.
+  seriesTrigger,
+  // The events of a series a delete by scope ended, past what the request had time for.
+  seriesEndTrigger,
+  // The events of a series an edit by scope all did not reach in its request.
+  seriesEditTrigger,
   // The change counter that entity tags are made from, once the rewrites above are done.
   validatorsTrigger,
+  // Webhooks: one queued message per change and matching subscription (lib/stream/webhook-sender.ts sends them).
+  webhookTrigger,
 ];
 
 const extra: Trigger[] = [];

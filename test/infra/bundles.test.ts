@@ -177,13 +177,22 @@ interface Run {
   seen: string[];
 }
 
-/** EventBridge for the consumer's change feed: answers PutEvents and counts the events per bus. */
+/** EventBridge for the consumer's change feed and SQS for its webhook queue: answers PutEvents and SendMessageBatch, and counts per bus and queue. */
 class FakeEventBridge {
   readonly events = new Map<string, number>();
+  readonly messages = new Map<string, number>();
   private readonly server: Server = createServer((req, res) => {
     let body = '';
     req.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
     req.on('end', () => {
+      // The webhook queue's messages (SQS's JSON protocol), by queue URL.
+      if (req.headers['x-amz-target'] === 'AmazonSQS.SendMessageBatch') {
+        const batch = JSON.parse(body) as { QueueUrl: string; Entries: { Id: string }[] };
+        this.messages.set(batch.QueueUrl, (this.messages.get(batch.QueueUrl) ?? 0) + batch.Entries.length);
+        res.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' });
+        res.end(JSON.stringify({ Successful: batch.Entries.map((e) => ({ Id: e.Id, MessageId: `message-${e.Id}` })) }));
+        return;
+      }
       const entries = (JSON.parse(body) as { Entries: { EventBusName: string }[] }).Entries;
       for (const e of entries) this.events.set(e.EventBusName, (this.events.get(e.EventBusName) ?? 0) + 1);
       res.writeHead(200, { 'content-type': 'application/x-amz-json-1.1' });
@@ -218,6 +227,9 @@ function runOn(node: string, table: string, bus: FakeEventBridge, calls: readonl
     TABLE_NAME: table,
     CHANGE_BUS_NAME: table,
     AWS_ENDPOINT_URL_EVENTBRIDGE: bus.endpoint,
+    // The webhook queue the stack gives the consumer, answered by the same double.
+    WEBHOOK_QUEUE_URL: `https://sqs.us-east-1.amazonaws.com/123456789012/${table}.fifo`,
+    AWS_ENDPOINT_URL_SQS: bus.endpoint,
     AWS_ACCESS_KEY_ID: 'bundle-test',
     AWS_SECRET_ACCESS_KEY: 'bundle-test',
     AWS_LAMBDA_RUNTIME_API: '127.0.0.1:9001',
@@ -280,6 +292,8 @@ describe.concurrent('the bundles answer the fixtures', () => {
     const run = await runOn(node, table, bus, plan.calls);
     expect(run.seen).toEqual(plan.expected);
     expect(bus.events.get(table)).toBe(FEED_EVENTS);
+    // The fixtures' webhook subscription gets its messages queued.
+    expect(bus.messages.get(`https://sqs.us-east-1.amazonaws.com/123456789012/${table}.fifo`)).toBe(1);
     return run.version;
   }
 

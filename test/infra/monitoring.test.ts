@@ -7,7 +7,7 @@ import { App } from 'aws-cdk-lib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { functionId, moduleId } from '../../infra/api-function.js';
 import { ITERATOR_AGE_ALARM_MS, TABLE_OPERATIONS } from '../../infra/monitoring.js';
-import { STREAM_CONSUMER } from '#lib/stream/functions.js';
+import { STREAM_CONSUMER, WEBHOOK_SENDER } from '#lib/stream/functions.js';
 import { readSettings } from '../../infra/settings.js';
 import { METRICS, OPERATION_DIMENSION, stackMetricNamespace } from '#lib/observe/metric-names.js';
 import { FALLBACK_HANDLER, OPERATIONS } from '#lib/contract/operations.js';
@@ -227,8 +227,8 @@ describe('table alarms', () => {
     }
   });
 
-  it('has four alarms per function, three for the table and three for the stream consumer, nothing else', () => {
-    for (const s of [prod, custom]) expect(alarms(s)).toHaveLength(4 * ALL.length + 3 + 3);
+  it('has four alarms per function, three for the table, three for the stream consumer and three for the webhook sender, nothing else', () => {
+    for (const s of [prod, custom]) expect(alarms(s)).toHaveLength(4 * ALL.length + 3 + 3 + 3);
   });
 });
 
@@ -282,8 +282,35 @@ describe('stream consumer alarms', () => {
     const deadMetric = single(dead);
     expect(deadMetric).toMatchObject({ Stat: 'Maximum', Metric: { Namespace: 'AWS/SQS', MetricName: 'ApproximateNumberOfMessagesVisible' } });
     const queueName = (deadMetric.Metric.Dimensions as { Name: string; Value: unknown }[]).find((d) => d.Name === 'QueueName')!.Value;
-    const [[queueId]] = ofType(prod.resources, 'AWS::SQS::Queue');
+    const [[queueId]] = ofType(prod.resources, 'AWS::SQS::Queue').filter(([id]) => id.startsWith('ChangeStream'));
     expect(queueName).toEqual({ 'Fn::GetAtt': [queueId, 'QueueName'] });
+  });
+});
+
+describe('webhook sender alarms', () => {
+  const byName = (s: Monitored, suffix: string) => {
+    const found = alarms(s).filter((a) => a.AlarmName === `${s.stack.stackName}-${WEBHOOK_SENDER.id}-${suffix}`);
+    expect(found, suffix).toHaveLength(1);
+    return found[0]!;
+  };
+  const metricOf = (a: Alarm) => (a.Metrics ? mathMetrics(a)[0]! : { Metric: { Namespace: a.Namespace, MetricName: a.MetricName, Dimensions: a.Dimensions }, Stat: a.Statistic });
+
+  it("alarms on the sender's own errors, on every message given up on, and on anything in its dead-letter queue", () => {
+    const errors = metricOf(byName(prod, 'errors'));
+    expect(errors).toMatchObject({ Stat: 'Sum', Metric: { Namespace: 'AWS/Lambda', MetricName: 'Errors' } });
+    expect(parentRef(prod, errors.Metric.Dimensions[0]!.Value)).toBe(functionId(WEBHOOK_SENDER.id));
+    const givenUp = byName(prod, 'given-up');
+    expect(givenUp).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+    expect(metricOf(givenUp)).toMatchObject({ Stat: 'Sum', Metric: { MetricName: METRICS.webhookGivenUp, Namespace: stackMetricNamespace(prod.stack.stackName) } });
+    expect(operationOf(metricOf(givenUp).Metric.Dimensions)).toBe(WEBHOOK_SENDER.id);
+    const dead = byName(prod, 'dead-letters');
+    expect(dead).toMatchObject({ Threshold: 0, ComparisonOperator: 'GreaterThanThreshold' });
+    const deadMetric = metricOf(dead);
+    expect(deadMetric).toMatchObject({ Stat: 'Maximum', Metric: { Namespace: 'AWS/SQS', MetricName: 'ApproximateNumberOfMessagesVisible' } });
+    const queueName = (deadMetric.Metric.Dimensions as { Name: string; Value: any }[]).find((d) => d.Name === 'QueueName')!.Value;
+    const dlqs = ofType(prod.resources, 'AWS::SQS::Queue').filter(([id, q]) => id.startsWith('Webhooks') && !q.Properties.RedrivePolicy);
+    expect(dlqs).toHaveLength(1);
+    expect(queueName).toEqual({ 'Fn::GetAtt': [dlqs[0]![0], 'QueueName'] });
   });
 });
 

@@ -11,7 +11,8 @@ import { encode } from '#lib/http/codec.js';
 import { json } from '#lib/contract/reply.js';
 import { FALLBACK_HANDLER, OPERATIONS, operation, prefixedPath, routePath } from '#lib/contract/operations.js';
 import { STREAM_FILTER_PATTERN } from '#lib/stream/decode.js';
-import { BACKGROUND_FUNCTIONS, STREAM_BATCH_SIZE, STREAM_CONSUMER } from '#lib/stream/functions.js';
+import { BACKGROUND_FUNCTIONS, STREAM_BATCH_SIZE, STREAM_CONSUMER, WEBHOOK_SENDER } from '#lib/stream/functions.js';
+import { MAX_RECEIVE_COUNT, MAX_VISIBILITY_SECONDS, RETRY_SCHEDULE_S } from '#lib/stream/webhook-queue.js';
 import { INDEXES, KEY, TTL_ATTRIBUTE, type IndexDefinition } from '#lib/store/table.js';
 import { STREAM_MAX_RECORD_AGE, STREAM_RETRY_ATTEMPTS } from '../../infra/stream.js';
 import { cdkJson, expectNoNagFindings, expectWithinCloudFormationLimits, ofType, synth, type Resource, type Resources, type Synth } from '../support/synth.js';
@@ -145,11 +146,11 @@ beforeAll(() => {
 afterAll(() => vi.restoreAllMocks());
 
 describe('functions', () => {
-  it('makes exactly one function per operation, plus the fallback and the stream consumer', () => {
+  it('makes exactly one function per operation, plus the fallback, the stream consumer and the webhook sender', () => {
     const fns = apiFunctions(prod.resources, 'all');
     const fallbackId = moduleId(FALLBACK_HANDLER);
     expect([...fns.keys()].sort()).toEqual([...OPERATIONS.map((op) => op.id), fallbackId, ...BACKGROUND_IDS].sort());
-    expect([...BACKGROUND_IDS]).toEqual(['stream.consumer']);
+    expect([...BACKGROUND_IDS]).toEqual(['stream.consumer', 'webhooks.sender']);
     // No other function sneaks in (a log-retention or custom-resource helper would show up here).
     expect(ofType(prod.resources, 'AWS::Lambda::Function')).toHaveLength(OPERATIONS.length + 1 + BACKGROUND_IDS.size);
     for (const [opId, [logicalId]] of fns) expect(logicalId).toBe(functionId(opId));
@@ -285,7 +286,7 @@ describe('nested stacks', () => {
     }
   });
 
-  it('keeps the shared parts in the parent: API, stage, table, secret, user pool, stream consumer, bus, fallback and dashboard', () => {
+  it('keeps the shared parts in the parent: API, stage, table, secret, user pool, stream consumer, bus, webhook queues and sender, fallback and dashboard', () => {
     const root = prod.template.toJSON().Resources as Resources;
     for (const type of [
       'AWS::ApiGatewayV2::Api',
@@ -294,14 +295,16 @@ describe('nested stacks', () => {
       'AWS::SecretsManager::Secret',
       'AWS::Cognito::UserPool',
       'AWS::Events::EventBus',
-      'AWS::SQS::Queue',
-      'AWS::Lambda::EventSourceMapping',
       'AWS::CloudWatch::Dashboard',
     ]) {
       expect(ofType(root, type), type).toHaveLength(1);
     }
+    // The stream's dead letters; the webhook queue and its dead letters.
+    expect(ofType(root, 'AWS::SQS::Queue')).toHaveLength(3);
+    // The table stream's and the webhook queue's.
+    expect(ofType(root, 'AWS::Lambda::EventSourceMapping')).toHaveLength(2);
     const rootFunctions = ofType(root, 'AWS::Lambda::Function').map(([id]) => id);
-    expect(rootFunctions.sort()).toEqual([functionId(moduleId(FALLBACK_HANDLER)), functionId(STREAM_CONSUMER.id)].sort());
+    expect(rootFunctions.sort()).toEqual([functionId(moduleId(FALLBACK_HANDLER)), functionId(STREAM_CONSUMER.id), functionId(WEBHOOK_SENDER.id)].sort());
     expect(ofType(root, 'AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey)).toEqual(['$default']);
     // Each nested stack of operations receives the table's ARN as its parameter TableArn.
     const tableId = ofType(root, 'AWS::DynamoDB::GlobalTable')[0]![0];
@@ -597,14 +600,15 @@ describe('table', () => {
 describe('change stream', () => {
   const consumerOf = (s: Synth) => apiFunctions(s.resources, 'all').get(STREAM_CONSUMER.id)!;
   const idOf = (s: Synth, type: string) => {
-    const found = ofType(s.resources, type);
+    // The stream's own queue among the stack's queues.
+    const found = ofType(s.resources, type).filter(([id]) => type !== 'AWS::SQS::Queue' || id.startsWith('ChangeStream'));
     expect(found, type).toHaveLength(1);
     return found[0]![0];
   };
 
   it('feeds one consumer from the table stream: partial failures, bisection, retries, a dead-letter queue, in order per shard', () => {
     const [fnId] = consumerOf(prod);
-    const mappings = ofType(prod.resources, 'AWS::Lambda::EventSourceMapping');
+    const mappings = ofType(prod.resources, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => m.Properties.FunctionName.Ref === fnId);
     expect(mappings).toHaveLength(1);
     const [, mapping] = mappings[0]!;
     expect(mapping.Properties).toMatchObject({
@@ -641,6 +645,7 @@ describe('change stream', () => {
       SITE_TIMEZONE: 'UTC',
       DEFAULT_LANGUAGE: 'en',
       CHANGE_BUS_NAME: { Ref: idOf(prod, 'AWS::Events::EventBus') },
+      WEBHOOK_QUEUE_URL: { Ref: webhookQueueId(prod) },
       NODE_OPTIONS: '--enable-source-maps',
     });
     expect([...routeTargets(prod.resources).values()]).not.toContain(fnId);
@@ -648,7 +653,7 @@ describe('change stream', () => {
     expect(outputs.ChangeBusName!.Value).toEqual({ Ref: idOf(prod, 'AWS::Events::EventBus') });
   });
 
-  it('lets the consumer read the stream, write the table as the writers do, publish to the bus and send to the queue: nothing more', () => {
+  it('lets the consumer read the stream, write the table as the writers do, publish to the bus, send to its dead-letter queue and enqueue webhook messages: nothing more', () => {
     const [, fn] = consumerOf(prod);
     const table = idOf(prod, 'AWS::DynamoDB::GlobalTable');
     const statements = roleStatements(prod.resources, fn);
@@ -662,6 +667,7 @@ describe('change stream', () => {
     expect(on({ 'Fn::GetAtt': [table, 'StreamArn'] })).toEqual(['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams']);
     expect(on({ 'Fn::GetAtt': [idOf(prod, 'AWS::Events::EventBus'), 'Arn'] })).toEqual(['events:PutEvents']);
     expect(on({ 'Fn::GetAtt': [idOf(prod, 'AWS::SQS::Queue'), 'Arn'] })).toEqual(['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage']);
+    expect(on({ 'Fn::GetAtt': [webhookQueueId(prod), 'Arn'] })).toEqual(['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage']);
     const { actions, managed } = roleActions(prod.resources, fn);
     expect(managed).toEqual([]);
     for (const never of ['dynamodb:Scan', 'dynamodb:*', 'events:*', 'sqs:*']) expect(actions).not.toContain(never);
@@ -670,13 +676,74 @@ describe('change stream', () => {
   });
 
   it('keeps dead letters encrypted, for 14 days, reachable over TLS only', () => {
-    const [queueId, queue] = ofType(prod.resources, 'AWS::SQS::Queue')[0]!;
-    expect(queue.Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 3600 });
-    const [[, policy]] = ofType(prod.resources, 'AWS::SQS::QueuePolicy') as [[string, Resource]];
-    expect(policy.Properties.Queues).toEqual([{ Ref: queueId }]);
+    const queueId = idOf(prod, 'AWS::SQS::Queue');
+    expect(prod.resources[queueId]!.Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 3600 });
+    const [[, policy]] = ofType(prod.resources, 'AWS::SQS::QueuePolicy').filter(([, p]) => JSON.stringify(p.Properties.Queues) === JSON.stringify([{ Ref: queueId }])) as [
+      [string, Resource],
+    ];
     expect(policy.Properties.PolicyDocument.Statement).toContainEqual(
       expect.objectContaining({ Effect: 'Deny', Action: 'sqs:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
     );
+  });
+});
+
+/** The webhook queue (FIFO, with a redrive policy) and its dead-letter queue. */
+const webhookQueueId = (s: Synth) => {
+  const found = ofType(s.resources, 'AWS::SQS::Queue').filter(([id, q]) => id.startsWith('Webhooks') && q.Properties.RedrivePolicy);
+  expect(found).toHaveLength(1);
+  return found[0]![0];
+};
+
+describe('webhook delivery', () => {
+  const senderOf = (s: Synth) => apiFunctions(s.resources, 'all').get(WEBHOOK_SENDER.id)!;
+
+  it('queues messages on an encrypted FIFO queue, deduplicated by their ids, with a FIFO dead-letter queue after the sender has had its attempts', () => {
+    const queue = prod.resources[webhookQueueId(prod)]!;
+    const dlqId = queue.Properties.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0];
+    expect(queue.Properties).toMatchObject({
+      FifoQueue: true,
+      ContentBasedDeduplication: false,
+      SqsManagedSseEnabled: true,
+      MessageRetentionPeriod: 14 * 24 * 3600,
+      VisibilityTimeout: WEBHOOK_SENDER.timeoutSeconds * 2,
+      RedrivePolicy: { maxReceiveCount: MAX_RECEIVE_COUNT },
+    });
+    expect(prod.resources[dlqId]!.Properties).toMatchObject({ FifoQueue: true, SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 3600 });
+    // The sender gives a message up itself after its last attempt, before the queue would dead-letter it.
+    expect(MAX_RECEIVE_COUNT).toBeGreaterThan(RETRY_SCHEDULE_S.length + 1);
+    // Every wait fits SQS's longest visibility, and all of them add up to about three days.
+    expect(Math.max(...RETRY_SCHEDULE_S)).toBeLessThanOrEqual(MAX_VISIBILITY_SECONDS);
+    const total = RETRY_SCHEDULE_S.reduce((a, b) => a + b, 0) / 86_400;
+    expect(total).toBeGreaterThan(2.5);
+    expect(total).toBeLessThan(3.5);
+    // The function's timeout fits in the visibility timeout (SQS refuses the mapping otherwise).
+    expect(queue.Properties.VisibilityTimeout).toBeGreaterThan(WEBHOOK_SENDER.timeoutSeconds);
+  });
+
+  it('feeds the sender one message at a time with partial batch responses, and gives it the table, the queue URL and ChangeMessageVisibility', () => {
+    const [fnId, fn] = senderOf(prod);
+    const queueId = webhookQueueId(prod);
+    const [[, mapping]] = ofType(prod.resources, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => m.Properties.FunctionName.Ref === fnId) as [[string, Resource]];
+    expect(mapping.Properties).toMatchObject({ EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] }, BatchSize: 1, FunctionResponseTypes: ['ReportBatchItemFailures'] });
+    expect(fn.Properties).toMatchObject({ Timeout: WEBHOOK_SENDER.timeoutSeconds, Handler: 'index.handler' });
+    expect(fn.Properties.Environment.Variables.WEBHOOK_QUEUE_URL).toEqual({ Ref: queueId });
+    // Never the local runtime's exception for loopback targets.
+    expect(fn.Properties.Environment.Variables.WEBHOOK_LOCAL_TARGETS).toBeUndefined();
+    expect([...routeTargets(prod.resources).values()]).not.toContain(fnId);
+    const statements = roleStatements(prod.resources, fn);
+    const onQueue = statements
+      .filter((st) => JSON.stringify(st.Resource) === JSON.stringify({ 'Fn::GetAtt': [queueId, 'Arn'] }))
+      .flatMap((st) => [st.Action].flat())
+      .sort();
+    expect(onQueue).toEqual(['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage']);
+    const table = ofType(prod.resources, 'AWS::DynamoDB::GlobalTable')[0]![0];
+    const onTable = statements
+      .filter((st) => JSON.stringify(st.Resource) === JSON.stringify({ 'Fn::GetAtt': [table, 'Arn'] }))
+      .flatMap((st) => [st.Action].flat())
+      .sort();
+    expect(onTable).toEqual(WEBHOOK_SENDER.tableActions.map((a) => `dynamodb:${a}`).sort());
+    const { actions } = roleActions(prod.resources, fn);
+    for (const never of ['sqs:*', 'sqs:SendMessage', 'dynamodb:Scan', 'events:PutEvents']) expect(actions).not.toContain(never);
   });
 });
 

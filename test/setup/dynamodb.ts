@@ -1,10 +1,11 @@
-// Global setup: one in-memory DynamoDB Local for the whole test run, or the DynamoDB named by
-// DYNAMODB_ENDPOINT. It is started without waiting for it: files that need a table wait in
+// Global setup: one in-memory DynamoDB Local for the whole test run (and a pool of them for the
+// tables with a stream, ./stream-instances.ts), or the DynamoDB named by DYNAMODB_ENDPOINT. It is started without waiting for it: files that need a table wait in
 // `useFreshTable` (test/support/table.ts), so unit-only runs do not pay for its start-up. It
 // has DYNAMODB_START_TIMEOUT_MS (default 90 s) to answer; the error past it names that setting.
 import type { TestProject } from 'vitest/node';
 import { ensureDevKeys } from '#lib/local/dev-auth.js';
 import { JavaMissingError, startDynamoLocal } from '#lib/local/dynamo.js';
+import { servePool, StreamInstances } from './stream-instances.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -12,6 +13,8 @@ declare module 'vitest' {
     dynamodbEndpoint: string;
     /** Why there is no endpoint, e.g. the one-line "Java 17+ is required" message. */
     dynamodbError: string;
+    /** Where files whose table has a stream lease a DynamoDB Local (./stream-instances.ts); '' to use dynamodbEndpoint. */
+    dynamodbStreamPool: string;
   }
 }
 
@@ -24,6 +27,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (given) {
     project.provide('dynamodbEndpoint', given);
     project.provide('dynamodbError', '');
+    project.provide('dynamodbStreamPool', '');
     return async () => {};
   }
   try {
@@ -35,14 +39,17 @@ export default async function setup(project: TestProject): Promise<() => Promise
     });
     project.provide('dynamodbEndpoint', dynamo.endpoint);
     project.provide('dynamodbError', '');
+    const pool = await servePool(new StreamInstances());
+    project.provide('dynamodbStreamPool', pool.url);
     return async () => {
       done = true;
-      await dynamo.stop();
+      await Promise.all([dynamo.stop(), pool.close()]);
     };
   } catch (err) {
     if (!(err instanceof JavaMissingError)) throw err;
     project.provide('dynamodbEndpoint', '');
     project.provide('dynamodbError', err.message);
+    project.provide('dynamodbStreamPool', '');
     return async () => {};
   }
 }

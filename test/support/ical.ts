@@ -188,3 +188,53 @@ export function expectExactFeed(text: string, uids: readonly string[]): ICAL.Com
   expect(root.getAllSubcomponents('vevent').map((e) => e.getFirstPropertyValue('uid'))).toEqual(uids);
   return root;
 }
+
+/** One occurrence of a calendar's events, as a client expands them. */
+export interface Expanded {
+  uid: string;
+  summary: string;
+  /** Epoch seconds. */
+  start: number;
+  end: number;
+  /** The DTSTART's DATE for all-day occurrences, else ''. */
+  startDate: string;
+}
+
+/**
+ * Every occurrence a calendar client shows, as ical.js expands the file: a recurring VEVENT's
+ * RRULE, RDATE and EXDATE, replaced by the VEVENT of the same UID whose RECURRENCE-ID names it.
+ * Occurrences past `until` (epoch seconds) are not followed.
+ */
+export function expandCalendar(source: string, until = Date.UTC(2200, 0, 1) / 1000): Expanded[] {
+  const root = new ICAL.Component(ICAL.parse(source));
+  const zones = root.getAllSubcomponents('vtimezone').map((vtz) => new ICAL.Timezone(vtz));
+  for (const zone of zones) ICAL.TimezoneService.register(zone);
+  try {
+    const components = root.getAllSubcomponents('vevent');
+    const masters = new Map<string, InstanceType<typeof ICAL.Event>>();
+    for (const c of components) if (!c.hasProperty('recurrence-id')) masters.set(String(c.getFirstPropertyValue('uid')), new ICAL.Event(c));
+    for (const c of components) {
+      if (!c.hasProperty('recurrence-id')) continue;
+      const master = masters.get(String(c.getFirstPropertyValue('uid')));
+      expect(master, 'a RECURRENCE-ID has its recurring VEVENT').toBeDefined();
+      master!.relateException(c);
+    }
+    const out: Expanded[] = [];
+    const push = (uid: string, summary: string, start: InstanceType<typeof ICAL.Time>, end: InstanceType<typeof ICAL.Time>) =>
+      out.push({ uid, summary, start: start.toUnixTime(), end: end.toUnixTime(), startDate: start.isDate ? start.toString() : '' });
+    for (const [uid, master] of masters) {
+      if (!master.isRecurring()) {
+        push(uid, String(master.summary ?? ''), master.startDate, master.endDate);
+        continue;
+      }
+      const it = master.iterator();
+      for (let next = it.next(); next && next.toUnixTime() <= until; next = it.next()) {
+        const d = master.getOccurrenceDetails(next);
+        push(uid, String(d.item.summary ?? ''), d.startDate, d.endDate);
+      }
+    }
+    return out.sort((a, b) => a.start - b.start || a.summary.localeCompare(b.summary));
+  } finally {
+    for (const zone of zones) ICAL.TimezoneService.remove(zone.tzid);
+  }
+}

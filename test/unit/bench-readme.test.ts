@@ -2,7 +2,19 @@
 // (bench/readme.ts): a table cannot show figures that no traceable run produced.
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readBlock, renderCards, renderCold, renderHandlers, renderQueries, renderReads, renderStorms, replaceBlock, TABLES } from '../../bench/readme.js';
+import {
+  readBlock,
+  renderCards,
+  renderChanges,
+  renderCold,
+  renderHandlers,
+  renderQueries,
+  renderReads,
+  renderStorms,
+  renderWebhooks,
+  replaceBlock,
+  TABLES,
+} from '../../bench/readme.js';
 
 const readme = readFileSync(TABLES, 'utf8');
 const results = (name: string) => new URL(`../../bench/results/${name}.json`, import.meta.url);
@@ -15,6 +27,8 @@ describe('bench/README.md benchmark tables', () => {
     ['cold', renderCold],
     ['storms', renderStorms],
     ['reads', renderReads],
+    ['changes', renderChanges],
+    ['webhooks', renderWebhooks],
   ] as const) {
     it(`shows bench/results/${name}.json exactly, with its date, machine and commit (nothing without it)`, () => {
       // No committed run, no figures: the block stays empty.

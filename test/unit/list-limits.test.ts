@@ -62,6 +62,7 @@ describe('list limits', () => {
       'tecEvents.list categories': 8,
       'tecEvents.list tags': 8,
       'tecEvents.list venue': 8,
+      'webhooks.create events': 20,
       'tecEvents.list organizer': 8,
     });
     const shown: Record<string, number> = {};
@@ -69,6 +70,17 @@ describe('list limits', () => {
       for (const method of op.methods) {
         const params: Json[] = doc.paths[documentKey(op)]?.[method.toLowerCase()]?.parameters ?? [];
         for (const p of params) if (p.schema?.maxItems !== undefined) shown[`${op.id} ${p.name}`] = p.schema.maxItems;
+        // A write's limited list is a property of its body.
+        const deref = (v: Json | undefined): Json | undefined =>
+          v?.$ref
+            ? String(v.$ref)
+                .split('/')
+                .slice(1)
+                .reduce((o: Json, k: string) => o?.[k], doc)
+            : v;
+        const body = deref(deref(doc.paths[documentKey(op)]?.[method.toLowerCase()]?.requestBody)?.content?.['application/json']?.schema);
+        const properties: Record<string, Json> = body?.properties ?? {};
+        for (const [name, schema] of Object.entries(properties)) if (schema.maxItems !== undefined) shown[`${op.id} ${name}`] = schema.maxItems;
       }
     }
     expect(shown).toEqual(limited);

@@ -63,7 +63,9 @@ function deref(d: Json, value: Json): Json {
 
 const pathNames = (op: Operation) => [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
 /** TEC's operations, whose rules the loops below encode; WordPress's have their own tests. */
-const TEC_OPERATIONS = OPERATIONS.filter((op) => op.api === 'tec');
+// Webhook subscriptions share TEC's namespace but are this API's own: their answers are checked apart.
+const WEBHOOK_OPERATIONS = OPERATIONS.filter((op) => op.id.startsWith('webhooks.'));
+const TEC_OPERATIONS = OPERATIONS.filter((op) => op.api === 'tec' && !WEBHOOK_OPERATIONS.includes(op));
 const WP_OPERATIONS = OPERATIONS.filter((op) => op.api === 'wp');
 const SIGN_IN = [{ bearerAuth: [] }, { basicAuth: [] }];
 const docPath = documentKey;
@@ -221,7 +223,7 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
         }
         // Every parameter is an argument, a path variable or one of the HTTP headers the operation honours.
         const headers = params.filter((p) => p.in === 'header').map((p) => p.name);
-        const resource = op.api === 'tec' && !op.id.startsWith('root.');
+        const resource = op.api === 'tec' && !op.id.startsWith('root.') && !WEBHOOK_OPERATIONS.includes(op);
         const conditions = !resource ? [] : op.access === 'read' ? ['If-None-Match'] : op.idempotent ? ['Idempotency-Key'] : inPath.length ? ['If-Match'] : [];
         expect(headers, op.id).toEqual([...(op.experimental ? ['X-TEC-EEA'] : []), ...conditions]);
         for (const p of params.filter((x) => x.in !== 'header')) expect(inPath.includes(p.name) || p.name in op.args, `${op.id} ${p.name}`).toBe(true);
@@ -241,10 +243,12 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
     expect(d.paths['/events/{id}'].delete.parameters.map((p: Json) => [p.name, p.in])).toEqual([
       ['id', 'path'],
       ['force', 'query'],
+      ['scope', 'query'],
       ['password', 'query'],
       ['ml_language', 'query'],
       ['If-Match', 'header'],
     ]);
+    expect(d.paths['/events/{id}'].delete.parameters.find((p: Json) => p.name === 'scope').schema).toMatchObject({ enum: ['this', 'following', 'all'], default: 'this' });
     // A by-slug event update takes a new `slug` in its body (a rename) besides the one in its path.
     const bySlug = d.paths['/events/by-slug/{slug}'].post;
     expect(bySlug.parameters.find((p: Json) => p.name === 'slug')).toMatchObject({ in: 'path', required: true });
@@ -321,7 +325,8 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
           ...(write || (inPath.length > 0 && postStatus) ? [403] : []),
           ...(inPath.length > 0 || (method === 'GET' && postStatus) ? [404] : []),
           ...(write ? [409] : []),
-          ...(method === 'DELETE' && 'force' in op.args ? [410] : []),
+          // A cursor past the change log's retention, or not this API's.
+          ...((method === 'DELETE' && 'force' in op.args) || op.id === 'changes.list' ? [410] : []),
           ...(resource && write && inPath.length > 0 ? [412] : []),
           ...(method !== 'GET' ? [413, 415] : []),
           ...(collectionPost ? [422] : []),
@@ -363,7 +368,14 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
       deleteBySlug: 'item',
     };
     const item: Record<string, string> = { events: 'Event', venues: 'Venue', organizers: 'Organizer', categories: 'Term', tags: 'Term' };
-    const list: Record<string, string> = { events: 'EventList', venues: 'VenueList', organizers: 'OrganizerList', categories: 'CategoryList', tags: 'TagList' };
+    const list: Record<string, string> = {
+      events: 'EventList',
+      venues: 'VenueList',
+      organizers: 'OrganizerList',
+      categories: 'CategoryList',
+      tags: 'TagList',
+      changes: 'ChangeList',
+    };
     for (const op of TEC_OPERATIONS) {
       const [kind, name] = op.id.split('.') as [string, string];
       for (const method of op.methods) {
@@ -381,7 +393,9 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
         const ok = name === 'create' ? '201' : '200';
         const want = success[name] === 'List' ? list[kind] : item[kind];
         expect(responses[ok].content['application/json'].schema, op.id).toEqual({ $ref: `#/components/schemas/${want}` });
-        if (name === 'list') {
+        // The change log pages by cursor: no totals.
+        if (kind === 'changes') expect(Object.keys(responses[200].headers)).toEqual(['ETag', 'Cache-Control']);
+        else if (name === 'list') {
           expect(Object.keys(responses[200].headers)).toEqual(['X-TEC-Total', 'X-TEC-TotalPages', 'ETag', 'Cache-Control']);
           for (const h of Object.values<Json>(responses[200].headers).slice(0, 2))
             expect(d.components.headers[h.$ref.split('/').at(-1)].schema).toEqual({ type: 'integer', minimum: 0 });
@@ -440,12 +454,16 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
       start: stamp,
       showMap: true,
       showMapLink: true,
+      // An event of a series shows every key; others lack the series' two.
+      recurrence: ['RRULE:FREQ=DAILY;COUNT=2'],
+      seriesId: 9,
     });
     const presented = presentEvent(event, { venues: new Map(), organizers: new Map(), terms: new Map() });
     expect(Object.keys(schemas.Event.properties).sort()).toEqual([...Object.keys(presented), 'json_ld'].sort());
     // In the presenter's order (json_ld where single reads put it).
     expect(Object.keys(schemas.Event.properties)).toEqual(Object.keys(presentEvent(event, { venues: new Map(), organizers: new Map(), terms: new Map() }, true)));
-    expect(schemas.Event.required).toEqual(Object.keys(presented));
+    expect(schemas.Event.required).toEqual(Object.keys(presented).filter((k) => k !== 'recurrence' && k !== 'series_id'));
+    expect(schemas.Event.properties.recurrence).toMatchObject({ type: 'array', items: { type: 'string' } });
     expect(schemas.Event.properties.image).toEqual(expect.objectContaining({ anyOf: [{ $ref: '#/components/schemas/Image' }, { const: false }] }));
     expect(schemas.Event.properties.start_date_details.$ref).toBe('#/components/schemas/DateDetails');
     expect(schemas.Event.properties.organizer.items).toEqual({ $ref: '#/components/schemas/Organizer' });
@@ -522,6 +540,48 @@ describe('GET /doc: the OpenAPI 3.1 document', () => {
     const body = JSON.parse(res.body!);
     expect(body).toEqual(JSON.parse(JSON.stringify(await doc('lt'))));
     expect(body.servers[0].url).toBe(`${SITE}/lt/tribe/events/v1/`);
+  });
+});
+
+describe('the webhook routes in the document', () => {
+  it('declare what they answer: editors only, 404 for an unknown id, the secret in the 201 alone', async () => {
+    const d = await doc();
+    const codes = (id: string) => {
+      const op = operation(id);
+      return Object.keys(d.paths[docPath(op)][op.methods[0]!.toLowerCase()].responses);
+    };
+    expect(codes('webhooks.list')).toEqual(['200', '400', '401', '403', '500', '503']);
+    expect(codes('webhooks.create')).toEqual(['201', '400', '401', '403', '409', '413', '415', '500', '503']);
+    expect(codes('webhooks.get')).toEqual(['200', '400', '401', '403', '404', '500', '503']);
+    expect(codes('webhooks.delete')).toEqual(['200', '400', '401', '403', '404', '409', '413', '415', '500', '503']);
+    expect(codes('webhooks.deliveries')).toEqual(['200', '400', '401', '403', '404', '500', '503']);
+    const schemaOf = (id: string, status: string) => {
+      const op = operation(id);
+      return deref(d, d.paths[docPath(op)][op.methods[0]!.toLowerCase()].responses[status]).content['application/json'].schema;
+    };
+    const hook = {
+      id: '7d1c0f3e-2a4b-4c5d-8e6f-9a0b1c2d3e4f',
+      url: 'https://example.com/hook',
+      events: ['event.*'],
+      created: '2030-01-01T00:00:00.000Z',
+      failing: false,
+      _links: { self: [{ href: 'https://example.com/x' }], deliveries: [{ href: 'https://example.com/x/deliveries' }] },
+    };
+    expect(check({ ...hook, secret: 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0' }, schemaOf('webhooks.create', '201'), d)).toEqual([]);
+    expect(check(hook, schemaOf('webhooks.create', '201'), d)).not.toEqual([]);
+    expect(check([hook], schemaOf('webhooks.list', '200'), d)).toEqual([]);
+    expect(schemaOf('webhooks.get', '200').properties.secret).toBeUndefined();
+    const attempt = {
+      message_id: 'msg_x',
+      type: 'event.updated',
+      attempt: 1,
+      time: '2030-01-01T00:00:00.000Z',
+      status: null,
+      duration_ms: 10000,
+      outcome: 'retrying',
+      error: 'no answer within 10 s',
+    };
+    expect(check([attempt], schemaOf('webhooks.deliveries', '200'), d)).toEqual([]);
   });
 });
 
@@ -737,7 +797,8 @@ describe("the document's examples", () => {
       for (const required of schema.required ?? []) expect(json.example, `${name} ${required}`).toHaveProperty([required]);
       // A few fields, not every property with a placeholder.
       expect(Object.keys(json.example).length, name).toBeGreaterThan(0);
-      expect(Object.keys(json.example).length, name).toBeLessThan(Math.max(2, Object.keys(schema.properties).length));
+      // (Unless every property is required.)
+      expect(Object.keys(json.example).length, name).toBeLessThan(Math.max(2, Object.keys(schema.properties).length, (schema.required?.length ?? 0) + 1));
     }
     expect(exampleBody(operation('events.create'))).toEqual({
       title: 'Picnic in the Park',
@@ -806,7 +867,12 @@ describe('the namespace index', () => {
     expect(ours.namespace).toBe(sample.namespace);
     expect(Object.keys(ours._links)).toEqual(Object.keys(sample._links));
     expect(ours._links.up).toEqual([{ href: `${SITE}/en/` }]);
-    expect(Object.keys(ours.routes).sort()).toEqual(Object.keys(sample.routes).sort());
+    // TEC's routes, the change log's and the webhooks', which TEC does not have.
+    expect(
+      Object.keys(ours.routes)
+        .filter((route) => !route.includes('/webhooks'))
+        .sort(),
+    ).toEqual([...Object.keys(sample.routes), '/tribe/events/v1/changes'].sort());
     const keywords = new Set(['default', 'description', 'type', 'items', 'format', 'enum', 'required']);
     for (const [route, theirs] of Object.entries<Json>(sample.routes)) {
       const mine = ours.routes[route];

@@ -1,6 +1,6 @@
 // Event arguments, with TEC's validation rules (docs/tec-behaviour.md §4.1, §6.1).
 import { parseCostInput } from '#lib/domain/cost.js';
-import { bool, checked, statusList, idList, idOrSlugList, int, listArg, listItems, num, searchText, str, type Args } from '#lib/contract/params.js';
+import { bool, checked, oneOf, statusList, idList, idOrSlugList, int, listArg, listItems, num, searchText, str, type Arg, type Args } from '#lib/contract/params.js';
 import { imageUrlOrEmpty, urlOrEmpty } from '#lib/contract/url-arg.js';
 import { LIST_LIMITS } from '#lib/contract/budget.js';
 import { dateArg, forceArg, mlLanguage, optional, pagingArgs, pathId, pathSlug, postArgs, timezoneArg } from './common.js';
@@ -37,6 +37,30 @@ const termsArg = (description: string) => ({
 
 const flag = (description: string) => ({ schema: bool(), type: 'boolean' as const, description });
 
+/**
+ * A series' rules: RFC 5545 lines, as Google Calendar's API takes them (one line may come as a
+ * string). Each line is read against the event's start and zone by the logic (lib/logic/series.ts).
+ */
+const recurrenceArg = {
+  schema: checked<string[] | string>((v) =>
+    typeof v === 'string' || (Array.isArray(v) && v.every((line) => typeof line === 'string')) ? undefined : 'must be a list of RFC 5545 lines (RRULE, RDATE or EXDATE).',
+  ),
+  type: 'array' as const,
+  items: 'string' as const,
+  description:
+    'Makes the event recurring: RFC 5545 lines, each an RRULE, RDATE or EXDATE (with ;TZID=, ;VALUE=DATE or UTC values). start_date and end_date are the first occurrence and give every occurrence its duration; each occurrence is an event of its own',
+};
+
+/** Which events of a series a write of one of them takes (lib/logic/series-scope.ts). */
+export const SERIES_SCOPES = ['this', 'following', 'all'] as const;
+const scopeArg = (description: string) => ({ schema: oneOf(SERIES_SCOPES), type: 'string', enum: SERIES_SCOPES, default: 'this', description }) satisfies Arg;
+const deleteScope = scopeArg(
+  'For an event of a series: this (the event alone), following (this and every later event of the series; the series ends before it and the earlier events take the shortened recurrence) or all (the whole series, which writes no more occurrences). An event of no series is deleted alone',
+);
+const updateScope = scopeArg(
+  "For an event of a series: this (the event alone) or all (the fields sent, other than dates, timezone, all_day, slug and recurrence, are written to every event of the series; fields not sent keep each event's own). following is refused (400). An event of no series is updated alone",
+);
+
 export const eventWriteArgs = {
   title: { schema: str({ nonEmpty: true, notZero: true, max: 1000 }), type: 'string', required: true, description: 'The event title', html: { filter: 'title' } },
   start_date: dateArg('The event start date and time', true),
@@ -63,6 +87,7 @@ export const eventWriteArgs = {
   venue: linkArg('Venue: an id, {"id": n}, or an object that creates a venue'),
   organizer: linkArg('Organizers: ids, {"id": n} objects, or objects that create organizers'),
   password: { schema: str({ max: 255 }), type: 'string', description: 'Password that protects the event; "" removes it. Never returned' },
+  recurrence: recurrenceArg,
   ml_language: mlLanguage,
 } satisfies Args;
 
@@ -140,8 +165,12 @@ export const eventArgs = {
   create: eventWriteArgs,
   get: { id: pathId, password: unlock, context: editContext, ical, ml_language: mlLanguage },
   getBySlug: { slug: pathSlug, password: unlock, context: editContext, ical, ml_language: mlLanguage },
-  update: { id: pathId, ...optional(eventWriteArgs) },
-  updateBySlug: { ...optional(eventWriteArgs), slug: { ...pathSlug, inBody: { ...eventWriteArgs.slug, description: 'A new slug for the event (renames it)' } } },
-  delete: { id: pathId, force: forceArg, password: unlock, ml_language: mlLanguage },
-  deleteBySlug: { slug: pathSlug, force: forceArg, password: unlock, ml_language: mlLanguage },
+  update: { id: pathId, ...optional(eventWriteArgs), scope: updateScope },
+  updateBySlug: {
+    ...optional(eventWriteArgs),
+    scope: updateScope,
+    slug: { ...pathSlug, inBody: { ...eventWriteArgs.slug, description: 'A new slug for the event (renames it)' } },
+  },
+  delete: { id: pathId, force: forceArg, scope: deleteScope, password: unlock, ml_language: mlLanguage },
+  deleteBySlug: { slug: pathSlug, force: forceArg, scope: deleteScope, password: unlock, ml_language: mlLanguage },
 } satisfies Record<string, Args>;

@@ -1,0 +1,4 @@
+import { deleteWebhookSubscription } from '#lib/logic/webhooks.js';
+import { handle } from '#lib/http/pipeline.js';
+
+export const handler = handle('webhooks.delete', deleteWebhookSubscription);

@@ -1,0 +1,4 @@
+import { getWebhookSubscription } from '#lib/logic/webhooks.js';
+import { handle } from '#lib/http/pipeline.js';
+
+export const handler = handle('webhooks.get', getWebhookSubscription);

@@ -1,0 +1,4 @@
+import { listWebhookSubscriptions } from '#lib/logic/webhooks.js';
+import { handle } from '#lib/http/pipeline.js';
+
+export const handler = handle('webhooks.list', listWebhookSubscriptions);

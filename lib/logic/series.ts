@@ -1,0 +1,72 @@
+// The occurrences of a series after its first event, written by the stream consumer
+// (lib/stream/series-trigger.ts): each change of a first event whose series is not complete writes
+// the next chunk of occurrences (SERIES_CHUNK, lib/runtime/config.ts) and records how far it got on the first event, whose change
+// brings the next chunk, until every occurrence exists (or a delete by scope ends the series,
+// lib/logic/series-scope.ts). A create answers as soon as its first event
+// is written, however long the series: a chunk is a bounded piece of work for one consumer call.
+import type { Occurrence } from '#lib/domain/recurrence/expand.js';
+import { config } from '#lib/runtime/config.js';
+import { pool } from '#lib/runtime/pool.js';
+import { slugify } from '#lib/domain/slug.js';
+import { getItem } from '#lib/store/reads.js';
+import { keys } from '#lib/store/keys.js';
+import { ofKind, type EventItem } from '#lib/store/items.js';
+import { advanceSeries } from '#lib/store/series-progress.js';
+import { cardsFor } from './cards.js';
+import { insertEvent, linksByIds } from './event-commit.js';
+import { occurrenceEvent, seriesPending, storedOccurrences } from './series-rules.js';
+import { settleEvent } from './series-scope.js';
+import { OccurrenceGone } from './event-writes.js';
+
+/** Occurrences written at once within a chunk. */
+const CONCURRENCY = 4;
+
+/** Writes the next occurrences of the series whose first event is `id`, if it has any left. */
+export async function continueSeries(id: number): Promise<void> {
+  const first = ofKind(await getItem(keys.post(id)), 'event');
+  if (!seriesPending(first)) return;
+  const from = first.series.made;
+  const next = storedOccurrences(first).slice(from, from + config().seriesChunk);
+  const written: EventItem[] = [];
+  const failed = await pool(next, CONCURRENCY, async (at) => {
+    const e = await writeOccurrence(first, at);
+    if (e) written.push(e);
+  }).then(
+    () => undefined,
+    (reason: unknown) => ({ reason }),
+  );
+  if (!failed && (await advanceSeries(first.id, from, from + next.length, first.series.total))) return;
+  // The series ended (or its first event went) while this chunk was written: what it wrote past the
+  // end goes as the end says, and the rest takes the shortened rules; with the first event deleted,
+  // its unrecorded occurrences go with it. A chunk that failed is written again from `made`.
+  const now = ofKind(await getItem(keys.post(id)), 'event');
+  if (!now || now.series?.total !== first.series.total) {
+    const stop = now?.series?.stop ?? { from: '', mode: 'delete' as const };
+    const at = new Date();
+    await pool(written, CONCURRENCY, (e) => settleEvent(e.id, now, stop, at));
+  }
+  if (failed) throw failed.reason;
+}
+
+/**
+ * One occurrence, as a create of the first event's links would write it. Its key (the series and
+ * the occurrence's instant) makes a redelivered change find the event it wrote instead of writing
+ * another (lib/store/create-ids.ts), and one deleted since stays deleted (undefined).
+ */
+async function writeOccurrence(first: EventItem, at: Occurrence): Promise<EventItem | undefined> {
+  const ctx = { lang: first.lang, createKey: `series|${first.id}|${at.utc}` };
+  return insertEvent(
+    ctx,
+    slugify(`${first.slug}-${at.start.slice(0, 10)}`),
+    () => linksByIds(first),
+    (id, slug, links) => {
+      const e = occurrenceEvent(first, at, id, slug);
+      e.cards = cardsFor(e, links.places);
+      return e;
+    },
+  ).catch((err: unknown) => {
+    // Written before and deleted since (a chunk written again): it stays deleted.
+    if (err instanceof OccurrenceGone) return undefined;
+    throw err;
+  });
+}

@@ -1,0 +1,110 @@
+// How far the writing of a series' occurrences got, on its first event, and where a delete by
+// scope ended it: conditional UpdateItems of the `series` map (and the rules), which touch nothing
+// the event's indexes derive from.
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '#lib/runtime/config.js';
+import { db } from './db.js';
+import { keys } from './keys.js';
+import type { SeriesEdit, SeriesStop } from './items.js';
+import { requireVersion, settleChecked, type Checked } from './precondition.js';
+
+/**
+ * Records that the occurrences before `to` exist, if the first event still says `from` of `total`
+ * (a redelivered change that got there first, a deleted first event, or a delete by scope that
+ * ended the series since, leave it as it is). Whether it did.
+ */
+export async function advanceSeries(id: number, from: number, to: number, total: number): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: config().tableName,
+        Key: keys.post(id),
+        UpdateExpression: 'SET #series.#made = :to',
+        ConditionExpression: '#series.#made = :from AND #series.#total = :total',
+        ExpressionAttributeNames: { '#series': 'series', '#made': 'made', '#total': 'total' },
+        ExpressionAttributeValues: { ':from': from, ':to': to, ':total': total },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
+}
+
+/**
+ * Ends the series of first event `id` as read at `version` with `made` occurrences written: its
+ * rules become `recurrence`, its total `total`, and `stop` says which of its events go. A change of
+ * `total` makes an occurrence chunk being written find out (advanceSeries fails). Bumps the
+ * record's version (its rules are shown). False when the event changed since it was read; with
+ * `check`, it must also be the version If-Match names.
+ */
+export async function endSeries(
+  id: number,
+  read: { version: number; made: number },
+  end: { total: number; recurrence: string[]; stop: SeriesStop; modified: { modified: string; modified_utc: string } },
+  check: Checked | undefined,
+): Promise<boolean> {
+  const update = requireVersion(
+    {
+      TableName: config().tableName,
+      Key: keys.post(id),
+      UpdateExpression:
+        'SET #series.#total = :total, #series.#stop = :stop, #recurrence = :recurrence, #modified = :modified, #modified_utc = :modified_utc, #iv = if_not_exists(#iv, #version), #version = #version + :one',
+      ConditionExpression: '#version = :version AND #series.#made = :made',
+      ExpressionAttributeNames: {
+        '#series': 'series',
+        '#made': 'made',
+        '#total': 'total',
+        '#stop': 'stop',
+        '#recurrence': 'recurrence',
+        '#modified': 'modified',
+        '#modified_utc': 'modified_utc',
+        '#iv': 'indexVersion',
+        '#version': 'version',
+      },
+      ExpressionAttributeValues: {
+        ':total': end.total,
+        ':stop': end.stop,
+        ':recurrence': end.recurrence,
+        ':modified': end.modified.modified,
+        ':modified_utc': end.modified.modified_utc,
+        ':one': 1,
+        ':version': read.version,
+        ':made': read.made,
+      },
+    },
+    check,
+  );
+  try {
+    await settleChecked(check, () => db().send(new UpdateCommand(update)));
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
+}
+
+/**
+ * Records on first event `id` the edit by scope all that its series' events take (bookkeeping, as
+ * `made`: the version stays). False when the event is gone.
+ */
+export async function recordSeriesEdit(id: number, edit: SeriesEdit): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: config().tableName,
+        Key: keys.post(id),
+        UpdateExpression: 'SET #series.#edit = :edit',
+        ConditionExpression: 'attribute_exists(#series)',
+        ExpressionAttributeNames: { '#series': 'series', '#edit': 'edit' },
+        ExpressionAttributeValues: { ':edit': edit },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
+}

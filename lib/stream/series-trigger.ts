@@ -1,0 +1,45 @@
+// The occurrences of recurring events: a change of a series' first event whose occurrences are not
+// all written yet writes the next ones (lib/logic/series.ts), and the progress it records is the
+// change that brings the next. A change that records the end of a series (a delete by scope,
+// lib/logic/series-scope.ts) brings the completion of that delete: every event it covers goes,
+// every other takes the shortened rules; one that records an edit by scope all, that edit.
+import { continueSeries } from '#lib/logic/series.js';
+import { seriesPending } from '#lib/logic/series-rules.js';
+import { applySeriesEdit, settleSeries } from '#lib/logic/series-scope.js';
+import { getItem } from '#lib/store/reads.js';
+import { keys } from '#lib/store/keys.js';
+import { ofKind } from '#lib/store/items.js';
+import { postImage, type Trigger } from './change.js';
+
+export const seriesTrigger: Trigger = {
+  id: 'series',
+  wants: (change) => change.kind === 'event' && change.action !== 'delete' && seriesPending(postImage(change.new, 'event')),
+  apply: (change) => continueSeries(change.id),
+};
+
+export const seriesEndTrigger: Trigger = {
+  id: 'series-end',
+  wants: (change) => {
+    const next = postImage(change.new, 'event');
+    // Only the change that recorded (or moved) the end, not every later edit of the first event.
+    return !!next?.series?.stop && JSON.stringify(postImage(change.old, 'event')?.series?.stop) !== JSON.stringify(next.series.stop);
+  },
+  apply: async (change) => {
+    // As it is now: a later delete may have moved the end since (its own change settles it too).
+    const first = ofKind(await getItem(keys.post(change.id)), 'event');
+    if (first) await settleSeries(first, new Date(), false);
+  },
+};
+
+export const seriesEditTrigger: Trigger = {
+  id: 'series-edit',
+  wants: (change) => {
+    const next = postImage(change.new, 'event');
+    return !!next?.series?.edit && JSON.stringify(postImage(change.old, 'event')?.series?.edit) !== JSON.stringify(next.series.edit);
+  },
+  apply: async (change) => {
+    const first = ofKind(await getItem(keys.post(change.id)), 'event');
+    const edit = first?.series?.edit;
+    if (edit) await applySeriesEdit(change.id, edit, false);
+  },
+};
