@@ -1,18 +1,12 @@
 // A mirror of the calendar kept by GET /changes, over HTTP through the local gateway with the
 // stream consumer running, as the README's "Syncing changes" tells a client to: take a cursor,
 // list everything, then follow the cursor. What changed while it listed comes through the cursor.
-import { afterAll, expect, it } from 'vitest';
-import { resetConfig } from '#lib/runtime/config.js';
+import { expect, it } from 'vitest';
 import { useGateway } from '../support/gateway.js';
+import { useEnv } from '../support/env.js';
 
 const SETTLE_MS = 1000;
-const previousSettle = process.env.CHANGES_SETTLE_MS;
-process.env.CHANGES_SETTLE_MS = String(SETTLE_MS);
-afterAll(() => {
-  if (previousSettle === undefined) delete process.env.CHANGES_SETTLE_MS;
-  else process.env.CHANGES_SETTLE_MS = previousSettle;
-  resetConfig();
-});
+useEnv('CHANGES_SETTLE_MS', String(SETTLE_MS));
 
 const gw = useGateway({ tablePrefix: 'e2e-changes', stream: true });
 

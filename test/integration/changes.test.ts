@@ -3,8 +3,8 @@
 // entries), and the reads through the real handler. Nothing about the stream or the table is
 // mocked; waits are bounded polls and the log's settling time, never timings asserted.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { config, resetConfig, type Lang } from '#lib/runtime/config.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { config, type Lang } from '#lib/runtime/config.js';
 import { makeCursor } from '#lib/domain/sync-cursor.js';
 import { invoke } from '#lib/local/invoke.js';
 import { withLogWriter } from '#lib/observe/logger.js';
@@ -18,18 +18,13 @@ import { handler as consumer } from '../../functions/stream/consumer.js';
 import { fakeContext } from '../support/lambda.js';
 import { useStreamPoller } from '../support/stream.js';
 import { useFreshTable } from '../support/table.js';
+import { useEnv } from '../support/env.js';
 import { roleToken } from '../support/tokens.js';
 
 // Short, so that the tests wait little for entries to settle; long enough that DynamoDB Local's
 // slowest appends are not appended twice.
 const SETTLE_MS = 1000;
-const previousSettle = process.env.CHANGES_SETTLE_MS;
-process.env.CHANGES_SETTLE_MS = String(SETTLE_MS);
-afterAll(() => {
-  if (previousSettle === undefined) delete process.env.CHANGES_SETTLE_MS;
-  else process.env.CHANGES_SETTLE_MS = previousSettle;
-  resetConfig();
-});
+useEnv('CHANGES_SETTLE_MS', String(SETTLE_MS));
 
 useFreshTable('changes', { stream: true });
 const stream = useStreamPoller();

@@ -9,6 +9,7 @@ import { roleToken } from '../support/tokens.js';
 import { useStreamPoller, waitFor } from '../support/stream.js';
 import { useFreshTable } from '../support/table.js';
 import { storedItem } from '../support/stored.js';
+import { EVERY_DATE, seriesEvents } from '../support/series.js';
 import { advanceSeries } from '#lib/store/series-progress.js';
 import { seriesMembers } from '#lib/store/partitions.js';
 
@@ -33,18 +34,7 @@ async function created(body: Record<string, unknown>): Promise<any> {
 }
 
 /** The listed events of the series of `first`, oldest first. */
-async function listed(first: number): Promise<any[]> {
-  const out: any[] = [];
-  for (let page = 1; ; page++) {
-    const res = await call('GET', '/events', { query: { start_date: '2000-01-01', end_date: '2100-01-01', per_page: 50, page } });
-    if (res.status === 404) break;
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const body = res.body as { events: any[]; total_pages: number };
-    out.push(...body.events.filter((e) => e.series_id === first));
-    if (page >= body.total_pages) break;
-  }
-  return out;
-}
+const listed = (first: number): Promise<any[]> => seriesEvents(first, (page) => call('GET', '/events', { query: { ...EVERY_DATE, page } }));
 
 /** A weekly series of `count` events from a Tuesday at 19:00 in Vilnius, written whole. */
 async function weekly(title: string, start: string, count = 8, extra: Record<string, unknown> = {}): Promise<any[]> {

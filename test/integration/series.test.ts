@@ -9,6 +9,7 @@ import { roleToken } from '../support/tokens.js';
 import { useStreamPoller } from '../support/stream.js';
 import { useFreshTable } from '../support/table.js';
 import { storedItem } from '../support/stored.js';
+import { EVERY_DATE, seriesEvents } from '../support/series.js';
 import { expandCalendar } from '../support/ical.js';
 
 /** Every occurrence is a change that each of the consumer's triggers takes: a minute or more on a loaded machine. */
@@ -38,18 +39,8 @@ async function created(body: Record<string, unknown>, lang: 'en' | 'lt' | 'ru' =
 }
 
 /** Every event of the series of `first`, as the list shows them, oldest first. */
-async function seriesEvents(first: number, query: Record<string, string | number> = {}, lang: 'en' | 'lt' | 'ru' = 'en'): Promise<any[]> {
-  const out: any[] = [];
-  for (let page = 1; ; page++) {
-    const res = await call('GET', '/events', { query: { start_date: '2000-01-01', end_date: '2100-01-01', per_page: 50, page, ...query }, lang });
-    if (res.status === 404) break;
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const body = res.body as { events: any[]; total_pages: number };
-    out.push(...body.events.filter((e) => e.series_id === first));
-    if (page >= body.total_pages) break;
-  }
-  return out;
-}
+const listed = (first: number, query: Record<string, string | number> = {}, lang: 'en' | 'lt' | 'ru' = 'en'): Promise<any[]> =>
+  seriesEvents(first, (page) => call('GET', '/events', { query: { ...EVERY_DATE, page, ...query }, lang }));
 
 describe('recurring events', () => {
   useFreshTable('series', { stream: true });
@@ -73,7 +64,7 @@ describe('recurring events', () => {
     expect(Object.keys(first).slice(-2)).toEqual(['recurrence', 'series_id']);
     await stream.drain(DRAIN_MS);
 
-    const all = await seriesEvents(first.id);
+    const all = await listed(first.id);
     // COUNT=4 gives 16, 23, 30 March and 6 April; the EXDATE takes 30 March; the RDATE adds 15 April.
     expect(all.map((e) => [e.start_date, e.end_date, e.utc_start_date])).toEqual([
       ['2027-03-16 19:00:00', '2027-03-16 21:00:00', '2027-03-16 17:00:00'],
@@ -99,7 +90,7 @@ describe('recurring events', () => {
     expect((byVenue.body as { total: number }).total).toBe(4);
     expect(byVenue.headers['X-TEC-Total'] ?? byVenue.headers['x-tec-total']).toBe('4');
     // Filters see each occurrence in its own window.
-    const april = await seriesEvents(first.id, { start_date: '2027-04-01', end_date: '2027-04-30' });
+    const april = await listed(first.id, { start_date: '2027-04-01', end_date: '2027-04-30' });
     expect(april.map((e) => e.start_date)).toEqual(['2027-04-06 19:00:00', '2027-04-15 18:00:00']);
   });
 
@@ -110,7 +101,7 @@ describe('recurring events', () => {
     await stream.drain(DRAIN_MS);
     const stored = await storedItem<EventItem>(keys.post(first.id));
     expect(stored?.series).toMatchObject({ total: count, made: count });
-    const all = await seriesEvents(first.id);
+    const all = await listed(first.id);
     expect(all.length).toBe(count);
     expect(all.at(-1)).toMatchObject({ start_date: '2027-06-11 00:00:00', end_date: '2027-06-11 23:59:59', all_day: true });
     // Every date once.
@@ -148,7 +139,7 @@ describe('recurring events', () => {
     );
     expect(first.status).toBe('draft');
     await stream.drain(DRAIN_MS);
-    const all = await seriesEvents(first.id, { status: 'draft' }, 'lt');
+    const all = await listed(first.id, { status: 'draft' }, 'lt');
     // The last day of every month, from January 2027 to the horizon HORIZON_MONTHS from now.
     const horizon = new Date();
     horizon.setUTCMonth(horizon.getUTCMonth() + HORIZON_MONTHS);
@@ -169,7 +160,7 @@ describe('recurring events', () => {
     expect(single).not.toHaveProperty('series_id');
     const first = await created({ title: 'Twice', start_date: '2027-08-02 10:00:00', end_date: '2027-08-02 11:00:00', recurrence: ['RRULE:FREQ=DAILY;COUNT=2'] });
     await stream.drain(DRAIN_MS);
-    const [, second] = await seriesEvents(first.id);
+    const [, second] = await listed(first.id);
     const edited = await call('POST', `/events/${second.id}`, {
       body: { title: 'Twice, moved', start_date: '2027-08-03 12:00:00', end_date: '2027-08-03 13:00:00' },
       token: author,
@@ -192,7 +183,7 @@ describe('recurring events', () => {
       recurrence: ['RRULE:FREQ=WEEKLY;COUNT=6', 'RDATE;TZID=Europe/Vilnius:20280412T180000'],
     });
     await stream.drain(DRAIN_MS);
-    const all = await seriesEvents(first.id);
+    const all = await listed(first.id);
     expect(all).toHaveLength(7);
     const window = { start_date: '2028-03-01', end_date: '2028-05-31' };
     /** The feed of `query`, expanded as a client does, against the list's events of the same query. */
@@ -228,7 +219,7 @@ describe('recurring events', () => {
     expect(made.status, JSON.stringify(made.body)).toBe(200);
     expect(made.body).toMatchObject({ series_id: single.id, recurrence: ['RRULE:FREQ=WEEKLY;COUNT=3'] });
     await stream.drain(DRAIN_MS);
-    const all = await seriesEvents(single.id);
+    const all = await listed(single.id);
     expect(all.map((e) => e.start_date)).toEqual(['2027-10-04 18:00:00', '2027-10-11 18:00:00', '2027-10-18 18:00:00']);
     const again = await call('POST', `/events/${all[1].id}`, { body: { title: 'Renamed', recurrence: ['RRULE:FREQ=DAILY;COUNT=2'] } });
     expect(again.status).toBe(400);
