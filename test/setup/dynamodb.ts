@@ -1,7 +1,8 @@
 // Global setup: one in-memory DynamoDB Local for the whole test run (and a pool of them for the
-// tables with a stream, ./stream-instances.ts), or the DynamoDB named by DYNAMODB_ENDPOINT. It is started without waiting for it: files that need a table wait in
-// `useFreshTable` (test/support/table.ts), so unit-only runs do not pay for its start-up. It
-// has DYNAMODB_START_TIMEOUT_MS (default 90 s) to answer; the error past it names that setting.
+// tables with a stream, ./stream-instances.ts), or the DynamoDB named by DYNAMODB_ENDPOINT. It is
+// started without waiting for it: files that need a table wait in `useFreshTable`
+// (test/support/table.ts), so unit-only runs do not pay for its start-up. It has
+// DYNAMODB_START_TIMEOUT_MS (default 90 s) to answer; the error past it names that setting.
 import type { TestProject } from 'vitest/node';
 import { ensureDevKeys } from '#lib/local/dev-auth.js';
 import { JavaMissingError, startDynamoLocal } from '#lib/local/dynamo.js';
