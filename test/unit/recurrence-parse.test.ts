@@ -235,6 +235,19 @@ describe('recurrenceLines', () => {
     expect(recurrenceLines(seriesOf(['RDATE:20270101T100000'], '2027-01-01 09:00:00', 'UTC+3:30'))).toEqual(['RDATE;TZID="UTC+3:30":20270101T100000']);
   });
 
+  it('splits the dates of a form over as many lines as keep each within the length a line may have', () => {
+    // 99 lines of one EXDATE each are 99 dates of one form: a single line of them would be refused when read back.
+    const days = Array.from({ length: 99 }, (_, i) => new Date(Date.UTC(1997, 8, 3 + i)).toISOString().slice(0, 10).replaceAll('-', ''));
+    const given = ['RRULE:FREQ=DAILY;COUNT=200', ...days.map((d) => `EXDATE;TZID=America/New_York:${d}T090000`)];
+    const lines = recurrenceLines(seriesOf(given, START, NY));
+    expect(lines.length).toBe(3);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(MAX_LINE_LENGTH);
+    const now = new Date('1997-09-01T00:00:00Z');
+    const again = parseRecurrence(lines, START, NY);
+    expect(again.ok && expandSeries(again.series, { now })).toEqual(expandSeries(seriesOf(given, START, NY), { now }));
+    expect(again.ok && expandSeries(again.series, { now }).ok && (expandSeries(again.series, { now }) as { occurrences: unknown[] }).occurrences.length).toBe(101);
+  });
+
   it('reads back as the same series', () => {
     const lines = ['RRULE:FREQ=WEEKLY;BYDAY=MO,FR;UNTIL=19971231T000000', 'RDATE;TZID=Europe/Vilnius:19970910T160000', 'EXDATE:19970905T130000Z', 'EXDATE;VALUE=DATE:19970908'];
     const now = new Date('1997-09-01T00:00:00Z');

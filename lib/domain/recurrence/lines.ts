@@ -4,7 +4,7 @@
 // the event's zone shows twice or never (which readers take differently), are written in UTC.
 import { civil, formatNaive } from './calendar.js';
 import type { Moment } from './moments.js';
-import type { Series } from './parse.js';
+import { MAX_LINE_LENGTH, type Series } from './parse.js';
 import { type Rule, WEEKDAYS } from './rule.js';
 import { ZoneClock } from './zone-clock.js';
 
@@ -63,11 +63,25 @@ function momentLines(name: string, moments: readonly Moment[], series: Series, c
     else utc.add((m.tz === series.tz ? clock : new ZoneClock(m.tz)).toInstant(m.naive));
   }
   const sorted = (values: Set<number>, text: (v: number) => string) => [...values].sort((a, b) => a - b).map(text);
+  return [
+    ...packed(`${name};VALUE=DATE:`, sorted(dates, basicDate)),
+    ...packed(`${name};TZID=${paramValue(series.tz)}:`, sorted(local, basicDateTime)),
+    ...packed(`${name}:`, sorted(utc, (v) => `${basicDateTime(v)}Z`)),
+  ];
+}
+
+/** Values after `head`, as few lines as hold them within the length a line may have (so that the lines read back). */
+function packed(head: string, values: string[]): string[] {
   const lines: string[] = [];
-  if (dates.size) lines.push(`${name};VALUE=DATE:${sorted(dates, basicDate).join(',')}`);
-  if (local.size) lines.push(`${name};TZID=${paramValue(series.tz)}:${sorted(local, basicDateTime).join(',')}`);
-  if (utc.size) lines.push(`${name}:${sorted(utc, (v) => `${basicDateTime(v)}Z`).join(',')}`);
-  return lines;
+  let line = '';
+  for (const v of values) {
+    if (line && line.length + 1 + v.length > MAX_LINE_LENGTH) {
+      lines.push(line);
+      line = '';
+    }
+    line = line ? `${line},${v}` : `${head}${v}`;
+  }
+  return line ? [...lines, line] : lines;
 }
 
 /** The series' recurrence lines: its RRULEs in their order, then its RDATEs and EXDATEs. */
