@@ -118,11 +118,12 @@ try {
     dryRun: Boolean(c.values['dry-run']),
     deleteMissing: Boolean(c.values['delete-missing']),
     concurrency,
+    seriesByConsumer: Boolean(c.values.aws),
     ...(defaultAuthor ? { defaultAuthor } : {}),
     progress: (kind: string, total: number) => {
       bar?.finish();
       if (!total) return undefined;
-      bar = new Progress(total, kind === 'category' ? 'categories' : `${kind}s`);
+      bar = new Progress(total, kind === 'category' ? 'categories' : kind === 'series' ? 'series with their occurrences' : `${kind}s`);
       const b = bar;
       return () => b.tick();
     },

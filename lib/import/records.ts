@@ -55,6 +55,8 @@ export interface SitePost extends Checked {
   utc?: { start: string; end: string };
   /** Events that are Events Calendar Pro series on the site: their rules in RFC 5545, or why they cannot be said so. */
   series?: ProRecurrence;
+  /** Events: the post's parent, when it has one (Events Calendar Pro 3 to 5 made each occurrence of a series a child post of its first event). */
+  parent?: number;
   /** The other fields, named as in a create request of this API (TEC's v1 names). */
   fields: Record<string, unknown>;
 }

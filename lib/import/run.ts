@@ -80,14 +80,28 @@ export function formatSummary(s: ImportSummary, dryRun = false): string {
       `${s.authorless.count} posts had no author on the site: written as ${s.authorless.author ? `user ${s.authorless.author}` : "the import's own user"} (--author LOGIN names another).`,
     );
   if (s.series.length) {
-    const shown = s.series
-      .slice(0, 20)
-      .map(
-        ({ event, series }) =>
-          `event ${event}: ${'unsupported' in series ? `(${series.unsupported})` : [...series.lines, ...series.excludeRules.map((r) => `excluding ${r}`)].join(' ')}`,
-      );
+    const list = (xs: typeof s.series, say: (x: (typeof s.series)[number]) => string) =>
+      `${xs
+        .slice(0, 20)
+        .map((x) => `event ${x.event} ${say(x)}`)
+        .join('; ')}${xs.length > 20 ? '; …' : ''}`;
+    const series = s.series.filter((x) => x.lines && !x.kept);
+    const alone = s.series.filter((x) => !x.lines);
+    const kept = s.series.filter((x) => x.kept);
+    const events = series.reduce((n, x) => n + (x.events ?? 0), 0);
     lines.push(
-      `${s.series.length} events are series on the site (Events Calendar Pro): this calendar keeps no series yet, so each was imported as its own dates only. Their rules: ${shown.join('; ')}${s.series.length > 20 ? '; …' : ''}`,
+      [
+        `${s.series.length} events are series on the site (Events Calendar Pro)`,
+        series.length
+          ? `${series.length} ${verb}imported as series${dryRun ? '' : ` (${events} events in all)`}: ${list(series, (x) => `${x.lines!.join(' ')}${x.siteIds ? ` (${x.siteIds} occurrences keep the ids of the site's posts for them)` : ''}`)}`
+          : '',
+        alone.length ? `${alone.length} ${verb}imported as their own dates only, as RFC 5545 cannot say their rules: ${list(alone, (x) => `(${x.alone ?? ''})`)}` : '',
+        kept.length
+          ? `${kept.length} keep the rules they have here, as the site changed them and a series takes new rules only when it is made again: ${list(kept, (x) => x.lines!.join(' '))}`
+          : '',
+      ]
+        .filter(Boolean)
+        .join('. '),
     );
   }
   for (const [room, what] of [

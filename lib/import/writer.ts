@@ -4,8 +4,9 @@
 // (lib/contract/imported.ts). A record whose fingerprint is the one stored after its last import
 // is not written again; the fingerprint is stored after the record, so that a run stopped between
 // the two writes the record again (the same values: an update that changes nothing else).
-import type { ProRecurrence } from './pro-recurrence/rfc5545.js';
+import { planSeries, prepareOccurrences, seriesPart, writeOccurrences, type ImportedSeries } from './series-import.js';
 import { pool } from '#lib/runtime/pool.js';
+import { ofKind } from '#lib/store/items.js';
 import { deleteFingerprint, fingerprintLog, storedFingerprints } from '#lib/store/import-log.js';
 import { getItem } from '#lib/store/reads.js';
 import { termBySlug } from '#lib/store/partitions.js';
@@ -69,12 +70,11 @@ export interface ImportSummary {
   unlinked: Unlinked[];
   /** Posts the source gives no known author, written as the default author's (its id; 0: the import's own user). */
   authorless: { count: number; author: number };
-  /**
-   * Events that are Events Calendar Pro series on the site, with their rules: each is imported
-   * as the one event the source holds (its own dates), since this calendar keeps no series.
-   */
-  series: { event: number; series: ProRecurrence }[];
+  /** Events that are Events Calendar Pro series on the site, with their rules, and how each came (./series-import.ts). */
+  series: ImportedSeries[];
 }
+
+export type { ImportedSeries };
 
 /** What a request to this API's handlers answers. */
 export interface ApiResult {
@@ -102,9 +102,14 @@ export interface WriteOptions {
   dryRun?: boolean;
   concurrency?: number;
   /** Called once per record handled. */
-  progress?: (kind: RecordKind, total: number) => (() => void) | undefined;
+  progress?: (kind: RecordKind | 'series', total: number) => (() => void) | undefined;
   /** The user id a post without a known author is written as; unset: the import's own user. */
   defaultAuthor?: number;
+  /**
+   * Whether a deployed table's stream consumer writes the occurrences of the series the import
+   * makes; otherwise (DynamoDB Local, where none runs during an import) the import writes them.
+   */
+  seriesByConsumer?: boolean;
   /**
    * Whether the site still has a record the import did not list (asked before `deleteMissing`
    * deletes it): a site may leave records out of its lists that it still serves by id.
@@ -188,8 +193,9 @@ export async function writeRecords(records: SiteRecord[], opts: WriteOptions, pr
     if (bySlugOnly(r)) named.push(r as SiteTerm);
     else byKind.get(r.kind)!.push(r);
     if ((r.kind === 'venue' || r.kind === 'organizer' || r.kind === 'event') && !r.author) summary.authorless.count++;
-    if (r.kind === 'event' && r.series && !recordRefusal(r)) summary.series.push({ event: r.id, series: r.series });
   }
+  const plan = planSeries(records);
+  summary.series = plan.series;
   const links = new Links(records);
   const highest: Partial<Record<Sequence, number>> = {};
   for (const kind of KINDS) {
@@ -198,6 +204,7 @@ export async function writeRecords(records: SiteRecord[], opts: WriteOptions, pr
       if (!opts.dryRun && highest.term) await continueAfter('term', highest.term);
       await links.findNamed(named, opts, summary);
     }
+    if (kind === 'event' && !opts.dryRun) await prepareOccurrences(records, plan);
     let list = byKind.get(kind)!;
     if (kind === 'category') list = parentsFirst(list as SiteTerm[]);
     const tick = opts.progress?.(kind, list.length);
@@ -211,12 +218,17 @@ export async function writeRecords(records: SiteRecord[], opts: WriteOptions, pr
       }
       const seq = SEQUENCE[kind];
       highest[seq] = Math.max(highest[seq] ?? 0, given.id);
+      // The site's post of an occurrence: its series writes it, with its id.
+      if (plan.occurrencePosts.has(given.id)) {
+        tick?.();
+        return;
+      }
       try {
         const r = given.kind === 'event' ? await links.resolve(given, summary.unlinked) : given;
         const fp = fingerprint(r);
         if (stored.get(`${kind}#${r.id}`) === fp) tally.unchanged++;
         else {
-          const outcome = await writeOne(r, opts, runAt, summary.unlinked);
+          const outcome = await writeOne(r, opts, runAt, summary.unlinked, plan.of.get(r.id));
           tally[outcome]++;
           if (outcome !== 'unchanged') tally.written.push(r.id);
           if (!opts.dryRun) await fingerprints.add(`${kind}#${r.id}`, fp);
@@ -235,8 +247,9 @@ export async function writeRecords(records: SiteRecord[], opts: WriteOptions, pr
     const ids = present?.[kind];
     if (ids && kind !== 'user') await findMissing(kind, ids, stored, opts, deleteMissing, summary);
   }
-  // New ids here come after every id imported.
+  // New ids here come after every id imported: the occurrences' too.
   if (!opts.dryRun) for (const [seq, id] of Object.entries(highest)) await continueAfter(seq as Sequence, id);
+  if (!opts.dryRun) for (const f of await writeOccurrences(plan, opts)) summary.failed.push({ kind: 'event', ...f });
   summary.unlinked.sort((a, b) => a.event - b.event || a.kind.localeCompare(b.kind));
   return summary;
 }
@@ -343,10 +356,10 @@ class Links {
 }
 
 /** Creates or updates one record here; what it did. */
-async function writeOne(r: SiteRecord, opts: WriteOptions, runAt: number, unlinked: Unlinked[]): Promise<'created' | 'updated' | 'unchanged'> {
+async function writeOne(r: SiteRecord, opts: WriteOptions, runAt: number, unlinked: Unlinked[], series?: ImportedSeries): Promise<'created' | 'updated' | 'unchanged'> {
   if (r.kind === 'user') return writeUser(r, opts, runAt);
   if (r.kind === 'category' || r.kind === 'tag') return writeTerm(r, opts);
-  return writePost(r as SitePost, opts, unlinked);
+  return writePost(r as SitePost, opts, unlinked, series);
 }
 
 /**
@@ -412,10 +425,11 @@ function withFirstLinks(r: SitePost, fit: number): { event: SitePost; left: Unli
  * Creates or updates one venue, organizer or event. An event that links more records than one
  * write holds is written with the links that fit, and the others are reported (never refused whole).
  */
-async function writePost(r: SitePost, opts: WriteOptions, unlinked: Unlinked[]): Promise<'created' | 'updated'> {
+async function writePost(r: SitePost, opts: WriteOptions, unlinked: Unlinked[], series?: ImportedSeries): Promise<'created' | 'updated'> {
   const here = await getItem(keys.post(r.id));
   if (here && here.kind !== r.kind) throw new Error(`id ${r.id} is a ${here.kind} here`);
   if (opts.dryRun) return here ? 'updated' : 'created';
+  const { recurrence, scope } = r.kind === 'event' ? seriesPart(ofKind(here, 'event'), series) : {};
   const imported: ImportedRecord = {
     sequence: 'post',
     id: r.id,
@@ -432,7 +446,13 @@ async function writePost(r: SitePost, opts: WriteOptions, unlinked: Unlinked[]):
       : {}),
   };
   const path = here ? `${PATHS[r.kind]}/${r.id}` : PATHS[r.kind];
-  const send = (p: SitePost) => opts.send('POST', 'en', path, { body: postBody(p, !here, opts.defaultAuthor), token: opts.token, imported });
+  const send = (p: SitePost) =>
+    opts.send('POST', 'en', path, {
+      body: { ...postBody(p, !here, opts.defaultAuthor), ...(recurrence ? { recurrence } : {}) },
+      token: opts.token,
+      imported,
+      ...(scope ? { query: { scope } } : {}),
+    });
   let res = await send(r);
   const fit = r.kind === 'event' ? linksThatFit(res) : undefined;
   if (fit !== undefined) {

@@ -97,6 +97,7 @@ export function wxrPost(p: WxrPost, images: Map<number, string>, termRef: (kind:
     ...(utc ? { utc } : {}),
     ...(refused ? { refused } : {}),
     ...(series ? { series } : {}),
+    ...(p.parent > 0 ? { parent: p.parent } : {}),
     fields: {
       title: p.title,
       ...text,

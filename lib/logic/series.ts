@@ -48,13 +48,16 @@ export async function continueSeries(id: number): Promise<void> {
   if (failed) throw failed.reason;
 }
 
+/** The create key of the occurrence at `utc` of the series of first event `id` (an import reserves the site's id with it). */
+export const occurrenceKey = (id: number, utc: string): string => `series|${id}|${utc}`;
+
 /**
  * One occurrence, as a create of the first event's links would write it. Its key (the series and
  * the occurrence's instant) makes a redelivered change find the event it wrote instead of writing
  * another (lib/store/create-ids.ts), and one deleted since stays deleted (undefined).
  */
 async function writeOccurrence(first: EventItem, at: Occurrence): Promise<EventItem | undefined> {
-  const ctx = { lang: first.lang, createKey: `series|${first.id}|${at.utc}` };
+  const ctx = { lang: first.lang, createKey: occurrenceKey(first.id, at.utc) };
   return insertEvent(
     ctx,
     slugify(`${first.slug}-${at.start.slice(0, 10)}`),

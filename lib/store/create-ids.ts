@@ -32,18 +32,30 @@ export async function earlierId(key: string | undefined): Promise<number | undef
 /** The create's id: the one an earlier try of its key took, else one from `take`, kept for later tries. */
 export async function createId(key: string | undefined, take: () => Promise<number>): Promise<CreateId> {
   if (key === undefined) return { id: await take(), retried: false };
-  const item = keptItem(key);
-  const TableName = config().tableName;
   const kept = await earlierId(key);
   if (kept !== undefined) return { id: kept, retried: true };
   const id = await take();
+  if (await keep(key, id)) return { id, retried: false };
+  // Another try of the key kept its id first (Powertools lets one run at a time; this is the rest).
+  return createId(key, take);
+}
+
+/** Keeps `id` for `key` unless an id is kept for it already; whether it did. */
+async function keep(key: string, id: number): Promise<boolean> {
+  const expires = Math.floor(Date.now() / 1000) + IDEMPOTENCY_SECONDS;
   try {
-    const expires = Math.floor(Date.now() / 1000) + IDEMPOTENCY_SECONDS;
-    await db().send(new PutCommand({ TableName, Item: { ...item, id, [TTL_ATTRIBUTE]: expires }, ConditionExpression: 'attribute_not_exists(pk)' }));
-    return { id, retried: false };
+    await db().send(new PutCommand({ TableName: config().tableName, Item: { ...keptItem(key), id, [TTL_ATTRIBUTE]: expires }, ConditionExpression: 'attribute_not_exists(pk)' }));
+    return true;
   } catch (err) {
-    // Another try of the key kept its id first (Powertools lets one run at a time; this is the rest).
     if (!(err instanceof ConditionalCheckFailedException)) throw err;
-    return createId(key, take);
+    return false;
   }
+}
+
+/**
+ * Gives a create key its id before any try of it (an import keeps the ids a site gave the
+ * occurrences of a series): nothing when a try already took one.
+ */
+export async function reserveCreateId(key: string, id: number): Promise<void> {
+  await keep(key, id);
 }

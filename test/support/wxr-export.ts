@@ -108,6 +108,7 @@ export function wxrItem(p: {
   menuOrder?: number;
   terms?: { taxonomy: string; slug: string; name: string }[];
   meta?: [string, string][];
+  parent?: number;
 }): string {
   const date = p.date ?? '2026-11-27 01:35:33';
   const meta = (p.meta ?? [])
@@ -132,7 +133,7 @@ export function wxrItem(p: {
 \t\t<wp:ping_status>${cdata('closed')}</wp:ping_status>
 \t\t<wp:post_name>${cdata(p.slug)}</wp:post_name>
 \t\t<wp:status>${cdata(p.status ?? 'publish')}</wp:status>
-\t\t<wp:post_parent>0</wp:post_parent>
+\t\t<wp:post_parent>${p.parent ?? 0}</wp:post_parent>
 \t\t<wp:menu_order>${p.menuOrder ?? 0}</wp:menu_order>
 \t\t<wp:post_type>${cdata(p.type)}</wp:post_type>
 \t\t<wp:post_password>${cdata('')}</wp:post_password>

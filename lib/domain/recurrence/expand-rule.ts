@@ -236,3 +236,13 @@ export function expandRule(plan: RulePlan): RuleExpansion {
   }
   return result;
 }
+
+/**
+ * Whether DTSTART is one of the rule's own matches. A start off the rule's pattern is still the
+ * series' first occurrence here (RFC 5545 §3.8.5.2), but readers differ on it (ical.js skips it).
+ */
+export function matchesStart(rule: Rule, start: number, clock: ZoneClock): boolean {
+  const f = filtersOf(rule, start);
+  const plan: RulePlan = { rule, start, clock, end: start, cap: 1, budget: { days: 400 } };
+  return periodOccurrences(plan, f, periodAt(rule, f, Math.floor(start / MS_DAY), 0))?.includes(start) ?? false;
+}

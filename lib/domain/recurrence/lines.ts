@@ -66,7 +66,10 @@ function momentLines(name: string, moments: readonly Moment[], series: Series, c
   return [
     ...packed(`${name};VALUE=DATE:`, sorted(dates, basicDate)),
     ...packed(`${name};TZID=${paramValue(series.tz)}:`, sorted(local, basicDateTime)),
-    ...packed(`${name}:`, sorted(utc, (v) => `${basicDateTime(v)}Z`)),
+    ...packed(
+      `${name}:`,
+      sorted(utc, (v) => `${basicDateTime(v)}Z`),
+    ),
   ];
 }
 
