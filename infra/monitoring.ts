@@ -22,10 +22,11 @@ import { METRICS, OPERATION_DIMENSION, stackMetricNamespace } from '#lib/observe
 import { FALLBACK_HANDLER } from '#lib/contract/operations.js';
 import { STREAM_CONSUMER, WEBHOOK_SENDER } from '#lib/stream/functions.js';
 import { INDEXES } from '#lib/store/table.js';
-import { moduleId, type ApiFunction } from './api-function.js';
+import { functionId, moduleId, type ApiFunction } from './api-function.js';
 import type { StackSettings } from './settings.js';
 import type { ChangeStream } from './stream.js';
 import type { WebhookDelivery } from './webhooks.js';
+import type { Schedules } from './schedules.js';
 
 /**
  * The stream consumer's iterator age (how old the newest record it handled was) that alarms:
@@ -187,6 +188,8 @@ export interface MonitoringProps {
   stream: ChangeStream;
   /** The webhook queue, its dead-letter queue and its sender. */
   webhooks: WebhookDelivery;
+  /** The functions that run on a schedule. */
+  schedules: Schedules;
   settings: StackSettings;
 }
 
@@ -230,6 +233,16 @@ export class Monitoring extends NestedStack {
     this.tableAlarms(table);
     this.streamAlarms(streamMetrics(this.alarmFactory, props.stream));
     this.webhookAlarms(webhookMetrics(this.alarmFactory, props.webhooks));
+    for (const { id, metric } of props.schedules.errorMetrics(this.alarmFactory.period)) {
+      this.alarm({
+        id: `${functionId(id)}Errors`,
+        name: `${id}-errors`,
+        description: `The scheduled function ${id} failed ${m.errorCount} or more times (after EventBridge's retries, its work waits for its next run); its log has the errors`,
+        metric,
+        threshold: m.errorCount,
+        comparison: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      });
+    }
   }
 
   private webhookAlarms(w: WebhookMetrics): void {

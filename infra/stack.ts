@@ -25,6 +25,7 @@ import { OperationStack } from './operation-stack.js';
 import { readSettings, type StackSettings } from './settings.js';
 import { ChangeStream } from './stream.js';
 import { WebhookDelivery } from './webhooks.js';
+import { Schedules } from './schedules.js';
 import { Cdn } from './cdn.js';
 import { acknowledgeGatewayAuthorization } from './gateway-authorization.js';
 
@@ -47,6 +48,7 @@ export class EventCalendarStack extends Stack {
   readonly fallback: ApiFunction;
   readonly changeStream: ChangeStream;
   readonly webhooks: WebhookDelivery;
+  readonly schedules: Schedules;
   readonly monitoring: Monitoring;
   /** One nested stack per group of operations. */
   readonly operationStacks: OperationStack[];
@@ -75,8 +77,17 @@ export class EventCalendarStack extends Stack {
     this.changeStream = new ChangeStream(this, 'ChangeStream', { table: this.table, environment: shared, logRetention: settings.logRetention });
     this.webhooks = new WebhookDelivery(this, 'Webhooks', { table: this.table, environment: shared, logRetention: settings.logRetention, producer: this.changeStream.consumer });
 
+    this.schedules = new Schedules(this, 'Schedules', { table: this.table, environment: shared, logRetention: settings.logRetention });
+
     acknowledgeGatewayAuthorization(this.api, settings);
-    this.monitoring = new Monitoring(this, 'Monitoring', { fallback: this.fallback, table: this.table, stream: this.changeStream, webhooks: this.webhooks, settings });
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      fallback: this.fallback,
+      table: this.table,
+      stream: this.changeStream,
+      webhooks: this.webhooks,
+      schedules: this.schedules,
+      settings,
+    });
 
     // Each group of operations in a nested stack of its own, so that the parent holds the shared
     // parts and one resource per group, however many operations the table has.

@@ -14,6 +14,7 @@ import { startGateway, type Gateway } from '#lib/local/gateway.js';
 import { installLocalBus } from '#lib/local/bus.js';
 import { startStreamPoller, type StreamPoller } from '#lib/local/stream.js';
 import { startLocalWebhookQueue, type LocalWebhookQueue } from '#lib/local/webhook-queue.js';
+import { startSchedules, type LocalSchedules } from '#lib/local/schedules.js';
 import { logFormat, terminalLogWriter } from '#lib/local/terminal-log.js';
 import { createServer as createNetServer } from 'node:net';
 import { clearServerInfo, writeServerInfo } from '#lib/local/server-info.js';
@@ -59,6 +60,7 @@ let dynamo: DynamoLocal | undefined;
 let gateway: Gateway | undefined;
 let poller: StreamPoller | undefined;
 let webhooks: LocalWebhookQueue | undefined;
+let schedules: LocalSchedules | undefined;
 let stopping = false;
 
 async function shutdown(code: number): Promise<never> {
@@ -67,6 +69,7 @@ async function shutdown(code: number): Promise<never> {
   try {
     clearServerInfo();
     await gateway?.close();
+    await schedules?.stop();
     await poller?.stop();
     await webhooks?.stop();
     await dynamo?.stop();
@@ -150,6 +153,8 @@ try {
     // The feed's lines say what the consumer did; its own lines show in JSON mode, errors always.
     logWriter: terminalLogWriter({ format, quiet: format === 'pretty', color: format === 'pretty' && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR }),
   });
+  // The scheduled functions, as EventBridge rules run them on AWS.
+  schedules = startSchedules();
   console.log(`Change feed: ${bus ? `local bus (a line per change below, and ${FEED_FILE})` : `EventBridge bus ${process.env.CHANGE_BUS_NAME} (CHANGE_BUS_NAME)`}`);
 
   try {

@@ -127,6 +127,13 @@ export interface SeriesStop {
   mode: 'trash' | 'delete';
 }
 
+/** A series whose rules have no end, in the partition of open series (keys.openSeries). */
+export interface OpenSeriesItem {
+  pk: string;
+  sk: string;
+  seriesId: number;
+}
+
 /** An event of a series, in its series' partition (keys.seriesMember). */
 export interface SeriesMemberItem {
   pk: string;

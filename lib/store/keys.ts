@@ -17,6 +17,7 @@ import type {
   PostKind,
   RecentWriteItem,
   SeriesMemberItem,
+  OpenSeriesItem,
   SlugCounterItem,
   SubPointer,
   Taxonomy,
@@ -96,6 +97,12 @@ export const keys = {
    */
   seriesMember: (seriesId: number, eventId: number) => itemKey<SeriesMemberItem>(`SERIES#${seriesId}`, `OCC#${pad(eventId)}`),
   seriesMemberPrefix: 'OCC#',
+  /**
+   * A series whose rules have no end (no COUNT or UNTIL), one item each in one partition, kept by
+   * the stream consumer: what the daily move of the horizon reads (lib/logic/series-horizon.ts).
+   */
+  openSeries: (seriesId: number) => itemKey<OpenSeriesItem>('SERIESOPEN', pad(seriesId)),
+  openSeriesPartition: 'SERIESOPEN',
   /**
    * An event written since the stream consumer last indexed it for search: `RECENT_SHARDS`
    * partitions per language (by event id), each read whole by a search (lib/store/recent-writes.ts).

@@ -4,7 +4,7 @@
 import { bySlug, queryAll, query } from './reads.js';
 import { INDEXES } from './table.js';
 import { bucketRange, keys, slugIndexKey, termKeys } from './keys.js';
-import { ofKind, type IdPointer, type LinkItem, type SeriesMemberItem, type PostKind, type Taxonomy, type TermItem, type VocabItem } from './items.js';
+import { ofKind, type IdPointer, type LinkItem, type OpenSeriesItem, type SeriesMemberItem, type PostKind, type Taxonomy, type TermItem, type VocabItem } from './items.js';
 import type { Lang } from '#lib/runtime/config.js';
 
 /**
@@ -108,3 +108,13 @@ export const termBySlug = async (taxonomy: Taxonomy, lang: Lang, slug: string): 
   const found = await bySlug(slugIndexKey(taxonomy, lang, slug));
   return found && 'taxonomy' in found && found.taxonomy === taxonomy ? found : undefined;
 };
+
+/** The series whose rules have no end (keys.openSeries). */
+export const openSeriesIds = async (): Promise<number[]> =>
+  (
+    await queryAll<Pick<OpenSeriesItem, 'seriesId'>>({
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.openSeriesPartition },
+      ProjectionExpression: 'seriesId',
+    })
+  ).map((i) => i.seriesId);

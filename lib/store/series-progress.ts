@@ -2,7 +2,7 @@
 // scope ended it: conditional UpdateItems of the `series` map (and the rules), which touch nothing
 // the event's indexes derive from.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#lib/runtime/config.js';
 import { db } from './db.js';
 import { keys } from './keys.js';
@@ -107,4 +107,37 @@ export async function recordSeriesEdit(id: number, edit: SeriesEdit): Promise<bo
     if (err instanceof ConditionalCheckFailedException) return false;
     throw err;
   }
+}
+
+/**
+ * Moves the horizon of the series of first event `id`, whose `total` occurrences all exist: its
+ * rules, followed from `asOf`, give `total` more. Only while no end is recorded and nothing is being
+ * written; the change it makes brings the writing of the new occurrences (lib/logic/series.ts).
+ * Whether it did.
+ */
+export async function moveHorizon(id: number, read: { total: number }, next: { total: number; asOf: string }): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: config().tableName,
+        Key: keys.post(id),
+        UpdateExpression: 'SET #series.#total = :next, #series.#asOf = :asOf',
+        ConditionExpression: '#series.#made = :total AND #series.#total = :total AND attribute_not_exists(#series.#stop)',
+        ExpressionAttributeNames: { '#series': 'series', '#made': 'made', '#total': 'total', '#asOf': 'asOf', '#stop': 'stop' },
+        ExpressionAttributeValues: { ':total': read.total, ':next': next.total, ':asOf': next.asOf },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
+}
+
+/** Lists (or no longer lists) a series among those whose rules have no end. Idempotent. */
+export async function markOpenSeries(id: number, open: boolean): Promise<void> {
+  const Key = keys.openSeries(id);
+  const TableName = config().tableName;
+  if (open) await db().send(new PutCommand({ TableName, Item: { ...Key, seriesId: id } }));
+  else await db().send(new DeleteCommand({ TableName, Key }));
 }

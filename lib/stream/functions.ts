@@ -14,6 +14,8 @@ export interface BackgroundFunction {
   /** What the function may do with the table (its IAM policy, enforced locally too). */
   tableActions: readonly TableAction[];
   scopedGrants: readonly ScopedGrant[];
+  /** How often a schedule invokes it (an EventBridge rate expression); unset: an event source does. */
+  schedule?: `rate(${string})`;
 }
 
 /**
@@ -45,7 +47,35 @@ export const WEBHOOK_SENDER: BackgroundFunction = {
   scopedGrants: [],
 };
 
-export const BACKGROUND_FUNCTIONS: readonly BackgroundFunction[] = [STREAM_CONSUMER, WEBHOOK_SENDER];
+/**
+ * The daily move of the horizon of series without an end (lib/logic/series-horizon.ts): it reads
+ * the list of such series and each first event, and records a new total with a conditional
+ * UpdateItem (or drops a series from the list). Its time covers some thousands of series; the
+ * rest, in another order, the next day.
+ */
+export const SERIES_HORIZON: BackgroundFunction = {
+  id: 'series.horizon',
+  handler: 'functions/series/horizon.ts',
+  summary: 'Moves the horizon of recurring series without an end forward, once a day',
+  timeoutSeconds: 300,
+  tableActions: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem'],
+  scopedGrants: [],
+  schedule: 'rate(1 day)',
+};
+
+export const BACKGROUND_FUNCTIONS: readonly BackgroundFunction[] = [STREAM_CONSUMER, WEBHOOK_SENDER, SERIES_HORIZON];
 
 /** Records per invocation (the event source mapping's batch size; the local poller's too). */
 export const STREAM_BATCH_SIZE = 100;
+
+/** The functions a schedule invokes (infra/schedules.ts; locally lib/local/schedules.ts). */
+export const SCHEDULED_FUNCTIONS = BACKGROUND_FUNCTIONS.filter((f): f is BackgroundFunction & Required<Pick<BackgroundFunction, 'schedule'>> => f.schedule !== undefined);
+
+const UNIT_MS: Record<string, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
+
+/** The period of an EventBridge rate expression (`rate(1 day)`, `rate(5 minutes)`), in ms. */
+export function rateMs(schedule: string): number {
+  const m = /^rate\((\d+) (minute|hour|day)s?\)$/.exec(schedule);
+  if (!m || Number(m[1]) < 1 || (Number(m[1]) === 1) !== !schedule.endsWith('s)')) throw new Error(`Not an EventBridge rate expression: ${schedule}`);
+  return Number(m[1]) * UNIT_MS[m[2]!]!;
+}

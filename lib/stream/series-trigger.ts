@@ -2,10 +2,12 @@
 // all written yet writes the next ones (lib/logic/series.ts), and the progress it records is the
 // change that brings the next. A change that records the end of a series (a delete by scope,
 // lib/logic/series-scope.ts) brings the completion of that delete: every event it covers goes,
-// every other takes the shortened rules; one that records an edit by scope all, that edit.
+// every other takes the shortened rules; one that records an edit by scope all, that edit. A first
+// event whose rules have no end is listed for the daily move of the horizon.
 import { continueSeries } from '#lib/logic/series.js';
 import { seriesPending } from '#lib/logic/series-rules.js';
 import { applySeriesEdit, settleSeries } from '#lib/logic/series-scope.js';
+import { isOpenSeries, keepOpenSeries } from '#lib/logic/series-horizon.js';
 import { getItem } from '#lib/store/reads.js';
 import { keys } from '#lib/store/keys.js';
 import { ofKind } from '#lib/store/items.js';
@@ -42,4 +44,12 @@ export const seriesEditTrigger: Trigger = {
     const edit = first?.series?.edit;
     if (edit) await applySeriesEdit(change.id, edit, false);
   },
+};
+
+/** The list of series without an end (lib/logic/series-horizon.ts): a first event that joins or leaves it. */
+export const openSeriesTrigger: Trigger = {
+  id: 'series-open',
+  wants: (change) => change.kind === 'event' && isOpenSeries(postImage(change.old, 'event')) !== isOpenSeries(postImage(change.new, 'event')),
+  // As it is now: changes of one record may come again after later ones.
+  apply: async (change) => keepOpenSeries(change.id, ofKind(await getItem(keys.post(change.id)), 'event')),
 };

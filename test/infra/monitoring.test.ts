@@ -7,7 +7,7 @@ import { App } from 'aws-cdk-lib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { functionId, moduleId } from '../../infra/api-function.js';
 import { ITERATOR_AGE_ALARM_MS, TABLE_OPERATIONS } from '../../infra/monitoring.js';
-import { STREAM_CONSUMER, WEBHOOK_SENDER } from '#lib/stream/functions.js';
+import { SCHEDULED_FUNCTIONS, STREAM_CONSUMER, WEBHOOK_SENDER } from '#lib/stream/functions.js';
 import { readSettings } from '../../infra/settings.js';
 import { METRICS, OPERATION_DIMENSION, stackMetricNamespace } from '#lib/observe/metric-names.js';
 import { FALLBACK_HANDLER, OPERATIONS } from '#lib/contract/operations.js';
@@ -227,8 +227,22 @@ describe('table alarms', () => {
     }
   });
 
-  it('has four alarms per function, three for the table, three for the stream consumer and three for the webhook sender, nothing else', () => {
-    for (const s of [prod, custom]) expect(alarms(s)).toHaveLength(4 * ALL.length + 3 + 3 + 3);
+  it('has four alarms per function, three for the table, three for the stream consumer, three for the webhook sender and one per scheduled function, nothing else', () => {
+    for (const s of [prod, custom]) expect(alarms(s)).toHaveLength(4 * ALL.length + 3 + 3 + 3 + SCHEDULED_FUNCTIONS.length);
+  });
+
+  it("alarms on each scheduled function's Lambda errors", () => {
+    for (const s of [prod, custom]) {
+      for (const f of SCHEDULED_FUNCTIONS) {
+        const found = alarms(s).filter((a) => a.AlarmName === `${s.stack.stackName}-${f.id}-errors`);
+        expect(found).toHaveLength(1);
+        const a = found[0]!;
+        const metric = a.Metrics ? mathMetrics(a)[0]! : { Metric: { Namespace: a.Namespace, MetricName: a.MetricName, Dimensions: a.Dimensions }, Stat: a.Statistic };
+        expect(metric).toMatchObject({ Stat: 'Sum', Metric: { Namespace: 'AWS/Lambda', MetricName: 'Errors' } });
+        expect(parentRef(s, metric.Metric.Dimensions[0]!.Value)).toBe(functionId(f.id));
+        expect(a).toMatchObject({ ComparisonOperator: 'GreaterThanOrEqualToThreshold', Threshold: s === prod ? 1 : 3 });
+      }
+    }
   });
 });
 

@@ -11,7 +11,7 @@ import { encode } from '#lib/http/codec.js';
 import { json } from '#lib/contract/reply.js';
 import { FALLBACK_HANDLER, OPERATIONS, operation, prefixedPath, routePath } from '#lib/contract/operations.js';
 import { STREAM_FILTER_PATTERN } from '#lib/stream/decode.js';
-import { BACKGROUND_FUNCTIONS, STREAM_BATCH_SIZE, STREAM_CONSUMER, WEBHOOK_SENDER } from '#lib/stream/functions.js';
+import { BACKGROUND_FUNCTIONS, SCHEDULED_FUNCTIONS, SERIES_HORIZON, STREAM_BATCH_SIZE, STREAM_CONSUMER, WEBHOOK_SENDER } from '#lib/stream/functions.js';
 import { MAX_RECEIVE_COUNT, MAX_VISIBILITY_SECONDS, RETRY_SCHEDULE_S } from '#lib/stream/webhook-queue.js';
 import { INDEXES, KEY, TTL_ATTRIBUTE, type IndexDefinition } from '#lib/store/table.js';
 import { STREAM_MAX_RECORD_AGE, STREAM_RETRY_ATTEMPTS } from '../../infra/stream.js';
@@ -146,11 +146,11 @@ beforeAll(() => {
 afterAll(() => vi.restoreAllMocks());
 
 describe('functions', () => {
-  it('makes exactly one function per operation, plus the fallback, the stream consumer and the webhook sender', () => {
+  it('makes exactly one function per operation, plus the fallback, the stream consumer, the webhook sender and the scheduled functions', () => {
     const fns = apiFunctions(prod.resources, 'all');
     const fallbackId = moduleId(FALLBACK_HANDLER);
     expect([...fns.keys()].sort()).toEqual([...OPERATIONS.map((op) => op.id), fallbackId, ...BACKGROUND_IDS].sort());
-    expect([...BACKGROUND_IDS]).toEqual(['stream.consumer', 'webhooks.sender']);
+    expect([...BACKGROUND_IDS]).toEqual(['stream.consumer', 'webhooks.sender', 'series.horizon']);
     // No other function sneaks in (a log-retention or custom-resource helper would show up here).
     expect(ofType(prod.resources, 'AWS::Lambda::Function')).toHaveLength(OPERATIONS.length + 1 + BACKGROUND_IDS.size);
     for (const [opId, [logicalId]] of fns) expect(logicalId).toBe(functionId(opId));
@@ -286,7 +286,7 @@ describe('nested stacks', () => {
     }
   });
 
-  it('keeps the shared parts in the parent: API, stage, table, secret, user pool, stream consumer, bus, webhook queues and sender, fallback and dashboard', () => {
+  it('keeps the shared parts in the parent: API, stage, table, secret, user pool, stream consumer, bus, webhook queues and sender, scheduled functions, fallback and dashboard', () => {
     const root = prod.template.toJSON().Resources as Resources;
     for (const type of [
       'AWS::ApiGatewayV2::Api',
@@ -304,7 +304,9 @@ describe('nested stacks', () => {
     // The table stream's and the webhook queue's.
     expect(ofType(root, 'AWS::Lambda::EventSourceMapping')).toHaveLength(2);
     const rootFunctions = ofType(root, 'AWS::Lambda::Function').map(([id]) => id);
-    expect(rootFunctions.sort()).toEqual([functionId(moduleId(FALLBACK_HANDLER)), functionId(STREAM_CONSUMER.id), functionId(WEBHOOK_SENDER.id)].sort());
+    expect(rootFunctions.sort()).toEqual(
+      [functionId(moduleId(FALLBACK_HANDLER)), functionId(STREAM_CONSUMER.id), functionId(WEBHOOK_SENDER.id), functionId(SERIES_HORIZON.id)].sort(),
+    );
     expect(ofType(root, 'AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey)).toEqual(['$default']);
     // Each nested stack of operations receives the table's ARN as its parameter TableArn.
     const tableId = ofType(root, 'AWS::DynamoDB::GlobalTable')[0]![0];
@@ -835,5 +837,27 @@ describe('cdk-nag AwsSolutions', () => {
     const rules = report.violations.map((v) => v.ruleName);
     expect(rules).toContain('AwsSolutions-L1');
     expect(rules.some((r) => r.startsWith('AwsSolutions-IAM4'))).toBe(true);
+  });
+});
+
+describe('schedules', () => {
+  it('invokes each scheduled function by an EventBridge rule at its rate, with retries, and grants it its table actions alone', () => {
+    const root = prod.template.toJSON().Resources as Resources;
+    const rules = ofType(root, 'AWS::Events::Rule');
+    expect(SCHEDULED_FUNCTIONS.map((f) => f.id)).toEqual([SERIES_HORIZON.id]);
+    expect(rules).toHaveLength(SCHEDULED_FUNCTIONS.length);
+    for (const f of SCHEDULED_FUNCTIONS) {
+      const [, rule] = rules.find(([, r]) => r.Properties.Description === `Runs ${f.id} (${f.schedule})`)!;
+      expect(rule.Properties.ScheduleExpression).toBe(f.schedule);
+      expect(rule.Properties.State).toBe('ENABLED');
+      const [target] = rule.Properties.Targets;
+      expect(target.Arn).toEqual({ 'Fn::GetAtt': [functionId(f.id), 'Arn'] });
+      expect(target.RetryPolicy).toEqual({ MaximumEventAgeInSeconds: 3600, MaximumRetryAttempts: 2 });
+      // EventBridge may invoke it, from this rule only.
+      const permissions = ofType(root, 'AWS::Lambda::Permission').filter(([, p]) => JSON.stringify(p.Properties.FunctionName).includes(functionId(f.id)));
+      expect(permissions.map(([, p]) => [p.Properties.Principal, p.Properties.Action])).toEqual([['events.amazonaws.com', 'lambda:InvokeFunction']]);
+      expect(f.schedule).toBe('rate(1 day)');
+      expect(f.timeoutSeconds).toBe(300);
+    }
   });
 });
