@@ -66,12 +66,13 @@ export function planSeries(records: readonly SiteRecord[], now = new Date()): Se
     plan.series.push(x);
     plan.of.set(e.id, x);
   }
+  const taken = new Set<string>();
   for (const e of events.values()) {
     const first = childOf(e);
     const utc = first === undefined ? undefined : starts.get(first)?.get(String(e.fields.start_date));
-    if (first === undefined || utc === undefined) continue;
     // One post per occurrence: a second one on the same date is an event of its own.
-    if ([...plan.occurrencePosts.values()].some((o) => o.first === first && o.utc === utc)) continue;
+    if (first === undefined || utc === undefined || taken.has(`${first}|${utc}`)) continue;
+    taken.add(`${first}|${utc}`);
     plan.occurrencePosts.set(e.id, { first, utc });
     const x = plan.of.get(first)!;
     x.siteIds = (x.siteIds ?? 0) + 1;
