@@ -13,10 +13,8 @@ import { roleToken } from '../support/tokens.js';
 import { useStreamPoller } from '../support/stream.js';
 import { useFreshTable } from '../support/table.js';
 import { storedItem } from '../support/stored.js';
-import { EVERY_DATE, seriesEvents } from '../support/series.js';
+import { DRAIN_MS, EVERY_DATE, seriesEvents, TEST_MS } from '../support/series.js';
 
-const DRAIN_MS = 150_000;
-const TEST_MS = 200_000;
 // A near horizon and a low ceiling, so that a weekly series reaches both within a few months.
 const HORIZON_MONTHS = 6;
 const MAX_OCCURRENCES = 40;

@@ -9,13 +9,10 @@ import { roleToken } from '../support/tokens.js';
 import { useStreamPoller, waitFor } from '../support/stream.js';
 import { useFreshTable } from '../support/table.js';
 import { storedItem } from '../support/stored.js';
-import { EVERY_DATE, seriesEvents } from '../support/series.js';
+import { DRAIN_MS, EVERY_DATE, seriesEvents, TEST_MS } from '../support/series.js';
 import { advanceSeries } from '#lib/store/series-progress.js';
 import { seriesMembers } from '#lib/store/partitions.js';
 
-/** Every occurrence is a change that each of the consumer's triggers takes: a minute or more on a loaded machine. */
-const DRAIN_MS = 150_000;
-const TEST_MS = 200_000;
 // Small chunks (a setting, default 50), so that a series of a few events spans several consumer calls.
 process.env.SERIES_CHUNK = '4';
 

@@ -9,12 +9,9 @@ import { roleToken } from '../support/tokens.js';
 import { useStreamPoller } from '../support/stream.js';
 import { useFreshTable } from '../support/table.js';
 import { storedItem } from '../support/stored.js';
-import { EVERY_DATE, seriesEvents } from '../support/series.js';
+import { DRAIN_MS, EVERY_DATE, seriesEvents, TEST_MS } from '../support/series.js';
 import { expandCalendar } from '../support/ical.js';
 
-/** Every occurrence is a change that each of the consumer's triggers takes: a minute or more on a loaded machine. */
-const DRAIN_MS = 150_000;
-const TEST_MS = 200_000;
 // Small chunks and a near horizon, so that a series of a few events spans several consumer calls
 // and a rule without an end stays short (both are settings; their defaults are 50 and 60).
 const CHUNK = 4;

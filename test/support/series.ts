@@ -1,6 +1,11 @@
 // Reading the events of a series back through the list, page by page.
 import { expect } from 'vitest';
 
+/** The wait for the consumer to write a series: every occurrence is a change each trigger takes, a minute or more on a loaded machine. */
+export const DRAIN_MS = 150_000;
+/** A series test's own time, the waits for the consumer included. */
+export const TEST_MS = 200_000;
+
 /** Every date a series here can have: the list's window for reading a whole series. */
 export const EVERY_DATE = { start_date: '2000-01-01', end_date: '2100-01-01', per_page: 50 };
 
