@@ -44,6 +44,7 @@ import { newTermItem } from './term-items.js';
 import { commit, insertEvent, type Resolved } from './event-commit.js';
 import { keptSeries, startSeries } from './series-rules.js';
 import { editSeries } from './series-scope.js';
+import { planSplit, splitSeries, type SplitPlan } from './series-split.js';
 import { requireSeriesWrite } from './posts.js';
 
 /**
@@ -407,10 +408,17 @@ export async function updateEvent(ctx: EventUpdate): Promise<Reply> {
   const check = checked(ctx.ifMatch, found);
   await requireWrite(ctx, found);
   await checkAuthor(ctx);
-  // An event of no series is its own whole series: `all` and `following` write it alone.
-  const seriesId = ctx.params.scope === 'all' ? found.seriesId : undefined;
-  if (ctx.params.scope === 'following' && found.seriesId !== undefined) {
-    throw invalidParam('scope', 'scope following is not supported for edits: send this (the event alone) or all (every event of its series).');
+  // An event of no series is its own whole series: `all` and `following` write it alone; from a
+  // series' first event on, `following` is `all`.
+  const following = ctx.params.scope === 'following' && found.seriesId !== undefined && found.seriesId !== found.id;
+  const seriesId = ctx.params.scope === 'all' || (ctx.params.scope === 'following' && !following) ? found.seriesId : undefined;
+  if (following) await requireSeriesWrite(ctx, found.seriesId!);
+  if (following) {
+    // The series splits in two at this event (lib/logic/series-split.ts).
+    const plan = await planSplit(found, ctx.params);
+    const event = await writeEvent(ctx, found, check, plan.own);
+    await splitSeries(plan, event, seriesEdit(ctx.params, event), ctx.now);
+    return respond(200, event);
   }
   if (seriesId !== undefined) await requireSeriesWrite(ctx, seriesId);
   const event = await writeEvent(ctx, found, check);
@@ -419,8 +427,8 @@ export async function updateEvent(ctx: EventUpdate): Promise<Reply> {
   return respond(200, event);
 }
 
-/** The update of `found` by the fields `ctx` sends. */
-async function writeEvent(ctx: EventUpdate, found: EventItem, check: Checked | undefined): Promise<EventItem> {
+/** The update of `found` by the fields `ctx` sends (and, for a split of its series, its new series' fields). */
+async function writeEvent(ctx: EventUpdate, found: EventItem, check: Checked | undefined, series?: SplitPlan['own']): Promise<EventItem> {
   // On the by-slug route the path names the event; a `slug` in the body renames it.
   let wantedSlug = ctx.params.slug;
   const rename = ctx.path.slug !== undefined ? eventArgs.updateBySlug.slug.inBody : undefined;
@@ -430,7 +438,8 @@ async function writeEvent(ctx: EventUpdate, found: EventItem, check: Checked | u
     wantedSlug = r.data;
   }
   const statusOf = (old: EventItem) => (old.status === 'trash' && ctx.params.status === undefined ? 'trash' : scaleStatus(ctx.principal!, ctx.params.status, old.status));
-  const recordOnly = wantedSlug === undefined && statusOf(found) === found.status && Object.keys(ctx.params).every((k) => k in RECORD_ONLY || k === 'ml_language' || k === 'scope');
+  const recordOnly =
+    !series && wantedSlug === undefined && statusOf(found) === found.status && Object.keys(ctx.params).every((k) => k in RECORD_ONLY || k === 'ml_language' || k === 'scope');
   if (recordOnly) {
     // A searched field changes: searches read the record until the consumer has indexed it. Noted
     // before the update, so that no answer (an error included) comes after an update searches miss;
@@ -463,7 +472,7 @@ async function writeEvent(ctx: EventUpdate, found: EventItem, check: Checked | u
       slug = await freeSlug('event', old.lang, slugify(wantedSlug ?? old.slug.replace(/__trashed$/, '')) || String(old.id), old.id, slugRaces + 1);
     }
     const edited = eventFrom({ ...ctx.params, status: statusOf(old) }, { id: old.id, lang: old.lang, slug, author, now: ctx.now, old, imported: ctx.imported }, links);
-    const next = ctx.params.recurrence === undefined ? edited : recurring(edited, ctx.params.recurrence, ctx.now);
+    const next = series ? { ...edited, ...series } : ctx.params.recurrence === undefined ? edited : recurring(edited, ctx.params.recurrence, ctx.now);
     await commit(old, next, links, check, attempt);
     return next;
   }, PATCH_RETRY);

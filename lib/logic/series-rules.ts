@@ -106,3 +106,33 @@ export function rulesBefore(first: EventItem & Required<Pick<EventItem, 'recurre
   const total = storedOccurrences(first).filter((o) => parseNaive(o.utc)! < cutAt).length;
   return { lines: recurrenceLines(shortened), total };
 }
+
+/**
+ * The rules of the rest of `first`'s series from `at` (one of its events, at its own date) on, as a
+ * series of its own whose first event is `at`, and how many occurrences they give: each RRULE keeps
+ * its parts (a COUNT becomes what is left of it), RDATEs and EXDATEs from `at` on stay. Undefined
+ * when those rules would not give exactly the stored occurrences from `at` on (RFC 5545 cannot
+ * always say the rest of a set from one of its dates: several rules out of step, say).
+ */
+export function rulesFrom(first: EventItem & Required<Pick<EventItem, 'recurrence' | 'series'>>, at: EventItem): { lines: string[]; total: number } | undefined {
+  const parsed = parseRecurrence(first.recurrence, first.start, zoneOf(first), first.allDay);
+  if (!parsed.ok) throw new Error(`Stored rules of event ${first.id} no longer parse: ${parsed.error.message}`);
+  const series = parsed.series;
+  const clock = new ZoneClock(series.tz);
+  const cutAt = parseNaive(at.utcStart)!;
+  const options = { now: new Date(first.series.asOf), horizonMonths: config().seriesHorizonMonths, maxOccurrences: first.series.total };
+  const rules: Series['rules'] = [];
+  for (const r of series.rules) {
+    const alone = expandSeries({ ...series, rules: [r], rdates: [], exdates: [] }, options);
+    const left = alone.ok ? alone.occurrences.filter((o) => parseNaive(o.utc)! >= cutAt).length : 0;
+    if (left) rules.push({ ...r, rule: r.rule.count === undefined ? r.rule : { ...r.rule, count: left } });
+  }
+  const instant = (m: Moment) => (m.kind === 'utc' ? m.naive : m.kind === 'local' ? new ZoneClock(m.tz).toInstant(m.naive) : clock.toInstant(m.day * MS_DAY));
+  const rest: Series = { ...series, start: at.start, rules, rdates: series.rdates.filter((m) => instant(m) >= cutAt), exdates: series.exdates.filter((m) => instant(m) >= cutAt) };
+  const expected = storedOccurrences(first)
+    .filter((o) => parseNaive(o.utc)! >= cutAt)
+    .map((o) => o.start);
+  const got = rules.length || rest.rdates.length ? expandSeries(rest, options) : undefined;
+  if (!got?.ok || JSON.stringify(got.occurrences.map((o) => o.start)) !== JSON.stringify(expected)) return undefined;
+  return { lines: recurrenceLines(rest), total: expected.length };
+}

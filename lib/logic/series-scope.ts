@@ -35,13 +35,13 @@ export type Scope = 'this' | 'following' | 'all';
 const AT_ONCE = 8;
 
 /** Time a request keeps after the series' events for its own last write (the first event's). */
-const ownWriteMs = () => transactEstimate() + 250;
+export const ownWriteMs = () => transactEstimate() + 250;
 
 /**
  * A request's write of one event of a series that failed (a race it kept losing, say) is left to
  * the stream consumer, which writes every one again: the request's answer stands.
  */
-const leftFor = (what: string, count: () => void) => (err: unknown) => {
+export const leftFor = (what: string, count: () => void) => (err: unknown) => {
   count();
   logger.warn({ message: `${what}: one left to the stream consumer`, err: String(err) });
 };
@@ -162,8 +162,8 @@ export async function deleteSeries(addressed: EventItem, scope: Exclude<Scope, '
   return done && stored ? stored : trashedEvent(stored ?? addressed, now);
 }
 
-const UNLINKED: Resolved = { places: new Map(), writes: [], created: new Set(), edited: [], newTerms: [], split: new Map() };
-const LINKS = ['venues', 'organizers', 'categories', 'tags'] as const;
+export const UNLINKED: Resolved = { places: new Map(), writes: [], created: new Set(), edited: [], newTerms: [], split: new Map() };
+export const LINKS = ['venues', 'organizers', 'categories', 'tags'] as const;
 
 /**
  * Writes `edit` to event `id` of its series: not to the event it was sent to, nor to one trashed,

@@ -312,7 +312,7 @@ function seriesVevents(members: FeedEvent[], linked: Linked, host: string): stri
     zoneOf(f.event) === zoneOf(t) &&
     JSON.stringify(described(f, linked).filter((l) => !l.startsWith('URL:'))) === JSON.stringify(base);
   const dates = [...new Set(byDate.map((f) => occurrence(f.event)))];
-  const whole = t.seriesId === t.id && !!t.recurrence && finite(t.recurrence) && t.series?.made === t.series?.total && dates.length === t.series?.total;
+  const whole = t.seriesId === t.id && !!t.recurrence && finite(t.recurrence) && t.series !== undefined && t.series.made >= t.series.total && dates.length === t.series.total;
   const start = occurrence(t);
   const end = t.allDay ? addDays(wallPlus(start, lengthOf(t)), 1) : wallPlus(start, lengthOf(t));
   const master = [

@@ -113,6 +113,20 @@ export interface SeriesProgress {
    * keeps its own. The request writes what its time allows, the stream consumer all of them.
    */
   edit?: SeriesEdit;
+  /**
+   * The last edit by `scope` following, sent to event `to` of the series: every event of the
+   * series from `at` (a UTC wall time) on belongs to the series of `to` since, whose rules are
+   * `lines`, and takes `edit` (unless changed since). The request moves what its time allows, the
+   * stream consumer all of them (lib/logic/series-split.ts).
+   */
+  split?: SeriesSplit;
+}
+
+export interface SeriesSplit {
+  at: string;
+  to: number;
+  lines: string[];
+  edit: SeriesEdit;
 }
 
 export interface SeriesEdit {

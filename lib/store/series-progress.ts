@@ -6,7 +6,7 @@ import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { config } from '#lib/runtime/config.js';
 import { db } from './db.js';
 import { keys } from './keys.js';
-import type { SeriesEdit, SeriesStop } from './items.js';
+import type { SeriesEdit, SeriesSplit, SeriesStop } from './items.js';
 import { requireVersion, settleChecked, type Checked } from './precondition.js';
 
 /**
@@ -35,7 +35,8 @@ export async function advanceSeries(id: number, from: number, to: number, total:
 
 /**
  * Ends the series of first event `id` as read at `version` with `made` occurrences written: its
- * rules become `recurrence`, its total `total`, and `stop` says which of its events go. A change of
+ * rules become `recurrence`, its total `total`, and `stop` says which of its events go (or `split`,
+ * which of them move to another series, for an edit by scope following). A change of
  * `total` makes an occurrence chunk being written find out (advanceSeries fails). Bumps the
  * record's version (its rules are shown). False when the event changed since it was read; with
  * `check`, it must also be the version If-Match names.
@@ -43,21 +44,22 @@ export async function advanceSeries(id: number, from: number, to: number, total:
 export async function endSeries(
   id: number,
   read: { version: number; made: number },
-  end: { total: number; recurrence: string[]; stop: SeriesStop; modified: { modified: string; modified_utc: string } },
+  end: { total: number; recurrence: string[]; modified: { modified: string; modified_utc: string } } & ({ stop: SeriesStop } | { split: SeriesSplit }),
   check: Checked | undefined,
 ): Promise<boolean> {
+  const [mark, value] = 'stop' in end ? ['stop', end.stop] : ['split', end.split];
   const update = requireVersion(
     {
       TableName: config().tableName,
       Key: keys.post(id),
       UpdateExpression:
-        'SET #series.#total = :total, #series.#stop = :stop, #recurrence = :recurrence, #modified = :modified, #modified_utc = :modified_utc, #iv = if_not_exists(#iv, #version), #version = #version + :one',
+        'SET #series.#total = :total, #series.#mark = :mark, #recurrence = :recurrence, #modified = :modified, #modified_utc = :modified_utc, #iv = if_not_exists(#iv, #version), #version = #version + :one',
       ConditionExpression: '#version = :version AND #series.#made = :made',
       ExpressionAttributeNames: {
         '#series': 'series',
         '#made': 'made',
         '#total': 'total',
-        '#stop': 'stop',
+        '#mark': mark,
         '#recurrence': 'recurrence',
         '#modified': 'modified',
         '#modified_utc': 'modified_utc',
@@ -66,7 +68,7 @@ export async function endSeries(
       },
       ExpressionAttributeValues: {
         ':total': end.total,
-        ':stop': end.stop,
+        ':mark': value,
         ':recurrence': end.recurrence,
         ':modified': end.modified.modified,
         ':modified_utc': end.modified.modified_utc,

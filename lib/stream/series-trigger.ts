@@ -2,12 +2,14 @@
 // all written yet writes the next ones (lib/logic/series.ts), and the progress it records is the
 // change that brings the next. A change that records the end of a series (a delete by scope,
 // lib/logic/series-scope.ts) brings the completion of that delete: every event it covers goes,
-// every other takes the shortened rules; one that records an edit by scope all, that edit. A first
+// every other takes the shortened rules; one that records an edit by scope all, that edit; one that
+// records a split (an edit by scope following), the move of the later events. A first
 // event whose rules have no end is listed for the daily move of the horizon.
 import { continueSeries } from '#lib/logic/series.js';
 import { seriesPending } from '#lib/logic/series-rules.js';
 import { applySeriesEdit, settleSeries } from '#lib/logic/series-scope.js';
 import { isOpenSeries, keepOpenSeries } from '#lib/logic/series-horizon.js';
+import { moveFollowing } from '#lib/logic/series-split.js';
 import { getItem } from '#lib/store/reads.js';
 import { keys } from '#lib/store/keys.js';
 import { ofKind } from '#lib/store/items.js';
@@ -43,6 +45,19 @@ export const seriesEditTrigger: Trigger = {
     const first = ofKind(await getItem(keys.post(change.id)), 'event');
     const edit = first?.series?.edit;
     if (edit) await applySeriesEdit(change.id, edit, false);
+  },
+};
+
+export const seriesSplitTrigger: Trigger = {
+  id: 'series-split',
+  wants: (change) => {
+    const next = postImage(change.new, 'event');
+    return !!next?.series?.split && JSON.stringify(postImage(change.old, 'event')?.series?.split) !== JSON.stringify(next.series.split);
+  },
+  apply: async (change) => {
+    const first = ofKind(await getItem(keys.post(change.id)), 'event');
+    const split = first?.series?.split;
+    if (split && first.recurrence) await moveFollowing({ id: change.id, lines: first.recurrence }, split, false);
   },
 };
 

@@ -10,6 +10,7 @@ import { useStreamPoller, waitFor } from '../support/stream.js';
 import { useFreshTable } from '../support/table.js';
 import { storedItem } from '../support/stored.js';
 import { DRAIN_MS, EVERY_DATE, seriesEvents, TEST_MS } from '../support/series.js';
+import { expandCalendar } from '../support/ical.js';
 import { advanceSeries } from '#lib/store/series-progress.js';
 import { seriesMembers } from '#lib/store/partitions.js';
 
@@ -198,14 +199,49 @@ describe('writes by scope to the events of a series', () => {
     }
     const tags = (await call('GET', '/tags', { query: { search: 'New' } })).body as { tags: { name: string; count: number }[] };
     expect(tags.tags.find((t) => t.name === 'New')?.count).toBe(8);
-    // By query too; `following` is refused for edits, and nothing is written.
-    const following = await call('PATCH', `/events/${all[2].id}`, { body: { title: 'Never' }, query: { scope: 'following' } });
+    // By query too; `following` with an event's own dates is refused, and nothing is written.
+    const following = await call('PATCH', `/events/${all[2].id}`, { body: { title: 'Never', start_date: '2028-09-20 18:00:00' }, query: { scope: 'following' } });
     expect(following.status).toBe(400);
-    expect(following.body).toMatchObject({ code: 'rest_invalid_param', data: { params: { scope: expect.stringContaining('following') } } });
+    expect(following.body).toMatchObject({ code: 'rest_invalid_param', data: { params: { scope: expect.stringContaining('start_date') } } });
     expect(((await call('GET', `/events/${all[2].id}`)).body as { title: string }).title).toBe('After');
     // New rules by scope stay refused.
     const rules = await call('POST', `/events/${all[2].id}`, { body: { recurrence: ['RRULE:FREQ=DAILY;COUNT=2'], scope: 'all' } });
     expect(rules.status).toBe(400);
+  });
+
+  it('splits a series at an event edited with its following ones: the earlier keep the old series, the rest form a new one', { timeout: TEST_MS }, async () => {
+    const all = await weekly('Split me', '2029-05-01', 6, { tags: ['Before'] });
+    const cut = all[3];
+    const res = await call('POST', `/events/${cut.id}`, { body: { title: 'Split off', tags: ['After'], scope: 'following' } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ id: cut.id, title: 'Split off', series_id: cut.id, recurrence: ['RRULE:FREQ=WEEKLY;COUNT=3'] });
+    await stream.drain(DRAIN_MS);
+    const tagsOf = (e: { tags: { name: string }[] }) => e.tags.map((t) => t.name);
+    // The earlier events keep their series, ended at the last of them (19:00 in Vilnius is 16:00 UTC in May).
+    const before = await listed(all[0].id);
+    expect(before.map((e) => [e.id, e.title, tagsOf(e), e.recurrence])).toEqual(
+      all.slice(0, 3).map((e) => [e.id, 'Split me', ['Before'], ['RRULE:FREQ=WEEKLY;UNTIL=20290515T160000Z']]),
+    );
+    // The rest keep their ids and dates in the new series, with the fields sent.
+    const after = await listed(cut.id);
+    expect(after.map((e) => [e.id, e.start_date, e.title, tagsOf(e), e.series_id, e.recurrence])).toEqual(
+      all.slice(3).map((e) => [e.id, e.start_date, 'Split off', ['After'], cut.id, ['RRULE:FREQ=WEEKLY;COUNT=3']]),
+    );
+    const tags = (await call('GET', '/tags', { query: { search: 'After' } })).body as { tags: { name: string; count: number }[] };
+    expect(tags.tags.find((t) => t.name === 'After')?.count).toBe(3);
+    // A feed gives each series its own rule, and expands to exactly the events the list shows.
+    const window = { start_date: '2029-04-01', end_date: '2029-06-30' };
+    const [feed, list] = await Promise.all([call('GET', '/events', { query: { ...window, ical: 1 } }), call('GET', '/events', { query: { ...window, per_page: 50 } })]);
+    expect(feed.body).toMatch(/\r\nRRULE:FREQ=WEEKLY;UNTIL=20290515T160000Z\r\n/);
+    expect(feed.body).toMatch(/\r\nRRULE:FREQ=WEEKLY;COUNT=3\r\n/);
+    const shown = expandCalendar(feed.body as string).map((o) => [new Date(o.start * 1000).toISOString(), o.summary]);
+    const events = ((list.body as { events?: any[] }).events ?? []).map((e) => [`${e.utc_start_date.replace(' ', 'T')}.000Z`, e.title]);
+    expect(shown.sort()).toEqual(events.sort());
+    // Each series is its own from now on: an edit of all of the new one leaves the old one.
+    expect((await call('POST', `/events/${after[2].id}`, { body: { featured: true, scope: 'all' } })).status).toBe(200);
+    await stream.drain(DRAIN_MS);
+    expect((await listed(cut.id)).map((e) => e.featured)).toEqual([true, true, true]);
+    expect((await listed(all[0].id)).map((e) => e.featured)).toEqual([false, false, false]);
   });
 
   it('edits all events of a series past what the request has time for', { timeout: TEST_MS }, async () => {
@@ -220,6 +256,18 @@ describe('writes by scope to the events of a series', () => {
     await stream.drain(DRAIN_MS);
     const now = await listed(first.id);
     expect(now.map((e) => [e.id, e.title, e.featured])).toEqual(all.map((e) => [e.id, 'Many, renamed', true]));
+  });
+
+  it('splits a series past what the request has time for', { timeout: TEST_MS }, async () => {
+    const first = await created({ title: 'Daily', start_date: '2035-01-01 10:00:00', end_date: '2035-01-01 11:00:00', recurrence: ['RRULE:FREQ=DAILY;COUNT=24'] });
+    await stream.drain(DRAIN_MS);
+    const all = await listed(first.id);
+    expect(all.length).toBe(24);
+    const res = await shortThenLong((timeoutSeconds) => call('PATCH', `/events/${all[4].id}`, { body: { title: 'Daily, later' }, query: { scope: 'following' }, timeoutSeconds }));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    await stream.drain(DRAIN_MS);
+    expect((await listed(first.id)).map((e) => [e.id, e.title, e.recurrence])).toEqual(all.slice(0, 4).map((e) => [e.id, 'Daily', ['RRULE:FREQ=DAILY;UNTIL=20350104T100000Z']]));
+    expect((await listed(all[4].id)).map((e) => [e.id, e.title, e.recurrence])).toEqual(all.slice(4).map((e) => [e.id, 'Daily, later', ['RRULE:FREQ=DAILY;COUNT=20']]));
   });
 
   it('takes any scope on an event of no series as a write of that event alone', { timeout: TEST_MS }, async () => {

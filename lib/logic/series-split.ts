@@ -1,0 +1,133 @@
+// Edits by scope following: the series splits in two at the addressed event. The addressed event
+// takes the sent fields and becomes the first event of a series of its own, whose rules are the rest
+// of the old series from its date (lib/logic/series-rules.ts, rulesFrom); the old series ends
+// before it (rulesBefore) and records the split (`series.split`); every later event of the old
+// series moves to the new one and takes the sent fields that every event of a series shares (as an
+// edit by scope all writes them), each in its own transaction. The request moves what its time
+// allows; the stream consumer (lib/stream/series-trigger.ts) moves them all, idempotently, for the
+// change of the old first event that recorded the split.
+import { busy, ConflictError, invalidParam } from '#lib/contract/errors.js';
+import { getItem } from '#lib/store/reads.js';
+import { fanOut, fanOutOrLeave, withRetry } from '#lib/store/retry.js';
+import { keys } from '#lib/store/keys.js';
+import { ofKind, type EventItem, type SeriesEdit, type SeriesSplit } from '#lib/store/items.js';
+import { seriesMembers } from '#lib/store/partitions.js';
+import { endSeries } from '#lib/store/series-progress.js';
+import { modifiedNow } from './common.js';
+import { cardsFor } from './cards.js';
+import { commit, linksByIds } from './event-commit.js';
+import { LINKS, leftFor, ownWriteMs, UNLINKED } from './series-scope.js';
+import { rulesBefore, rulesFrom } from './series-rules.js';
+
+/** Parameters that are each event's own: an edit by scope following does not take them. */
+const OWN = ['start_date', 'end_date', 'timezone', 'all_day', 'recurrence', 'slug'] as const;
+
+type FirstEvent = EventItem & Required<Pick<EventItem, 'recurrence' | 'series'>>;
+
+/** What an edit by scope following of an event writes: its series' fields, and the rules before it for the old series. */
+export interface SplitPlan {
+  first: FirstEvent;
+  /** The addressed event's series fields as the first event of the new series. */
+  own: Pick<EventItem, 'seriesId' | 'recurrence' | 'series' | 'occurrence'>;
+  lines: string[];
+}
+
+/**
+ * Checks an edit by scope following of `addressed` (an event of a series, not its first) and plans
+ * the split: a 400 naming `scope` when it cannot be one, a 503 while the series is still being written.
+ */
+export async function planSplit(addressed: EventItem, params: Record<string, unknown>): Promise<SplitPlan> {
+  const own = OWN.filter((p) => params[p] !== undefined);
+  if (own.length) {
+    throw invalidParam(
+      'scope',
+      `scope following writes what the events of a series share; ${own.join(', ')} ${own.length > 1 ? 'are' : 'is'} each event's own: send ${own.length > 1 ? 'them' : 'it'} with scope this, or delete the following events (DELETE with scope following) and create a new series.`,
+    );
+  }
+  const first = ofKind(await getItem(keys.post(addressed.seriesId!)), 'event');
+  if (!first?.series || !first.recurrence) throw invalidParam('scope', `scope following: the first event of the series of event ${addressed.id} is gone; send scope this.`);
+  // The occurrences are still being written (a create a moment ago): the split waits for them.
+  if (first.series.made < first.series.total) throw busy();
+  if (addressed.occurrence !== addressed.start) {
+    throw invalidParam('scope', `scope following: event ${addressed.id} was moved from its date in the series (${addressed.occurrence}); send scope this, or scope all.`);
+  }
+  const rest = rulesFrom(first as FirstEvent, addressed);
+  if (!rest) throw invalidParam('scope', `scope following: the series' rules cannot be said from event ${addressed.id} on; send scope this, or scope all.`);
+  return {
+    first: first as FirstEvent,
+    lines: rest.lines,
+    own: { seriesId: addressed.id, recurrence: rest.lines, occurrence: addressed.start, series: { total: rest.total, made: rest.total, asOf: first.series.asOf } },
+  };
+}
+
+/** Events moved at once. */
+const AT_ONCE = 8;
+
+/**
+ * After the addressed event was written as `written` (the first of its new series): the old series
+ * ends before it and records the split, then its later events move (what the request has time for).
+ */
+export async function splitSeries(plan: SplitPlan, written: EventItem, edit: SeriesEdit, now: Date): Promise<void> {
+  const split: SeriesSplit = { at: written.utcStart, to: written.id, lines: plan.lines, edit };
+  const recorded = await withRetry(async () => {
+    const first = ofKind(await getItem(keys.post(plan.first.id)), 'event');
+    if (!first?.series || !first.recurrence) return undefined;
+    const before = rulesBefore(first as FirstEvent, split.at);
+    const ok = await endSeries(
+      first.id,
+      { version: first.version, made: first.series.made },
+      { total: before.total, recurrence: before.lines, split, modified: modifiedNow(now) },
+      undefined,
+    );
+    if (!ok) throw new ConflictError(`Series of event ${first.id} changed while splitting it`);
+    return { id: first.id, lines: before.lines };
+  });
+  if (recorded) await moveFollowing(recorded, split, true);
+}
+
+/**
+ * Brings every event of the old series (`first`: its id and its rules since the split) in line
+ * with the split: the later ones move to the new series, the earlier ones take the shortened rules
+ * (a `request` does what its time allows and leaves the rest to the stream consumer). Whether all were.
+ */
+export async function moveFollowing(first: { id: number; lines: string[] }, split: SeriesSplit, request: boolean): Promise<boolean> {
+  const members = (await seriesMembers(first.id)).filter((m) => m.eventId !== first.id && m.eventId !== split.to);
+  const move = (m: { eventId: number }) => moveEvent(m.eventId, first, split);
+  const what = `Events of the series of ${first.id} split at ${split.at}`;
+  if (!request) {
+    await fanOut(members, AT_ONCE, move, what);
+    return true;
+  }
+  let failed = 0;
+  const left = await fanOutOrLeave(members, AT_ONCE, (m) => move(m).catch(leftFor(what, () => failed++)), what, ownWriteMs);
+  return left + failed === 0;
+}
+
+/**
+ * Moves one event of the old series to the new one, with the split's edit unless the event was
+ * changed after it (its own change stands) or is in the trash; an event before the split takes the
+ * old series' rules. Idempotent: an event moved, or given the rules, already stays as it is.
+ */
+function moveEvent(id: number, first: { id: number; lines: string[] }, split: SeriesSplit): Promise<void> {
+  return withRetry(async (attempt) => {
+    const old = ofKind(await getItem(keys.post(id)), 'event');
+    if (!old || old.seriesId !== first.id) return;
+    if (old.utcStart < split.at) {
+      if (JSON.stringify(old.recurrence) === JSON.stringify(first.lines)) return;
+      await commit(old, { ...old, recurrence: first.lines, ...modifiedNow(new Date()), version: old.version + 1 }, UNLINKED, undefined, attempt);
+      return;
+    }
+    const next: EventItem = { ...old, seriesId: split.to, recurrence: split.lines };
+    if (old.status !== 'trash' && old.modified_utc <= split.edit.at) {
+      Object.assign(next, split.edit.set);
+      for (const attribute of split.edit.remove) delete next[attribute];
+    }
+    // Changed at the split's time (or when it changed on its own since): a replay finds it moved.
+    if (old.modified_utc <= split.edit.at) Object.assign(next, modifiedNow(new Date(`${split.edit.at.replace(' ', 'T')}Z`)));
+    next.version = old.version + 1;
+    const relinked = LINKS.some((f) => JSON.stringify(old[f]) !== JSON.stringify(next[f]));
+    const links = relinked ? await linksByIds(next) : UNLINKED;
+    if (relinked) next.cards = cardsFor(next, links.places, old.cards);
+    await commit(old, next, links, undefined, attempt);
+  });
+}
