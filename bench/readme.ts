@@ -62,6 +62,10 @@ export async function writeTable(name: string, body: string): Promise<void> {
 const fmt = (x: number) => (Number.isInteger(x) ? String(x) : String(Math.round(x * 100) / 100));
 const k = (n: number) => (n >= 1000 && n % 1000 === 0 ? `${n / 1000}k` : String(n));
 
+/** When, at which commit and on what a run was made. */
+const runOf = (r: { generatedAt: string; commit?: string; dirty?: boolean; machine?: { cpu: string; cores: number } }) =>
+  `${r.generatedAt.slice(0, 10)}, commit ${(r.commit ?? 'unknown').slice(0, 7)}${r.dirty ? ' (with uncommitted changes)' : ''}, ${r.machine ? `${r.machine.cores} × ${r.machine.cpu}` : 'machine unknown'}`;
+
 interface QueriesResults {
   generatedAt: string;
   commit?: string;
@@ -79,7 +83,7 @@ export function renderQueries(r: QueriesResults): string {
   const lag = r.sizes
     .filter((x) => x.stream)
     .map((x) => `${k(x.size)} events: median ${Math.round(x.stream!.lagMs.median)} ms, p95 ${Math.round(x.stream!.lagMs.p95)} ms, max ${Math.round(x.stream!.lagMs.max)} ms`);
-  const where = `${r.generatedAt.slice(0, 10)}, commit ${(r.commit ?? 'unknown').slice(0, 7)}${r.dirty ? ' (with uncommitted changes)' : ''}, ${r.machine ? `${r.machine.cores} × ${r.machine.cpu}` : 'machine unknown'}`;
+  const where = runOf(r);
   return [
     `Run of ${where}; RCU = consumed read capacity units.`,
     '',
@@ -104,7 +108,7 @@ interface CardsResults {
 
 /** The figures of `npm run bench:cards` (bench/results/cards.json). */
 export function renderCards(r: CardsResults): string {
-  const where = `${r.generatedAt.slice(0, 10)}, commit ${(r.commit ?? 'unknown').slice(0, 7)}${r.dirty ? ' (with uncommitted changes)' : ''}, ${r.machine ? `${r.machine.cores} × ${r.machine.cpu}` : 'machine unknown'}`;
+  const where = runOf(r);
   return [
     `Run of ${where}:`,
     '',
@@ -292,7 +296,7 @@ interface StormsResults {
 
 /** The table of `npm run bench:storms` (bench/results/storms.json). */
 export function renderStorms(r: StormsResults): string {
-  const where = `${r.generatedAt.slice(0, 10)}, commit ${(r.commit ?? 'unknown').slice(0, 7)}${r.dirty ? ' (with uncommitted changes)' : ''}, ${r.machine ? `${r.machine.cores} × ${r.machine.cpu}` : 'machine unknown'}`;
+  const where = runOf(r);
   const errors = (v: StormVariant) =>
     Object.entries(v.errors)
       .map(([status, n]) => `${n} × ${status}`)
@@ -345,7 +349,7 @@ interface ReadsResults {
 
 /** The table of `npm run bench:reads` (bench/results/reads.json). */
 export function renderReads(r: ReadsResults): string {
-  const where = `${r.generatedAt.slice(0, 10)}, commit ${(r.commit ?? 'unknown').slice(0, 7)}${r.dirty ? ' (with uncommitted changes)' : ''}, ${r.machine ? `${r.machine.cores} × ${r.machine.cpu}` : 'machine unknown'}`;
+  const where = runOf(r);
   const type = (f: ReadFigures) => f.contentType.split(';')[0]!.trim();
   const change = (k: ReadKind) =>
     k.base.serverMs > 0 ? `${k.now.serverMs >= k.base.serverMs ? '+' : ''}${Math.round((100 * (k.now.serverMs - k.base.serverMs)) / k.base.serverMs)} %` : '–';
@@ -373,7 +377,7 @@ export interface ChangesResults {
 
 /** The table of `npm run bench:changes`: each page's requests and read units at each size. */
 export function renderChanges(r: ChangesResults): string {
-  const where = `${r.generatedAt.slice(0, 10)}, commit ${(r.commit ?? 'unknown').slice(0, 7)}${r.dirty ? ' (with uncommitted changes)' : ''}, ${r.machine ? `${r.machine.cores} × ${r.machine.cpu}` : 'machine unknown'}`;
+  const where = runOf(r);
   const sizes = r.sizes.map((s) => k(s.size));
   const labels = r.sizes[0]?.variants.map((v) => v.label) ?? [];
   return [
@@ -403,7 +407,7 @@ export interface WebhooksResults {
 
 /** The table of `npm run bench:webhooks`: what each endpoint got of the burst, and how soon. */
 export function renderWebhooks(r: WebhooksResults): string {
-  const where = `${r.generatedAt.slice(0, 10)}, commit ${(r.commit ?? 'unknown').slice(0, 7)}${r.dirty ? ' (with uncommitted changes)' : ''}, ${r.machine ? `${r.machine.cores} × ${r.machine.cpu}` : 'machine unknown'}`;
+  const where = runOf(r);
   return [
     `Run of ${where}; ${r.changes} creates, ${r.concurrency} at once, in ${r.burstSeconds} s (${r.resent} sent again after a 503); every change at every endpoint ${r.allDeliveredSeconds} s after the burst began.`,
     '',
@@ -412,5 +416,45 @@ export function renderWebhooks(r: WebhooksResults): string {
     ...r.endpoints.map((e) => `| ${e.answers} | ${e.reached} of ${r.changes} | ${e.deliveries} | ${e.unverified} |`),
     '',
     `From a create's 201 to its delivery at the healthy endpoint, in the burst: median ${r.latencyMs.median} ms, p95 ${r.latencyMs.p95} ms, max ${r.latencyMs.max} ms; one change at a time after it (${r.trickle.delivered} of ${r.trickle.changes}): median ${r.trickle.medianMs} ms, max ${r.trickle.maxMs} ms.`,
+  ].join('\n');
+}
+
+/** What `npm run bench:series` measured (bench/results/series.json). */
+export interface SeriesResults {
+  generatedAt: string;
+  commit?: string;
+  dirty?: boolean;
+  machine?: { cpu: string; cores: number };
+  table: string;
+  days: number;
+  perPage: number;
+  targetSeconds: number;
+  sizes: {
+    size: number;
+    create: { status: number; requests: number; write: number; ms: number };
+    completeSeconds: number | null;
+    consumerPerOccurrence: { requests: number; write: number };
+    occurrences: { requests: number; read: number; medianMs: number };
+    singles: { requests: number; read: number; medianMs: number };
+  }[];
+}
+
+/** The table of `npm run bench:series`: the create of a long series, and a page of it against a page of single events. */
+export function renderSeries(r: SeriesResults): string {
+  const row = (s: SeriesResults['sizes'][number]) =>
+    [
+      k(s.size),
+      `${s.create.status}, ${s.create.requests}, ${fmt(s.create.write)}, ${s.create.ms} ms`,
+      `${s.completeSeconds === null ? 'not within the wait' : `${s.completeSeconds} s`} (${r.targetSeconds} s)`,
+      `${s.consumerPerOccurrence.requests}, ${fmt(s.consumerPerOccurrence.write)}`,
+      `${s.occurrences.requests}, ${fmt(s.occurrences.read)}, ${s.occurrences.medianMs} ms`,
+      `${s.singles.requests}, ${fmt(s.singles.read)}, ${s.singles.medianMs} ms`,
+    ].join(' | ');
+  return [
+    `Run of ${runOf(r)}; a daily series of ${r.days} occurrences created in one request at each size; pages of ${r.perPage} events, anonymous. WCU/RCU = consumed write/read capacity units.`,
+    '',
+    '| events in the table | create: status, requests, WCU, time | every occurrence listed after (target) | the consumer per occurrence: requests, WCU | page of occurrences: requests, RCU, median | page of single events: requests, RCU, median |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...r.sizes.map((s) => `| ${row(s)} |`),
   ].join('\n');
 }
