@@ -105,6 +105,14 @@ describe('an export from an Events Calendar Pro site', () => {
     }
   });
 
+  it('says on a dry run which series would come as series, and writes none of them', async () => {
+    const file = wxrDocument([event(601, [['_EventRecurrence', classic['every week, after 5']!]])]);
+    const s = await importEntries(readWxr(chunks(file)), { send: invoke, token, dryRun: true });
+    expect(s.series.map((x) => [x.event, x.lines])).toEqual([[601, ['RRULE:FREQ=WEEKLY;COUNT=5']]]);
+    expect(formatSummary(s, true)).toContain('1 would be imported as series: event 601 RRULE:FREQ=WEEKLY;COUNT=5');
+    expect((await invoke('GET', 'en', '/events/601', { token })).status).toBe(404);
+  });
+
   it('changes nothing when the same file is imported again', async () => {
     const before = await seriesEvents(401);
     const s = await run(wxrDocument(items()));

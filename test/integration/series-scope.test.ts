@@ -237,6 +237,11 @@ describe('writes by scope to the events of a series', () => {
     const shown = expandCalendar(feed.body as string).map((o) => [new Date(o.start * 1000).toISOString(), o.summary]);
     const events = ((list.body as { events?: any[] }).events ?? []).map((e) => [`${e.utc_start_date.replace(' ', 'T')}.000Z`, e.title]);
     expect(shown.sort()).toEqual(events.sort());
+    // An author may not split an editor's series: nothing is written.
+    const author = await roleToken('author', 'scope-author');
+    const refused = await invoke('POST', 'en', `/events/${after[1].id}`, { body: { title: 'Mine now', scope: 'following' }, token: author });
+    expect(refused.status).toBe(403);
+    expect((await listed(cut.id)).map((e) => [e.id, e.title])).toEqual(after.map((e) => [e.id, 'Split off']));
     // Each series is its own from now on: an edit of all of the new one leaves the old one.
     expect((await call('POST', `/events/${after[2].id}`, { body: { featured: true, scope: 'all' } })).status).toBe(200);
     await stream.drain(DRAIN_MS);
