@@ -173,8 +173,7 @@ export function applyEdit(id: number, edit: SeriesEdit): Promise<void> {
   return withRetry(async (attempt) => {
     const old = ofKind(await getItem(keys.post(id)), 'event');
     if (!old || id === edit.from || old.status === 'trash' || old.modified_utc > edit.at) return;
-    const next: EventItem = { ...old, ...edit.set };
-    for (const attribute of edit.remove) delete next[attribute];
+    const next = withEdit(old, edit);
     if (JSON.stringify({ ...next, modified: '', modified_utc: '' }) === JSON.stringify({ ...old, modified: '', modified_utc: '' })) return;
     // Changed at the edit's time: a replay by the consumer finds it not changed since.
     Object.assign(next, modifiedNow(new Date(`${edit.at.replace(' ', 'T')}Z`)), { version: old.version + 1 });
@@ -192,15 +191,29 @@ export function applyEdit(id: number, edit: SeriesEdit): Promise<void> {
  */
 export async function applySeriesEdit(seriesId: number, edit: SeriesEdit, request: boolean): Promise<boolean> {
   const members = (await seriesMembers(seriesId)).filter((m) => m.eventId !== edit.from);
-  const apply = (m: { eventId: number }) => applyEdit(m.eventId, edit).catch(skipRefused);
-  const what = `Events of the series of ${seriesId}`;
+  return writeMembers(members, (id) => applyEdit(id, edit).catch(skipRefused), `Events of the series of ${seriesId}`, request);
+}
+
+/**
+ * Writes each event of a series with `write`, AT_ONCE at a time: all of them (the stream consumer),
+ * or what a `request`'s time allows, leaving the rest (and any that failed) to the consumer.
+ * Answers whether all were written.
+ */
+export async function writeMembers(members: readonly { eventId: number }[], write: (id: number) => Promise<void>, what: string, request: boolean): Promise<boolean> {
   if (!request) {
-    await fanOut(members, AT_ONCE, apply, what);
+    await fanOut(members, AT_ONCE, (m) => write(m.eventId), what);
     return true;
   }
   let failed = 0;
-  const left = await fanOutOrLeave(members, AT_ONCE, (m) => apply(m).catch(leftFor(what, () => failed++)), what, ownWriteMs);
+  const left = await fanOutOrLeave(members, AT_ONCE, (m) => write(m.eventId).catch(leftFor(what, () => failed++)), what, ownWriteMs);
   return left + failed === 0;
+}
+
+/** `old` with the fields of `edit` (its set, less its removed attributes). */
+export function withEdit(old: EventItem, edit: SeriesEdit): EventItem {
+  const next: EventItem = { ...old, ...edit.set };
+  for (const attribute of edit.remove) delete next[attribute];
+  return next;
 }
 
 /** An event whose edit its own state refuses (a link it cannot take) keeps its fields: the others go on. */

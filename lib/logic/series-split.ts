@@ -8,7 +8,7 @@
 // change of the old first event that recorded the split.
 import { busy, ConflictError, invalidParam } from '#lib/contract/errors.js';
 import { getItem } from '#lib/store/reads.js';
-import { fanOut, fanOutOrLeave, withRetry } from '#lib/store/retry.js';
+import { withRetry } from '#lib/store/retry.js';
 import { keys } from '#lib/store/keys.js';
 import { ofKind, type EventItem, type SeriesEdit, type SeriesSplit } from '#lib/store/items.js';
 import { seriesMembers } from '#lib/store/partitions.js';
@@ -16,7 +16,7 @@ import { endSeries } from '#lib/store/series-progress.js';
 import { modifiedNow } from './common.js';
 import { cardsFor } from './cards.js';
 import { commit, linksByIds } from './event-commit.js';
-import { LINKS, leftFor, ownWriteMs, UNLINKED } from './series-scope.js';
+import { LINKS, UNLINKED, withEdit, writeMembers } from './series-scope.js';
 import { rulesBefore, rulesFrom } from './series-rules.js';
 
 /** Parameters that are each event's own: an edit by scope following does not take them. */
@@ -60,9 +60,6 @@ export async function planSplit(addressed: EventItem, params: Record<string, unk
   };
 }
 
-/** Events moved at once. */
-const AT_ONCE = 8;
-
 /**
  * After the addressed event was written as `written` (the first of its new series): the old series
  * ends before it and records the split, then its later events move (what the request has time for).
@@ -92,15 +89,7 @@ export async function splitSeries(plan: SplitPlan, written: EventItem, edit: Ser
  */
 export async function moveFollowing(first: { id: number; lines: string[] }, split: SeriesSplit, request: boolean): Promise<boolean> {
   const members = (await seriesMembers(first.id)).filter((m) => m.eventId !== first.id && m.eventId !== split.to);
-  const move = (m: { eventId: number }) => moveEvent(m.eventId, first, split);
-  const what = `Events of the series of ${first.id} split at ${split.at}`;
-  if (!request) {
-    await fanOut(members, AT_ONCE, move, what);
-    return true;
-  }
-  let failed = 0;
-  const left = await fanOutOrLeave(members, AT_ONCE, (m) => move(m).catch(leftFor(what, () => failed++)), what, ownWriteMs);
-  return left + failed === 0;
+  return writeMembers(members, (id) => moveEvent(id, first, split), `Events of the series of ${first.id} split at ${split.at}`, request);
 }
 
 /**
@@ -117,11 +106,8 @@ function moveEvent(id: number, first: { id: number; lines: string[] }, split: Se
       await commit(old, { ...old, recurrence: first.lines, ...modifiedNow(new Date()), version: old.version + 1 }, UNLINKED, undefined, attempt);
       return;
     }
-    const next: EventItem = { ...old, seriesId: split.to, recurrence: split.lines };
-    if (old.status !== 'trash' && old.modified_utc <= split.edit.at) {
-      Object.assign(next, split.edit.set);
-      for (const attribute of split.edit.remove) delete next[attribute];
-    }
+    const takesEdit = old.status !== 'trash' && old.modified_utc <= split.edit.at;
+    const next: EventItem = { ...(takesEdit ? withEdit(old, split.edit) : old), seriesId: split.to, recurrence: split.lines };
     // Changed at the split's time (or when it changed on its own since): a replay finds it moved.
     if (old.modified_utc <= split.edit.at) Object.assign(next, modifiedNow(new Date(`${split.edit.at.replace(' ', 'T')}Z`)));
     next.version = old.version + 1;

@@ -13,7 +13,13 @@ import { moveFollowing } from '#lib/logic/series-split.js';
 import { getItem } from '#lib/store/reads.js';
 import { keys } from '#lib/store/keys.js';
 import { ofKind } from '#lib/store/items.js';
-import { postImage, type Trigger } from './change.js';
+import { postImage, type Change, type Trigger } from './change.js';
+
+/** Whether a change of a first event recorded (or changed) its series' `mark`, not every later edit of it. */
+const records = (mark: 'stop' | 'edit' | 'split') => (change: Change) => {
+  const next = postImage(change.new, 'event')?.series?.[mark];
+  return !!next && JSON.stringify(postImage(change.old, 'event')?.series?.[mark]) !== JSON.stringify(next);
+};
 
 export const seriesTrigger: Trigger = {
   id: 'series',
@@ -23,11 +29,7 @@ export const seriesTrigger: Trigger = {
 
 export const seriesEndTrigger: Trigger = {
   id: 'series-end',
-  wants: (change) => {
-    const next = postImage(change.new, 'event');
-    // Only the change that recorded (or moved) the end, not every later edit of the first event.
-    return !!next?.series?.stop && JSON.stringify(postImage(change.old, 'event')?.series?.stop) !== JSON.stringify(next.series.stop);
-  },
+  wants: records('stop'),
   apply: async (change) => {
     // As it is now: a later delete may have moved the end since (its own change settles it too).
     const first = ofKind(await getItem(keys.post(change.id)), 'event');
@@ -37,10 +39,7 @@ export const seriesEndTrigger: Trigger = {
 
 export const seriesEditTrigger: Trigger = {
   id: 'series-edit',
-  wants: (change) => {
-    const next = postImage(change.new, 'event');
-    return !!next?.series?.edit && JSON.stringify(postImage(change.old, 'event')?.series?.edit) !== JSON.stringify(next.series.edit);
-  },
+  wants: records('edit'),
   apply: async (change) => {
     const first = ofKind(await getItem(keys.post(change.id)), 'event');
     const edit = first?.series?.edit;
@@ -50,10 +49,7 @@ export const seriesEditTrigger: Trigger = {
 
 export const seriesSplitTrigger: Trigger = {
   id: 'series-split',
-  wants: (change) => {
-    const next = postImage(change.new, 'event');
-    return !!next?.series?.split && JSON.stringify(postImage(change.old, 'event')?.series?.split) !== JSON.stringify(next.series.split);
-  },
+  wants: records('split'),
   apply: async (change) => {
     const first = ofKind(await getItem(keys.post(change.id)), 'event');
     const split = first?.series?.split;
