@@ -6,7 +6,8 @@ import { ensureDevKeys, localAuthEnv, mintToken } from '#lib/local/dev-auth.js';
 import { ensureTable, JavaMissingError, startDynamoLocal, type DynamoLocal } from '#lib/local/dynamo.js';
 import { Progress } from '#lib/local/demo-calendar.js';
 import { invoke } from '#lib/local/invoke.js';
-import { backfillSearch } from '#lib/stream/backfill.js';
+import { indexEvents } from '#lib/stream/backfill.js';
+import { seriesMembers } from '#lib/store/partitions.js';
 import { createReadStream } from 'node:fs';
 import { agreeingZone, importRecords, importLive, formatSummary } from '#lib/import/run.js';
 import { wxrRecords } from '#lib/import/wxr-source.js';
@@ -144,19 +145,17 @@ try {
       });
   bar?.finish();
   // Locally no stream consumer may be running: the search index of the events is built here
-  // (idempotent); a deployed table's consumer builds it from the writes.
+  // (idempotent), from the ids the import holds and its series' occurrences; a deployed table's
+  // consumer builds it from the writes.
   if (!c.values.aws && !c.values['dry-run']) {
-    const events = summary.kinds.event;
-    const total = events.created + events.updated + events.unchanged;
-    console.error(`Building the search index of ${total} events…`);
-    const index = total ? new Progress(total, 'events indexed') : undefined;
+    const ids = new Set(summary.events);
+    for (const s of summary.series) if (s.lines) for (const m of await seriesMembers(s.event)) ids.add(m.eventId);
+    console.error(`Building the search index of ${ids.size} events…`);
+    const index = ids.size ? new Progress(ids.size, 'events indexed') : undefined;
     let shown = 0;
-    await backfillSearch({
-      segments: 2,
-      progress: ({ events: done }) => {
-        if (index && done > shown) index.tick(Math.min(done, total) - Math.min(shown, total));
-        shown = done;
-      },
+    await indexEvents([...ids], (done) => {
+      index?.tick(done - shown);
+      shown = done;
     });
     index?.finish();
   }

@@ -72,6 +72,8 @@ export interface ImportSummary {
   authorless: { count: number; author: number };
   /** Events that are Events Calendar Pro series on the site, with their rules, and how each came (./series-import.ts). */
   series: ImportedSeries[];
+  /** The ids of the site's events that this import holds (written or unchanged), without their series' occurrences. */
+  events: number[];
 }
 
 export type { ImportedSeries };
@@ -182,6 +184,7 @@ export async function writeRecords(records: SiteRecord[], opts: WriteOptions, pr
     unlinked: [],
     authorless: { count: 0, author: opts.defaultAuthor ?? 0 },
     series: [],
+    events: [],
   };
   const stored = await storedFingerprints();
   const runAt = Math.floor(Date.now() / 1000);
@@ -226,6 +229,7 @@ export async function writeRecords(records: SiteRecord[], opts: WriteOptions, pr
       try {
         const r = given.kind === 'event' ? await links.resolve(given, summary.unlinked) : given;
         const fp = fingerprint(r);
+        if (kind === 'event') summary.events.push(r.id);
         if (stored.get(`${kind}#${r.id}`) === fp) tally.unchanged++;
         else {
           const outcome = await writeOne(r, opts, runAt, summary.unlinked, plan.of.get(r.id));

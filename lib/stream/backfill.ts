@@ -6,6 +6,9 @@
 // never by a function: no function may Scan.
 import { config } from '#lib/runtime/config.js';
 import { db } from '#lib/store/db.js';
+import { batchGet } from '#lib/store/reads.js';
+import { keys } from '#lib/store/keys.js';
+import { ofKind, type EventItem } from '#lib/store/items.js';
 import { scanEvents } from '#lib/store/search-index.js';
 import { indexNew, type IndexTarget } from './search-trigger.js';
 
@@ -35,4 +38,29 @@ export async function backfillSearch({ target, segments = 4, progress }: Backfil
   };
   await Promise.all(Array.from({ length: segments }, (_, n) => segment(n)));
   return counts;
+}
+
+/** How many events are indexed together: their bucket updates merge, so fewer, larger chunks cost less. */
+const CHUNK = 1000;
+
+/**
+ * Indexes the events of the given ids (an import's: it knows what it wrote), as the backfill
+ * does, without its Scan: the Scan reads every item of the table, the index items it is writing
+ * among them, to find the events, which grew with the square of a large import. Ids of no event
+ * are skipped. Idempotent, like the backfill.
+ */
+export async function indexEvents(ids: readonly number[], progress?: (done: number) => void): Promise<number> {
+  const target: IndexTarget = { table: config().tableName, client: db() };
+  let done = 0;
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    const found = await batchGet(
+      ids.slice(i, i + CHUNK).map((id) => keys.post(id)),
+      true,
+    );
+    const events = [...found.values()].map((p) => ofKind(p, 'event')).filter((e): e is EventItem => e !== undefined);
+    await indexNew(events, target);
+    done += events.length;
+    progress?.(done);
+  }
+  return done;
 }
