@@ -85,9 +85,9 @@ export function formatSummary(s: ImportSummary, dryRun = false): string {
         .slice(0, 20)
         .map((x) => `event ${x.event} ${say(x)}`)
         .join('; ')}${xs.length > 20 ? '; …' : ''}`;
-    const series = s.series.filter((x) => x.lines && !x.kept);
+    const series = s.series.filter((x) => x.lines && !x.changed);
     const alone = s.series.filter((x) => !x.lines);
-    const kept = s.series.filter((x) => x.kept);
+    const changed = s.series.filter((x) => x.changed);
     const events = series.reduce((n, x) => n + (x.events ?? 0), 0);
     lines.push(
       [
@@ -96,8 +96,8 @@ export function formatSummary(s: ImportSummary, dryRun = false): string {
           ? `${series.length} ${verb}imported as series${dryRun ? '' : ` (${events} events in all)`}: ${list(series, (x) => `${x.lines!.join(' ')}${x.siteIds ? ` (${x.siteIds} occurrences keep the ids of the site's posts for them)` : ''}`)}`
           : '',
         alone.length ? `${alone.length} ${verb}imported as their own dates only, as RFC 5545 cannot say their rules: ${list(alone, (x) => `(${x.alone ?? ''})`)}` : '',
-        kept.length
-          ? `${kept.length} keep the rules they have here, as the site changed them and a series takes new rules only when it is made again: ${list(kept, (x) => x.lines!.join(' '))}`
+        changed.length
+          ? `${changed.length} ${verb}given the rules the site changed them to (the events of dates that stay keep their ids, the others go to the trash)${dryRun ? '' : ` (${changed.reduce((n, x) => n + (x.events ?? 0), 0)} events in all)`}: ${list(changed, (x) => x.lines!.join(' '))}`
           : '',
       ]
         .filter(Boolean)

@@ -21,15 +21,15 @@ import { recordRefusal, type SitePost, type SiteRecord } from './records.js';
 /**
  * An event that is an Events Calendar Pro series on the site, and how it came: `lines`, a series
  * here with those rules; `alone`, as the one event the source holds (its own dates), with why;
- * `kept`, a series here already whose rules the site changed since (this calendar gives a series
- * new rules only when it is made again).
+ * `changed`, a series here already whose rules the site changed since: it takes them as an edit
+ * by scope all gives them (lib/logic/series-rules-edit.ts).
  */
 export interface ImportedSeries {
   event: number;
   series: ProRecurrence;
   lines?: string[];
   alone?: string;
-  kept?: true;
+  changed?: true;
   /** Occurrences that keep the id of the site's post for them (Pro 3 to 5). */
   siteIds?: number;
   /** The series' events here once the import wrote its occurrences (the first one included). */
@@ -97,15 +97,19 @@ export async function prepareOccurrences(records: readonly SiteRecord[], plan: S
 
 /**
  * What an event's write sends of its Pro series: its rules when it is made here, or when the event
- * here is no series yet; nothing when they are the rules here (the update then goes to every event
- * of the series, `scope=all`), and nothing but a mark when the site changed them.
+ * here is no series yet; else the update goes to every event of the series (`scope=all`), and
+ * `rules` are the site's when it changed them, sent after it in a request of their own (new rules
+ * come without dates).
  */
-export function seriesPart(here: EventItem | undefined, series: ImportedSeries | undefined): { recurrence?: string[]; scope?: 'all' } {
+export function seriesPart(here: EventItem | undefined, series: ImportedSeries | undefined): { recurrence?: string[]; scope?: 'all'; rules?: string[] } {
   const isSeries = here?.seriesId !== undefined && here.seriesId === here.id;
   const lines = series?.lines;
   if (series && lines) {
     if (!here || here.seriesId === undefined) return { recurrence: lines };
-    if (JSON.stringify(here.recurrence) !== JSON.stringify(lines)) series.kept = true;
+    if (isSeries && JSON.stringify(here.recurrence) !== JSON.stringify(lines)) {
+      series.changed = true;
+      return { scope: 'all', rules: lines };
+    }
   }
   return isSeries ? { scope: 'all' } : {};
 }
@@ -118,7 +122,7 @@ export async function writeOccurrences(
   plan: SeriesPlan,
   opts: { seriesByConsumer?: boolean; concurrency?: number; progress?: (kind: 'series', total: number) => (() => void) | undefined },
 ): Promise<{ id: number; reason: string }[]> {
-  const made = plan.series.filter((x) => x.lines && !x.kept);
+  const made = plan.series.filter((x) => x.lines);
   const tick = made.length ? opts.progress?.('series', made.length) : undefined;
   const failed: { id: number; reason: string }[] = [];
   await pool(made, opts.concurrency ?? 4, async (x) => {

@@ -433,7 +433,7 @@ async function writePost(r: SitePost, opts: WriteOptions, unlinked: Unlinked[], 
   const here = await getItem(keys.post(r.id));
   if (here && here.kind !== r.kind) throw new Error(`id ${r.id} is a ${here.kind} here`);
   if (opts.dryRun) return here ? 'updated' : 'created';
-  const { recurrence, scope } = r.kind === 'event' ? seriesPart(ofKind(here, 'event'), series) : {};
+  const { recurrence, scope, rules } = r.kind === 'event' ? seriesPart(ofKind(here, 'event'), series) : {};
   const imported: ImportedRecord = {
     sequence: 'post',
     id: r.id,
@@ -466,6 +466,10 @@ async function writePost(r: SitePost, opts: WriteOptions, unlinked: Unlinked[], 
   }
   if (res.status >= 300) throw new Error(refused(res));
   if (res.body?.id !== r.id) throw new Error(`stored as id ${res.body?.id}`);
+  if (rules) {
+    const given = await opts.send('POST', 'en', path, { body: { recurrence: rules }, token: opts.token, imported, query: { scope: 'all' } });
+    if (given.status >= 300) throw new Error(`its new rules: ${refused(given)}`);
+  }
   if (r.status === 'trash' && here?.status !== 'trash') {
     const del = await opts.send('DELETE', 'en', `${PATHS[r.kind]}/${r.id}`, { token: opts.token, imported });
     if (del.status >= 300) throw new Error(`trash: ${refused(del)}`);

@@ -255,7 +255,9 @@ export class OccurrenceGone extends Error {
 
 /** The item of `e` in its series' partition, when it is an event of a series. */
 const seriesMember = (e: EventItem | undefined): SeriesMemberItem | undefined =>
-  e?.seriesId === undefined ? undefined : { ...keys.seriesMember(e.seriesId, e.id), eventId: e.id, utcStart: e.utcStart };
+  e?.seriesId === undefined
+    ? undefined
+    : { ...keys.seriesMember(e.seriesId, e.id), eventId: e.id, utcStart: e.utcStart, ...(e.occurrence === undefined ? {} : { occurrence: e.occurrence }) };
 
 /** Term counts, and a check that each newly linked term still exists. Bumping `version` makes a concurrent whole-record term update retry. */
 function termLinks({ old, next, created, target, expect }: Building): void {

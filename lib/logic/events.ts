@@ -45,6 +45,7 @@ import { commit, insertEvent, type Resolved } from './event-commit.js';
 import { keptSeries, startSeries } from './series-rules.js';
 import { editSeries } from './series-scope.js';
 import { planSplit, splitSeries, type SplitPlan } from './series-split.js';
+import { changeSeriesRules, planRules } from './series-rules-edit.js';
 import { requireSeriesWrite } from './posts.js';
 
 /**
@@ -390,14 +391,11 @@ function seriesEdit(params: EventUpdate['params'], written: EventItem): SeriesEd
 
 /**
  * An event that an update gives rules: a single event becomes the first of a series (the stream
- * consumer writes the others). An event of a series keeps the rules it has.
+ * consumer writes the others). An event of a series takes new rules only with its whole series.
  */
 function recurring(e: EventItem, lines: string[] | string, now: Date): EventItem {
   if (e.seriesId !== undefined) {
-    throw invalidParam(
-      'recurrence',
-      `recurrence: event ${e.id} is part of the series of event ${e.seriesId}, whose rules are set when it is created; delete the series' events to give them new rules.`,
-    );
+    throw invalidParam('recurrence', `recurrence: event ${e.id} is part of the series of event ${e.seriesId}; send its new rules with scope all.`);
   }
   return startSeries(e, lines, now);
 }
@@ -421,10 +419,16 @@ export async function updateEvent(ctx: EventUpdate): Promise<Reply> {
     return respond(200, event);
   }
   if (seriesId !== undefined) await requireSeriesWrite(ctx, seriesId);
-  const event = await writeEvent(ctx, found, check);
+  // New rules for the whole series (lib/logic/series-rules-edit.ts): checked before anything is written.
+  const lines = seriesId !== undefined ? ctx.params.recurrence : undefined;
+  const rules = lines === undefined ? undefined : await planRules(found, lines, ctx.params, ctx.now);
+  const { recurrence: _rules, ...params } = ctx.params;
+  const event = await writeEvent(lines === undefined ? ctx : { ...ctx, params }, found, check);
   const edit = seriesId === undefined ? undefined : seriesEdit(ctx.params, event);
   if (edit && (Object.keys(edit.set).length || edit.remove.length)) await editSeries(seriesId!, edit);
-  return respond(200, event);
+  if (!rules) return respond(200, event);
+  await changeSeriesRules(rules, event.id, ctx.now);
+  return respond(200, ofKind(await getItem(keys.post(event.id)), 'event') ?? event);
 }
 
 /** The update of `found` by the fields `ctx` sends (and, for a split of its series, its new series' fields). */

@@ -69,10 +69,13 @@ export const keptSeries = (old: EventItem | undefined): Pick<EventItem, 'recurre
  * occurrence's dates, with the same wall-clock length (a 19:00–21:00 event is that on either side
  * of a daylight-saving change). A wall time the zone skips is saved as the time it resolves to.
  */
+/** The start of the event of occurrence `at` of the series of `first` (its `occurrence`). */
+export const occurrenceStart = (first: EventItem, at: Occurrence): string => (first.allDay ? at.start : utcToWall(at.utc, zoneOf(first)));
+
 export function occurrenceEvent(first: EventItem, at: Occurrence, id: number, slug: string): EventItem {
   const { series: _progress, timezoneAbbr: _abbr, indexVersion: _index, cards: _cards, ...fields } = first;
   const zone = zoneOf(first);
-  const start = first.allDay ? at.start : utcToWall(at.utc, zone);
+  const start = occurrenceStart(first, at);
   const end = formatNaive(parseNaive(start)! + (parseNaive(first.end)! - parseNaive(first.start)!));
   return { ...fields, ...keys.post(id), id, slug, version: 1, start, end, occurrence: start, utcStart: wallToUtc(start, zone), utcEnd: wallToUtc(end, zone) };
 }

@@ -14,7 +14,8 @@ import { ofKind, type EventItem } from '#lib/store/items.js';
 import { advanceSeries } from '#lib/store/series-progress.js';
 import { cardsFor } from './cards.js';
 import { insertEvent, linksByIds } from './event-commit.js';
-import { occurrenceEvent, seriesPending, storedOccurrences } from './series-rules.js';
+import { occurrenceEvent, occurrenceStart, seriesPending, storedOccurrences } from './series-rules.js';
+import { existingStarts } from './series-rules-edit.js';
 import { settleEvent } from './series-scope.js';
 import { OccurrenceGone } from './event-writes.js';
 
@@ -26,7 +27,10 @@ export async function continueSeries(id: number): Promise<void> {
   const first = ofKind(await getItem(keys.post(id)), 'event');
   if (!seriesPending(first)) return;
   const from = first.series.made;
-  const next = storedOccurrences(first).slice(from, from + config().seriesChunk);
+  const chunk = storedOccurrences(first).slice(from, from + config().seriesChunk);
+  // After new rules, the dates the series has events for already are not written again.
+  const existing = first.series.rules ? await existingStarts(first) : undefined;
+  const next = existing ? chunk.filter((at) => !existing.has(occurrenceStart(first, at))) : chunk;
   const written: EventItem[] = [];
   const failed = await pool(next, CONCURRENCY, async (at) => {
     const e = await writeOccurrence(first, at);
@@ -35,7 +39,7 @@ export async function continueSeries(id: number): Promise<void> {
     () => undefined,
     (reason: unknown) => ({ reason }),
   );
-  if (!failed && (await advanceSeries(first.id, from, from + next.length, first.series.total))) return;
+  if (!failed && (await advanceSeries(first.id, from, from + chunk.length, first.series.total))) return;
   // The series ended (or its first event went) while this chunk was written: what it wrote past the
   // end goes as the end says, and the rest takes the shortened rules; with the first event deleted,
   // its unrecorded occurrences go with it. A chunk that failed is written again from `made`.

@@ -120,6 +120,17 @@ export interface SeriesProgress {
    * stream consumer all of them (lib/logic/series-split.ts).
    */
   split?: SeriesSplit;
+  /**
+   * The last change of the series' rules by an edit with scope all, made at `at` (a UTC wall
+   * time): every event of the series whose date the rules still give takes them and keeps its
+   * id, the others go to the trash, and the dates new to the series are written as occurrences.
+   * The request does what it has time for, the stream consumer the rest (lib/logic/series-rules-edit.ts).
+   */
+  rules?: SeriesRules;
+}
+
+export interface SeriesRules {
+  at: string;
 }
 
 export interface SeriesSplit {
@@ -154,6 +165,8 @@ export interface SeriesMemberItem {
   sk: string;
   eventId: number;
   utcStart: string;
+  /** The start its series' rules gave the event (EventItem.occurrence); absent on items written before it was kept here. */
+  occurrence?: string;
   /** The event was deleted: a tombstone, so that it is never created again. */
   gone?: true;
 }

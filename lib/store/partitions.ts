@@ -34,11 +34,11 @@ export async function linkItems<K extends keyof LinkItem = keyof LinkItem>(
  * ones not: their items are tombstones), read
  * consistently page by page (up to SERIES_MAX_OCCURRENCES items, a few hundred kilobytes).
  */
-export const seriesMembers = (seriesId: number): Promise<Pick<SeriesMemberItem, 'eventId' | 'utcStart'>[]> =>
-  queryAll<Pick<SeriesMemberItem, 'eventId' | 'utcStart'>>({
+export const seriesMembers = (seriesId: number): Promise<Pick<SeriesMemberItem, 'eventId' | 'utcStart' | 'occurrence'>[]> =>
+  queryAll<Pick<SeriesMemberItem, 'eventId' | 'utcStart' | 'occurrence'>>({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
     ExpressionAttributeValues: { ':pk': keys.seriesMember(seriesId, 0).pk, ':p': keys.seriesMemberPrefix },
-    ProjectionExpression: 'eventId, utcStart',
+    ProjectionExpression: 'eventId, utcStart, occurrence',
     FilterExpression: 'attribute_not_exists(gone)',
     ConsistentRead: true,
   });

@@ -6,7 +6,7 @@ import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { config } from '#lib/runtime/config.js';
 import { db } from './db.js';
 import { keys } from './keys.js';
-import type { SeriesEdit, SeriesSplit, SeriesStop } from './items.js';
+import type { SeriesEdit, SeriesRules, SeriesSplit, SeriesStop } from './items.js';
 import { requireVersion, settleChecked, type Checked } from './precondition.js';
 
 /**
@@ -41,41 +41,75 @@ export async function advanceSeries(id: number, from: number, to: number, total:
  * record's version (its rules are shown). False when the event changed since it was read; with
  * `check`, it must also be the version If-Match names.
  */
-export async function endSeries(
+export function endSeries(
   id: number,
   read: { version: number; made: number },
   end: { total: number; recurrence: string[]; modified: { modified: string; modified_utc: string } } & ({ stop: SeriesStop } | { split: SeriesSplit }),
   check: Checked | undefined,
 ): Promise<boolean> {
   const [mark, value] = 'stop' in end ? ['stop', end.stop] : ['split', end.split];
+  return rewriteSeries(id, read, { recurrence: end.recurrence, modified: end.modified, series: { total: end.total, [mark]: value } }, [], check);
+}
+
+/**
+ * Gives the series of first event `id`, as read, new rules (an edit by scope all): `total`
+ * occurrences from `asOf`, of which only the first event is known to exist (`made` 1, so that the
+ * occurrences are written again, each found when it exists, lib/logic/series.ts), and `rules`
+ * marks the change whose events take them. An end recorded before goes: the new rules say what
+ * the series holds. As endSeries otherwise.
+ */
+export function changeRules(
+  id: number,
+  read: { version: number; made: number },
+  next: { total: number; recurrence: string[]; asOf: string; rules: SeriesRules; modified: { modified: string; modified_utc: string } },
+  check: Checked | undefined,
+): Promise<boolean> {
+  const series = { total: next.total, made: 1, asOf: next.asOf, rules: next.rules };
+  return rewriteSeries(id, read, { recurrence: next.recurrence, modified: next.modified, series }, ['stop'], check);
+}
+
+/** Sets a first event's rules and `series` entries (and removes `remove` from it), conditionally on the version and `made` read. */
+async function rewriteSeries(
+  id: number,
+  read: { version: number; made: number },
+  to: { recurrence: string[]; modified: { modified: string; modified_utc: string }; series: Record<string, unknown> },
+  remove: string[],
+  check: Checked | undefined,
+): Promise<boolean> {
+  const names: Record<string, string> = {
+    '#series': 'series',
+    '#made': 'made',
+    '#recurrence': 'recurrence',
+    '#modified': 'modified',
+    '#modified_utc': 'modified_utc',
+    '#iv': 'indexVersion',
+    '#version': 'version',
+  };
+  const values: Record<string, unknown> = {
+    ':recurrence': to.recurrence,
+    ':modified': to.modified.modified,
+    ':modified_utc': to.modified.modified_utc,
+    ':one': 1,
+    ':version': read.version,
+    ':made': read.made,
+  };
+  const sets = Object.entries(to.series).map(([k, v], i) => {
+    names[`#s${i}`] = k;
+    values[`:s${i}`] = v;
+    return `#series.#s${i} = :s${i}`;
+  });
+  const removes = remove.map((k, i) => {
+    names[`#r${i}`] = k;
+    return `#series.#r${i}`;
+  });
   const update = requireVersion(
     {
       TableName: config().tableName,
       Key: keys.post(id),
-      UpdateExpression:
-        'SET #series.#total = :total, #series.#mark = :mark, #recurrence = :recurrence, #modified = :modified, #modified_utc = :modified_utc, #iv = if_not_exists(#iv, #version), #version = #version + :one',
+      UpdateExpression: `SET ${sets.join(', ')}, #recurrence = :recurrence, #modified = :modified, #modified_utc = :modified_utc, #iv = if_not_exists(#iv, #version), #version = #version + :one${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
       ConditionExpression: '#version = :version AND #series.#made = :made',
-      ExpressionAttributeNames: {
-        '#series': 'series',
-        '#made': 'made',
-        '#total': 'total',
-        '#mark': mark,
-        '#recurrence': 'recurrence',
-        '#modified': 'modified',
-        '#modified_utc': 'modified_utc',
-        '#iv': 'indexVersion',
-        '#version': 'version',
-      },
-      ExpressionAttributeValues: {
-        ':total': end.total,
-        ':mark': value,
-        ':recurrence': end.recurrence,
-        ':modified': end.modified.modified,
-        ':modified_utc': end.modified.modified_utc,
-        ':one': 1,
-        ':version': read.version,
-        ':made': read.made,
-      },
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
     },
     check,
   );

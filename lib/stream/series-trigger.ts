@@ -3,20 +3,22 @@
 // change that brings the next. A change that records the end of a series (a delete by scope,
 // lib/logic/series-scope.ts) brings the completion of that delete: every event it covers goes,
 // every other takes the shortened rules; one that records an edit by scope all, that edit; one that
-// records a split (an edit by scope following), the move of the later events. A first
+// records a split (an edit by scope following), the move of the later events; one that records new
+// rules, the events' move to them (lib/logic/series-rules-edit.ts). A first
 // event whose rules have no end is listed for the daily move of the horizon.
 import { continueSeries } from '#lib/logic/series.js';
 import { seriesPending } from '#lib/logic/series-rules.js';
 import { applySeriesEdit, settleSeries } from '#lib/logic/series-scope.js';
 import { isOpenSeries, keepOpenSeries } from '#lib/logic/series-horizon.js';
 import { moveFollowing } from '#lib/logic/series-split.js';
+import { settleRulesOf } from '#lib/logic/series-rules-edit.js';
 import { getItem } from '#lib/store/reads.js';
 import { keys } from '#lib/store/keys.js';
 import { ofKind } from '#lib/store/items.js';
 import { postImage, type Change, type Trigger } from './change.js';
 
 /** Whether a change of a first event recorded (or changed) its series' `mark`, not every later edit of it. */
-const records = (mark: 'stop' | 'edit' | 'split') => (change: Change) => {
+const records = (mark: 'stop' | 'edit' | 'split' | 'rules') => (change: Change) => {
   const next = postImage(change.new, 'event')?.series?.[mark];
   return !!next && JSON.stringify(postImage(change.old, 'event')?.series?.[mark]) !== JSON.stringify(next);
 };
@@ -54,6 +56,16 @@ export const seriesSplitTrigger: Trigger = {
     const first = ofKind(await getItem(keys.post(change.id)), 'event');
     const split = first?.series?.split;
     if (split && first.recurrence) await moveFollowing({ id: change.id, lines: first.recurrence }, split, false);
+  },
+};
+
+export const seriesRulesTrigger: Trigger = {
+  id: 'series-rules',
+  wants: records('rules'),
+  apply: async (change) => {
+    // As it is now: rules changed again since are the ones its events take.
+    const first = ofKind(await getItem(keys.post(change.id)), 'event');
+    if (first?.series?.rules && first.recurrence) await settleRulesOf(first, false);
   },
 };
 

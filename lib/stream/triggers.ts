@@ -6,7 +6,7 @@ import { cardsTrigger } from './cards-trigger.js';
 import { changeLogTrigger } from './change-log-trigger.js';
 import { feedTrigger } from './feed-trigger.js';
 import { searchTrigger } from './search-trigger.js';
-import { openSeriesTrigger, seriesEditTrigger, seriesEndTrigger, seriesSplitTrigger, seriesTrigger } from './series-trigger.js';
+import { openSeriesTrigger, seriesEditTrigger, seriesEndTrigger, seriesRulesTrigger, seriesSplitTrigger, seriesTrigger } from './series-trigger.js';
 import { validatorsTrigger } from './validators-trigger.js';
 import { webhookTrigger } from './webhook-trigger.js';
 
@@ -27,6 +27,8 @@ export const TRIGGERS: readonly Trigger[] = [
   seriesEditTrigger,
   // The events of a series an edit by scope following moves to the series it split off.
   seriesSplitTrigger,
+  // The events of a series given new rules by an edit by scope all: kept with them, or trashed.
+  seriesRulesTrigger,
   // The list of series without an end, whose horizon the daily schedule moves (SERIES_HORIZON).
   openSeriesTrigger,
   // The change counter that entity tags are made from, once the rewrites above are done.

@@ -2,7 +2,7 @@
 // rules in RFC 5545 and every occurrence an event here (the import writes them, as no stream
 // consumer runs during it); a series RFC 5545 cannot say is imported as its own dates and the run
 // says why. A second run of the same file changes nothing, a changed series text reaches every
-// occurrence, and rules the site changed are kept here and said so.
+// occurrence, and rules the site changed are given to the series here and said so.
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { roleToken } from '../support/tokens.js';
@@ -11,6 +11,8 @@ import { formatSummary, importEntries } from '#lib/import/run.js';
 import { readWxr } from '#lib/import/wxr-reader.js';
 import { wxrDocument, wxrItem } from '../support/wxr-export.js';
 import { useFreshTable } from '../support/table.js';
+import { storedItem } from '../support/stored.js';
+import { keys } from '#lib/store/keys.js';
 
 useFreshTable('import-pro-series');
 let token: string;
@@ -120,7 +122,7 @@ describe('an export from an Events Calendar Pro site', () => {
     expect(await seriesEvents(401)).toEqual(before);
   });
 
-  it("writes a series' changed text to every event of it, and keeps rules the site changed, saying so", async () => {
+  it("writes a series' changed text to every event of it, and the rules the site changed, saying so", async () => {
     const before = await seriesEvents(401);
     const s = await run(wxrDocument(items('Event 401, renamed')));
     expect([s.failed, s.kinds.event.updated]).toEqual([[], 1]);
@@ -128,13 +130,23 @@ describe('an export from an Events Calendar Pro site', () => {
     expect(after.map((e) => [e.id, e.start])).toEqual(before.map((e) => [e.id, e.start]));
     expect(after.map((e) => e.title)).toEqual(Array(5).fill('Event 401, renamed'));
 
+    // New rules: the events of the dates that stay (1 and 22 March) keep their ids, the others go.
     const changed = await run(wxrDocument(items('Event 401, renamed', classic['every third day, after 10']!)));
     expect(changed.failed).toEqual([]);
-    expect(changed.series.find((x) => x.event === 401)).toMatchObject({ kept: true, lines: ['RRULE:FREQ=DAILY;COUNT=10;INTERVAL=3'] });
+    expect(changed.series.find((x) => x.event === 401)).toMatchObject({ changed: true, events: 10, lines: ['RRULE:FREQ=DAILY;COUNT=10;INTERVAL=3'] });
     expect(formatSummary(changed)).toContain(
-      '1 keep the rules they have here, as the site changed them and a series takes new rules only when it is made again: event 401 RRULE:FREQ=DAILY;COUNT=10;INTERVAL=3',
+      '1 given the rules the site changed them to (the events of dates that stay keep their ids, the others go to the trash) (10 events in all): event 401 RRULE:FREQ=DAILY;COUNT=10;INTERVAL=3',
     );
-    expect((await seriesEvents(401)).map((e) => e.start)).toEqual(before.map((e) => e.start));
+    const now = await seriesEvents(401);
+    expect(now.map((e) => e.start.slice(0, 10))).toEqual(Array.from({ length: 10 }, (_, i) => `2027-03-${String(1 + 3 * i).padStart(2, '0')}`));
+    const stay = before.filter((e) => ['2027-03-01', '2027-03-22'].includes(e.start.slice(0, 10)));
+    expect(now.filter((e) => stay.some((s) => s.start === e.start)).map((e) => e.id)).toEqual(stay.map((e) => e.id));
+    expect(now.every((e) => e.title === 'Event 401, renamed' && JSON.stringify(e.recurrence) === JSON.stringify(['RRULE:FREQ=DAILY;COUNT=10;INTERVAL=3']))).toBe(true);
+    for (const gone of before.filter((e) => !stay.includes(e))) expect((await storedItem<{ status: string }>(keys.post(gone.id)))?.status).toBe('trash');
+    // Once more: nothing changes.
+    const again = await run(wxrDocument(items('Event 401, renamed', classic['every third day, after 10']!)));
+    expect([again.failed, again.kinds.event.updated]).toEqual([[], 0]);
+    expect((await seriesEvents(401)).map((e) => e.id)).toEqual(now.map((e) => e.id));
   });
 });
 

@@ -5,7 +5,7 @@
 import { DeleteCommand, DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { localClient } from '#lib/local/dynamo.js';
-import { backfillSearch } from '#lib/stream/backfill.js';
+import { backfillSearch, indexEvents } from '#lib/stream/backfill.js';
 import { useGateway } from '../support/gateway.js';
 import { createAsEditor } from '../support/expect.js';
 import { dynamoEndpoint } from '../support/table.js';
@@ -21,28 +21,43 @@ const search = async (word: string, editor = false) => {
   return { titles: (res.body.events as { title: string }[]).map((e) => e.title).sort(), total: res.body.total as number };
 };
 
+/**
+ * Removes the recent-write items of the events written (one for each of `ids`), as on a table older
+ * than the index, and answers a client of the table.
+ */
+async function forgetRecent(ids: number[]): Promise<DynamoDBDocumentClient> {
+  const client = DynamoDBDocumentClient.from(localClient(await dynamoEndpoint()), { marshallOptions: { removeUndefinedValues: true } });
+  const recent = [];
+  for (let k = 0; k < RECENT_SHARDS; k++) {
+    const out = await client.send(new QueryCommand({ TableName: gw.table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': recentPartition('en', k) } }));
+    // Events' items; the vocabulary's versions, which a backfill moved, share the partitions.
+    recent.push(...(out.Items ?? []).filter((i) => i.id !== undefined));
+  }
+  // One item per event.
+  expect(recent.map((i) => Number(i.id)).sort()).toEqual(ids.toSorted());
+  for (const item of recent) await client.send(new DeleteCommand({ TableName: gw.table, Key: { pk: item.pk, sk: item.sk } }));
+  // A search keeps what it read of them while the table's change counter stays, as it does
+  // unless something writes: removed by hand here, the counter moves as a write would move it.
+  await bumpValidator(undefined, undefined, undefined, { table: gw.table, client });
+  return client;
+}
+
 describe('backfillSearch', () => {
   it('indexes every event once, as the consumer does, and changes nothing when run again', async () => {
-    await createAsEditor(gw, '/events', { title: 'Backfilled jazz night', start_date: at(3), end_date: at(3), status: 'publish' });
-    await createAsEditor(gw, '/events', { title: 'Backfilled rock', description: 'No jazz in the title, but here', start_date: at(4), end_date: at(4), status: 'publish' });
-    await createAsEditor(gw, '/events', { title: 'Backfilled jazz draft', start_date: at(5), end_date: at(5), status: 'draft' });
+    const night = await createAsEditor(gw, '/events', { title: 'Backfilled jazz night', start_date: at(3), end_date: at(3), status: 'publish' });
+    const rock = await createAsEditor(gw, '/events', {
+      title: 'Backfilled rock',
+      description: 'No jazz in the title, but here',
+      start_date: at(4),
+      end_date: at(4),
+      status: 'publish',
+    });
+    const draft = await createAsEditor(gw, '/events', { title: 'Backfilled jazz draft', start_date: at(5), end_date: at(5), status: 'draft' });
     const trashed = await createAsEditor(gw, '/events', { title: 'Backfilled jazz, trashed', start_date: at(6), end_date: at(6), status: 'publish' });
     expect((await gw.api('DELETE', `/events/${trashed.id}`, { token: 'editor' })).status).toBe(200);
     // Searches see the events written since the index caught up, by their records.
     expect(await search('jazz')).toEqual({ titles: ['Backfilled jazz night', 'Backfilled rock'], total: 2 });
-    const client = DynamoDBDocumentClient.from(localClient(await dynamoEndpoint()), { marshallOptions: { removeUndefinedValues: true } });
-    const recent = [];
-    for (let k = 0; k < RECENT_SHARDS; k++) {
-      const out = await client.send(new QueryCommand({ TableName: gw.table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': recentPartition('en', k) } }));
-      recent.push(...(out.Items ?? []));
-    }
-    // One item per event.
-    expect(recent).toHaveLength(4);
-    expect(new Set(recent.map((i) => Number(i.id))).size).toBe(4);
-    for (const item of recent) await client.send(new DeleteCommand({ TableName: gw.table, Key: { pk: item.pk, sk: item.sk } }));
-    // A search keeps what it read of them while the table's change counter stays, as it does
-    // unless something writes: removed by hand here, the counter moves as a write would move it.
-    await bumpValidator(undefined, undefined, undefined, { table: gw.table, client });
+    const client = await forgetRecent([night.id, rock.id, draft.id, trashed.id]);
     // Without them, as on a table older than the index, nothing consumed the stream: the index is empty.
     expect(await search('jazz')).toEqual({ titles: [], total: 0 });
 
@@ -73,5 +88,18 @@ describe('backfillSearch', () => {
     expect((await backfillSearch({ target: { table: gw.table, client } })).events).toBe(4);
     expect(await search('jazz')).toEqual(want);
     expect(await search('jazz', true)).toMatchObject({ total: 3 });
+  });
+
+  it('indexes the events of given ids (an import knows what it wrote), skipping ids of no event', async () => {
+    const a = await createAsEditor(gw, '/events', { title: 'Imported bluegrass', start_date: at(7), end_date: at(7), status: 'publish' });
+    const b = await createAsEditor(gw, '/events', { title: 'Imported bluegrass, later', start_date: at(8), end_date: at(8), status: 'publish' });
+    const c = await createAsEditor(gw, '/events', { title: 'Imported bluegrass, not given', start_date: at(9), end_date: at(9), status: 'publish' });
+    const venue = await createAsEditor(gw, '/venues', { venue: 'Bluegrass hall' });
+    await forgetRecent([a.id, b.id, c.id]);
+    expect(await search('bluegrass')).toEqual({ titles: [], total: 0 });
+    const done: number[] = [];
+    expect(await indexEvents([a.id, b.id, venue.id, 999_999], (n) => done.push(n))).toBe(2);
+    expect(done).toEqual([2]);
+    expect(await search('bluegrass')).toEqual({ titles: ['Imported bluegrass', 'Imported bluegrass, later'], total: 2 });
   });
 });

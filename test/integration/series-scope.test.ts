@@ -13,6 +13,11 @@ import { DRAIN_MS, EVERY_DATE, seriesEvents, TEST_MS } from '../support/series.j
 import { expandCalendar } from '../support/ical.js';
 import { advanceSeries } from '#lib/store/series-progress.js';
 import { seriesMembers } from '#lib/store/partitions.js';
+import { IDEMPOTENCY_PARTITION } from '#lib/store/create-ids.js';
+import { deleteAll } from '#lib/store/batch-writes.js';
+import { queryAll, type Key } from '#lib/store/reads.js';
+import { config } from '#lib/runtime/config.js';
+import { db } from '#lib/store/db.js';
 
 // Small chunks (a setting, default 50), so that a series of a few events spans several consumer calls.
 process.env.SERIES_CHUNK = '4';
@@ -71,6 +76,16 @@ async function answered(id: number): Promise<{ status: number; code?: string }> 
 async function shortThenLong(send: (timeoutSeconds: number) => ReturnType<typeof call>): ReturnType<typeof call> {
   const first = await send(3);
   return first.status === 503 ? send(30) : first;
+}
+
+/**
+ * Forgets every create key, as a day does (IDEMPOTENCY_SECONDS): the writer of a series' occurrences
+ * then knows the events it wrote by their dates alone.
+ */
+async function forgetCreateKeys(): Promise<void> {
+  const kept = await queryAll<Key>({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': IDEMPOTENCY_PARTITION }, ProjectionExpression: 'pk, sk' });
+  expect(kept.length).toBeGreaterThan(0);
+  await deleteAll(kept, { table: config().tableName, client: db() }, 8);
 }
 
 let stream: ReturnType<typeof useStreamPoller>;
@@ -204,9 +219,62 @@ describe('writes by scope to the events of a series', () => {
     expect(following.status).toBe(400);
     expect(following.body).toMatchObject({ code: 'rest_invalid_param', data: { params: { scope: expect.stringContaining('start_date') } } });
     expect(((await call('GET', `/events/${all[2].id}`)).body as { title: string }).title).toBe('After');
-    // New rules by scope stay refused.
-    const rules = await call('POST', `/events/${all[2].id}`, { body: { recurrence: ['RRULE:FREQ=DAILY;COUNT=2'], scope: 'all' } });
+    // New rules for one event alone are refused: rules are the whole series'.
+    const rules = await call('POST', `/events/${all[2].id}`, { body: { recurrence: ['RRULE:FREQ=DAILY;COUNT=2'] } });
     expect(rules.status).toBe(400);
+    expect(rules.body).toMatchObject({ code: 'rest_invalid_param', data: { params: { recurrence: expect.stringContaining('scope all') } } });
+  });
+
+  it('gives a series new rules: the events of the dates that stay keep their ids and own changes, the others go, the new dates come', { timeout: TEST_MS }, async () => {
+    const all = await weekly('Rules', '2031-03-04', 6, { description: 'Rules shared' });
+    expect((await call('POST', `/events/${all[2].id}`, { body: { description: 'Its own' } })).status).toBe(200);
+    // Refused, and nothing written: rules that drop the first date, and new rules with dates.
+    const version = (await storedItem<EventItem>(keys.post(all[0].id)))?.version;
+    for (const body of [
+      { recurrence: ['RRULE:FREQ=WEEKLY;COUNT=3', 'EXDATE;TZID=Europe/Vilnius:20310304T190000'], scope: 'all' },
+      { recurrence: ['RRULE:FREQ=WEEKLY;COUNT=3'], start_date: '2031-03-04 18:00:00', scope: 'all' },
+      { recurrence: ['RRULE:FREQ=SOMETIMES'], scope: 'all' },
+    ]) {
+      const res = await call('POST', `/events/${all[1].id}`, { body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body).toMatchObject({ code: 'rest_invalid_param', data: { params: { recurrence: expect.any(String) } } });
+    }
+    expect((await storedItem<EventItem>(keys.post(all[0].id)))?.version).toBe(version);
+    // Every other week, five times: weeks 0, 2, 4, 6 and 8 of the old weekly six.
+    await forgetCreateKeys();
+    const lines = ['RRULE:FREQ=WEEKLY;COUNT=5;INTERVAL=2'];
+    const res = await call('PATCH', `/events/${all[2].id}`, {
+      body: { recurrence: ['RRULE:FREQ=WEEKLY;INTERVAL=2;COUNT=5'], title: 'Rules, fortnightly' },
+      query: { scope: 'all' },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ id: all[2].id, series_id: all[0].id, recurrence: lines, title: 'Rules, fortnightly', status: 'publish' });
+    await stream.drain(DRAIN_MS);
+    const now = await listed(all[0].id);
+    const day = (e: { start_date: string }) => e.start_date.slice(0, 10);
+    expect(now.map(day)).toEqual(['2031-03-04', '2031-03-18', '2031-04-01', '2031-04-15', '2031-04-29']);
+    expect(now.slice(0, 3).map((e) => e.id)).toEqual([all[0].id, all[2].id, all[4].id]);
+    expect(now.slice(3).every((e) => !all.some((old) => old.id === e.id))).toBe(true);
+    for (const e of now) {
+      expect([e.title, e.recurrence, e.series_id, e.start_date.slice(11)]).toEqual(['Rules, fortnightly', lines, all[0].id, '19:00:00']);
+      expect(e.description).toContain(e.id === all[2].id ? 'Its own' : 'Rules');
+    }
+    for (const gone of [all[1], all[3], all[5]]) expect((await storedItem<EventItem>(keys.post(gone.id)))?.status).toBe('trash');
+    // The feed gives the series one rule and expands to exactly the listed events.
+    const window = { start_date: '2031-03-01', end_date: '2031-05-31' };
+    const [feed, list] = await Promise.all([call('GET', '/events', { query: { ...window, ical: 1 } }), call('GET', '/events', { query: { ...window, per_page: 50 } })]);
+    expect(feed.body).toMatch(/\r\nRRULE:FREQ=WEEKLY;COUNT=5;INTERVAL=2\r\n/);
+    const shown = expandCalendar(feed.body as string).map((o) => new Date(o.start * 1000).toISOString());
+    const events = ((list.body as { events?: any[] }).events ?? []).map((e) => `${e.utc_start_date.replace(' ', 'T')}.000Z`);
+    expect(shown.sort()).toEqual(events.sort());
+    // Back to weekly: the dates the fortnightly rules took stay in the trash, as any trashed event;
+    // the other weekly dates come (weeks 7 and 9 were never there), and the fortnightly ones stay.
+    await forgetCreateKeys();
+    expect((await call('POST', `/events/${all[0].id}`, { body: { recurrence: ['RRULE:FREQ=WEEKLY;COUNT=10'], scope: 'all' } })).status).toBe(200);
+    await stream.drain(DRAIN_MS);
+    const weekly10 = await listed(all[0].id);
+    expect(weekly10.map(day)).toEqual(['2031-03-04', '2031-03-18', '2031-04-01', '2031-04-15', '2031-04-22', '2031-04-29', '2031-05-06']);
+    expect(weekly10.filter((e) => now.some((f) => f.id === e.id)).map((e) => e.id)).toEqual(now.map((e) => e.id));
   });
 
   it('splits a series at an event edited with its following ones: the earlier keep the old series, the rest form a new one', { timeout: TEST_MS }, async () => {

@@ -58,7 +58,7 @@ const deleteScope = scopeArg(
   'For an event of a series: this (the event alone), following (this and every later event of the series; the series ends before it and the earlier events take the shortened recurrence) or all (the whole series, which writes no more occurrences). An event of no series is deleted alone',
 );
 const updateScope = scopeArg(
-  "For an event of a series: this (the event alone), following (the series splits in two at this event: it and every later event form a series of their own, whose first event it is, and take the fields sent; the earlier events keep the old series, ended before it; dates, timezone, all_day, slug and recurrence are refused with it) or all (the fields sent, other than dates, timezone, all_day, slug and recurrence, are written to every event of the series; fields not sent keep each event's own). An event of no series is updated alone",
+  "For an event of a series: this (the event alone), following (the series splits in two at this event: it and every later event form a series of their own, whose first event it is, and take the fields sent; the earlier events keep the old series, ended before it; dates, timezone, all_day, slug and recurrence are refused with it) or all (the fields sent, other than dates, timezone, all_day and slug, are written to every event of the series; fields not sent keep each event's own; new recurrence is followed from the series' first event: events of dates it still gives keep their ids, the others go to the trash, new dates are written). An event of no series is updated alone",
 );
 
 export const eventWriteArgs = {
