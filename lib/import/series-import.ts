@@ -16,6 +16,7 @@ import { keys } from '#lib/store/keys.js';
 import { ofKind, type EventItem } from '#lib/store/items.js';
 import type { ProRecurrence } from './pro-recurrence/rfc5545.js';
 import { seriesLines } from './pro-recurrence/series-lines.js';
+import { settleRulesOf } from '#lib/logic/series-rules-edit.js';
 import { recordRefusal, type SitePost, type SiteRecord } from './records.js';
 
 /**
@@ -135,6 +136,8 @@ export async function writeOccurrences(
         await continueSeries(x.event);
       }
       const first = ofKind(await getItem(keys.post(x.event)), 'event');
+      // New rules: what their request left of its events is settled here, as the consumer would.
+      if (x.changed && !opts.seriesByConsumer && first?.series?.rules) await settleRulesOf(first, false);
       if (first?.series) x.events = Math.min(first.series.made, first.series.total);
     } catch (err) {
       failed.push({ id: x.event, reason: `the series' occurrences: ${(err as Error).message}` });

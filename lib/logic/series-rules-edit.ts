@@ -5,22 +5,21 @@
 // trash, and the dates new to the series are written as occurrences by the stream consumer, as a
 // create's are (lib/logic/series.ts finds each date that has an event, so that none is written
 // twice). An event is known by the date the rules gave it (`occurrence`), so one moved from its
-// date stays when that date does. The request settles what its time allows, the consumer all of
-// them for the change that recorded the rules (lib/stream/series-trigger.ts).
-import { config } from '#lib/runtime/config.js';
+// date stays when that date does. An end recorded before (a delete by scope following) or a split
+// stands: the new rules end before it, and the events from it on are left to that write. The
+// request settles what its time allows, the consumer all of them for the change that recorded the
+// rules (lib/stream/series-trigger.ts).
 import { busy, ConflictError, invalidParam } from '#lib/contract/errors.js';
 import { utcToWall } from '#lib/domain/time/dates.js';
-import { getItem, queryAll } from '#lib/store/reads.js';
+import { batchGet, getItem, keyOf } from '#lib/store/reads.js';
 import { withRetry } from '#lib/store/retry.js';
 import { keys } from '#lib/store/keys.js';
-import { ofKind, type EventItem, type SeriesMemberItem } from '#lib/store/items.js';
+import { ofKind, type EventItem } from '#lib/store/items.js';
 import { seriesMembers } from '#lib/store/partitions.js';
 import { changeRules } from '#lib/store/series-progress.js';
-import { transact } from '#lib/store/transactions.js';
 import { modifiedNow } from './common.js';
-import { eventTransaction } from './event-writes.js';
-import { occurrenceStart, rulesOf, storedOccurrences, type Rules } from './series-rules.js';
-import { trashedEvent, writeMembers } from './series-scope.js';
+import { occurrenceStart, rulesBefore, rulesOf, storedOccurrences, zoneOf } from './series-rules.js';
+import { settleWith, writeMembers } from './series-scope.js';
 
 /** Parameters that are each event's own, which a request that sends new rules may not change with them. */
 const OWN = ['start_date', 'end_date', 'timezone', 'all_day'] as const;
@@ -29,16 +28,19 @@ type FirstEvent = EventItem & Required<Pick<EventItem, 'recurrence' | 'series'>>
 
 export interface RulesPlan {
   first: FirstEvent;
-  rules: Rules;
+  lines: string[];
+  total: number;
+  asOf: string;
 }
 
-const zoneOf = (e: EventItem): string => e.timezone || config().siteTimezone;
+/** Where an end or a split recorded on the series cuts it (a UTC wall time), if one does. */
+const cutOf = (first: EventItem): string | undefined => [first.series?.stop?.from, first.series?.split?.at].filter((c) => c !== undefined).sort()[0];
 
 /**
  * Checks new rules sent with scope all to `addressed`, an event of a series: a 400 naming
  * `recurrence` when they cannot be followed from the first event's start (or come with the
- * dates), a 503 while the series' occurrences are still being written. Undefined when they are the
- * rules it has.
+ * dates, or the whole series was deleted), a 503 while the series' occurrences are still being
+ * written. Undefined when they are the rules it has.
  */
 export async function planRules(addressed: EventItem, lines: string[] | string, params: Record<string, unknown>, now: Date): Promise<RulesPlan | undefined> {
   const own = OWN.filter((p) => params[p] !== undefined);
@@ -49,14 +51,17 @@ export async function planRules(addressed: EventItem, lines: string[] | string, 
     );
   }
   const first = ofKind(await getItem(keys.post(addressed.seriesId!)), 'event');
-  if (!first?.series || !first.recurrence) {
-    throw invalidParam('recurrence', `recurrence: the first event of the series of event ${addressed.id} is gone, so the series takes no new rules.`);
+  const cut = first && cutOf(first);
+  if (!first?.series || !first.recurrence || cut === '') {
+    throw invalidParam('recurrence', `recurrence: the series of event ${addressed.id} was deleted, so it takes no new rules.`);
   }
   // The occurrences are still being written (a create a moment ago): new rules wait for them.
   if (first.series.made < first.series.total) throw busy();
   const rules = rulesOf(first, lines, now);
-  if (JSON.stringify(rules.lines) === JSON.stringify(first.recurrence)) return undefined;
-  return { first: first as FirstEvent, rules };
+  const asOf = now.toISOString();
+  const plan = { first: first as FirstEvent, lines: rules.lines, total: rules.occurrences.length, asOf };
+  if (cut !== undefined) Object.assign(plan, rulesBefore({ ...plan.first, recurrence: plan.lines, series: { ...first.series, total: plan.total, asOf } }, cut));
+  return JSON.stringify(plan.lines) === JSON.stringify(first.recurrence) ? undefined : plan;
 }
 
 /** Records the planned rules on the series' first event, then settles its events (what the request's time allows). */
@@ -66,48 +71,52 @@ export async function changeSeriesRules(plan: RulesPlan, addressed: number, now:
     if (!read?.series || !read.recurrence) return undefined;
     if (read.series.made < read.series.total) throw busy();
     const modified = modifiedNow(now);
-    const next = { total: plan.rules.occurrences.length, recurrence: plan.rules.lines, asOf: now.toISOString(), rules: { at: modified.modified_utc }, modified };
-    if (!(await changeRules(read.id, { version: read.version, made: read.series.made }, next, undefined))) {
+    // The version makes two changes within one second two marks, each settled.
+    const rules = { at: modified.modified_utc, version: read.version + 1 };
+    if (
+      !(await changeRules(read.id, { version: read.version, made: read.series.made }, { total: plan.total, recurrence: plan.lines, asOf: plan.asOf, rules, modified }, undefined))
+    ) {
       throw new ConflictError(`Series of event ${read.id} changed while giving it new rules`);
     }
-    const { stop: _stop, ...series } = read.series;
-    return { ...read, ...modified, recurrence: next.recurrence, series: { ...series, total: next.total, made: 1, asOf: next.asOf, rules: next.rules }, version: read.version + 1 };
+    return { ...read, ...modified, recurrence: plan.lines, series: { ...read.series, total: plan.total, made: 1, asOf: plan.asOf, rules }, version: read.version + 1 };
   });
   if (!first) return;
   // The addressed event first, so that the answer shows it as the rules leave it.
-  if (addressed !== first.id) await settleRules(addressed, first, starts(first), now);
+  if (addressed !== first.id) await settleWith(addressed, first, fateUnder(first), now);
   await settleRulesOf(first, true, addressed);
 }
 
-/** The starts (EventItem.occurrence) of the occurrences the rules of `first` give. */
-const starts = (first: EventItem): Set<string> => new Set(storedOccurrences(first).map((o) => occurrenceStart(first, o)));
-
 /**
- * Brings every event of the series of `first` in line with its rules: an event whose date they
- * give takes them, any other goes to the trash. A `request` leaves what it has no time for to the
- * stream consumer (and `skip`, the event it settled itself); answers whether all were.
+ * What the rules of `first` do to one of its events: kept when they give its date, left to the
+ * end or split that cuts the series when it is from the cut on (or in another series by now),
+ * else trashed.
  */
-export async function settleRulesOf(first: EventItem, request: boolean, skip?: number): Promise<boolean> {
-  const given = starts(first);
-  const members = (await seriesMembers(first.id)).filter((m) => m.eventId !== first.id && m.eventId !== skip);
-  const now = new Date();
-  return writeMembers(members, (id) => settleRules(id, first, given, now), `Events of the series of ${first.id} with new rules`, request);
+function fateUnder(first: EventItem): (old: EventItem) => 'keep' | 'leave' | 'trash' {
+  const given = new Set(storedOccurrences(first).map((o) => occurrenceStart(first, o)));
+  const cut = cutOf(first);
+  return (old) => {
+    if (old.seriesId !== first.id || (cut !== undefined && old.utcStart >= cut)) return 'leave';
+    return given.has(old.occurrence ?? old.start) ? 'keep' : 'trash';
+  };
 }
 
-/** One event of the series of `first`, with the rules of `first` (which give `given`), or in the trash. Idempotent. */
-function settleRules(id: number, first: EventItem, given: Set<string>, now: Date): Promise<void> {
-  return withRetry(async () => {
-    const old = ofKind(await getItem(keys.post(id)), 'event');
-    if (!old || old.seriesId !== first.id) return;
-    let next: EventItem;
-    if (given.has(old.occurrence ?? old.start)) {
-      if (JSON.stringify(old.recurrence) === JSON.stringify(first.recurrence)) return;
-      next = { ...old, recurrence: first.recurrence, ...modifiedNow(now), version: old.version + 1 };
-    } else if (old.status === 'trash') return;
-    else next = trashedEvent(old, now);
-    const tx = eventTransaction(old, next, config().tableName);
-    await transact(tx.items, (i) => tx.meaning.get(i)?.());
-  });
+/**
+ * Brings every event of the series of `first` in line with its rules (fateUnder). A `request`
+ * leaves what it has no time for to the stream consumer (and `skip`, the event it settled
+ * itself); answers whether all were.
+ */
+export async function settleRulesOf(first: EventItem, request: boolean, skip?: number): Promise<boolean> {
+  const fate = fateUnder(first);
+  const members = (await seriesMembers(first.id)).filter((m) => m.eventId !== first.id && m.eventId !== skip);
+  const now = new Date();
+  return writeMembers(
+    members,
+    async (id) => {
+      await settleWith(id, first, fate, now);
+    },
+    `Events of the series of ${first.id} with new rules`,
+    request,
+  );
 }
 
 /**
@@ -115,12 +124,14 @@ function settleRules(id: number, first: EventItem, given: Set<string>, now: Date
  * deleted (it is not written again): a series whose rules changed writes only the other dates.
  */
 export async function existingStarts(first: EventItem): Promise<Set<string>> {
-  const members = await queryAll<Pick<SeriesMemberItem, 'utcStart' | 'occurrence'>>({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ExpressionAttributeValues: { ':pk': keys.seriesMember(first.id, 0).pk, ':p': keys.seriesMemberPrefix },
-    ProjectionExpression: 'utcStart, occurrence',
-    ConsistentRead: true,
-  });
-  // An item written before members kept their date: the date it starts at, in the series' zone.
-  return new Set(members.map((m) => m.occurrence ?? utcToWall(m.utcStart, zoneOf(first))));
+  const members = await seriesMembers(first.id, true);
+  // An item written before members kept their date: its event's, or (deleted) its start in the series' zone.
+  const unknown = members.filter((m) => m.occurrence === undefined && !m.gone);
+  const events = unknown.length
+    ? await batchGet(
+        unknown.map((m) => keys.post(m.eventId)),
+        true,
+      )
+    : undefined;
+  return new Set(members.map((m) => m.occurrence ?? ofKind(events?.get(keyOf(keys.post(m.eventId))), 'event')?.occurrence ?? utcToWall(m.utcStart, zoneOf(first))));
 }

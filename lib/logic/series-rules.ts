@@ -15,7 +15,7 @@ import { utcToWall, wallToUtc } from '#lib/domain/time/dates.js';
 import { keys } from '#lib/store/keys.js';
 import type { EventItem } from '#lib/store/items.js';
 
-const zoneOf = (e: EventItem): string => e.timezone || config().siteTimezone;
+export const zoneOf = (e: EventItem): string => e.timezone || config().siteTimezone;
 
 /** A series' rules as stored, and its occurrences (the first is the event itself). */
 export interface Rules {
@@ -64,13 +64,14 @@ export const keptSeries = (old: EventItem | undefined): Pick<EventItem, 'recurre
     ? {}
     : { recurrence: old.recurrence, seriesId: old.seriesId, ...(old.series ? { series: old.series } : {}), ...(old.occurrence ? { occurrence: old.occurrence } : {}) };
 
+/** The start of the event of occurrence `at` of the series of `first` (its `occurrence`). */
+export const occurrenceStart = (first: EventItem, at: Occurrence): string => (first.allDay ? at.start : utcToWall(at.utc, zoneOf(first)));
+
 /**
  * The event of one later occurrence of `first`'s series: its fields, links and status, at the
  * occurrence's dates, with the same wall-clock length (a 19:00–21:00 event is that on either side
  * of a daylight-saving change). A wall time the zone skips is saved as the time it resolves to.
  */
-/** The start of the event of occurrence `at` of the series of `first` (its `occurrence`). */
-export const occurrenceStart = (first: EventItem, at: Occurrence): string => (first.allDay ? at.start : utcToWall(at.utc, zoneOf(first)));
 
 export function occurrenceEvent(first: EventItem, at: Occurrence, id: number, slug: string): EventItem {
   const { series: _progress, timezoneAbbr: _abbr, indexVersion: _index, cards: _cards, ...fields } = first;

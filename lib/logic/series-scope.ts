@@ -64,15 +64,30 @@ export const trashedEvent = (old: EventItem, now: Date, modified = modifiedNow(n
  * covers it, else given the series' current rules. Idempotent; nothing when it is gone already.
  * With `check`, the write carries the version If-Match names.
  */
-export function settleEvent(id: number, first: EventItem | undefined, stop: SeriesStop, now: Date, check?: Checked): Promise<EventItem | undefined> {
+export const settleEvent = (id: number, first: EventItem | undefined, stop: SeriesStop, now: Date, check?: Checked): Promise<EventItem | undefined> =>
+  settleWith(id, first, (old) => (covered(old, stop) || !first ? stop.mode : 'keep'), now, check);
+
+/**
+ * Brings one event of the series of `first` in line with it, as `fate` says of the event as it is:
+ * kept (with the series' current rules), trashed, deleted, or left as it is. Idempotent.
+ */
+export function settleWith(
+  id: number,
+  first: EventItem | undefined,
+  fate: (old: EventItem) => SeriesStop['mode'] | 'keep' | 'leave',
+  now: Date,
+  check?: Checked,
+): Promise<EventItem | undefined> {
   return withRetry(async () => {
     const old = ofKind(await getItem(keys.post(id)), 'event');
     if (!old) return undefined;
+    const mode = fate(old);
     let next: EventItem | undefined;
-    if (covered(old, stop) || !first) {
-      if (stop.mode === 'trash' && old.status === 'trash') return old;
-      next = stop.mode === 'delete' ? undefined : trashedEvent(old, now);
-    } else if (JSON.stringify(old.recurrence) !== JSON.stringify(first.recurrence)) {
+    if (mode === 'leave') return old;
+    if (mode !== 'keep') {
+      if (mode === 'trash' && old.status === 'trash') return old;
+      next = mode === 'delete' ? undefined : trashedEvent(old, now);
+    } else if (first && JSON.stringify(old.recurrence) !== JSON.stringify(first.recurrence)) {
       next = { ...old, recurrence: first.recurrence, ...modifiedNow(now), version: old.version + 1 };
     } else return old;
     const tx = eventTransaction(old, next, config().tableName);

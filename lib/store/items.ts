@@ -123,14 +123,17 @@ export interface SeriesProgress {
   /**
    * The last change of the series' rules by an edit with scope all, made at `at` (a UTC wall
    * time): every event of the series whose date the rules still give takes them and keeps its
-   * id, the others go to the trash, and the dates new to the series are written as occurrences.
-   * The request does what it has time for, the stream consumer the rest (lib/logic/series-rules-edit.ts).
+   * id, the others go to the trash, and the dates new to the series are written as occurrences
+   * (before an end or split recorded earlier, which stands). The request does what it has time
+   * for, the stream consumer the rest (lib/logic/series-rules-edit.ts).
    */
   rules?: SeriesRules;
 }
 
 export interface SeriesRules {
   at: string;
+  /** The first event's version that recorded them: two changes within a second are two marks. */
+  version: number;
 }
 
 export interface SeriesSplit {

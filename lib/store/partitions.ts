@@ -31,15 +31,15 @@ export async function linkItems<K extends keyof LinkItem = keyof LinkItem>(
 
 /**
  * The events of the series of `seriesId` (its first event's id), trashed ones included (deleted
- * ones not: their items are tombstones), read
+ * ones not, unless `gone`: their items are tombstones), read
  * consistently page by page (up to SERIES_MAX_OCCURRENCES items, a few hundred kilobytes).
  */
-export const seriesMembers = (seriesId: number): Promise<Pick<SeriesMemberItem, 'eventId' | 'utcStart' | 'occurrence'>[]> =>
-  queryAll<Pick<SeriesMemberItem, 'eventId' | 'utcStart' | 'occurrence'>>({
+export const seriesMembers = (seriesId: number, gone = false): Promise<Pick<SeriesMemberItem, 'eventId' | 'utcStart' | 'occurrence' | 'gone'>[]> =>
+  queryAll<Pick<SeriesMemberItem, 'eventId' | 'utcStart' | 'occurrence' | 'gone'>>({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
     ExpressionAttributeValues: { ':pk': keys.seriesMember(seriesId, 0).pk, ':p': keys.seriesMemberPrefix },
-    ProjectionExpression: 'eventId, utcStart, occurrence',
-    FilterExpression: 'attribute_not_exists(gone)',
+    ProjectionExpression: 'eventId, utcStart, occurrence, gone',
+    ...(gone ? {} : { FilterExpression: 'attribute_not_exists(gone)' }),
     ConsistentRead: true,
   });
 

@@ -48,15 +48,14 @@ export function endSeries(
   check: Checked | undefined,
 ): Promise<boolean> {
   const [mark, value] = 'stop' in end ? ['stop', end.stop] : ['split', end.split];
-  return rewriteSeries(id, read, { recurrence: end.recurrence, modified: end.modified, series: { total: end.total, [mark]: value } }, [], check);
+  return rewriteSeries(id, read, { recurrence: end.recurrence, modified: end.modified, series: { total: end.total, [mark]: value } }, check);
 }
 
 /**
  * Gives the series of first event `id`, as read, new rules (an edit by scope all): `total`
  * occurrences from `asOf`, of which only the first event is known to exist (`made` 1, so that the
  * occurrences are written again, each found when it exists, lib/logic/series.ts), and `rules`
- * marks the change whose events take them. An end recorded before goes: the new rules say what
- * the series holds. As endSeries otherwise.
+ * marks the change whose events take them. As endSeries otherwise.
  */
 export function changeRules(
   id: number,
@@ -65,15 +64,14 @@ export function changeRules(
   check: Checked | undefined,
 ): Promise<boolean> {
   const series = { total: next.total, made: 1, asOf: next.asOf, rules: next.rules };
-  return rewriteSeries(id, read, { recurrence: next.recurrence, modified: next.modified, series }, ['stop'], check);
+  return rewriteSeries(id, read, { recurrence: next.recurrence, modified: next.modified, series }, check);
 }
 
-/** Sets a first event's rules and `series` entries (and removes `remove` from it), conditionally on the version and `made` read. */
+/** Sets a first event's rules and `series` entries, conditionally on the version and `made` read. */
 async function rewriteSeries(
   id: number,
   read: { version: number; made: number },
   to: { recurrence: string[]; modified: { modified: string; modified_utc: string }; series: Record<string, unknown> },
-  remove: string[],
   check: Checked | undefined,
 ): Promise<boolean> {
   const names: Record<string, string> = {
@@ -98,15 +96,11 @@ async function rewriteSeries(
     values[`:s${i}`] = v;
     return `#series.#s${i} = :s${i}`;
   });
-  const removes = remove.map((k, i) => {
-    names[`#r${i}`] = k;
-    return `#series.#r${i}`;
-  });
   const update = requireVersion(
     {
       TableName: config().tableName,
       Key: keys.post(id),
-      UpdateExpression: `SET ${sets.join(', ')}, #recurrence = :recurrence, #modified = :modified, #modified_utc = :modified_utc, #iv = if_not_exists(#iv, #version), #version = #version + :one${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+      UpdateExpression: `SET ${sets.join(', ')}, #recurrence = :recurrence, #modified = :modified, #modified_utc = :modified_utc, #iv = if_not_exists(#iv, #version), #version = #version + :one`,
       ConditionExpression: '#version = :version AND #series.#made = :made',
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,

@@ -228,6 +228,9 @@ describe('writes by scope to the events of a series', () => {
   it('gives a series new rules: the events of the dates that stay keep their ids and own changes, the others go, the new dates come', { timeout: TEST_MS }, async () => {
     const all = await weekly('Rules', '2031-03-04', 6, { description: 'Rules shared' });
     expect((await call('POST', `/events/${all[2].id}`, { body: { description: 'Its own' } })).status).toBe(200);
+    // Moved within its day on its own: it is known by the date the rules gave it.
+    const moved = await call('POST', `/events/${all[4].id}`, { body: { start_date: '2031-04-01 20:00:00', end_date: '2031-04-01 22:00:00' } });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
     // Refused, and nothing written: rules that drop the first date, and new rules with dates.
     const version = (await storedItem<EventItem>(keys.post(all[0].id)))?.version;
     for (const body of [
@@ -256,7 +259,7 @@ describe('writes by scope to the events of a series', () => {
     expect(now.slice(0, 3).map((e) => e.id)).toEqual([all[0].id, all[2].id, all[4].id]);
     expect(now.slice(3).every((e) => !all.some((old) => old.id === e.id))).toBe(true);
     for (const e of now) {
-      expect([e.title, e.recurrence, e.series_id, e.start_date.slice(11)]).toEqual(['Rules, fortnightly', lines, all[0].id, '19:00:00']);
+      expect([e.title, e.recurrence, e.series_id, e.start_date.slice(11)]).toEqual(['Rules, fortnightly', lines, all[0].id, e.id === all[4].id ? '20:00:00' : '19:00:00']);
       expect(e.description).toContain(e.id === all[2].id ? 'Its own' : 'Rules');
     }
     for (const gone of [all[1], all[3], all[5]]) expect((await storedItem<EventItem>(keys.post(gone.id)))?.status).toBe('trash');
@@ -275,6 +278,18 @@ describe('writes by scope to the events of a series', () => {
     const weekly10 = await listed(all[0].id);
     expect(weekly10.map(day)).toEqual(['2031-03-04', '2031-03-18', '2031-04-01', '2031-04-15', '2031-04-22', '2031-04-29', '2031-05-06']);
     expect(weekly10.filter((e) => now.some((f) => f.id === e.id)).map((e) => e.id)).toEqual(now.map((e) => e.id));
+    // An end recorded by a delete stands: new rules end before it, and the deleted dates stay in the trash.
+    expect((await call('DELETE', `/events/${weekly10[5].id}`, { query: { scope: 'following' } })).status).toBe(200);
+    await stream.drain(DRAIN_MS);
+    const ended = ['RRULE:FREQ=WEEKLY;UNTIL=20310422T160000Z'];
+    expect((await call('GET', `/events/${all[0].id}`)).body).toMatchObject({ recurrence: ended });
+    await forgetCreateKeys();
+    const longer = await call('POST', `/events/${all[0].id}`, { body: { recurrence: ['RRULE:FREQ=WEEKLY;COUNT=20'], scope: 'all' } });
+    expect(longer.status, JSON.stringify(longer.body)).toBe(200);
+    expect(longer.body).toMatchObject({ recurrence: ended });
+    await stream.drain(DRAIN_MS);
+    expect((await listed(all[0].id)).map((e) => e.id)).toEqual(weekly10.slice(0, 5).map((e) => e.id));
+    for (const gone of weekly10.slice(5)) expect((await storedItem<EventItem>(keys.post(gone.id)))?.status).toBe('trash');
   });
 
   it('splits a series at an event edited with its following ones: the earlier keep the old series, the rest form a new one', { timeout: TEST_MS }, async () => {
