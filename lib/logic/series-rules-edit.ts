@@ -108,7 +108,10 @@ function fateUnder(first: EventItem): (old: EventItem) => 'keep' | 'leave' | 'tr
 export async function settleRulesOf(first: EventItem, request: boolean, skip?: number): Promise<boolean> {
   const fate = fateUnder(first);
   const members = (await seriesMembers(first.id)).filter((m) => m.eventId !== first.id && m.eventId !== skip);
-  const now = new Date();
+  // Changed at the rules' time, the time of an edit sent with them: the consumer's writes of that
+  // edit (applyEdit) pass over an event changed after it.
+  const at = first.series?.rules?.at;
+  const now = at ? new Date(`${at.replace(' ', 'T')}Z`) : new Date();
   return writeMembers(
     members,
     async (id) => {

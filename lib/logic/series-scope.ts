@@ -88,7 +88,9 @@ export function settleWith(
       if (mode === 'trash' && old.status === 'trash') return old;
       next = mode === 'delete' ? undefined : trashedEvent(old, now);
     } else if (first && JSON.stringify(old.recurrence) !== JSON.stringify(first.recurrence)) {
-      next = { ...old, recurrence: first.recurrence, ...modifiedNow(now), version: old.version + 1 };
+      // Never back in time: an event changed after `now` keeps its own time.
+      const modified = modifiedNow(now);
+      next = { ...old, recurrence: first.recurrence, ...(modified.modified_utc > old.modified_utc ? modified : {}), version: old.version + 1 };
     } else return old;
     const tx = eventTransaction(old, next, config().tableName);
     await writeChecked(tx.items, check?.key.pk === old.pk ? check : undefined, () => transact(tx.items, (i) => tx.meaning.get(i)?.()));

@@ -11,7 +11,7 @@ import { useFreshTable } from '../support/table.js';
 import { storedItem } from '../support/stored.js';
 import { DRAIN_MS, EVERY_DATE, seriesEvents, TEST_MS } from '../support/series.js';
 import { expandCalendar } from '../support/ical.js';
-import { advanceSeries } from '#lib/store/series-progress.js';
+import { advanceSeries, changeRules } from '#lib/store/series-progress.js';
 import { seriesMembers } from '#lib/store/partitions.js';
 import { IDEMPOTENCY_PARTITION } from '#lib/store/create-ids.js';
 import { deleteAll } from '#lib/store/batch-writes.js';
@@ -290,6 +290,26 @@ describe('writes by scope to the events of a series', () => {
     await stream.drain(DRAIN_MS);
     expect((await listed(all[0].id)).map((e) => e.id)).toEqual(weekly10.slice(0, 5).map((e) => e.id));
     for (const gone of weekly10.slice(5)) expect((await storedItem<EventItem>(keys.post(gone.id)))?.status).toBe('trash');
+  });
+
+  it("settles a series given new rules at their time, as an edit sent with them is stamped, and never moves an event's time back", { timeout: TEST_MS }, async () => {
+    const all = await weekly('Stamped', '2036-01-01', 3);
+    // Rules recorded as a request records them, at a time of the test's choosing; the consumer settles the events.
+    const give = async (lines: string[], at: string) => {
+      const first = (await storedItem<EventItem>(keys.post(all[0].id)))!;
+      const read = { version: first.version, made: first.series!.made };
+      const next = { total: 3, recurrence: lines, asOf: new Date().toISOString(), rules: { at, version: first.version + 1 }, modified: { modified: at, modified_utc: at } };
+      expect(await changeRules(first.id, read, next, undefined)).toBe(true);
+      await stream.drain(DRAIN_MS);
+      return Promise.all(all.slice(1).map(async (e) => (await storedItem<EventItem>(keys.post(e.id)))!));
+    };
+    // The same three dates (19:00 in Vilnius is 17:00 UTC in January).
+    const until = ['RRULE:FREQ=WEEKLY;UNTIL=20360115T170000Z'];
+    const later = await give(until, '2099-01-01 00:00:00');
+    expect(later.map((e) => [e.recurrence, e.modified_utc, e.status])).toEqual(all.slice(1).map(() => [until, '2099-01-01 00:00:00', 'publish']));
+    const back = await give(['RRULE:FREQ=WEEKLY;COUNT=3'], '2001-01-01 00:00:00');
+    expect(back.map((e) => [e.recurrence, e.modified_utc])).toEqual(all.slice(1).map(() => [['RRULE:FREQ=WEEKLY;COUNT=3'], '2099-01-01 00:00:00']));
+    expect((await listed(all[0].id)).map((e) => e.id)).toEqual(all.map((e) => e.id));
   });
 
   it('splits a series at an event edited with its following ones: the earlier keep the old series, the rest form a new one', { timeout: TEST_MS }, async () => {
