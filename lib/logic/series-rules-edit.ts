@@ -71,8 +71,10 @@ export async function changeSeriesRules(plan: RulesPlan, addressed: number, now:
     if (!read?.series || !read.recurrence) return undefined;
     if (read.series.made < read.series.total) throw busy();
     const modified = modifiedNow(now);
-    // The version makes two changes within one second two marks, each settled.
-    const rules = { at: modified.modified_utc, version: read.version + 1 };
+    // The version makes two changes within one second two marks, each settled; the writer looks
+    // for events of the new dates only up to the last date that has one.
+    const through = [...(await existingStarts(read))].sort().at(-1);
+    const rules = { at: modified.modified_utc, version: read.version + 1, ...(through === undefined ? {} : { through }) };
     if (
       !(await changeRules(read.id, { version: read.version, made: read.series.made }, { total: plan.total, recurrence: plan.lines, asOf: plan.asOf, rules, modified }, undefined))
     ) {

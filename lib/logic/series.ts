@@ -28,8 +28,11 @@ export async function continueSeries(id: number): Promise<void> {
   if (!seriesPending(first)) return;
   const from = first.series.made;
   const chunk = storedOccurrences(first).slice(from, from + config().seriesChunk);
-  // After new rules, the dates the series has events for already are not written again.
-  const existing = first.series.rules ? await existingStarts(first) : undefined;
+  // After new rules, the dates the series has events for already are not written again (none
+  // has an event past the last one that had when the rules changed).
+  const through = first.series.rules?.through;
+  const looks = first.series.rules && chunk[0] && (through === undefined || occurrenceStart(first, chunk[0]) <= through);
+  const existing = looks ? await existingStarts(first) : undefined;
   const next = existing ? chunk.filter((at) => !existing.has(occurrenceStart(first, at))) : chunk;
   const written: EventItem[] = [];
   const failed = await pool(next, CONCURRENCY, async (at) => {

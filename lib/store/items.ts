@@ -134,6 +134,8 @@ export interface SeriesRules {
   at: string;
   /** The first event's version that recorded them: two changes within a second are two marks. */
   version: number;
+  /** The latest date (`occurrence`) of an event of the series then: the writer looks for existing events up to it. */
+  through?: string;
 }
 
 export interface SeriesSplit {

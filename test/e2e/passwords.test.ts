@@ -16,9 +16,12 @@ const PROTECTED = {
   data: { status: 403 },
 };
 
-/** 'YYYY-MM-DD' of today (UTC, the site zone) plus `days`. */
+/** The day the run started on, so that a run across midnight writes and lists the same dates. */
+const TODAY = new Date();
+
+/** 'YYYY-MM-DD' of the run's first day (UTC, the site zone) plus `days`. */
 function day(days: number): string {
-  const now = new Date();
+  const now = TODAY;
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + days)).toISOString().slice(0, 10);
 }
 
