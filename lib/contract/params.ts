@@ -33,9 +33,10 @@ export interface Arg<T = unknown> {
   html?: { filter: HtmlFilter; always?: boolean };
   /**
    * How a refusal of the value is worded where refusals are plain (TEC's `tec/v1` routes: their
-   * typed arguments say what they take; `{param}` stands for the argument's name).
+   * typed arguments say what they take; `{param}` stands for the argument's name, or `argument`
+   * when it names another). Only for values `applies` takes, when given; others are refused plainly.
    */
-  refusal?: { code: string; message: string; details: string };
+  refusal?: { code: string; message: string; details: string; argument?: string; applies?: (value: unknown) => boolean };
 }
 
 export type HtmlFilter = 'post' | 'title' | 'termDescription' | 'termName' | 'meta';

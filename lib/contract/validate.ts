@@ -61,9 +61,11 @@ export function validateArgs<A extends Args>(
       const item = issue?.params?.item;
       const shown = item === undefined ? name : `${name}[${item}]`;
       if (plainRefusals) {
-        const words = (text: string) => text.replaceAll('{param}', name);
-        bad[name] = arg.refusal ? words(arg.refusal.message) : 'Invalid parameter.';
-        if (arg.refusal) details[name] = { code: arg.refusal.code, message: bad[name], data: { status: 400, argument: name, details: words(arg.refusal.details) } };
+        const refusal = arg.refusal && (arg.refusal.applies?.(raw) ?? true) ? arg.refusal : undefined;
+        const argument = refusal?.argument ?? name;
+        const words = (text: string) => text.replaceAll('{param}', argument);
+        bad[name] = refusal ? words(refusal.message) : 'Invalid parameter.';
+        if (refusal) details[name] = { code: refusal.code, message: bad[name], data: { status: 400, argument, details: words(refusal.details) } };
         continue;
       }
       bad[name] = `${shown} ${issue?.message ?? 'is invalid.'}`;

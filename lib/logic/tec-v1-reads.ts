@@ -15,12 +15,16 @@ import { canRead, canWrite, unlocked } from '#lib/auth/permissions.js';
 import { config, restRoot, withQuery } from '#lib/runtime/config.js';
 import { batchGet, getItem } from '#lib/store/reads.js';
 import { keys, type PostKind } from '#lib/store/keys.js';
-import { ofKind, type AnyPost } from '#lib/store/items.js';
+import { ofKind, type AnyPost, type EventItem } from '#lib/store/items.js';
+import { overBudget } from '#lib/contract/budget.js';
+import { eventOrder, type Ordered } from '#lib/domain/event-order.js';
 import { presentTecEvent, presentTecOrganizer, presentTecVenue } from '#lib/present/tec-v1.js';
 import { wellTyped } from '#lib/present/well-typed.js';
 import { phpTrim } from '#lib/wp/php.js';
 import { loadLinked } from './common.js';
 import { listEvents } from './event-list.js';
+import type { EventListRequest } from './event-window.js';
+import { SORTED_READ_LIMIT } from './wp-post-reads.js';
 import { listPlaces } from './lists.js';
 
 const unacknowledged = (message: string) => new ApiError(400, 'missing_experimental_endpoint_acknowledgement', message);
@@ -104,15 +108,15 @@ async function pageOf(reply: Reply, kind: PostKind): Promise<{ records: AnyPost[
 }
 
 /** The list's answer: the records, their total and pages in headers, and TEC's `Link` to the pages beside. */
-async function listReply(ctx: RequestContext, kind: PostKind, run: () => Promise<Reply>, perPage: number): Promise<Reply> {
-  let reply: Reply;
+async function listReply(ctx: RequestContext, kind: PostKind, run: () => Promise<{ records: AnyPost[]; total: number }>, perPage: number): Promise<Reply> {
+  let listed: { records: AnyPost[]; total: number };
   try {
-    reply = await run();
+    listed = await run();
   } catch (err) {
     if (err instanceof ApiError && err.code.endsWith('-archive-page-not-found')) return json(404, PAGE_NOT_FOUND);
     throw err;
   }
-  const { records, total } = await pageOf(reply, kind);
+  const { records, total } = listed;
   const page = Number(ctx.params.page ?? 1);
   if (!records.length && page > 1) return json(404, PAGE_NOT_FOUND);
   const pages = Math.ceil(total / perPage);
@@ -181,7 +185,28 @@ export async function listTecEvents(ctx: RequestContext<ArgsOf<'tecEvents.list'>
     post_parent: p.post_parent,
     ticketed: p.ticketed,
   });
-  return listReply(ctx, 'event', () => listEvents(v1), perPage);
+  const order = p.orderby === 'event_date' && p.order === 'ASC' ? undefined : eventOrder(p.orderby, p.order);
+  const run = order ? () => orderedEvents(v1, order, (p.page - 1) * perPage, perPage) : async () => pageOf(await listEvents(v1), 'event');
+  return listReply(ctx, 'event', run, perPage);
+}
+
+/**
+ * A page of the list in another order: every event of the list is read (as a feed reads them, at
+ * most SORTED_READ_LIMIT and what one request may read), ordered, and the page cut from them. A
+ * list longer than that is refused as over budget: narrowing it (a venue, dates) answers it.
+ */
+async function orderedEvents(v1: EventListRequest, order: (a: Ordered, b: Ordered) => number, offset: number, perPage: number) {
+  let listed: { events: EventItem[]; total: number } | undefined;
+  await listEvents(v1, {
+    limit: SORTED_READ_LIMIT,
+    answer: (all) => {
+      listed = all;
+      return json(200, null);
+    },
+  });
+  const { events, total } = listed!;
+  if (events.length < total) throw overBudget('readUnits');
+  return { records: [...events].sort(order).slice(offset, offset + perPage), total };
 }
 
 export async function listTecPlaces(ctx: RequestContext<ArgsOf<'tecVenues.list'>>, kind: 'venue' | 'organizer'): Promise<Reply> {
@@ -197,5 +222,5 @@ export async function listTecPlaces(ctx: RequestContext<ArgsOf<'tecVenues.list'>
     only_with_upcoming: p.only_with_upcoming,
     status: listStatuses(ctx, p.status),
   });
-  return listReply(ctx, kind, () => listPlaces(v1 as RequestContext<ArgsOf<'venues.list'>>, kind), perPage);
+  return listReply(ctx, kind, async () => pageOf(await listPlaces(v1 as RequestContext<ArgsOf<'venues.list'>>, kind), kind), perPage);
 }

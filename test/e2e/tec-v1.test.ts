@@ -260,6 +260,15 @@ describe('tec/v1: lists', () => {
     // One side of a range alone leaves the other open: no default window (two years ahead, from yesterday) fills it.
     expect((await tv('GET', `/events?venue=${venue.id}&start_date=2020-01-01`)).body.map((e: Json) => e.id)).toEqual([made[1]!.id, made[2]!.id]);
     expect((await tv('GET', `/events?venue=${venue.id}&end_date=2025-01-01`)).body.map((e: Json) => e.id)).toEqual([made[0]!.id]);
+    // TEC's other orders: every event of the list read, ordered, and the page cut from them, with the same headers.
+    const ids = async (q: string) => (await tv('GET', `/events?venue=${venue.id}&${q}`)).body.map((e: Json) => e.id);
+    expect(await ids('order=DESC')).toEqual([made[2]!.id, made[1]!.id, made[0]!.id]);
+    expect(await ids('orderby=title&order=DESC&search=Paged')).toEqual([made[2]!.id, made[1]!.id, made[0]!.id]);
+    expect(await ids('orderby=menu_order&order=DESC&starts_after=2020-01-01 00:00:00')).toEqual([made[1]!.id, made[2]!.id]);
+    const ordered = await tv('GET', `/events?venue=${venue.id}&orderby=title&order=DESC&per_page=2&page=2`);
+    expect(ordered.body.map((e: Json) => e.id)).toEqual([made[0]!.id]);
+    expect([ordered.headers.get('x-wp-total'), ordered.headers.get('x-wp-totalpages')]).toEqual(['3', '2']);
+    expect((await tv('GET', `/events?venue=${venue.id}&orderby=title&page=3&per_page=2`)).status).toBe(404);
     // TEC's refusals, in its words.
     const bad = await tv('GET', '/events?orderby=soon');
     expect([bad.status, bad.body]).toEqual([

@@ -166,6 +166,14 @@ describe('tec/v1 against the live TEC', () => {
       (s: Side) => `/events?organizer=${s.ids.organizer}&per_page=1&page=2`,
       (s: Side) => `/events?venue=${s.ids.venue}&starts_after=2025-01-01 00:00:00`,
       (s: Side) => `/events?venue=${s.ids.venue}&ends_before=2025-01-01 00:00:00`,
+      // TEC's orders: by start descending, by title (its collation), publish date, modification, menu_order.
+      (s: Side) => `/events?venue=${s.ids.venue}&order=DESC`,
+      (s: Side) => `/events?venue=${s.ids.venue}&orderby=title`,
+      (s: Side) => `/events?organizer=${s.ids.organizer}&orderby=title&order=DESC`,
+      (s: Side) => `/events?organizer=${s.ids.organizer}&orderby=title&per_page=1&page=2`,
+      (s: Side) => `/events?venue=${s.ids.venue}&orderby=date`,
+      (s: Side) => `/events?organizer=${s.ids.organizer}&orderby=modified`,
+      (s: Side) => `/events?venue=${s.ids.venue}&orderby=menu_order&order=DESC`,
       (s: Side) => `/venues?event=${s.ids.event}`,
       (s: Side) => `/organizers?event=${s.ids.allDay}`,
     ];
@@ -275,6 +283,23 @@ describe('tec/v1 against the live TEC', () => {
       const [a, b] = await both('GET', () => route);
       expect(a.status, route).toBe(400);
       expect([b.status, b.body], route).toEqual([a.status, a.body]);
+    }
+    // Refused values of a write, in TEC's words where it has them (a date's pattern, a list's item, a URL, an e-mail).
+    const when = { title: 'x', start_date: '2027-01-01 10:00:00', end_date: '2027-01-01 11:00:00' };
+    const writes: [string, object][] = [
+      ['/events', { ...when, start_date: 'bad' }],
+      ['/events', { ...when, start_date: '2027-01-01' }],
+      ['/events', { ...when, date: 'bad', date_gmt: '2027-01-01 10:00' }],
+      ['/events', { ...when, venues: ['abc'], organizers: [0] }],
+      ['/events', { ...when, tags: ['abc'], tribe_events_cat: 'x' }],
+      ['/events', { ...when, author: 'x', status: 'bogus', cost: ['a'] }],
+      ['/venues', { title: 'v', website: 'not a url', phone: 5 }],
+      ['/organizers', { title: 'o', email: 'nope' }],
+    ];
+    for (const [route, body] of writes) {
+      const [a, b] = await both('POST', () => route, { auth: true, body });
+      expect(a.status, JSON.stringify(body)).toBe(400);
+      expect([b.status, b.body], JSON.stringify(body)).toEqual([a.status, a.body]);
     }
     // TEC declares a per_page of at most 100 and serves more: so does this API (up to its own MAX_PER_PAGE).
     const [a, b] = await both('GET', (s) => `/events?venue=${s.ids.venue}&per_page=101`);

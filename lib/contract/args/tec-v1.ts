@@ -16,9 +16,6 @@ export const TEC_V1_STATUSES = ['publish', 'pending', 'draft', 'future', 'privat
 const ids = (description: string) =>
   ({ schema: idList({ max: LIST_LIMITS.eventFilter }), type: 'array', items: 'integer', maxItems: LIST_LIMITS.eventFilter, description }) satisfies Arg;
 
-/** Links of a write, as many as the v1 write takes. */
-const links = (description: string) => ({ schema: idList(), type: 'array', items: 'integer', description }) satisfies Arg;
-
 /** TEC's words for a refused positive integer and date-time. */
 const POSITIVE = {
   code: 'tec_rest_invalid_positive_integer_argument',
@@ -30,6 +27,38 @@ const DATE_TIME = {
   message: 'Argument `{{param}}` must be a date-time.',
   details: 'We cannot parse the argument `{{param}}` as a date-time.',
 };
+
+/** TEC refuses an item of a list of ids in the positive integer's words, naming it `example` (its schema's placeholder). */
+const ITEM = { ...POSITIVE, argument: 'example', applies: Array.isArray };
+const URI = { code: 'tec_rest_invalid_uri_argument', message: 'Argument `{{param}}` must be a valid URL.', details: 'The argument `{{param}}` is not a valid URL.' };
+const EMAIL = {
+  code: 'tec_rest_invalid_email_argument',
+  message: 'Argument `{{param}}` must be a valid email address.',
+  details: 'The argument `{{param}}` is not a valid email address.',
+};
+
+/**
+ * A date a write takes only in the form TEC's pattern gives (an event's wall times: `Y-m-d H:i:s`;
+ * the post's dates: ISO 8601), refused in TEC's words, which quote the pattern.
+ */
+function patterned<R extends boolean = false>(description: string, pattern: RegExp, required?: R) {
+  const arg = dateArg(description, required);
+  const refusal = {
+    code: DATE_TIME.code,
+    message: 'Argument `{{param}}` must match the pattern.',
+    details: `The argument \`{{param}}\` does not match the pattern \`${pattern.source}\`.`,
+  };
+  return {
+    ...arg,
+    schema: checked<string>((v) => (typeof v === 'string' && pattern.test(v) && arg.schema.safeParse(v).success ? undefined : 'does not match the pattern.')),
+    refusal,
+  } satisfies Arg;
+}
+const WALL_TIME = /^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}$/;
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}(?::\d{2})?)?$/;
+
+/** Links of a write, as many as the v1 write takes; a list with an item that is no id is refused in TEC's words for it. */
+const links = (description: string) => ({ schema: idList(), type: 'array', items: 'integer', description, refusal: ITEM }) satisfies Arg;
 
 const positive = (description: string) => ({ schema: int({ min: 1 }), type: 'integer', description, refusal: POSITIVE }) satisfies Arg;
 const when = (description: string) => ({ ...dateArg(description), refusal: DATE_TIME }) satisfies Arg;
@@ -97,14 +126,14 @@ const placeList = {
 
 /** The post fields every kind takes in a write (WordPress's own, of which TEC keeps what it stores). */
 const postWrite = {
-  date: dateArg("The post's publication date, in the site's time zone."),
-  date_gmt: dateArg("The post's publication date, in UTC."),
+  date: patterned("The post's publication date, in the site's time zone.", ISO_TIME),
+  date_gmt: patterned("The post's publication date, in UTC.", ISO_TIME),
   slug: { schema: str({ max: 200 }), type: 'string', description: 'An alphanumeric identifier unique to its type.' },
   status: { ...statusArg, enum: TEC_V1_STATUSES, description: 'A named status for the post.' },
   title: { schema: str({ max: 1000 }), type: 'string', description: 'The title.', html: { filter: 'title' } },
   content: { schema: str(), type: 'string', description: 'The content.', html: { filter: 'post' } },
   excerpt: { schema: str(), type: 'string', description: 'The excerpt.', html: { filter: 'post' } },
-  author: authorArg,
+  author: { ...authorArg, refusal: POSITIVE },
 } satisfies Args;
 
 const needed = <A extends Arg>(arg: A) => ({ ...arg, required: true as const });
@@ -115,8 +144,8 @@ const eventWrite = {
   sticky: flag('Whether the event is pinned in the calendar views.'),
   tags: links('The tag ids.'),
   tribe_events_cat: links('The event category ids.'),
-  start_date: dateArg("The event's start, in its time zone.", true),
-  end_date: dateArg("The event's end, in its time zone.", true),
+  start_date: patterned("The event's start, in its time zone.", WALL_TIME, true),
+  end_date: patterned("The event's end, in its time zone.", WALL_TIME, true),
   timezone: timezoneArg,
   all_day: flag('Whether the event lasts the whole day.'),
   featured: flag('Whether the event is featured.'),
@@ -140,7 +169,7 @@ const venueWrite = {
   province: text("The venue's province."),
   zip: text("The venue's ZIP code.", 40),
   phone: text("The venue's phone number.", 80),
-  website: { schema: urlOrEmpty(), type: 'string', format: 'uri', description: "The venue's website." },
+  website: { schema: urlOrEmpty(), type: 'string', format: 'uri', description: "The venue's website.", refusal: URI },
   ml_language: mlLanguage,
 } satisfies Args;
 
@@ -148,12 +177,13 @@ const organizerWrite = {
   ...postWrite,
   title: needed(postWrite.title),
   phone: text("The organizer's phone number.", 80),
-  website: { schema: urlOrEmpty(), type: 'string', format: 'uri', description: "The organizer's website." },
+  website: { schema: urlOrEmpty(), type: 'string', format: 'uri', description: "The organizer's website.", refusal: URI },
   email: {
     schema: checked<string>((v) => (typeof v === 'string' && (v === '' || /^[^\s@]+@[^\s@]+$/.test(v.trim())) ? undefined : 'is not a valid e-mail address.')),
     type: 'string',
     format: 'email',
     description: "The organizer's e-mail address.",
+    refusal: EMAIL,
     html: { filter: 'meta', always: true },
   },
   ml_language: mlLanguage,
