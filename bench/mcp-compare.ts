@@ -146,6 +146,9 @@ function journey(tag: string): Step[] {
     read('list events of the organizer', (ids) => ({ postType: 'event', per_page: 5, eventFilters: { organizer: ids.organizer } })),
     read('list events at the venue from a date', (ids) => ({ postType: 'event', eventFilters: { venue: ids.venue, start_date: '2031-01-01' } })),
     read('list events at the venue, a page past the last', (ids) => ({ postType: 'event', page: 2, per_page: 5, eventFilters: { venue: ids.venue } }), true),
+    read('list events at the venue by title', (ids) => ({ postType: 'event', orderby: 'title', eventFilters: { venue: ids.venue } })),
+    // The tool offers `order` in lower case, which TEC's list refuses (it takes ASC or DESC).
+    read('list events at the venue, newest first', (ids) => ({ postType: 'event', orderby: 'date', order: 'desc', eventFilters: { venue: ids.venue } }), true),
     read('list draft events at the venue', (ids) => ({ postType: 'event', status: 'draft', eventFilters: { venue: ids.venue } })),
     read('search events', () => ({ postType: 'event', query: tag })),
     // TEC's venue and organizer lists take no `include` nor the MCP server's venue and organizer filters
