@@ -413,10 +413,12 @@ export async function updateEvent(ctx: EventUpdate): Promise<Reply> {
   if (following) await requireSeriesWrite(ctx, found.seriesId!);
   if (following) {
     // The series splits in two at this event (lib/logic/series-split.ts).
-    const plan = await planSplit(found, ctx.params);
-    const event = await writeEvent(ctx, found, check, plan.own);
+    const plan = await planSplit(found, ctx.params, ctx.now);
+    const { recurrence: _sent, ...shared } = ctx.params;
+    const event = await writeEvent({ ...ctx, params: shared }, found, check, plan.own);
     await splitSeries(plan, event, seriesEdit(ctx.params, event), ctx.now);
-    return respond(200, event);
+    // New rules are the new series' once its events have moved: the answer shows whether they are yet.
+    return respond(200, plan.rules ? (ofKind(await getItem(keys.post(event.id)), 'event') ?? event) : event);
   }
   if (seriesId !== undefined) await requireSeriesWrite(ctx, seriesId);
   // New rules for the whole series (lib/logic/series-rules-edit.ts): checked before anything is written.

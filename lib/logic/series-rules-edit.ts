@@ -69,6 +69,8 @@ export async function changeSeriesRules(plan: RulesPlan, addressed: number, now:
   const first = await withRetry(async () => {
     const read = ofKind(await getItem(keys.post(plan.first.id)), 'event');
     if (!read?.series || !read.recurrence) return undefined;
+    // Another write gave the series these very rules since (a split's request and its consumer): its settle stands.
+    if (read.series.rules && JSON.stringify(read.recurrence) === JSON.stringify(plan.lines)) return undefined;
     if (read.series.made < read.series.total) throw busy();
     const modified = modifiedNow(now);
     // The version makes two changes within one second two marks, each settled; the writer looks

@@ -5,7 +5,10 @@
 // series moves to the new one and takes the sent fields that every event of a series shares (as an
 // edit by scope all writes them), each in its own transaction. The request moves what its time
 // allows; the stream consumer (lib/stream/series-trigger.ts) moves them all, idempotently, for the
-// change of the old first event that recorded the split.
+// change of the old first event that recorded the split. New rules sent with the split are the new
+// series': once every later event has moved to it (and only then, so that the occurrence writer
+// knows every date that has an event), the new series takes them as an edit by scope all gives
+// them (lib/logic/series-rules-edit.ts), unless it was given others since.
 import { busy, ConflictError, invalidParam } from '#lib/contract/errors.js';
 import { getItem } from '#lib/store/reads.js';
 import { withRetry } from '#lib/store/retry.js';
@@ -17,10 +20,11 @@ import { modifiedNow } from './common.js';
 import { cardsFor } from './cards.js';
 import { commit, linksByIds } from './event-commit.js';
 import { LINKS, UNLINKED, withEdit, writeMembers } from './series-scope.js';
-import { rulesBefore, rulesFrom } from './series-rules.js';
+import { rulesBefore, rulesFrom, rulesOf } from './series-rules.js';
+import { changeSeriesRules, planRules } from './series-rules-edit.js';
 
 /** Parameters that are each event's own: an edit by scope following does not take them. */
-const OWN = ['start_date', 'end_date', 'timezone', 'all_day', 'recurrence', 'slug'] as const;
+const OWN = ['start_date', 'end_date', 'timezone', 'all_day', 'slug'] as const;
 
 type FirstEvent = EventItem & Required<Pick<EventItem, 'recurrence' | 'series'>>;
 
@@ -30,13 +34,15 @@ export interface SplitPlan {
   /** The addressed event's series fields as the first event of the new series. */
   own: Pick<EventItem, 'seriesId' | 'recurrence' | 'series' | 'occurrence'>;
   lines: string[];
+  /** The new series' own rules, when the edit sent others than the rest of the old ones. */
+  rules?: string[];
 }
 
 /**
  * Checks an edit by scope following of `addressed` (an event of a series, not its first) and plans
  * the split: a 400 naming `scope` when it cannot be one, a 503 while the series is still being written.
  */
-export async function planSplit(addressed: EventItem, params: Record<string, unknown>): Promise<SplitPlan> {
+export async function planSplit(addressed: EventItem, params: Record<string, unknown>, now: Date): Promise<SplitPlan> {
   const own = OWN.filter((p) => params[p] !== undefined);
   if (own.length) {
     throw invalidParam(
@@ -53,10 +59,14 @@ export async function planSplit(addressed: EventItem, params: Record<string, unk
   }
   const rest = rulesFrom(first as FirstEvent, addressed);
   if (!rest) throw invalidParam('scope', `scope following: the series' rules cannot be said from event ${addressed.id} on; send scope this, or scope all.`);
+  // New rules are followed from this event, the new series' first: checked before anything is written.
+  const sent = params.recurrence as string[] | string | undefined;
+  const rules = sent === undefined ? undefined : rulesOf(addressed, sent, now).lines;
   return {
     first: first as FirstEvent,
     lines: rest.lines,
     own: { seriesId: addressed.id, recurrence: rest.lines, occurrence: addressed.start, series: { total: rest.total, made: rest.total, asOf: first.series.asOf } },
+    ...(rules && JSON.stringify(rules) !== JSON.stringify(rest.lines) ? { rules } : {}),
   };
 }
 
@@ -65,7 +75,7 @@ export async function planSplit(addressed: EventItem, params: Record<string, unk
  * ends before it and records the split, then its later events move (what the request has time for).
  */
 export async function splitSeries(plan: SplitPlan, written: EventItem, edit: SeriesEdit, now: Date): Promise<void> {
-  const split: SeriesSplit = { at: written.utcStart, to: written.id, lines: plan.lines, edit };
+  const split: SeriesSplit = { at: written.utcStart, to: written.id, lines: plan.lines, edit, ...(plan.rules ? { rules: plan.rules } : {}) };
   const recorded = await withRetry(async () => {
     const first = ofKind(await getItem(keys.post(plan.first.id)), 'event');
     if (!first?.series || !first.recurrence) return undefined;
@@ -79,7 +89,19 @@ export async function splitSeries(plan: SplitPlan, written: EventItem, edit: Ser
     if (!ok) throw new ConflictError(`Series of event ${first.id} changed while splitting it`);
     return { id: first.id, lines: before.lines };
   });
-  if (recorded) await moveFollowing(recorded, split, true);
+  if (recorded && (await moveFollowing(recorded, split, true))) await rulesAfterSplit(split, now);
+}
+
+/**
+ * Gives the new series of a split the rules sent with it, once every later event has moved to it:
+ * as an edit by scope all gives them, unless the new series was given rules since (or these).
+ */
+export async function rulesAfterSplit(split: SeriesSplit, now: Date): Promise<void> {
+  if (!split.rules) return;
+  const first = ofKind(await getItem(keys.post(split.to)), 'event');
+  if (!first?.series || first.series.rules || JSON.stringify(first.recurrence) !== JSON.stringify(split.lines)) return;
+  const plan = await planRules(first, split.rules, {}, now);
+  if (plan) await changeSeriesRules(plan, first.id, now);
 }
 
 /**

@@ -143,6 +143,8 @@ export interface SeriesSplit {
   to: number;
   lines: string[];
   edit: SeriesEdit;
+  /** New rules sent with the split: the new series takes them once every later event has moved to it. */
+  rules?: string[];
 }
 
 export interface SeriesEdit {

@@ -3,14 +3,15 @@
 // change that brings the next. A change that records the end of a series (a delete by scope,
 // lib/logic/series-scope.ts) brings the completion of that delete: every event it covers goes,
 // every other takes the shortened rules; one that records an edit by scope all, that edit; one that
-// records a split (an edit by scope following), the move of the later events; one that records new
+// records a split (an edit by scope following), the move of the later events (then the new series'
+// own rules, when the split sent them); one that records new
 // rules, the events' move to them (lib/logic/series-rules-edit.ts). A first
 // event whose rules have no end is listed for the daily move of the horizon.
 import { continueSeries } from '#lib/logic/series.js';
 import { seriesPending } from '#lib/logic/series-rules.js';
 import { applySeriesEdit, settleSeries } from '#lib/logic/series-scope.js';
 import { isOpenSeries, keepOpenSeries } from '#lib/logic/series-horizon.js';
-import { moveFollowing } from '#lib/logic/series-split.js';
+import { moveFollowing, rulesAfterSplit } from '#lib/logic/series-split.js';
 import { settleRulesOf } from '#lib/logic/series-rules-edit.js';
 import { getItem } from '#lib/store/reads.js';
 import { keys } from '#lib/store/keys.js';
@@ -55,7 +56,9 @@ export const seriesSplitTrigger: Trigger = {
   apply: async (change) => {
     const first = ofKind(await getItem(keys.post(change.id)), 'event');
     const split = first?.series?.split;
-    if (split && first.recurrence) await moveFollowing({ id: change.id, lines: first.recurrence }, split, false);
+    if (!split || !first.recurrence) return;
+    await moveFollowing({ id: change.id, lines: first.recurrence }, split, false);
+    await rulesAfterSplit(split, new Date());
   },
 };
 

@@ -352,6 +352,78 @@ describe('writes by scope to the events of a series', () => {
     expect((await listed(all[0].id)).map((e) => e.featured)).toEqual([false, false, false]);
   });
 
+  it('splits a series with new rules: the new series takes them from the event on, once its events have moved', { timeout: TEST_MS }, async () => {
+    const all = await weekly('Split rules', '2032-03-02', 6, { description: 'Shared words' });
+    expect((await call('POST', `/events/${all[4].id}`, { body: { description: 'Its own words' } })).status).toBe(200);
+    // Refused, and nothing written: a date with the rules, rules that drop the event's own date.
+    const version = (await storedItem<EventItem>(keys.post(all[0].id)))?.version;
+    for (const [body, param] of [
+      [{ recurrence: ['RRULE:FREQ=WEEKLY;COUNT=2'], start_date: '2032-03-16 18:00:00', scope: 'following' }, 'scope'],
+      [{ recurrence: ['RRULE:FREQ=WEEKLY;COUNT=2', 'EXDATE;TZID=Europe/Vilnius:20320316T190000'], scope: 'following' }, 'recurrence'],
+    ] as const) {
+      const res = await call('POST', `/events/${all[2].id}`, { body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(Object.keys((res.body as { data: { params: object } }).data.params)).toEqual([param]);
+    }
+    expect((await storedItem<EventItem>(keys.post(all[0].id)))?.version).toBe(version);
+    await forgetCreateKeys();
+    // From week 2, every other week three times: weeks 2, 4 and 6.
+    const lines = ['RRULE:FREQ=WEEKLY;COUNT=3;INTERVAL=2'];
+    const res = await call('PATCH', `/events/${all[2].id}`, {
+      body: { recurrence: ['RRULE:FREQ=WEEKLY;INTERVAL=2;COUNT=3'], title: 'Fortnightly on' },
+      query: { scope: 'following' },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ id: all[2].id, series_id: all[2].id, recurrence: lines, title: 'Fortnightly on' });
+    await stream.drain(DRAIN_MS);
+    const day = (e: { start_date: string }) => e.start_date.slice(0, 10);
+    // The earlier events keep the old series, ended at the last of them (19:00 in Vilnius is 17:00 UTC in March).
+    expect((await listed(all[0].id)).map((e) => [e.id, e.title, e.recurrence])).toEqual(
+      all.slice(0, 2).map((e) => [e.id, 'Split rules', ['RRULE:FREQ=WEEKLY;UNTIL=20320309T170000Z']]),
+    );
+    const after = await listed(all[2].id);
+    expect(after.map(day)).toEqual(['2032-03-16', '2032-03-30', '2032-04-13']);
+    expect(after.slice(0, 2).map((e) => e.id)).toEqual([all[2].id, all[4].id]);
+    expect(all.some((old) => old.id === after[2].id)).toBe(false);
+    for (const e of after) {
+      expect([e.title, e.recurrence, e.series_id]).toEqual(['Fortnightly on', lines, all[2].id]);
+      expect(e.description).toContain(e.id === all[4].id ? 'Its own words' : 'Shared words');
+    }
+    for (const gone of [all[3], all[5]]) expect((await storedItem<EventItem>(keys.post(gone.id)))?.status).toBe('trash');
+    // The feed gives each series its rules and expands to exactly the listed events.
+    const window = { start_date: '2032-03-01', end_date: '2032-04-30' };
+    const [feed, list] = await Promise.all([call('GET', '/events', { query: { ...window, ical: 1 } }), call('GET', '/events', { query: { ...window, per_page: 50 } })]);
+    expect(feed.body).toMatch(/\r\nRRULE:FREQ=WEEKLY;COUNT=3;INTERVAL=2\r\n/);
+    const shown = expandCalendar(feed.body as string).map((o) => new Date(o.start * 1000).toISOString());
+    const events = ((list.body as { events?: any[] }).events ?? []).map((e) => `${e.utc_start_date.replace(' ', 'T')}.000Z`);
+    expect(shown.sort()).toEqual(events.sort());
+  });
+
+  it('splits a series with new rules past what the request has time for: the consumer gives them after the moves', { timeout: TEST_MS }, async () => {
+    const first = await created({ title: 'Daily rules', start_date: '2037-01-01 10:00:00', end_date: '2037-01-01 11:00:00', recurrence: ['RRULE:FREQ=DAILY;COUNT=24'] });
+    await stream.drain(DRAIN_MS);
+    const all = await listed(first.id);
+    expect(all.length).toBe(24);
+    await forgetCreateKeys();
+    // Half a second of work (the answer keeps 1.5 s of 2): the request writes its event and the split, the consumer the rest.
+    const send = (timeoutSeconds: number) =>
+      call('PATCH', `/events/${all[4].id}`, { body: { recurrence: ['RRULE:FREQ=DAILY;INTERVAL=2;COUNT=10'] }, query: { scope: 'following' }, timeoutSeconds });
+    let res = await send(2);
+    if (res.status === 503) res = await send(30);
+    else {
+      // The later events had not all moved, and the new series kept the old rules meanwhile.
+      expect((await storedItem<EventItem>(keys.post(all[23].id)))?.seriesId).toBe(first.id);
+      expect(res.body).toMatchObject({ id: all[4].id, series_id: all[4].id, recurrence: ['RRULE:FREQ=DAILY;COUNT=20'] });
+    }
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    await stream.drain(DRAIN_MS);
+    expect((await listed(first.id)).map((e) => e.id)).toEqual(all.slice(0, 4).map((e) => e.id));
+    // Every other day from the 5th: the events of those dates, no new one.
+    const kept = all.filter((_, i) => i >= 4 && i % 2 === 0);
+    expect((await listed(all[4].id)).map((e) => [e.id, e.recurrence])).toEqual(kept.map((e) => [e.id, ['RRULE:FREQ=DAILY;COUNT=10;INTERVAL=2']]));
+    for (const gone of all.filter((_, i) => i > 4 && i % 2 === 1)) expect((await storedItem<EventItem>(keys.post(gone.id)))?.status).toBe('trash');
+  });
+
   it('edits all events of a series past what the request has time for', { timeout: TEST_MS }, async () => {
     const first = await created({ title: 'Many', start_date: '2034-01-01 10:00:00', end_date: '2034-01-01 11:00:00', recurrence: ['RRULE:FREQ=DAILY;COUNT=20'] });
     await stream.drain(DRAIN_MS);
