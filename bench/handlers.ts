@@ -18,19 +18,19 @@
 //
 // It seeds BENCH_EVENTS events (default 1,000) through the real handlers, writes
 // bench/results/handlers.json (machine, date, commit) and rewrites its tables in bench/README.md.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { config } from '#lib/runtime/config.js';
 import { capacity, db } from '#lib/store/db.js';
 import { mintToken } from '#lib/local/dev-auth.js';
 import { OPERATIONS, type Operation } from '#lib/contract/operations.js';
 import { benchCli } from './cli.js';
+import { cpuOf, serve } from './processes.js';
 import { benchTable, runBench } from './main.js';
 import { renderHandlers, runContext, writeTable, type HandlersResults, type Served } from './readme.js';
 import type { FloorPlan } from './floor-serve.js';
@@ -68,8 +68,6 @@ const SECONDS = settings.count('BENCH_SECONDS');
 const ROUNDS = settings.count('BENCH_ROUNDS');
 const CONNECTIONS = 4;
 const BASELINE = settings.text('BENCH_BASELINE')!;
-// Linux's USER_HZ, the unit of /proc/<pid>/stat's CPU times.
-const CLOCK_TICKS = 100;
 
 const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -158,33 +156,6 @@ async function perOperation(list: Map<string, { path: string; query?: Record<str
     stack.remove('benchRoundTrip');
   }
   return out;
-}
-
-/** A server (a TypeScript script with its arguments, run from `cwd`), on its own port: it prints its URL. */
-async function serve(script: string, args: string[], cwd: string): Promise<{ url: string; proc: ChildProcess }> {
-  // Node itself with tsx's loader (tsx's command would run the server in a child process, whose CPU time /proc would not show).
-  const proc = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
-    cwd,
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true', AWS_REGION: process.env.AWS_REGION || 'us-east-1' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((ok, fail) => {
-    createInterface({ input: proc.stdout! }).once('line', ok);
-    proc.once('exit', (code) => fail(new Error(`${script} ${args.join(' ')} exited (${code})`)));
-  });
-  return { url, proc };
-}
-
-/** A process's CPU time so far (user and system), in ms; undefined where /proc does not say. */
-function cpuOf(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    // After the command name (which may hold spaces): state, then fields 4…; utime and stime are fields 14 and 15.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return undefined;
-  }
 }
 
 /**

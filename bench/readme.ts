@@ -458,3 +458,26 @@ export function renderSeries(r: SeriesResults): string {
     ...r.sizes.map((s) => `| ${row(s)} |`),
   ].join('\n');
 }
+
+export interface VersusTecResults {
+  generatedAt: string;
+  commit?: string;
+  dirty?: boolean;
+  machine?: { cpu: string; cores: number };
+  tec: { upcomingEvents: number; version?: string };
+  events: number;
+  requests: number;
+  rounds: number;
+  kinds: { label: string; serverMs: number; dynamoMs: number; tecMs: number; ratio: number }[];
+}
+
+/** The table of `npm run bench:versus-tec` (bench/results/versus-tec.json). */
+export function renderVersusTec(r: VersusTecResults): string {
+  return [
+    `Run: ${runOf(r)}; TEC ${r.tec.version ?? '(version unknown)'} with ${r.tec.upcomingEvents} upcoming events, ${r.events} here; ${r.requests} requests × ${r.rounds} rounds per read and side.`,
+    '',
+    '| read | this server (ms CPU) | DynamoDB Local (ms CPU) | TEC: Apache and MariaDB (ms CPU) | TEC ÷ this server |',
+    '| --- | --- | --- | --- | --- |',
+    ...r.kinds.map((k) => `| ${k.label} | ${fmt(k.serverMs)} | ${fmt(k.dynamoMs)} | ${fmt(k.tecMs)} | ${fmt(k.ratio)}× |`),
+  ].join('\n');
+}

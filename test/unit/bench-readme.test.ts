@@ -11,6 +11,7 @@ import {
   renderQueries,
   renderReads,
   renderStorms,
+  renderVersusTec,
   renderWebhooks,
   replaceBlock,
   TABLES,
@@ -29,6 +30,7 @@ describe('bench/README.md benchmark tables', () => {
     ['reads', renderReads],
     ['changes', renderChanges],
     ['webhooks', renderWebhooks],
+    ['versus-tec', renderVersusTec],
   ] as const) {
     it(`shows bench/results/${name}.json exactly, with its date, machine and commit (nothing without it)`, () => {
       // No committed run, no figures: the block stays empty.
