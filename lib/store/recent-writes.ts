@@ -3,8 +3,9 @@
 // a small item in one of its language's `RECENT#<lang>#<k>` partitions (k from the event id, so that
 // the writes of a language spread over several keys), which a search reads whole and applies
 // on top of the index: there, an event's record as it is now decides, not the index. The consumer
-// deletes the item once it has indexed that version, so the partition holds only the writes it has
-// not caught up with (the TTL clears what a stopped consumer leaves).
+// (or a backfill, or an import's index) deletes the item once it has indexed that version, so the
+// partition holds only the writes not indexed yet (the TTL clears what a stopped consumer leaves on
+// AWS; DynamoDB Local applies no TTL).
 //
 // The partition also holds the language's vocabulary versions (one item, no TTL): a counter per
 // group of vocabulary partitions, bumped by the consumer after it adds words there and before it

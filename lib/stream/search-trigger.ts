@@ -65,7 +65,7 @@ export async function addToVocabulary(lang: Lang, words: readonly string[], { ta
 /**
  * Indexes events that have no index yet, together (a backfill's page): the same items as
  * `reindex(undefined, e)` for each, written in batches, and each bucket item updated once for
- * all of the page's events it counts.
+ * all of the page's events it counts; then their recent writes are forgotten.
  */
 export async function indexNew(events: readonly EventItem[], target: IndexTarget): Promise<void> {
   const byLang = new Map<Lang, Set<string>>();
@@ -92,6 +92,9 @@ export async function indexNew(events: readonly EventItem[], target: IndexTarget
   for (const [lang, words] of byLang) await addToVocabulary(lang, [...words], target);
   await putAll(puts, target, WIDTH);
   await pool([...buckets.values()], WIDTH, ({ key, days, lasts }) => changeBucket(key, { add: days, durations: lasts }, target));
+  // Indexed as they are: their recent writes (up to these versions) go, as the consumer's do, so
+  // that searches stop judging them by their records (DynamoDB Local keeps what a TTL would clear).
+  await pool(events, WIDTH, (e) => forgetRecent(e.id, [e.lang], e.version, target));
 }
 
 /** Brings the index from what `old` contributed to what `next` contributes. */

@@ -9,7 +9,12 @@ import { backfillSearch, indexEvents } from '#lib/stream/backfill.js';
 import { useGateway } from '../support/gateway.js';
 import { createAsEditor } from '../support/expect.js';
 import { dynamoEndpoint } from '../support/table.js';
-import { RECENT_SHARDS, recentPartition } from '#lib/store/keys.js';
+import { keys, RECENT_SHARDS, recentPartition } from '#lib/store/keys.js';
+import { getItem } from '#lib/store/reads.js';
+import { ofKind } from '#lib/store/items.js';
+import { indexNew } from '#lib/stream/search-trigger.js';
+import { config } from '#lib/runtime/config.js';
+import { db } from '#lib/store/db.js';
 import { bumpValidator } from '#lib/store/validators.js';
 
 const gw = useGateway();
@@ -21,11 +26,8 @@ const search = async (word: string, editor = false) => {
   return { titles: (res.body.events as { title: string }[]).map((e) => e.title).sort(), total: res.body.total as number };
 };
 
-/**
- * Removes the recent-write items of the events written (one for each of `ids`), as on a table older
- * than the index, and answers a client of the table.
- */
-async function forgetRecent(ids: number[]): Promise<DynamoDBDocumentClient> {
+/** The recent-write items of the events (in English), and a client of the table. */
+async function recentItems(): Promise<{ client: DynamoDBDocumentClient; recent: Record<string, any>[] }> {
   const client = DynamoDBDocumentClient.from(localClient(await dynamoEndpoint()), { marshallOptions: { removeUndefinedValues: true } });
   const recent = [];
   for (let k = 0; k < RECENT_SHARDS; k++) {
@@ -33,6 +35,15 @@ async function forgetRecent(ids: number[]): Promise<DynamoDBDocumentClient> {
     // Events' items; the vocabulary's versions, which a backfill moved, share the partitions.
     recent.push(...(out.Items ?? []).filter((i) => i.id !== undefined));
   }
+  return { client, recent };
+}
+
+/**
+ * Removes the recent-write items of the events written (one for each of `ids`), as on a table older
+ * than the index, and answers a client of the table.
+ */
+async function forgetRecent(ids: number[]): Promise<DynamoDBDocumentClient> {
+  const { client, recent } = await recentItems();
   // One item per event.
   expect(recent.map((i) => Number(i.id)).sort()).toEqual(ids.toSorted());
   for (const item of recent) await client.send(new DeleteCommand({ TableName: gw.table, Key: { pk: item.pk, sk: item.sk } }));
@@ -101,5 +112,25 @@ describe('backfillSearch', () => {
     expect(await indexEvents([a.id, b.id, venue.id, 999_999], (n) => done.push(n))).toBe(2);
     expect(done).toEqual([2]);
     expect(await search('bluegrass')).toEqual({ titles: ['Imported bluegrass', 'Imported bluegrass, later'], total: 2 });
+  });
+
+  it('forgets the recent writes of the events it indexed, up to the versions it indexed', async () => {
+    const a = await createAsEditor(gw, '/events', { title: 'Recent fiddle', start_date: at(10), end_date: at(10), status: 'publish' });
+    const b = await createAsEditor(gw, '/events', { title: 'Recent fiddle, changed', start_date: at(11), end_date: at(11), status: 'publish' });
+    const ids = async () => (await recentItems()).recent.map((i) => Number(i.id)).filter((id) => id === a.id || id === b.id);
+    expect((await ids()).sort()).toEqual([a.id, b.id].sort());
+    // b changes after the version an index was given: its recent write stays, a's goes.
+    expect((await gw.api('POST', `/events/${b.id}`, { body: { description: 'Later words' }, token: 'editor' })).status).toBe(200);
+    const recordOfA = (await getItem(keys.post(a.id)))!;
+    const staleB = { ...(await getItem(keys.post(b.id)))!, version: 1 };
+    await indexNew(
+      [recordOfA, staleB].map((r) => ofKind(r, 'event')!),
+      { table: config().tableName, client: db() },
+    );
+    expect(await ids()).toEqual([b.id]);
+    // Indexed as it is now, b's goes too; searches find both through the index.
+    expect(await indexEvents([b.id])).toBe(1);
+    expect(await ids()).toEqual([]);
+    expect(await search('fiddle')).toEqual({ titles: ['Recent fiddle', 'Recent fiddle, changed'], total: 2 });
   });
 });
