@@ -22,6 +22,7 @@ import { eventTransaction } from '#lib/logic/event-writes.js';
 import { resetConfig } from '#lib/runtime/config.js';
 import { capacity } from '#lib/store/db.js';
 import { db } from '#lib/store/db.js';
+import { getItem } from '#lib/store/reads.js';
 import { bucketOf, keys, listKeys, RECENT_SHARDS, recentPartition } from '#lib/store/keys.js';
 import { backfillSearch } from '#lib/stream/backfill.js';
 import { ensureDevKeys, localAuthEnv, mintToken } from '#lib/local/dev-auth.js';
@@ -163,14 +164,16 @@ async function cloneInto(from: string, size: number): Promise<void> {
   await pool(copies, 8, async (i) => {
     const e = source[i % source.length]!;
     const id = 50_000_000 + i;
-    const copy: EventItem = { ...e, id, slug: `${e.slug}-c${i}` };
+    // Its own key: with the source's, the record's put is refused (it exists) and no copy is written.
+    const copy: EventItem = { ...e, ...keys.post(id), id, slug: `${e.slug}-c${i}` };
     for (let attempt = 0; ; attempt++) {
       try {
         await db().send(new TransactWriteCommand({ TransactItems: eventTransaction(undefined, copy, table).items }));
         break;
       } catch (err) {
-        // A retry of a write that landed after all.
-        if ((err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') break;
+        // A retry of a write that landed after all: the copy's record is there.
+        const refused = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed';
+        if (refused && (await getItem(keys.post(id)))) break;
         if (attempt > 20) throw err;
         await new Promise((r) => setTimeout(r, 20 * (attempt + 1)));
       }

@@ -34,6 +34,10 @@ import { wellTyped } from '#lib/present/well-typed.js';
 export interface Feed {
   limit: number;
   answer: (listed: { events: EventItem[]; linked: Linked; open: boolean[]; total: number }) => Reply;
+  /** The most bytes of records read (default: what one answer can hold, ICAL_MAX_BYTES). */
+  maxBytes?: number;
+  /** Only the records: their links and who may read them are not read (`linked` empty, `open` all false). */
+  bare?: true;
 }
 
 /** A page of events, or a feed; it answers once the reads started beside the page's own have settled. */
@@ -55,13 +59,14 @@ async function listEventsWith(ctx: EventListRequest, side: SideWork, feed: Feed 
   const asked = windowOf(ctx);
   const w = asked?.endAfter === undefined ? asked : boundStart(asked, (await stats()).seconds ?? 0);
   const f = await resolveFilters(ctx, side);
-  const plan: ListPlan = { ctx, statusList, ownBy, filters: f.filters, window: w, offset, perPage, stats, feed: feed !== undefined };
+  const plan: ListPlan = { ctx, statusList, ownBy, filters: f.filters, window: w, offset, perPage, stats, feed: feed ? { maxBytes: feed.maxBytes } : false };
   const picked = await pickEvents(plan, f, side, feed);
   let { events } = picked;
   if (f.aside) f.verify(await f.aside);
   // Their links are read from them: a malformed record's lists are made lists first.
   events = events.map(wellTyped);
   if (page > 1 && events.length === 0) throw tec.archivePageNotFound('event');
+  if (feed?.bare) return feed.answer({ events, linked: { venues: new Map(), organizers: new Map(), terms: new Map() }, open: events.map(() => false), total: picked.total });
   // How to read terms (the STATS item) matters only when some are neither read nor kept.
   const termIds = new Set(events.flatMap((e) => [...e.categories, ...e.tags]));
   const kept = termsFor(ctx.shared, termIds);
@@ -171,7 +176,13 @@ async function indexPage(
   let shown = hits;
   if (feed) {
     // A feed holds the soonest events that one answer can hold (lib/logic/feed-reads.ts).
-    const [fitting, rest] = await waitAll([readFitting(hits.map((h) => keys.post(h.id))), batchGetWithTerms(checkKeys, unread)] as const);
+    const [fitting, rest] = await waitAll([
+      readFitting(
+        hits.map((h) => keys.post(h.id)),
+        feed.maxBytes,
+      ),
+      batchGetWithTerms(checkKeys, unread),
+    ] as const);
     found = new Found<CheckedItem>([...rest, ...fitting.found]);
     shown = hits.slice(0, fitting.count);
   } else found = await batchGetWithTerms<CheckedItem>([...hits.map((h) => keys.post(h.id)), ...checkKeys], unread);

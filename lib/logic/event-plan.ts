@@ -15,6 +15,6 @@ export interface ListPlan {
   perPage: number;
   /** The language's STATS item, read once when first needed. */
   stats: () => Promise<LangStats>;
-  /** A feed (the soonest events one answer holds) rather than a page. */
-  feed: boolean;
+  /** A feed (the soonest events one answer holds, up to `maxBytes` of records) rather than a page. */
+  feed: false | { maxBytes?: number };
 }

@@ -238,13 +238,13 @@ function termsNamed(ctx: EventListRequest, items: (Record<string, unknown> | und
  * their index entries name). A feed keeps the longest prefix that one answer can hold
  * (lib/logic/feed-reads.ts).
  */
-async function recordsOf(ctx: EventListRequest, page: Hit[], feed: boolean): Promise<{ events: EventItem[]; terms: Map<number, TermItem> }> {
+async function recordsOf(ctx: EventListRequest, page: Hit[], feed: ListPlan['feed']): Promise<{ events: EventItem[]; terms: Map<number, TermItem> }> {
   const list = page.map(([id]) => keys.post(id));
   const known = new Found<SearchRead>(page.flatMap(([id, , e]) => (e ? [[keyOf(keys.post(id)), e] as const] : [])));
   let found = known;
   let count = list.length;
   let terms = new Map<number, TermItem>();
-  if (feed) ({ found, count } = await readFitting<SearchRead>(list, undefined, known));
+  if (feed) ({ found, count } = await readFitting<SearchRead>(list, feed.maxBytes, known));
   else {
     const unread = list.filter((k) => !known.has(keyOf(k)));
     if (unread.length) {
@@ -391,7 +391,7 @@ async function matchIndexed(plan: ListPlan, terms: SearchTerms, planned: { inclu
   const judged = others.length > 0 || excluded.length > 0 || onRecords;
   // A judged chunk asks for twice the matches it needs (`chunkSize`): its reads need no more room.
   const candidates = new Merged(driverSources, !judged);
-  const feedRoom = feed ? new SearchRoom() : undefined;
+  const feedRoom = feed ? new SearchRoom(feed.maxBytes) : undefined;
   const want = offset + perPage;
   const out: Matching = { matched: [], consumed: 0, exhausted: false, cut: undefined, driverSources };
   // The last candidate judged; where a feed stopped judging (null: before any), its events end.

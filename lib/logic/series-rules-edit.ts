@@ -74,8 +74,10 @@ export async function changeSeriesRules(plan: RulesPlan, addressed: number, now:
     if (read.series.made < read.series.total) throw busy();
     const modified = modifiedNow(now);
     // The version makes two changes within one second two marks, each settled; the writer looks
-    // for events of the new dates only up to the last date that has one.
-    const through = [...(await existingStarts(read))].sort().at(-1);
+    // for events of the new dates only up to the last date that has one, or that the rules before
+    // gave (an event of a split still moving into this series has one of those).
+    const last = storedOccurrences(read).at(-1);
+    const through = [...(await existingStarts(read)), ...(last ? [occurrenceStart(read, last)] : [])].sort().at(-1);
     const rules = { at: modified.modified_utc, version: read.version + 1, ...(through === undefined ? {} : { through }) };
     if (
       !(await changeRules(read.id, { version: read.version, made: read.series.made }, { total: plan.total, recurrence: plan.lines, asOf: plan.asOf, rules, modified }, undefined))

@@ -9,7 +9,7 @@
 // series': once every later event has moved to it (and only then, so that the occurrence writer
 // knows every date that has an event), the new series takes them as an edit by scope all gives
 // them (lib/logic/series-rules-edit.ts), unless it was given others since.
-import { busy, ConflictError, invalidParam } from '#lib/contract/errors.js';
+import { ApiError, busy, ConflictError, invalidParam } from '#lib/contract/errors.js';
 import { getItem } from '#lib/store/reads.js';
 import { withRetry } from '#lib/store/retry.js';
 import { keys } from '#lib/store/keys.js';
@@ -19,7 +19,8 @@ import { endSeries } from '#lib/store/series-progress.js';
 import { modifiedNow } from './common.js';
 import { cardsFor } from './cards.js';
 import { commit, linksByIds } from './event-commit.js';
-import { LINKS, UNLINKED, withEdit, writeMembers } from './series-scope.js';
+import { leftFor, LINKS, ownWriteMs, UNLINKED, withEdit, writeMembers } from './series-scope.js';
+import { remainingMs } from '#lib/runtime/deadline.js';
 import { rulesBefore, rulesFrom, rulesOf } from './series-rules.js';
 import { changeSeriesRules, planRules } from './series-rules-edit.js';
 
@@ -89,8 +90,13 @@ export async function splitSeries(plan: SplitPlan, written: EventItem, edit: Ser
     if (!ok) throw new ConflictError(`Series of event ${first.id} changed while splitting it`);
     return { id: first.id, lines: before.lines };
   });
-  if (recorded && (await moveFollowing(recorded, split, true))) await rulesAfterSplit(split, now);
+  if (!recorded || !(await moveFollowing(recorded, split, true)) || remainingMs() < RULES_RESERVE * ownWriteMs()) return;
+  // The split is written: whatever stops the rules here, the consumer gives them after its own moves.
+  await rulesAfterSplit(split, now).catch(leftFor(`New rules of the series of ${split.to}`, () => undefined));
 }
+
+/** How many writes' time a request keeps to give a split's new series its rules itself (reads, the series' record, the addressed event). */
+const RULES_RESERVE = 8;
 
 /**
  * Gives the new series of a split the rules sent with it, once every later event has moved to it:
@@ -100,7 +106,11 @@ export async function rulesAfterSplit(split: SeriesSplit, now: Date): Promise<vo
   if (!split.rules) return;
   const first = ofKind(await getItem(keys.post(split.to)), 'event');
   if (!first?.series || first.series.rules || JSON.stringify(first.recurrence) !== JSON.stringify(split.lines)) return;
-  const plan = await planRules(first, split.rules, {}, now);
+  // A new series deleted whole since takes no rules (a 400 to a request): there is nothing to give them to.
+  const plan = await planRules(first, split.rules, {}, now).catch((err: unknown) => {
+    if (err instanceof ApiError && err.status === 400) return undefined;
+    throw err;
+  });
   if (plan) await changeSeriesRules(plan, first.id, now);
 }
 

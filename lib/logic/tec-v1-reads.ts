@@ -16,7 +16,7 @@ import { config, restRoot, withQuery } from '#lib/runtime/config.js';
 import { batchGet, getItem } from '#lib/store/reads.js';
 import { keys, type PostKind } from '#lib/store/keys.js';
 import { ofKind, type AnyPost, type EventItem } from '#lib/store/items.js';
-import { overBudget } from '#lib/contract/budget.js';
+import { overBudget, REQUEST_BUDGET } from '#lib/contract/budget.js';
 import { eventOrder, type Ordered } from '#lib/domain/event-order.js';
 import { presentTecEvent, presentTecOrganizer, presentTecVenue } from '#lib/present/tec-v1.js';
 import { wellTyped } from '#lib/present/well-typed.js';
@@ -190,6 +190,9 @@ export async function listTecEvents(ctx: RequestContext<ArgsOf<'tecEvents.list'>
   return listReply(ctx, 'event', run, perPage);
 }
 
+/** What the read budget's units read at most (eventually consistent: 8 KB a unit). */
+const ORDERED_MAX_BYTES = REQUEST_BUDGET.readUnits * 8 * 1024;
+
 /**
  * A page of the list in another order: every event of the list is read (as a feed reads them, at
  * most SORTED_READ_LIMIT and what one request may read), ordered, and the page cut from them. A
@@ -199,6 +202,9 @@ async function orderedEvents(v1: EventListRequest, order: (a: Ordered, b: Ordere
   let listed: { events: EventItem[]; total: number } | undefined;
   await listEvents(v1, {
     limit: SORTED_READ_LIMIT,
+    // The records are ordered, not answered: the request's read budget bounds them, not an answer's size.
+    maxBytes: ORDERED_MAX_BYTES,
+    bare: true,
     answer: (all) => {
       listed = all;
       return json(200, null);
