@@ -88,6 +88,18 @@ async function forgetCreateKeys(): Promise<void> {
   await deleteAll(kept, { table: config().tableName, client: db() }, 8);
 }
 
+/**
+ * The feed of a window and the list of the same window: the feed holds each of `rules` and
+ * expands (ical.js) to exactly the listed events, by start and title.
+ */
+async function expectFeedAsList(window: { start_date: string; end_date: string }, rules: string[]): Promise<void> {
+  const [feed, list] = await Promise.all([call('GET', '/events', { query: { ...window, ical: 1 } }), call('GET', '/events', { query: { ...window, per_page: 50 } })]);
+  for (const rule of rules) expect(feed.body).toContain(`\r\n${rule}\r\n`);
+  const shown = expandCalendar(feed.body as string).map((o) => [new Date(o.start * 1000).toISOString(), o.summary]);
+  const events = ((list.body as { events?: any[] }).events ?? []).map((e) => [`${e.utc_start_date.replace(' ', 'T')}.000Z`, e.title]);
+  expect(shown.sort()).toEqual(events.sort());
+}
+
 let stream: ReturnType<typeof useStreamPoller>;
 
 describe('writes by scope to the events of a series', () => {
@@ -264,12 +276,7 @@ describe('writes by scope to the events of a series', () => {
     }
     for (const gone of [all[1], all[3], all[5]]) expect((await storedItem<EventItem>(keys.post(gone.id)))?.status).toBe('trash');
     // The feed gives the series one rule and expands to exactly the listed events.
-    const window = { start_date: '2031-03-01', end_date: '2031-05-31' };
-    const [feed, list] = await Promise.all([call('GET', '/events', { query: { ...window, ical: 1 } }), call('GET', '/events', { query: { ...window, per_page: 50 } })]);
-    expect(feed.body).toMatch(/\r\nRRULE:FREQ=WEEKLY;COUNT=5;INTERVAL=2\r\n/);
-    const shown = expandCalendar(feed.body as string).map((o) => new Date(o.start * 1000).toISOString());
-    const events = ((list.body as { events?: any[] }).events ?? []).map((e) => `${e.utc_start_date.replace(' ', 'T')}.000Z`);
-    expect(shown.sort()).toEqual(events.sort());
+    await expectFeedAsList({ start_date: '2031-03-01', end_date: '2031-05-31' }, ['RRULE:FREQ=WEEKLY;COUNT=5;INTERVAL=2']);
     // Back to weekly: the dates the fortnightly rules took stay in the trash, as any trashed event;
     // the other weekly dates come (weeks 7 and 9 were never there), and the fortnightly ones stay.
     await forgetCreateKeys();
@@ -333,13 +340,7 @@ describe('writes by scope to the events of a series', () => {
     const tags = (await call('GET', '/tags', { query: { search: 'After' } })).body as { tags: { name: string; count: number }[] };
     expect(tags.tags.find((t) => t.name === 'After')?.count).toBe(3);
     // A feed gives each series its own rule, and expands to exactly the events the list shows.
-    const window = { start_date: '2029-04-01', end_date: '2029-06-30' };
-    const [feed, list] = await Promise.all([call('GET', '/events', { query: { ...window, ical: 1 } }), call('GET', '/events', { query: { ...window, per_page: 50 } })]);
-    expect(feed.body).toMatch(/\r\nRRULE:FREQ=WEEKLY;UNTIL=20290515T160000Z\r\n/);
-    expect(feed.body).toMatch(/\r\nRRULE:FREQ=WEEKLY;COUNT=3\r\n/);
-    const shown = expandCalendar(feed.body as string).map((o) => [new Date(o.start * 1000).toISOString(), o.summary]);
-    const events = ((list.body as { events?: any[] }).events ?? []).map((e) => [`${e.utc_start_date.replace(' ', 'T')}.000Z`, e.title]);
-    expect(shown.sort()).toEqual(events.sort());
+    await expectFeedAsList({ start_date: '2029-04-01', end_date: '2029-06-30' }, ['RRULE:FREQ=WEEKLY;UNTIL=20290515T160000Z', 'RRULE:FREQ=WEEKLY;COUNT=3']);
     // An author may not split an editor's series: nothing is written.
     const author = await roleToken('author', 'scope-author');
     const refused = await invoke('POST', 'en', `/events/${after[1].id}`, { body: { title: 'Mine now', scope: 'following' }, token: author });
@@ -391,12 +392,7 @@ describe('writes by scope to the events of a series', () => {
     }
     for (const gone of [all[3], all[5]]) expect((await storedItem<EventItem>(keys.post(gone.id)))?.status).toBe('trash');
     // The feed gives each series its rules and expands to exactly the listed events.
-    const window = { start_date: '2032-03-01', end_date: '2032-04-30' };
-    const [feed, list] = await Promise.all([call('GET', '/events', { query: { ...window, ical: 1 } }), call('GET', '/events', { query: { ...window, per_page: 50 } })]);
-    expect(feed.body).toMatch(/\r\nRRULE:FREQ=WEEKLY;COUNT=3;INTERVAL=2\r\n/);
-    const shown = expandCalendar(feed.body as string).map((o) => new Date(o.start * 1000).toISOString());
-    const events = ((list.body as { events?: any[] }).events ?? []).map((e) => `${e.utc_start_date.replace(' ', 'T')}.000Z`);
-    expect(shown.sort()).toEqual(events.sort());
+    await expectFeedAsList({ start_date: '2032-03-01', end_date: '2032-04-30' }, ['RRULE:FREQ=WEEKLY;COUNT=3;INTERVAL=2']);
   });
 
   it('splits a series with new rules past what the request has time for: the consumer gives them after the moves', { timeout: TEST_MS }, async () => {
