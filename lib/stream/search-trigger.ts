@@ -94,7 +94,8 @@ export async function indexNew(events: readonly EventItem[], target: IndexTarget
   await pool([...buckets.values()], WIDTH, ({ key, days, lasts }) => changeBucket(key, { add: days, durations: lasts }, target));
   // Indexed as they are: their recent writes (up to these versions) go, as the consumer's do, so
   // that searches stop judging them by their records (DynamoDB Local keeps what a TTL would clear).
-  await pool(events, WIDTH, (e) => forgetRecent(e.id, [e.lang], e.version, target));
+  // A record written before records kept versions has none (and no recent write either).
+  await pool(events, WIDTH, (e) => forgetRecent(e.id, [e.lang], Number(e.version ?? 0), target));
 }
 
 /** Brings the index from what `old` contributed to what `next` contributes. */
