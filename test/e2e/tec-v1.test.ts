@@ -265,6 +265,10 @@ describe('tec/v1: lists', () => {
     expect(await ids('order=DESC')).toEqual([made[2]!.id, made[1]!.id, made[0]!.id]);
     expect(await ids('orderby=title&order=DESC&search=Paged')).toEqual([made[2]!.id, made[1]!.id, made[0]!.id]);
     expect(await ids('orderby=menu_order&order=DESC&starts_after=2020-01-01 00:00:00')).toEqual([made[1]!.id, made[2]!.id]);
+    // By modification time: the event changed a second later comes last (ties would go by id).
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await gw.api('POST', `/events/${made[0]!.id}`, { body: { excerpt: 'Changed' }, token: 'editor' })).status).toBe(200);
+    expect(await ids('orderby=modified')).toEqual([made[1]!.id, made[2]!.id, made[0]!.id]);
     const ordered = await tv('GET', `/events?venue=${venue.id}&orderby=title&order=DESC&per_page=2&page=2`);
     expect(ordered.body.map((e: Json) => e.id)).toEqual([made[0]!.id]);
     expect([ordered.headers.get('x-wp-total'), ordered.headers.get('x-wp-totalpages')]).toEqual(['3', '2']);
