@@ -2,7 +2,7 @@
 // so that a record unchanged on the site is not written again, and when the last run started.
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#lib/runtime/config.js';
-import { putAll } from './batch-writes.js';
+import { putAll, type BulkTarget } from './batch-writes.js';
 import { db } from './db.js';
 import { queryAll } from './reads.js';
 
@@ -20,25 +20,25 @@ export async function storedFingerprints(): Promise<Map<string, string>> {
   return new Map(items.map((i) => [i.sk.slice(FINGERPRINT.length), i.fp]));
 }
 
-/** Fingerprints written together when this many are waiting (a batch of DynamoDB's writes). */
-const FINGERPRINT_BATCH = 25;
+/** Fingerprints written together when this many are waiting (a batch of DynamoDB's writes, or a transaction's). */
+const FINGERPRINT_BATCH = { batch: 25, transaction: 100 } as const;
 
 /**
- * Keeps fingerprints and writes them a batch at a time: one request for 25 records instead of 25.
+ * Keeps fingerprints and writes them a batch at a time: one request for 25 (or 100) records instead of one each.
  * A run stopped before `flush` loses the ones waiting, so their records are written again next
  * time (the same values), as when a run stops between a record and its fingerprint.
  */
-export function fingerprintLog() {
+export function fingerprintLog(commits: BulkTarget['commits'] = 'batch') {
   let waiting: Record<string, unknown>[] = [];
   const write = async () => {
     const items = waiting;
     waiting = [];
-    if (items.length) await putAll(items, { table: config().tableName, client: db() }, 1);
+    if (items.length) await putAll(items, { table: config().tableName, client: db(), commits }, 1);
   };
   return {
     add: async (record: string, fp: string) => {
       waiting.push({ ...fingerprintKey(record), fp });
-      if (waiting.length >= FINGERPRINT_BATCH) await write();
+      if (waiting.length >= FINGERPRINT_BATCH[commits]) await write();
     },
     flush: write,
   };

@@ -13,7 +13,7 @@
 // may reuse a vocabulary lookup it made before while its group's counter is unchanged: any word
 // added since was added for an event that is either still a recent write (judged by its record)
 // or was forgotten after the bump (so the counter changed).
-import { DeleteCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Lang } from '#lib/runtime/config.js';
 import { config } from '#lib/runtime/config.js';
 import { waitAll } from '#lib/runtime/settle.js';
@@ -24,6 +24,7 @@ import type { AnyPost } from './items.js';
 import { TTL_ATTRIBUTE } from './table.js';
 import { bumpValidator } from './validators.js';
 import type { TransactItem } from './transactions.js';
+import { commitAll, type BulkAction, type BulkTarget } from './batch-writes.js';
 
 /** A day: longer than any lag of a running consumer. */
 const KEEP_SECONDS = 86_400;
@@ -174,25 +175,22 @@ export async function bumpVocabulary(lang: Lang, shards: Iterable<string>, targe
   await bumpValidator(undefined, undefined, undefined, target);
 }
 
-/** After indexing an event's `version`: its items go, unless a later write put them again. */
-export async function forgetRecent(id: number, langs: Lang[], version: number, target?: { table: string; client: ReturnType<typeof db> }): Promise<void> {
-  const table = target?.table ?? config().tableName;
-  const client = target?.client ?? db();
-  await waitAll(
-    [...new Set(langs)].map((lang) =>
-      client
-        .send(
-          new DeleteCommand({
-            TableName: table,
-            Key: keys.recentWrite(lang, id),
-            ConditionExpression: '#v <= :v',
-            ExpressionAttributeNames: { '#v': 'version' },
-            ExpressionAttributeValues: { ':v': version },
-          }),
-        )
-        .catch((err: unknown) => {
-          if ((err as { name?: string }).name !== 'ConditionalCheckFailedException') throw err;
-        }),
-    ),
-  );
+/**
+ * After indexing an event's `version`: its items go, unless a later write put them again. A missing
+ * item passes the guard (its delete does nothing), so that a transaction of many is not refused for it.
+ */
+export const forgetting = (id: number, langs: Lang[], version: number): BulkAction[] =>
+  [...new Set(langs)].map((lang) => ({
+    Delete: {
+      Key: keys.recentWrite(lang, id),
+      ConditionExpression: 'attribute_not_exists(#pk) OR #v <= :v',
+      ExpressionAttributeNames: { '#pk': 'pk', '#v': 'version' },
+      ExpressionAttributeValues: { ':v': version },
+    },
+  }));
+
+/** Forgets one event's recent writes as `forgetting` says. */
+export async function forgetRecent(id: number, langs: Lang[], version: number, target?: BulkTarget): Promise<void> {
+  const actions = forgetting(id, langs, version);
+  await commitAll(actions, target ?? { table: config().tableName, client: db() }, actions.length);
 }

@@ -1,7 +1,8 @@
 // The writes of the search index (lib/stream/search-trigger.ts says what it holds and why each
 // step is idempotent), to the function's table or to the table a backfill names, and the Scan a
 // backfill reads events with (lib/stream/backfill.ts).
-import { BatchGetCommand, ScanCommand, UpdateCommand, type BatchGetCommandOutput, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, ScanCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { commitAll, type BulkAction, type BulkTarget } from './batch-writes.js';
 import type { Lang } from '#lib/runtime/config.js';
 import { DURATIONS } from './durations.js';
 import { keys } from './keys.js';
@@ -9,10 +10,7 @@ import type { EventItem } from './items.js';
 import type { Key } from './reads.js';
 
 /** Where the index is written: the function's table, or the table a backfill names. */
-export interface IndexTarget {
-  table: string;
-  client: DynamoDBDocumentClient;
-}
+export type IndexTarget = BulkTarget;
 
 /** How many index writes run at once. */
 export const WIDTH = 16;
@@ -45,7 +43,8 @@ export interface BucketChange {
   durations?: ReadonlySet<number>;
 }
 
-export async function changeBucket(key: Key, change: BucketChange, { table, client }: IndexTarget): Promise<void> {
+/** The write of one bucket item's change; none when it changes nothing. */
+export function bucketChange(key: Key, change: BucketChange): BulkAction | undefined {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   let n = 0;
@@ -58,8 +57,14 @@ export async function changeBucket(key: Key, change: BucketChange, { table, clie
   if (change.durations?.size) adds.push(term(DURATIONS, change.durations));
   const removes = [...(change.remove ?? [])].map(([day, ids]) => term(day, ids));
   const clauses = [...(adds.length ? [`ADD ${adds.join(', ')}`] : []), ...(removes.length ? [`DELETE ${removes.join(', ')}`] : [])];
-  if (!clauses.length) return;
-  await client.send(new UpdateCommand({ TableName: table, Key: key, UpdateExpression: clauses.join(' '), ExpressionAttributeNames: names, ExpressionAttributeValues: values }));
+  if (!clauses.length) return undefined;
+  return { Update: { Key: key, UpdateExpression: clauses.join(' '), ExpressionAttributeNames: names, ExpressionAttributeValues: values } };
+}
+
+/** Applies one bucket item's change. */
+export async function changeBucket(key: Key, change: BucketChange, target: IndexTarget): Promise<void> {
+  const action = bucketChange(key, change);
+  if (action) await commitAll([action], target, 1);
 }
 
 /** One page of one segment of a parallel Scan for event records. */

@@ -8,11 +8,11 @@
 import { config } from '#lib/runtime/config.js';
 import { pool } from '#lib/runtime/pool.js';
 import { db } from '#lib/store/db.js';
-import { changeBucket, wordsNotInVocabulary, WIDTH, type IndexTarget } from '#lib/store/search-index.js';
-import { deleteAll, putAll } from '#lib/store/batch-writes.js';
+import { bucketChange, changeBucket, wordsNotInVocabulary, WIDTH, type IndexTarget } from '#lib/store/search-index.js';
+import { commitAll, deleteAll, putAll } from '#lib/store/batch-writes.js';
 import { indexAttributes, listed } from '#lib/logic/event-writes.js';
 import { eventWords, suffixes, vocabShard, wordDim } from '#lib/domain/search-words.js';
-import { bumpVocabulary, forgetRecent } from '#lib/store/recent-writes.js';
+import { bumpVocabulary, forgetRecent, forgetting } from '#lib/store/recent-writes.js';
 import { durationClass, eventSeconds } from '#lib/store/durations.js';
 import { bucketOf, keys, listKeys } from '#lib/store/keys.js';
 import { durationBound } from '#lib/store/stats.js';
@@ -45,21 +45,21 @@ export type { IndexTarget };
  * suffix that is the whole word) is there has all of them, since they are written before it. Then
  * the versions of the vocabulary partitions written go up (lib/store/recent-writes.ts).
  */
-export async function addToVocabulary(lang: Lang, words: readonly string[], { table, client }: IndexTarget): Promise<void> {
-  const missing = await wordsNotInVocabulary(lang, words, { table, client });
+export async function addToVocabulary(lang: Lang, words: readonly string[], target: IndexTarget): Promise<void> {
+  const missing = await wordsNotInVocabulary(lang, words, target);
   // Every word's other suffixes, then the whole words: a batch at a time.
   const parts = missing.map((word) => suffixes(word).map((suffix) => ({ ...keys.vocab(lang, suffix, word), word })));
   await putAll(
     parts.flatMap(([, ...rest]) => rest),
-    { table, client },
+    target,
     WIDTH,
   );
   await putAll(
     parts.map(([whole]) => whole!),
-    { table, client },
+    target,
     WIDTH,
   );
-  await bumpVocabulary(lang, new Set(missing.flatMap((word) => suffixes(word).map(vocabShard))), { table, client });
+  await bumpVocabulary(lang, new Set(missing.flatMap((word) => suffixes(word).map(vocabShard))), target);
 }
 
 /**
@@ -91,11 +91,19 @@ export async function indexNew(events: readonly EventItem[], target: IndexTarget
   // The vocabulary first: a search finds an indexed word only through it.
   for (const [lang, words] of byLang) await addToVocabulary(lang, [...words], target);
   await putAll(puts, target, WIDTH);
-  await pool([...buckets.values()], WIDTH, ({ key, days, lasts }) => changeBucket(key, { add: days, durations: lasts }, target));
+  await commitAll(
+    [...buckets.values()].flatMap(({ key, days, lasts }) => bucketChange(key, { add: days, durations: lasts }) ?? []),
+    target,
+    WIDTH,
+  );
   // Indexed as they are: their recent writes (up to these versions) go, as the consumer's do, so
   // that searches stop judging them by their records (DynamoDB Local keeps what a TTL would clear).
   // A record written before records kept versions has none (and no recent write either).
-  await pool(events, WIDTH, (e) => forgetRecent(e.id, [e.lang], Number(e.version ?? 0), target));
+  await commitAll(
+    events.flatMap((e) => forgetting(e.id, [e.lang], Number(e.version ?? 0))),
+    target,
+    WIDTH,
+  );
 }
 
 /** Brings the index from what `old` contributed to what `next` contributes. */
