@@ -3,10 +3,10 @@
 import './sdk-quiet.js';
 import { resetConfig } from '#lib/runtime/config.js';
 import { ensureDevKeys, localAuthEnv, mintToken } from '#lib/local/dev-auth.js';
-import { ensureTable, JavaMissingError, startDynamoLocal, type DynamoLocal } from '#lib/local/dynamo.js';
+import { ensureTable, JavaMissingError, startDynamoLocal, turnOnStream, type DynamoLocal } from '#lib/local/dynamo.js';
 import { Progress } from '#lib/local/demo-calendar.js';
 import { invoke } from '#lib/local/invoke.js';
-import { indexEvents } from '#lib/stream/backfill.js';
+import { indexAlong } from '#lib/stream/backfill.js';
 import { seriesMembers } from '#lib/store/partitions.js';
 import { createReadStream } from 'node:fs';
 import { agreeingZone, importRecords, importLive, formatSummary } from '#lib/import/run.js';
@@ -110,8 +110,17 @@ try {
     process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
   }
   resetConfig();
-  if (!c.values.aws) await ensureTable(process.env.TABLE_NAME);
+  // A new table is made without its change stream: DynamoDB Local would keep a record of every
+  // write in it (a sixth of a local import's time), which nothing reads while the import builds
+  // the search index itself. It is turned on once the index is built; a run that stops before
+  // leaves it off, and the next `npm start` turns it on and builds the index (ensureTable).
+  if (!c.values.aws) await ensureTable(process.env.TABLE_NAME, undefined, { stream: false });
   const token = await mintToken(keys, { role: 'editor', sub: 'site-import', ttl: '12h' });
+  // Locally no stream consumer may be running: the search index of the events is built here
+  // (idempotent), from the ids the import holds and its series' occurrences, beside the writes as
+  // they are done; a deployed table's consumer builds it from the writes.
+  const commits = c.values.aws ? ('batch' as const) : ('transaction' as const);
+  const along = !c.values.aws && !c.values['dry-run'] ? indexAlong(commits) : undefined;
   let bar: Progress | undefined;
   const common = {
     send: invoke,
@@ -120,6 +129,11 @@ try {
     deleteMissing: Boolean(c.values['delete-missing']),
     concurrency,
     seriesByConsumer: Boolean(c.values.aws),
+    // DynamoDB Local commits a transaction's items at once and a batch's one by one.
+    commits,
+    ...(along ? { settled: (id: number) => along.add(id) } : {}),
+    // Nothing else reads a DynamoDB Local the command started, and every event is indexed here.
+    unobserved: dynamo !== undefined,
     ...(defaultAuthor ? { defaultAuthor } : {}),
     progress: (kind: string, total: number) => {
       bar?.finish();
@@ -144,21 +158,20 @@ try {
         },
       });
   bar?.finish();
-  // Locally no stream consumer may be running: the search index of the events is built here
-  // (idempotent), from the ids the import holds and its series' occurrences; a deployed table's
-  // consumer builds it from the writes.
-  if (!c.values.aws && !c.values['dry-run']) {
+  if (along) {
     const ids = new Set(summary.events);
     for (const s of summary.series) if (s.lines) for (const m of await seriesMembers(s.event)) ids.add(m.eventId);
-    console.error(`Building the search index of ${ids.size} events…`);
+    console.error(`Building the search index of ${ids.size} events (${along.indexed} indexed while writing)…`);
     const index = ids.size ? new Progress(ids.size, 'events indexed') : undefined;
-    let shown = 0;
-    await indexEvents([...ids], (done) => {
+    index?.tick(along.indexed);
+    let shown = along.indexed;
+    await along.finish(ids, (done) => {
       index?.tick(done - shown);
       shown = done;
     });
     index?.finish();
   }
+  if (!c.values.aws) await turnOnStream(process.env.TABLE_NAME);
   console.log(formatSummary(summary, Boolean(c.values['dry-run'])));
   if (summary.failed.length) process.exitCode = 1;
 } catch (err) {

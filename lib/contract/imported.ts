@@ -31,6 +31,15 @@ export interface ImportedRecord {
   currency?: { symbol: string; code: string; position: string };
   /** An event's zone abbreviation as the site stored it (`_EventTimezoneAbbr`, '' where never written). */
   timezoneAbbr?: string;
+  /**
+   * Nothing else reads the table while the import runs (a DynamoDB Local the command started for
+   * itself), and the importer indexes every event for search before it ends. So the write leaves
+   * out what serves other readers meanwhile: its move of the table's change counter
+   * (lib/store/validators.ts: the importer moves it once, at the end) and an event's recent-write
+   * item (lib/store/recent-writes.ts: searches judge an event by it until it is indexed). A commit
+   * and an item less per record.
+   */
+  unobserved?: true;
 }
 
 export type ClearableText = 'description' | 'excerpt' | 'image';

@@ -27,7 +27,7 @@ import { beforeTimeout, FunctionTimeoutError, settleMs as settleWindow, withDead
 import { encode, parseBody, parseFormLike } from './codec.js';
 import { header } from '#lib/runtime/headers.js';
 import type { Input } from '#lib/contract/request.js';
-import type { ImportingContext } from '#lib/contract/imported.js';
+import type { ImportedRecord, ImportingContext } from '#lib/contract/imported.js';
 import type { Reply } from '#lib/contract/reply.js';
 import { operation, operationFor, prefixLanguage, type ArgsOf, type Operation, type OperationId } from '#lib/contract/operations.js';
 import { takesHtml, type HtmlFilters } from '#lib/contract/params.js';
@@ -255,8 +255,8 @@ async function besideCounter<T, C>(answer: Promise<T>, counter: Promise<C>): Pro
  * client hears of it (lib/store/validators.ts). Should the bump fail, the stream consumer's bump
  * for the same change makes up for it a moment later; the answer still goes out.
  */
-async function countWrite(writes: WriteLog | undefined): Promise<void> {
-  if (!writes?.mayHaveWritten) return;
+async function countWrite(writes: WriteLog | undefined, imported?: ImportedRecord): Promise<void> {
+  if (!writes?.mayHaveWritten || imported?.unobserved) return;
   try {
     // Within the time left for answering: past it, the client would get the platform's 500 instead.
     await bumpValidator(undefined, undefined, abortAfter(settleWindow()));
@@ -367,8 +367,8 @@ function runner(op: Operation, logic: Logic, html: HtmlFilters | undefined, once
  * error mapping comes after it, so that a failure's answer goes out once the count has moved.
  */
 const countedWrites: Step = {
-  after: ({ context }) => countWrite(context.chosen?.writes),
-  onError: ({ context }) => countWrite(context.chosen?.writes),
+  after: ({ context }) => countWrite(context.chosen?.writes, context.imported),
+  onError: ({ context }) => countWrite(context.chosen?.writes, context.imported),
 };
 
 /**

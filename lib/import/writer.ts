@@ -6,14 +6,15 @@
 // the two writes the record again (the same values: an update that changes nothing else).
 import { planSeries, prepareOccurrences, seriesPart, writeOccurrences, type ImportedSeries } from './series-import.js';
 import { pool } from '#lib/runtime/pool.js';
-import { ofKind } from '#lib/store/items.js';
+import { ofKind, type AnyPost } from '#lib/store/items.js';
 import { deleteFingerprint, fingerprintLog, storedFingerprints } from '#lib/store/import-log.js';
-import { getItem } from '#lib/store/reads.js';
+import { batchGet, getItem, type Found } from '#lib/store/reads.js';
 import { termBySlug } from '#lib/store/partitions.js';
 import { keys, type Sequence } from '#lib/store/keys.js';
 import type { ImportedRecord } from '#lib/contract/imported.js';
 import { continueAfter } from '#lib/store/ids.js';
 import { registerUser } from '#lib/store/users.js';
+import { bumpValidator } from '#lib/store/validators.js';
 import { importRole, type StoredRole } from '#lib/store/credentials.js';
 import { ROLES, type Role } from '#lib/contract/principal.js';
 import { TOO_MANY_LINKS } from '#lib/logic/event-room.js';
@@ -112,6 +113,20 @@ export interface WriteOptions {
    * makes; otherwise (DynamoDB Local, where none runs during an import) the import writes them.
    */
   seriesByConsumer?: boolean;
+  /** How the import's own bulk writes (its fingerprints) are committed: lib/store/batch-writes.ts. */
+  commits?: 'batch' | 'transaction';
+  /**
+   * Told of each event the run holds (written, or unchanged) once its write is done, unless its
+   * series writes it further on: the command indexes them for search while the rest are written.
+   */
+  settled?: (event: number) => void;
+  /**
+   * Whether nothing else reads the table while the import runs (a DynamoDB Local the command
+   * started for itself) and every event is indexed before it ends: the change counter then moves
+   * once, when the writes are done, and the writes leave out what serves other readers
+   * (ImportedRecord.unobserved).
+   */
+  unobserved?: boolean;
   /**
    * Whether the site still has a record the import did not list (asked before `deleteMissing`
    * deletes it): a site may leave records out of its lists that it still serves by id.
@@ -178,17 +193,28 @@ const emptyTally = (): KindTally => ({ created: 0, updated: 0, unchanged: 0, del
  * `present` (the ids on the site per kind), finds the imported records the site no longer has.
  */
 export async function writeRecords(records: SiteRecord[], opts: WriteOptions, present?: Partial<Record<RecordKind, Set<number>>>, deleteMissing = false): Promise<ImportSummary> {
-  const summary: ImportSummary = {
-    kinds: Object.fromEntries(KINDS.map((k) => [k, emptyTally()])) as Record<RecordKind, KindTally>,
-    failed: [],
-    unlinked: [],
-    authorless: { count: 0, author: opts.defaultAuthor ?? 0 },
-    series: [],
-    events: [],
-  };
+  try {
+    return await writeEach(records, opts, present, deleteMissing);
+  } finally {
+    // Whatever was written, stopped or not, is in the counter before anyone else reads the table.
+    if (opts.unobserved && !opts.dryRun) await bumpValidator();
+  }
+}
+
+const emptySummary = (opts: WriteOptions): ImportSummary => ({
+  kinds: Object.fromEntries(KINDS.map((k) => [k, emptyTally()])) as Record<RecordKind, KindTally>,
+  failed: [],
+  unlinked: [],
+  authorless: { count: 0, author: opts.defaultAuthor ?? 0 },
+  series: [],
+  events: [],
+});
+
+async function writeEach(records: SiteRecord[], opts: WriteOptions, present: Partial<Record<RecordKind, Set<number>>> | undefined, deleteMissing: boolean): Promise<ImportSummary> {
+  const summary = emptySummary(opts);
   const stored = await storedFingerprints();
   const runAt = Math.floor(Date.now() / 1000);
-  const fingerprints = fingerprintLog();
+  const fingerprints = fingerprintLog(opts.commits);
   const byKind = new Map<RecordKind, SiteRecord[]>(KINDS.map((k) => [k, []]));
   // Terms an item names by slug alone: found or made here once the defined terms are written.
   const named: SiteTerm[] = [];
@@ -212,6 +238,7 @@ export async function writeRecords(records: SiteRecord[], opts: WriteOptions, pr
     if (kind === 'category') list = parentsFirst(list as SiteTerm[]);
     const tick = opts.progress?.(kind, list.length);
     const tally = summary.kinds[kind];
+    const posts = kind === 'venue' || kind === 'organizer' || kind === 'event' ? await StoredPosts.of(list) : undefined;
     const one = async (given: SiteRecord) => {
       const why = recordRefusal(given);
       if (why) {
@@ -232,11 +259,12 @@ export async function writeRecords(records: SiteRecord[], opts: WriteOptions, pr
         if (kind === 'event') summary.events.push(r.id);
         if (stored.get(`${kind}#${r.id}`) === fp) tally.unchanged++;
         else {
-          const outcome = await writeOne(r, opts, runAt, summary.unlinked, plan.of.get(r.id));
+          const outcome = await writeOne(r, opts, runAt, summary.unlinked, plan.of.get(r.id), posts);
           tally[outcome]++;
           if (outcome !== 'unchanged') tally.written.push(r.id);
           if (!opts.dryRun) await fingerprints.add(`${kind}#${r.id}`, fp);
         }
+        if (kind === 'event' && !plan.of.has(r.id)) opts.settled?.(r.id);
       } catch (err) {
         summary.failed.push({ kind, id: given.id, reason: (err as Error).message });
       }
@@ -359,11 +387,45 @@ class Links {
   }
 }
 
+/**
+ * The posts of a kind's records as stored here before any is written, read 100 to a request
+ * instead of one each. Each is taken once: a record the list holds twice is read again.
+ */
+class StoredPosts {
+  private constructor(
+    private readonly found: Found<AnyPost>,
+    private readonly unread: Set<number>,
+  ) {}
+
+  static async of(list: readonly SiteRecord[]): Promise<StoredPosts> {
+    const ids = new Set(list.filter((r) => r.id > 0).map((r) => r.id));
+    return new StoredPosts(
+      await batchGet(
+        [...ids].map((id) => keys.post(id)),
+        true,
+      ),
+      ids,
+    );
+  }
+
+  take(id: number): Promise<AnyPost | undefined> {
+    if (!this.unread.delete(id)) return getItem(keys.post(id));
+    return Promise.resolve(this.found.get(keys.post(id)));
+  }
+}
+
 /** Creates or updates one record here; what it did. */
-async function writeOne(r: SiteRecord, opts: WriteOptions, runAt: number, unlinked: Unlinked[], series?: ImportedSeries): Promise<'created' | 'updated' | 'unchanged'> {
+async function writeOne(
+  r: SiteRecord,
+  opts: WriteOptions,
+  runAt: number,
+  unlinked: Unlinked[],
+  series?: ImportedSeries,
+  stored?: StoredPosts,
+): Promise<'created' | 'updated' | 'unchanged'> {
   if (r.kind === 'user') return writeUser(r, opts, runAt);
   if (r.kind === 'category' || r.kind === 'tag') return writeTerm(r, opts);
-  return writePost(r as SitePost, opts, unlinked, series);
+  return writePost(r as SitePost, opts, unlinked, series, stored);
 }
 
 /**
@@ -387,7 +449,11 @@ async function writeTerm(t: SiteTerm, opts: WriteOptions): Promise<'created' | '
   if (here && here.taxonomy !== t.kind) throw new Error(`id ${t.id} is a ${here.taxonomy} here`);
   if (opts.dryRun) return here ? 'updated' : 'created';
   const path = here ? `${PATHS[t.kind]}/${t.id}` : PATHS[t.kind];
-  const res = await opts.send('POST', 'en', path, { body: termBody(t), token: opts.token, imported: { sequence: 'term', id: t.id, slug: termSlug(t) || undefined } });
+  const res = await opts.send('POST', 'en', path, {
+    body: termBody(t),
+    token: opts.token,
+    imported: { sequence: 'term', id: t.id, slug: termSlug(t) || undefined, ...(opts.unobserved ? { unobserved: true as const } : {}) },
+  });
   if (res.status >= 300) throw new Error(refused(res));
   if (res.body?.id !== t.id) throw new Error(`stored as id ${res.body?.id}`);
   return here ? 'updated' : 'created';
@@ -429,8 +495,8 @@ function withFirstLinks(r: SitePost, fit: number): { event: SitePost; left: Unli
  * Creates or updates one venue, organizer or event. An event that links more records than one
  * write holds is written with the links that fit, and the others are reported (never refused whole).
  */
-async function writePost(r: SitePost, opts: WriteOptions, unlinked: Unlinked[], series?: ImportedSeries): Promise<'created' | 'updated'> {
-  const here = await getItem(keys.post(r.id));
+async function writePost(r: SitePost, opts: WriteOptions, unlinked: Unlinked[], series?: ImportedSeries, stored?: StoredPosts): Promise<'created' | 'updated'> {
+  const here = await (stored ? stored.take(r.id) : getItem(keys.post(r.id)));
   if (here && here.kind !== r.kind) throw new Error(`id ${r.id} is a ${here.kind} here`);
   if (opts.dryRun) return here ? 'updated' : 'created';
   const { recurrence, scope, rules } = r.kind === 'event' ? seriesPart(ofKind(here, 'event'), series) : {};
@@ -442,6 +508,7 @@ async function writePost(r: SitePost, opts: WriteOptions, unlinked: Unlinked[], 
     ...(r.utc ? { utc: r.utc } : {}),
     // The texts the site holds empty, which a request cannot clear (see postBody).
     cleared: CLEARABLE.filter((k) => r.fields[k] === ''),
+    ...(opts.unobserved ? { unobserved: true as const } : {}),
     ...(r.kind === 'event'
       ? {
           currency: (r.fields.currency as SiteCurrency | undefined) ?? { symbol: '', code: '', position: '' },

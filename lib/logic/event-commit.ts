@@ -23,6 +23,8 @@ import { requireRoom } from './event-room.js';
 import { termWrites } from './term-items.js';
 
 export interface Resolved {
+  /** Read for an import that nothing else reads (ImportedRecord.unobserved). */
+  unobserved?: boolean;
   venues?: number[];
   organizers?: number[];
   categories?: number[];
@@ -76,6 +78,7 @@ export async function commit(old: EventItem | undefined, next: EventItem, links:
       bound,
       spread,
       split: links.split,
+      unobserved: links.unobserved,
     };
   };
   requireRoom(old, next, linksFor, config().tableName);

@@ -147,6 +147,8 @@ export interface TransactionLinks {
   bound?: number;
   spread?: number;
   split?: ReadonlyMap<string, Split>;
+  /** Without the recent-write item: an import that nothing else reads, which indexes the event itself (ImportedRecord.unobserved). */
+  unobserved?: boolean;
 }
 
 /** A transaction being built: its items, and what a failed condition at each means. */
@@ -207,7 +209,7 @@ export function eventWrites(old: EventItem | undefined, next: EventItem | undefi
     const delta = item ? (rewrittenDelta.get(itemKey(item)) ?? 0) : 0;
     items.push(item && delta ? { ...t, Put: { ...t.Put!, Item: { ...item, linkedEvents: Number(item.linkedEvents ?? 0) + delta } } } : t);
   }
-  items.push(...recentWrites(old, next));
+  if (!links.unobserved) items.push(...recentWrites(old, next));
   for (const item of items) {
     const op = (item.Put ?? item.Update ?? item.Delete ?? item.ConditionCheck)!;
     op.TableName = tableName;

@@ -97,7 +97,15 @@ async function resolveLinks(ctx: LinkWrite, author: number, attempt: number): Pr
   // split is read once it is (lib/store/record-shards.ts).
   await splitsSettled(lookups);
   const found = await batchGet(lookups, true);
-  const out: Resolved = { places: new Map(), writes: [], created: new Set(), edited: [], newTerms: [], split: splitOf(found.values()) };
+  const out: Resolved = {
+    places: new Map(),
+    writes: [],
+    created: new Set(),
+    edited: [],
+    newTerms: [],
+    split: splitOf(found.values()),
+    ...(ctx.imported?.unobserved ? { unobserved: true } : {}),
+  };
   const r: Resolving = { ctx, lists, found, out, author, attempt };
   await resolvePlaces(r, 'venue', venueWriteArgs);
   await resolvePlaces(r, 'organizer', organizerWriteArgs);

@@ -159,13 +159,25 @@ export async function freeSlug(kind: PostKind | Taxonomy, lang: Lang, wanted: st
 }
 
 /**
+ * An imported record's slug: its guard alone is read, and the counter is left alone (a slug unique
+ * on its site is free here but for a conflict; the transaction's guard settles a race, and a later
+ * writer of the same wanted slug finds it taken without the counter, as freeSlug allows). When it
+ * is taken, the first free one, as for any wanted slug.
+ */
+async function givenSlug(kind: PostKind | Taxonomy, lang: Lang, given: string, attempt: number): Promise<string> {
+  const guard = keys.slugGuard(kind, lang, given);
+  if (attempt <= 1 && !(await batchGet<IdPointer>([guard])).get(guard)) return given;
+  return freeSlug(kind, lang, given, undefined, attempt);
+}
+
+/**
  * A new record's id and a free slug for it, read at once (one round trip instead of two): the
  * slug waits for the id only when `wanted` is empty, since it then falls back to the id. `id` is
  * the pending allocation (a create keeps one id over its retries). `given`: an imported record's
  * slug, which it keeps (unique on its site: taken here means a conflict).
  */
 export async function idAndSlug(id: Promise<number>, kind: PostKind | Taxonomy, lang: Lang, wanted: string, attempt = 1, given?: string): Promise<[number, string]> {
-  if (given) return waitAll([id, freeSlug(kind, lang, given, undefined, attempt)]);
+  if (given) return waitAll([id, givenSlug(kind, lang, given, attempt)]);
   if (wanted) return waitAll([id, freeSlug(kind, lang, wanted, undefined, attempt)]);
   const n = await id;
   return [n, await freeSlug(kind, lang, String(n), undefined, attempt)];

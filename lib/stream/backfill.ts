@@ -47,10 +47,10 @@ const CHUNK = 1000;
  * Indexes the events of the given ids (an import's: it knows what it wrote), as the backfill
  * does, without its Scan: the Scan reads every item of the table, the index items it is writing
  * among them, to find the events, which grew with the square of a large import. Ids of no event
- * are skipped. Idempotent, like the backfill.
+ * are skipped. Idempotent, like the backfill. `commits`: as lib/store/batch-writes.ts says.
  */
-export async function indexEvents(ids: readonly number[], progress?: (done: number) => void): Promise<number> {
-  const target: IndexTarget = { table: config().tableName, client: db() };
+export async function indexEvents(ids: readonly number[], progress?: (done: number) => void, commits?: IndexTarget['commits']): Promise<number> {
+  const target: IndexTarget = { table: config().tableName, client: db(), commits };
   let done = 0;
   for (let i = 0; i < ids.length; i += CHUNK) {
     const found = await batchGet(
@@ -63,4 +63,51 @@ export async function indexEvents(ids: readonly number[], progress?: (done: numb
     progress?.(done);
   }
   return done;
+}
+
+/**
+ * Indexes an import's events while it writes the others: ids come as their writes are done, and
+ * each 500 are indexed beside the writes (half a chunk: what is left when the writes end is what
+ * the owner waits for), one chunk after another (DynamoDB Local's transactions
+ * take one core, and the writes leave part of the other). `finish` indexes the rest, and the ids
+ * it is given that were not told before, and answers how many events it indexed in all.
+ */
+export function indexAlong(commits?: IndexTarget['commits'], chunk = CHUNK / 2) {
+  const told = new Set<number>();
+  let waiting: number[] = [];
+  let indexed = 0;
+  let chain: Promise<void> = Promise.resolve();
+  let failure: { err: unknown } | undefined;
+  const flush = () => {
+    const ids = waiting;
+    waiting = [];
+    chain = chain.then(async () => {
+      if (failure) return;
+      indexed += await indexEvents(ids, undefined, commits).catch((err: unknown) => {
+        failure = { err };
+        return 0;
+      });
+    });
+  };
+  return {
+    add(id: number): void {
+      if (told.has(id)) return;
+      told.add(id);
+      waiting.push(id);
+      if (waiting.length >= chunk) flush();
+    },
+    /** How many are indexed so far. */
+    get indexed(): number {
+      return indexed;
+    },
+    async finish(more: Iterable<number>, progress?: (done: number) => void): Promise<number> {
+      await chain;
+      if (failure) throw failure.err;
+      const rest = [...new Set([...waiting, ...[...more].filter((id) => !told.has(id))])];
+      waiting = [];
+      const before = indexed;
+      indexed += await indexEvents(rest, (n) => progress?.(before + n), commits);
+      return indexed;
+    },
+  };
 }

@@ -9,6 +9,7 @@ import type { SitePost, SiteRecord } from '#lib/import/records.js';
 import { writeRecords } from '#lib/import/writer.js';
 import { getItem } from '#lib/store/reads.js';
 import { keys } from '#lib/store/keys.js';
+import { readValidator } from '#lib/store/validators.js';
 import { useFreshTable } from '../support/table.js';
 
 useFreshTable('import');
@@ -145,5 +146,27 @@ describe('writing site records', () => {
     const gone = await writeRecords(records, { send: invoke, token }, present, true);
     expect(gone.kinds.event.deleted).toBe(1);
     expect((await get('/events/903')).status).toBe(404);
+  });
+
+  it('moves the change counter once, after the writes, when asked to (a DynamoDB Local of its own)', async () => {
+    const counted = async () => (await readValidator()).stamp.split('.').reduce((n, x) => n + Number(x || 0), 0);
+    const changed = (n: number) =>
+      site().map((r) => (r.kind === 'event' || r.kind === 'venue' ? { ...r, modified_utc: `2026-05-0${n} 00:00:00`, fields: { ...r.fields, cost: `${n}` } } : r));
+    const written = (s: Awaited<ReturnType<typeof writeRecords>>) => s.kinds.venue.written.length + s.kinds.event.written.length;
+    // Each imported write moves it (5 posts)…
+    let before = await counted();
+    expect(written(await writeRecords(changed(1), { send: invoke, token }))).toBe(5);
+    expect((await counted()) - before).toBeGreaterThanOrEqual(5);
+    // …or, when nothing else reads the table, the run moves it once, and the writes leave out
+    // their recent-write items (the import indexes every event itself).
+    before = await counted();
+    const recent = async () => (await getItem(keys.recentWrite('en', 900)))?.version;
+    const recentBefore = await recent();
+    expect(recentBefore).toBe((await getItem(keys.post(900)))?.version);
+    expect(written(await writeRecords(changed(2), { send: invoke, token, unobserved: true }))).toBe(5);
+    expect((await counted()) - before).toBe(1);
+    expect(await recent()).toBe(recentBefore);
+    expect((await getItem(keys.post(900)))?.version).toBeGreaterThan(Number(recentBefore));
+    expect((await get('/events/900')).body.cost).toBe('$2');
   });
 });
