@@ -3,7 +3,7 @@
 import './sdk-quiet.js';
 import { resetConfig } from '#lib/runtime/config.js';
 import { ensureDevKeys, localAuthEnv, mintToken } from '#lib/local/dev-auth.js';
-import { ensureTable, JavaMissingError, startDynamoLocal, turnOnStream, type DynamoLocal } from '#lib/local/dynamo.js';
+import { ensureTable, JavaMissingError, startDynamoLocal, type DynamoLocal } from '#lib/local/dynamo.js';
 import { Progress } from '#lib/local/demo-calendar.js';
 import { invoke } from '#lib/local/invoke.js';
 import { indexAlong } from '#lib/stream/backfill.js';
@@ -110,16 +110,16 @@ try {
     process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
   }
   resetConfig();
-  // A new table is made without its change stream: DynamoDB Local would keep a record of every
-  // write in it (a sixth of a local import's time), which nothing reads while the import builds
-  // the search index itself. It is turned on once the index is built; a run that stops before
-  // leaves it off, and the next `npm start` turns it on and builds the index (ensureTable).
-  if (!c.values.aws) await ensureTable(process.env.TABLE_NAME, undefined, { stream: false });
+  // With its change stream: the consumer of `npm start` then keeps what other triggers keep of
+  // these writes (the change log, series without an end, webhooks).
+  if (!c.values.aws) await ensureTable(process.env.TABLE_NAME);
   const token = await mintToken(keys, { role: 'editor', sub: 'site-import', ttl: '12h' });
   // Locally no stream consumer may be running: the search index of the events is built here
   // (idempotent), from the ids the import holds and its series' occurrences, beside the writes as
   // they are done; a deployed table's consumer builds it from the writes.
-  const commits = c.values.aws ? ('batch' as const) : ('transaction' as const);
+  // DynamoDB Local commits a transaction's items at once and a batch's one by one; transactions
+  // only where nothing else writes the index meanwhile (a DynamoDB Local the command started).
+  const commits = dynamo ? ('transaction' as const) : ('batch' as const);
   const along = !c.values.aws && !c.values['dry-run'] ? indexAlong(commits) : undefined;
   let bar: Progress | undefined;
   const common = {
@@ -129,7 +129,6 @@ try {
     deleteMissing: Boolean(c.values['delete-missing']),
     concurrency,
     seriesByConsumer: Boolean(c.values.aws),
-    // DynamoDB Local commits a transaction's items at once and a batch's one by one.
     commits,
     ...(along ? { settled: (id: number) => along.add(id) } : {}),
     // Nothing else reads a DynamoDB Local the command started, and every event is indexed here.
@@ -158,6 +157,7 @@ try {
         },
       });
   bar?.finish();
+  let indexFailure: { err: unknown } | undefined;
   if (along) {
     const ids = new Set(summary.events);
     for (const s of summary.series) if (s.lines) for (const m of await seriesMembers(s.event)) ids.add(m.eventId);
@@ -165,14 +165,20 @@ try {
     const index = ids.size ? new Progress(ids.size, 'events indexed') : undefined;
     index?.tick(along.indexed);
     let shown = along.indexed;
-    await along.finish(ids, (done) => {
-      index?.tick(done - shown);
-      shown = done;
-    });
+    // A failure of the index is told after the run's summary, which it would otherwise hide.
+    indexFailure = await along
+      .finish(ids, (done) => {
+        index?.tick(done - shown);
+        shown = done;
+      })
+      .then(
+        () => undefined,
+        (err: unknown) => ({ err }),
+      );
     index?.finish();
   }
-  if (!c.values.aws) await turnOnStream(process.env.TABLE_NAME);
   console.log(formatSummary(summary, Boolean(c.values['dry-run'])));
+  if (indexFailure) throw indexFailure.err;
   if (summary.failed.length) process.exitCode = 1;
 } catch (err) {
   console.error(err instanceof JavaMissingError || err instanceof SiteError || err instanceof WxrError ? err.message : `Import failed: ${(err as Error).stack}`);

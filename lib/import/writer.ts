@@ -193,12 +193,18 @@ const emptyTally = (): KindTally => ({ created: 0, updated: 0, unchanged: 0, del
  * `present` (the ids on the site per kind), finds the imported records the site no longer has.
  */
 export async function writeRecords(records: SiteRecord[], opts: WriteOptions, present?: Partial<Record<RecordKind, Set<number>>>, deleteMissing = false): Promise<ImportSummary> {
+  // Whatever was written, stopped or not, is in the counter before anyone else reads the table.
+  const count = () => (opts.unobserved && !opts.dryRun ? bumpValidator() : Promise.resolve());
+  let summary: ImportSummary;
   try {
-    return await writeEach(records, opts, present, deleteMissing);
-  } finally {
-    // Whatever was written, stopped or not, is in the counter before anyone else reads the table.
-    if (opts.unobserved && !opts.dryRun) await bumpValidator();
+    summary = await writeEach(records, opts, present, deleteMissing);
+  } catch (err) {
+    // The run's own failure is the one told.
+    await count().catch(() => undefined);
+    throw err;
   }
+  await count();
+  return summary;
 }
 
 const emptySummary = (opts: WriteOptions): ImportSummary => ({
@@ -239,6 +245,7 @@ async function writeEach(records: SiteRecord[], opts: WriteOptions, present: Par
     const tick = opts.progress?.(kind, list.length);
     const tally = summary.kinds[kind];
     const posts = kind === 'venue' || kind === 'organizer' || kind === 'event' ? await StoredPosts.of(list) : undefined;
+    const left = new Remaining(list);
     const one = async (given: SiteRecord) => {
       const why = recordRefusal(given);
       if (why) {
@@ -264,7 +271,8 @@ async function writeEach(records: SiteRecord[], opts: WriteOptions, present: Par
           if (outcome !== 'unchanged') tally.written.push(r.id);
           if (!opts.dryRun) await fingerprints.add(`${kind}#${r.id}`, fp);
         }
-        if (kind === 'event' && !plan.of.has(r.id)) opts.settled?.(r.id);
+        // Told once its last write in the list is done (a record listed twice is written twice).
+        if (kind === 'event' && !plan.of.has(r.id) && left.take(r.id)) opts.settled?.(r.id);
       } catch (err) {
         summary.failed.push({ kind, id: given.id, reason: (err as Error).message });
       }
@@ -384,6 +392,19 @@ class Links {
       this.here.set(key, known);
     }
     return known;
+  }
+}
+
+/** How many of a list's records of each id are still to be written: `take` is true for the last. */
+class Remaining {
+  private readonly counts = new Map<number, number>();
+  constructor(list: readonly SiteRecord[]) {
+    for (const r of list) this.counts.set(r.id, (this.counts.get(r.id) ?? 0) + 1);
+  }
+  take(id: number): boolean {
+    const n = (this.counts.get(id) ?? 1) - 1;
+    this.counts.set(id, n);
+    return n <= 0;
   }
 }
 

@@ -290,20 +290,6 @@ export async function ensureTable(tableName: string, endpoint = process.env.DYNA
   }
 }
 
-/**
- * Turns on the table's change stream (new and old images) when it has none; whether it did. For
- * a table written without one on purpose (an import's: see scripts/import.ts) whose search index
- * is built: ensureTable would otherwise index every event again when it finds the stream missing.
- */
-export async function turnOnStream(tableName: string, endpoint = process.env.DYNAMODB_ENDPOINT || undefined): Promise<boolean> {
-  const client = localClient(endpoint);
-  try {
-    return (await upgradeStream(client, tableName, waitForActive)).stream;
-  } finally {
-    client.destroy();
-  }
-}
-
 /** Waits until the table and all its indexes are ACTIVE (DynamoDB Local: at once; AWS: seconds). */
 export async function waitForActive(client: DynamoDBClient, tableName: string, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

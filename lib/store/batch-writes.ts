@@ -66,12 +66,13 @@ export async function commitAll(actions: readonly BulkAction[], target: BulkTarg
     await pool(transactionGroups(actions), width, (group) => transact(group, target));
     return;
   }
-  const plain: WriteRequest[] = [];
+  // A batch may name an item once: the last write of a key stands.
+  const plain = new Map<string, WriteRequest>();
   const rest: BulkAction[] = [];
   for (const a of actions)
     if (guardOf(a).ConditionExpression || 'Update' in a) rest.push(a);
-    else plain.push('Put' in a ? { PutRequest: { Item: a.Put.Item } } : { DeleteRequest: { Key: a.Delete.Key } });
-  await batchWrite(plain, target, width);
+    else plain.set(keyText(a), 'Put' in a ? { PutRequest: { Item: a.Put.Item } } : { DeleteRequest: { Key: a.Delete.Key } });
+  await batchWrite([...plain.values()], target, width);
   await pool(rest, width, (a) => alone(a, target));
 }
 
@@ -126,14 +127,20 @@ async function transact(group: BulkAction[], target: BulkTarget): Promise<void> 
   }
 }
 
-/** One action as its own request; a failed guard leaves it out. */
+/** One action as its own request; a failed guard leaves it out, and one that met a transaction is tried again. */
 async function alone(a: BulkAction, { table: TableName, client }: BulkTarget): Promise<void> {
-  try {
-    if ('Put' in a) await client.send(new PutCommand({ ...a.Put, TableName }));
-    else if ('Delete' in a) await client.send(new DeleteCommand({ ...a.Delete, TableName }));
-    else await client.send(new UpdateCommand({ ...a.Update, TableName }));
-  } catch (err) {
-    if ((err as { name?: string }).name !== 'ConditionalCheckFailedException') throw err;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      if ('Put' in a) await client.send(new PutCommand({ ...a.Put, TableName }));
+      else if ('Delete' in a) await client.send(new DeleteCommand({ ...a.Delete, TableName }));
+      else await client.send(new UpdateCommand({ ...a.Update, TableName }));
+      return;
+    } catch (err) {
+      const name = (err as { name?: string }).name;
+      if (name === 'ConditionalCheckFailedException') return;
+      if (name !== 'TransactionConflictException' || attempt >= CONFLICT_RETRIES) throw err;
+      await backoff(attempt);
+    }
   }
 }
 

@@ -74,5 +74,15 @@ describe.each(['batch', 'transaction'] as const)('commitAll, by %s', (commits) =
       1,
     );
     expect((await partition(key.pk)).length).toBe(1);
+    // Two puts of one key: the last stands.
+    await putAll(
+      [
+        { ...key, n: 5 },
+        { ...key, n: 6 },
+      ],
+      target(),
+      1,
+    );
+    expect(await partition(key.pk)).toEqual([{ sk: 'one', n: 6 }]);
   });
 });

@@ -169,4 +169,13 @@ describe('writing site records', () => {
     expect((await getItem(keys.post(900)))?.version).toBeGreaterThan(Number(recentBefore));
     expect((await get('/events/900')).body.cost).toBe('$2');
   });
+
+  it('tells of each event once its last write in the list is done', async () => {
+    const told: number[] = [];
+    const twice = site().flatMap((r) => (r.kind === 'event' && r.id === 900 ? [r, { ...r, modified_utc: '2026-06-01 00:00:00', fields: { ...r.fields, cost: '30' } }] : [r]));
+    const s = await writeRecords(twice, { send: invoke, token, settled: (id) => told.push(id) });
+    expect(s.failed).toEqual([]);
+    expect(told.filter((id) => id === 900)).toEqual([900]);
+    expect((await get('/events/900')).body.cost).toBe('$30');
+  });
 });
