@@ -166,13 +166,13 @@ describe('tec/v1 against the live TEC', () => {
       (s: Side) => `/events?organizer=${s.ids.organizer}&per_page=1&page=2`,
       (s: Side) => `/events?venue=${s.ids.venue}&starts_after=2025-01-01 00:00:00`,
       (s: Side) => `/events?venue=${s.ids.venue}&ends_before=2025-01-01 00:00:00`,
-      // TEC's orders: by start descending, by title (its collation), publish date, menu_order. (By modification
-      // time is not compared: when each side's writes fall within a second differs between runs.)
+      // TEC's orders: by start descending, by title (its collation), menu_order. (By publish date and by
+      // modification time are not compared: when each side's writes fall within a second differs between
+      // runs, and a dry run failed on it; test/unit/event-order.test.ts holds those orders.)
       (s: Side) => `/events?venue=${s.ids.venue}&order=DESC`,
       (s: Side) => `/events?venue=${s.ids.venue}&orderby=title`,
       (s: Side) => `/events?organizer=${s.ids.organizer}&orderby=title&order=DESC`,
       (s: Side) => `/events?organizer=${s.ids.organizer}&orderby=title&per_page=1&page=2`,
-      (s: Side) => `/events?venue=${s.ids.venue}&orderby=date`,
       (s: Side) => `/events?venue=${s.ids.venue}&orderby=menu_order&order=DESC`,
       (s: Side) => `/venues?event=${s.ids.event}`,
       (s: Side) => `/organizers?event=${s.ids.allDay}`,
