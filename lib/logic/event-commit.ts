@@ -37,6 +37,8 @@ export interface Resolved {
   /** Existing venues and organizers this write saves fields onto (their records are in `writes`). */
   edited: (VenueItem | OrganizerItem)[];
   newTerms: TermItem[];
+  /** The existing terms linked by id, as read (consistently) before the write. */
+  terms?: Map<number, TermItem>;
   /** Linked records read that are split (lib/store/record-shards.ts): partition key → how. */
   split: Map<string, Split>;
 }

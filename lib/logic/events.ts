@@ -200,6 +200,7 @@ async function resolveTerms({ ctx, lists, found, out, attempt }: Resolving, fiel
     if (id !== undefined) {
       const term = found.get(keys.term(id));
       if (!term || term.taxonomy !== taxonomy) throw invalidParam(field, `${field} ${id} is not an existing ${taxonomy}.`);
+      (out.terms ??= new Map()).set(id, term);
       ids.push(id);
       continue;
     }
@@ -292,8 +293,20 @@ function eventFrom(
   return event;
 }
 
-async function respond(status: number, e: EventItem): Promise<Reply> {
-  return recordReply(status, presentEvent(e, await loadLinked([e]), false), e);
+async function respond(status: number, e: EventItem, known?: ReadonlyMap<number, TermItem>): Promise<Reply> {
+  return recordReply(status, presentEvent(e, await loadLinked([e], {}, known), false), e);
+}
+
+/**
+ * The terms a new event links, as its write left them: each read (consistently) before the write,
+ * with the event counted, and each term the write created. A split term (its count in shards) is
+ * left to loadLinked to read, and so is one named by slug or name.
+ */
+function createdLinks(e: EventItem, links: Resolved): Map<number, TermItem> {
+  const counted = e.status === 'publish' ? 1 : 0;
+  const out = new Map<number, TermItem>(links.newTerms.map((t) => [t.id, { ...t, count: counted }]));
+  for (const [id, t] of links.terms ?? []) if (!t.shards) out.set(id, { ...t, count: (t.count ?? 0) + counted });
+  return out;
 }
 
 export async function createEvent(ctx: EventCreate): Promise<Reply> {
@@ -303,6 +316,7 @@ export async function createEvent(ctx: EventCreate): Promise<Reply> {
   const params = { ...ctx.params, status: scaleStatus(ctx.principal, ctx.params.status, undefined) };
   // A slug with nothing usable in it falls back to the title's, as wp_insert_post() does.
   const wanted = slugify(ctx.params.slug ?? '') || slugify(ctx.params.title);
+  let built: { event: EventItem; links: Resolved } | undefined;
   const event = await insertEvent(
     ctx,
     wanted,
@@ -310,10 +324,12 @@ export async function createEvent(ctx: EventCreate): Promise<Reply> {
     (id, slug, links) => {
       const next = eventFrom(params, { id, lang: ctx.lang, slug, author, now: ctx.now, imported: ctx.imported }, links);
       // A recurring event is its series' first occurrence; the stream consumer writes the others.
-      return ctx.params.recurrence === undefined ? next : startSeries(next, ctx.params.recurrence, ctx.now);
+      built = { event: ctx.params.recurrence === undefined ? next : startSeries(next, ctx.params.recurrence, ctx.now), links };
+      return built.event;
     },
   );
-  return respond(201, event);
+  // A retried create that had landed answers its stored event, unbuilt: its terms are read.
+  return respond(201, event, built?.event === event ? createdLinks(event, built.links) : undefined);
 }
 
 const NO_LINKS: Resolved = { places: new Map(), writes: [], created: new Set(), edited: [], newTerms: [], split: new Map() };

@@ -159,16 +159,13 @@ export async function freeSlug(kind: PostKind | Taxonomy, lang: Lang, wanted: st
 }
 
 /**
- * An imported record's slug: its guard alone is read, and the counter is left alone (a slug unique
- * on its site is free here but for a conflict; the transaction's guard settles a race, and a later
- * writer of the same wanted slug finds it taken without the counter, as freeSlug allows). When it
- * is taken, the first free one, as for any wanted slug.
+ * An imported record's slug, unread: unique on its site, it is free here but for a conflict, and
+ * the transaction's guard (a conditional Put) settles that. Its retry, and any later one, takes
+ * the first free slug as for any wanted slug. The counter is left alone: a later writer of the
+ * same wanted slug finds it taken without the counter, as freeSlug allows.
  */
-async function givenSlug(kind: PostKind | Taxonomy, lang: Lang, given: string, attempt: number): Promise<string> {
-  const guard = keys.slugGuard(kind, lang, given);
-  if (attempt <= 1 && !(await batchGet<IdPointer>([guard])).get(guard)) return given;
-  return freeSlug(kind, lang, given, undefined, attempt);
-}
+const givenSlug = async (kind: PostKind | Taxonomy, lang: Lang, given: string, attempt: number): Promise<string> =>
+  attempt <= 1 ? given : freeSlug(kind, lang, given, undefined, attempt);
 
 /**
  * A new record's id and a free slug for it, read at once (one round trip instead of two): the

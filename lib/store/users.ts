@@ -1,4 +1,5 @@
 // Users: the integer id of a token subject, allocated the first time a write sees it.
+import { config } from '#lib/runtime/config.js';
 import { keys } from './keys.js';
 import { getItem } from './reads.js';
 import { nextId } from './ids.js';
@@ -25,8 +26,21 @@ export async function userIdOf(sub: string): Promise<number> {
   });
 }
 
+/**
+ * User ids known to exist, by table: a user id, once registered, is never removed, so a write
+ * that names the same author again needs no read. Only what was found is kept (a missing id is
+ * read every time), and the set starts over when full, so it never refuses anything.
+ */
+const knownUsers = new Set<string>();
+const MAX_KNOWN_USERS = 10_000;
+
 export async function userExists(id: number): Promise<boolean> {
-  return (await getItem(keys.userById(id), false)) !== undefined;
+  const key = `${config().tableName}|${id}`;
+  if (knownUsers.has(key)) return true;
+  if ((await getItem(keys.userById(id), false)) === undefined) return false;
+  if (knownUsers.size >= MAX_KNOWN_USERS) knownUsers.clear();
+  knownUsers.add(key);
+  return true;
 }
 
 /**

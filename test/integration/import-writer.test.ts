@@ -10,6 +10,7 @@ import { writeRecords } from '#lib/import/writer.js';
 import { getItem } from '#lib/store/reads.js';
 import { keys } from '#lib/store/keys.js';
 import { readValidator } from '#lib/store/validators.js';
+import { capacity } from '#lib/store/db.js';
 import { useFreshTable } from '../support/table.js';
 
 useFreshTable('import');
@@ -168,6 +169,33 @@ describe('writing site records', () => {
     expect(await recent()).toBe(recentBefore);
     expect((await getItem(keys.post(900)))?.version).toBeGreaterThan(Number(recentBefore));
     expect((await get('/events/900')).body.cost).toBe('$2');
+  });
+
+  it('creates an imported event with one read and one transaction, and answers its terms as the write left them', async () => {
+    expect((await writeRecords(site(), { send: invoke, token })).failed).toEqual([]);
+    const create = (id: number, slug: string, status = 'publish') =>
+      invoke('POST', 'en', '/events', {
+        token,
+        body: { title: `Imported ${id}`, start_date: '2027-06-01 10:00:00', end_date: '2027-06-01 11:00:00', categories: [31], tags: [32], author: 7, status },
+        imported: { sequence: 'post', id, slug },
+      });
+    const count = async (path: string) => (await get(path)).body.count as number;
+    // The first names its author and credentials for the process; the next reads neither.
+    expect((await create(950, 'first')).status).toBe(201);
+    const [category, tag] = [await count('/categories/31'), await count('/tags/32')];
+    capacity.reset();
+    const made = await create(951, 'second');
+    expect(made.status).toBe(201);
+    // The links' read (the slug is the guard's to settle in the transaction), the transaction, and
+    // the move of the change counter.
+    expect(capacity.snapshot().commands).toEqual({ BatchGetItemCommand: 1, TransactWriteItemsCommand: 1, UpdateItemCommand: 1 });
+    expect(made.body.categories.map((t: { id: number; count: number }) => [t.id, t.count])).toEqual([[31, category + 1]]);
+    expect(made.body.tags.map((t: { id: number; count: number }) => [t.id, t.count])).toEqual([[32, tag + 1]]);
+    expect([await count('/categories/31'), await count('/tags/32')]).toEqual([category + 1, tag + 1]);
+    // A draft counts in no term; a slug taken here takes the first free one.
+    const draft = await create(952, 'second', 'draft');
+    expect([draft.status, draft.body.slug, draft.body.categories[0].count]).toEqual([201, 'second-2', category + 1]);
+    expect(await count('/categories/31')).toBe(category + 1);
   });
 
   it('tells of each event once its last write in the list is done', async () => {
