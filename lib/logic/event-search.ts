@@ -61,6 +61,8 @@ const CHECKED_PARTITIONS = 8;
 const MAX_CHUNK = 100;
 /** The most recent writes whose records join the page's own batch read (3 keys each, 100 in all). */
 const FOLDED_RECENT = 25;
+/** The keys one BatchGetItem takes. */
+const BATCH_KEYS = 100;
 /** Vocabulary lookups this process keeps. */
 const MAX_LOOKED = 2000;
 
@@ -325,6 +327,8 @@ interface Matching {
   cut: IndexItem | null | undefined;
   /** The driving term's partitions (the whole list's without one). */
   driverSources: EventSource[];
+  /** Terms read with the records that were judged. */
+  terms: Map<number, TermItem>;
 }
 
 export async function listSearched(plan: ListPlan, terms: SearchTerms): Promise<SearchPage> {
@@ -346,10 +350,15 @@ export async function listSearched(plan: ListPlan, terms: SearchTerms): Promise<
   });
   const want = offset + perPage;
   // A term no word contains matches no indexed event.
-  const none: Matching = { matched: [], consumed: 0, exhausted: true, cut: undefined, driverSources: [] };
-  const { matched, consumed, exhausted, cut, driverSources } = include.some((p) => p.words?.length === 0)
-    ? none
-    : await matchIndexed(plan, terms, { include, exclude }, new Set(recent));
+  const none: Matching = { matched: [], consumed: 0, exhausted: true, cut: undefined, driverSources: [], terms: new Map() };
+  const {
+    matched,
+    consumed,
+    exhausted,
+    cut,
+    driverSources,
+    terms: judgedTerms,
+  } = include.some((p) => p.words?.length === 0) ? none : await matchIndexed(plan, terms, { include, exclude }, new Set(recent));
   const fresh = [...(await freshRead).values()].flatMap((p) => ofKind(p, 'event') ?? []).filter((e) => inList(e, plan) && findable(ctx, e) && matchesSearch(e, terms));
   let all = [...matched, ...fresh.map((e): Hit => [e.id, sortKey(e), e])].sort(byOrder);
   // Past the last candidate judged, a recent event could come before one not judged yet.
@@ -363,7 +372,7 @@ export async function listSearched(plan: ListPlan, terms: SearchTerms): Promise<
     const counted = driverSources.every((s) => s.counted) && w ? await listTotal(driverSources, wholeDays(w), stats) : 0;
     total = estimatedTotal(counted, consumed, matched.length, fresh.length);
   }
-  return { events: events.filter((e) => findable(ctx, e)), total, terms: named };
+  return { events: events.filter((e) => findable(ctx, e)), total, terms: new Map([...judgedTerms, ...named]) };
 }
 
 /**
@@ -393,7 +402,7 @@ async function matchIndexed(plan: ListPlan, terms: SearchTerms, planned: { inclu
   const candidates = new Merged(driverSources, !judged);
   const feedRoom = feed ? new SearchRoom(feed.maxBytes) : undefined;
   const want = offset + perPage;
-  const out: Matching = { matched: [], consumed: 0, exhausted: false, cut: undefined, driverSources };
+  const out: Matching = { matched: [], consumed: 0, exhausted: false, cut: undefined, driverSources, terms: new Map() };
   // The last candidate judged; where a feed stopped judging (null: before any), its events end.
   let lastJudged: IndexItem | undefined;
   while (out.matched.length < want && !out.exhausted) {
@@ -417,13 +426,17 @@ async function matchIndexed(plan: ListPlan, terms: SearchTerms, planned: { inclu
     out.consumed += chunk.length;
     if (!chunk.length) break;
     lastJudged = chunk[chunk.length - 1];
+    // A chunk of a page or two whose other terms the index would check is judged on its records
+    // instead: the matches' records are the page's own read, so the index's range reads would only
+    // add requests (a search of two words then costs a list's). Larger chunks, of rarer matches,
+    // are pruned by the index first.
+    const onOwnRecords = !onRecords && !feed && (others.length > 0 || excluded.length > 0) && chunk.length <= 2 * perPage;
     const [first, last] = [chunk[0]!.gsi2sk, chunk[chunk.length - 1]!.gsi2sk];
-    const [having, notHaving] = await waitAll([
-      waitAll(others.map((p) => idsBetween(partitions(p), first, last))),
-      waitAll(excluded.map((p) => idsBetween(partitions(p), first, last))),
-    ]);
+    const [having, notHaving] = onOwnRecords
+      ? [[], []]
+      : await waitAll([waitAll(others.map((p) => idsBetween(partitions(p), first, last))), waitAll(excluded.map((p) => idsBetween(partitions(p), first, last)))]);
     const kept = chunk.filter((i) => having.every((ids) => ids.has(Number(i.id))) && notHaving.every((ids) => !ids.has(Number(i.id))));
-    const hits = onRecords ? await judgedOnRecords(ctx, kept, terms) : kept.map((i): Hit => [Number(i.id), i.gsi2sk, undefined, i]);
+    const hits = onRecords || onOwnRecords ? await judgedOnRecords(ctx, kept, terms, out.terms) : kept.map((i): Hit => [Number(i.id), i.gsi2sk, undefined, i]);
     out.matched.push(...hits);
     feedRoom?.judged(
       chunk.length,
@@ -433,10 +446,19 @@ async function matchIndexed(plan: ListPlan, terms: SearchTerms, planned: { inclu
   return out;
 }
 
-/** The candidates whose records match the search (one batch read). */
-async function judgedOnRecords(ctx: EventListRequest, kept: IndexItem[], terms: SearchTerms): Promise<Hit[]> {
+/**
+ * The candidates whose records match the search, read in one batch with the terms their index
+ * entries name (into `read`, for the page's answer) when those fit in the same request.
+ */
+async function judgedOnRecords(ctx: EventListRequest, kept: IndexItem[], terms: SearchTerms, read: Map<number, TermItem>): Promise<Hit[]> {
   if (!kept.length) return [];
-  const records = await batchGet(kept.map((i) => keys.post(Number(i.id))));
+  const named = termsNamed(ctx, kept);
+  const withTerms = kept.length + named.ids.length <= BATCH_KEYS;
+  const records = await batchGetWithTerms<SearchRead>(
+    kept.map((i) => keys.post(Number(i.id))),
+    withTerms ? named.ids : [],
+  );
+  if (withTerms) for (const [id, t] of named.with(records)) read.set(id, t);
   return kept.flatMap((i): Hit[] => {
     const e = ofKind(records.get(keys.post(Number(i.id))), 'event');
     return e !== undefined && findable(ctx, e) && matchesSearch(e, terms) ? [[Number(i.id), i.gsi2sk, e, i]] : [];
