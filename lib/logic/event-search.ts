@@ -405,10 +405,17 @@ async function matchIndexed(plan: ListPlan, terms: SearchTerms, planned: { inclu
   const out: Matching = { matched: [], consumed: 0, exhausted: false, cut: undefined, driverSources, terms: new Map() };
   // The last candidate judged; where a feed stopped judging (null: before any), its events end.
   let lastJudged: IndexItem | undefined;
+  // A chunk of a page or two whose other terms the index would check is judged on its records
+  // instead: the matches' records are the page's own read, so the index's range reads would only
+  // add requests (a search of two words then costs a list's). Larger chunks, of rarer matches,
+  // are pruned by the index first.
+  const ownRecords = !onRecords && !feed && (others.length > 0 || excluded.length > 0);
   while (out.matched.length < want && !out.exhausted) {
     // As many candidates as the page still needs at the share that matched so far (a feed: as
-    // many as its budget leaves room for).
-    const needed = chunkSize(want - out.matched.length, out.consumed, out.matched.length, judged);
+    // many as its budget leaves room for). A first chunk judged on its own records asks for just
+    // the matches it needs: words searched together mostly occur together, and a record read in
+    // vain costs as much as one of the page's.
+    const needed = chunkSize(want - out.matched.length, out.consumed, out.matched.length, judged && !(ownRecords && !out.consumed));
     const size = feedRoom ? feedRoom.fit(needed, out.matched.length, onRecords) : needed;
     if (!size) {
       out.cut = lastJudged ?? null;
@@ -426,11 +433,7 @@ async function matchIndexed(plan: ListPlan, terms: SearchTerms, planned: { inclu
     out.consumed += chunk.length;
     if (!chunk.length) break;
     lastJudged = chunk[chunk.length - 1];
-    // A chunk of a page or two whose other terms the index would check is judged on its records
-    // instead: the matches' records are the page's own read, so the index's range reads would only
-    // add requests (a search of two words then costs a list's). Larger chunks, of rarer matches,
-    // are pruned by the index first.
-    const onOwnRecords = !onRecords && !feed && (others.length > 0 || excluded.length > 0) && chunk.length <= 2 * perPage;
+    const onOwnRecords = ownRecords && chunk.length <= 2 * perPage;
     const [first, last] = [chunk[0]!.gsi2sk, chunk[chunk.length - 1]!.gsi2sk];
     const [having, notHaving] = onOwnRecords
       ? [[], []]
