@@ -22,7 +22,7 @@ import { linkItems } from '#lib/store/partitions.js';
 
 type Place = VenueItem | OrganizerItem;
 
-const OMITTED: readonly CardOmitted[] = ['pk', 'sk', 'gsi1pk', 'gsi2pk', 'gsi2sk', 'version', 'linkedEvents', 'shards', 'shardGen', 'trashedFrom'];
+const OMITTED: readonly CardOmitted[] = ['pk', 'sk', 'gsi1pk', 'gsi2pk', 'gsi2sk', 'version', 'linkedEvents', 'shards', 'shardGen', 'trashedFrom', 'trashedByRules'];
 
 export function cardOf(place: Place): Card {
   const card: Record<string, unknown> = { ...place };

@@ -19,7 +19,7 @@ import { seriesMembers } from '#lib/store/partitions.js';
 import { changeRules } from '#lib/store/series-progress.js';
 import { modifiedNow } from './common.js';
 import { occurrenceStart, rulesBefore, rulesOf, storedOccurrences, zoneOf } from './series-rules.js';
-import { settleWith, writeMembers } from './series-scope.js';
+import { settleWith, writeMembers, type Fate } from './series-scope.js';
 
 /** Parameters that are each event's own, which a request that sends new rules may not change with them. */
 const OWN = ['start_date', 'end_date', 'timezone', 'all_day'] as const;
@@ -93,16 +93,17 @@ export async function changeSeriesRules(plan: RulesPlan, addressed: number, now:
 }
 
 /**
- * What the rules of `first` do to one of its events: kept when they give its date, left to the
- * end or split that cuts the series when it is from the cut on (or in another series by now),
- * else trashed.
+ * What the rules of `first` do to one of its events: kept when they give its date (restored when
+ * earlier rules had dropped it; one trashed otherwise stays there), left to the end or split that
+ * cuts the series when it is from the cut on (or in another series by now), else dropped.
  */
-function fateUnder(first: EventItem): (old: EventItem) => 'keep' | 'leave' | 'trash' {
+function fateUnder(first: EventItem): (old: EventItem) => Fate {
   const given = new Set(storedOccurrences(first).map((o) => occurrenceStart(first, o)));
   const cut = cutOf(first);
   return (old) => {
     if (old.seriesId !== first.id || (cut !== undefined && old.utcStart >= cut)) return 'leave';
-    return given.has(old.occurrence ?? old.start) ? 'keep' : 'trash';
+    if (!given.has(old.occurrence ?? old.start)) return 'dropped';
+    return old.status === 'trash' && old.trashedByRules ? 'restore' : 'keep';
   };
 }
 

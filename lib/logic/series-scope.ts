@@ -23,6 +23,7 @@ import { ofKind, type EventItem, type SeriesEdit, type SeriesStop } from '#lib/s
 import { seriesMembers } from '#lib/store/partitions.js';
 import { endSeries, recordSeriesEdit } from '#lib/store/series-progress.js';
 import { writeChecked, type Checked } from '#lib/store/precondition.js';
+import { freeSlug } from '#lib/store/slugs.js';
 import { modifiedNow } from './common.js';
 import { eventTransaction } from './event-writes.js';
 import { cardsFor } from './cards.js';
@@ -60,6 +61,23 @@ export const trashedEvent = (old: EventItem, now: Date, modified = modifiedNow(n
 });
 
 /**
+ * What a series does to one of its events: keeps it (with the series' current rules), leaves it as
+ * it is, trashes or deletes it (an end), trashes it because its rules no longer give its date
+ * (`dropped`), or restores one they had dropped (`restore`).
+ */
+export type Fate = SeriesStop['mode'] | 'keep' | 'leave' | 'dropped' | 'restore';
+
+/**
+ * An event its series' rules give again after they had dropped it, out of the trash as an update
+ * of its status takes it: its status before, and its slug back (or the next free one).
+ */
+async function restoredEvent(old: EventItem, first: EventItem, now: Date): Promise<EventItem> {
+  const { trashedFrom, trashedByRules: _dropped, ...rest } = old;
+  const slug = await freeSlug('event', old.lang, old.slug.replace(/__trashed$/, '') || String(old.id), old.id);
+  return { ...rest, status: trashedFrom ?? 'publish', slug, recurrence: first.recurrence, ...modifiedNow(now), version: old.version + 1 };
+}
+
+/**
  * Brings one event of a series in line with its ended series: trashed or deleted when the end
  * covers it, else given the series' current rules. Idempotent; nothing when it is gone already.
  * With `check`, the write carries the version If-Match names.
@@ -71,22 +89,17 @@ export const settleEvent = (id: number, first: EventItem | undefined, stop: Seri
  * Brings one event of the series of `first` in line with it, as `fate` says of the event as it is:
  * kept (with the series' current rules), trashed, deleted, or left as it is. Idempotent.
  */
-export function settleWith(
-  id: number,
-  first: EventItem | undefined,
-  fate: (old: EventItem) => SeriesStop['mode'] | 'keep' | 'leave',
-  now: Date,
-  check?: Checked,
-): Promise<EventItem | undefined> {
+export function settleWith(id: number, first: EventItem | undefined, fate: (old: EventItem) => Fate, now: Date, check?: Checked): Promise<EventItem | undefined> {
   return withRetry(async () => {
     const old = ofKind(await getItem(keys.post(id)), 'event');
     if (!old) return undefined;
     const mode = fate(old);
     let next: EventItem | undefined;
     if (mode === 'leave') return old;
-    if (mode !== 'keep') {
-      if (mode === 'trash' && old.status === 'trash') return old;
-      next = mode === 'delete' ? undefined : trashedEvent(old, now);
+    if (mode === 'restore') next = first ? await restoredEvent(old, first, now) : old;
+    else if (mode !== 'keep') {
+      if ((mode === 'trash' || mode === 'dropped') && old.status === 'trash') return old;
+      next = mode === 'delete' ? undefined : { ...trashedEvent(old, now), ...(mode === 'dropped' ? { trashedByRules: true as const } : {}) };
     } else if (first && JSON.stringify(old.recurrence) !== JSON.stringify(first.recurrence)) {
       // Never back in time: an event changed after `now` keeps its own time.
       const modified = modifiedNow(now);

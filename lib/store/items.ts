@@ -28,6 +28,8 @@ export interface PostItem {
   website: string | null;
   /** The status a trashed record had, which decides who may still write it. */
   trashedFrom?: string;
+  /** An event of a series trashed because new rules no longer gave its date: rules that give it again restore it. */
+  trashedByRules?: true;
   /** Optimistic-locking counter, bumped by every write to the record. */
   version: number;
   /**
@@ -47,7 +49,7 @@ export interface PostItem {
  * Events carry one per linked venue and organizer (see lib/logic/cards.ts).
  */
 export type Card = Omit<VenueItem, CardOmitted> | Omit<OrganizerItem, CardOmitted>;
-export type CardOmitted = 'pk' | 'sk' | 'gsi1pk' | 'gsi2pk' | 'gsi2sk' | 'version' | 'linkedEvents' | 'shards' | 'shardGen' | 'trashedFrom';
+export type CardOmitted = 'pk' | 'sk' | 'gsi1pk' | 'gsi2pk' | 'gsi2sk' | 'version' | 'linkedEvents' | 'shards' | 'shardGen' | 'trashedFrom' | 'trashedByRules';
 
 export interface EventItem extends PostItem {
   kind: 'event';
