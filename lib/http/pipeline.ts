@@ -183,7 +183,10 @@ function wpError(err: unknown, event: Event, writes?: WriteLog, create = false, 
   if (err instanceof ApiError) {
     // TEC's message stays; the header tells a client which credentials the API takes.
     const challenge: Record<string, string> = err.status === 401 ? { 'www-authenticate': challengeFor(header(event, 'authorization')) } : {};
-    return answer(err.status, err.body(), challenge);
+    // An answer that says when to come back (busy()) says it in the header clients read too.
+    const retry = err.extra.retry_after;
+    const later: Record<string, string> = typeof retry === 'number' ? { 'retry-after': String(retry) } : {};
+    return answer(err.status, err.body(), { ...challenge, ...later });
   }
   if (err instanceof Busy || err instanceof Contention || err instanceof FunctionTimeoutError) {
     // Overloaded or out of time before anything was written: the client sends it again later.
