@@ -69,12 +69,17 @@ export type Fate = SeriesStop['mode'] | 'keep' | 'leave' | 'dropped' | 'restore'
 
 /**
  * An event its series' rules give again after they had dropped it, out of the trash as an update
- * of its status takes it: its status before, and its slug back (or the next free one).
+ * of its status takes it: its status before, and its slug back (or the next free one). Undefined
+ * when the series has other rules by now (a late settle of rules since replaced restores nothing).
  */
-async function restoredEvent(old: EventItem, first: EventItem, now: Date): Promise<EventItem> {
+async function restoredEvent(old: EventItem, first: EventItem, now: Date): Promise<EventItem | undefined> {
+  const current = ofKind(await getItem(keys.post(first.id)), 'event');
+  if (JSON.stringify(current?.recurrence) !== JSON.stringify(first.recurrence)) return undefined;
   const { trashedFrom, trashedByRules: _dropped, ...rest } = old;
   const slug = await freeSlug('event', old.lang, old.slug.replace(/__trashed$/, '') || String(old.id), old.id);
-  return { ...rest, status: trashedFrom ?? 'publish', slug, recurrence: first.recurrence, ...modifiedNow(now), version: old.version + 1 };
+  // Never back in time, as a kept event's.
+  const modified = modifiedNow(now);
+  return { ...rest, status: trashedFrom ?? 'publish', slug, recurrence: first.recurrence, ...(modified.modified_utc > old.modified_utc ? modified : {}), version: old.version + 1 };
 }
 
 /**
@@ -96,8 +101,10 @@ export function settleWith(id: number, first: EventItem | undefined, fate: (old:
     const mode = fate(old);
     let next: EventItem | undefined;
     if (mode === 'leave') return old;
-    if (mode === 'restore') next = first ? await restoredEvent(old, first, now) : old;
-    else if (mode !== 'keep') {
+    if (mode === 'restore') {
+      next = first && (await restoredEvent(old, first, now));
+      if (!next) return old;
+    } else if (mode !== 'keep') {
       if ((mode === 'trash' || mode === 'dropped') && old.status === 'trash') return old;
       next = mode === 'delete' ? undefined : { ...trashedEvent(old, now), ...(mode === 'dropped' ? { trashedByRules: true as const } : {}) };
     } else if (first && JSON.stringify(old.recurrence) !== JSON.stringify(first.recurrence)) {

@@ -55,9 +55,6 @@ export async function planSplit(addressed: EventItem, params: Record<string, unk
   if (!first?.series || !first.recurrence) throw invalidParam('scope', `scope following: the first event of the series of event ${addressed.id} is gone; send scope this.`);
   // The occurrences are still being written (a create a moment ago): the split waits for them.
   if (first.series.made < first.series.total) throw busy();
-  // A split recorded before still being carried out (its later events moving, its new rules to
-  // give) would be overwritten by this one, and its work lost: this waits for it.
-  if (await splitPending(first as FirstEvent)) throw busy();
   if (addressed.occurrence !== addressed.start) {
     throw invalidParam('scope', `scope following: event ${addressed.id} was moved from its date in the series (${addressed.occurrence}); send scope this, or scope all.`);
   }
@@ -72,20 +69,6 @@ export async function planSplit(addressed: EventItem, params: Record<string, unk
     own: { seriesId: addressed.id, recurrence: rest.lines, occurrence: addressed.start, series: { total: rest.total, made: rest.total, asOf: first.series.asOf } },
     ...(rules && JSON.stringify(rules) !== JSON.stringify(rest.lines) ? { rules } : {}),
   };
-}
-
-/**
- * Whether the split recorded on the series of `first` has work left: an event from the split on
- * still in the series (one member read), or new rules the new series has not taken yet.
- */
-async function splitPending(first: FirstEvent): Promise<boolean> {
-  const split = first.series.split;
-  if (!split) return false;
-  const members = await seriesMembers(first.id);
-  if (members.some((m) => m.eventId !== first.id && m.eventId !== split.to && m.utcStart >= split.at)) return true;
-  if (!split.rules) return false;
-  const to = ofKind(await getItem(keys.post(split.to)), 'event');
-  return !!to?.series && !to.series.rules && JSON.stringify(to.recurrence) === JSON.stringify(split.lines);
 }
 
 /**

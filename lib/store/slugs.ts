@@ -160,12 +160,13 @@ export async function freeSlug(kind: PostKind | Taxonomy, lang: Lang, wanted: st
 
 /**
  * An imported record's slug, unread: unique on its site, it is free here but for a conflict, and
- * the transaction's guard (a conditional Put) settles that. Its retry, and any later one, takes
- * the first free slug as for any wanted slug. The counter is left alone: a later writer of the
- * same wanted slug finds it taken without the counter, as freeSlug allows.
+ * the transaction's guard (a conditional Put) settles that. Its retry takes the first free slug as
+ * a first try of any wanted slug does (and later retries as freeSlug's retries do). The counter is
+ * left alone until then: a later writer of the same wanted slug finds it taken without the
+ * counter, as freeSlug allows.
  */
 const givenSlug = async (kind: PostKind | Taxonomy, lang: Lang, given: string, attempt: number): Promise<string> =>
-  attempt <= 1 ? given : freeSlug(kind, lang, given, undefined, attempt);
+  attempt <= 1 ? given : freeSlug(kind, lang, given, undefined, attempt - 1);
 
 /**
  * A new record's id and a free slug for it, read at once (one round trip instead of two): the

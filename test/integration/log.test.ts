@@ -10,6 +10,7 @@ import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
 import { roleToken } from '../support/tokens.js';
 import { handle } from '#lib/http/pipeline.js';
 import { json } from '#lib/contract/reply.js';
+import { busy } from '#lib/contract/errors.js';
 import { apiEvent, captureOutput, fakeContext, type Captured } from '../support/lambda.js';
 import { useFreshTable } from '../support/table.js';
 
@@ -161,6 +162,16 @@ describe('the request log line', () => {
     expect(errors[0]!.error.stack).toMatch(/kaput for the log test\n\s+at /);
     expect(out.stderr).toContain('kaput for the log test');
     expect(requestLine(out)).toMatchObject({ status: 500, correlation_id: 'err-1' });
+  });
+
+  it('sends Retry-After with a 503 an operation answers itself (busy: a series still being written)', async () => {
+    const waiting = handle('root.index', async () => {
+      throw busy();
+    });
+    const out = await call(waiting, apiEvent('GET', ROOT, { 'x-request-id': 'busy-1' }));
+    expect(out.result.statusCode).toBe(503);
+    expect(JSON.parse(out.result.body!)).toMatchObject({ code: 'rest_busy', data: { status: 503, retry_after: 1 } });
+    expect(out.result.headers?.['retry-after']).toBe('1');
   });
 
   it('answers 503 rest_busy with Retry-After just before the function times out, with the error and the request line logged', async () => {
