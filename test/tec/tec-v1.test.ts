@@ -166,14 +166,15 @@ describe('tec/v1 against the live TEC', () => {
       (s: Side) => `/events?organizer=${s.ids.organizer}&per_page=1&page=2`,
       (s: Side) => `/events?venue=${s.ids.venue}&starts_after=2025-01-01 00:00:00`,
       (s: Side) => `/events?venue=${s.ids.venue}&ends_before=2025-01-01 00:00:00`,
-      // TEC's orders: by start descending, by title (its collation), menu_order. (By publish date and by
-      // modification time are not compared: when each side's writes fall within a second differs between
-      // runs, and a dry run failed on it; test/unit/event-order.test.ts holds those orders.)
+      // TEC's orders: by start descending, by title (its collation). (By publish date, by modification
+      // time and by menu_order are not compared: the first two depend on when each side's writes fall
+      // within a second, and menu_order is 0 for every event, so that order is MySQL's order of ties,
+      // which changed as the live site grew; dry runs failed on each. test/unit/event-order.test.ts
+      // holds those orders.)
       (s: Side) => `/events?venue=${s.ids.venue}&order=DESC`,
       (s: Side) => `/events?venue=${s.ids.venue}&orderby=title`,
       (s: Side) => `/events?organizer=${s.ids.organizer}&orderby=title&order=DESC`,
       (s: Side) => `/events?organizer=${s.ids.organizer}&orderby=title&per_page=1&page=2`,
-      (s: Side) => `/events?venue=${s.ids.venue}&orderby=menu_order&order=DESC`,
       (s: Side) => `/venues?event=${s.ids.event}`,
       (s: Side) => `/organizers?event=${s.ids.allDay}`,
     ];
