@@ -7,8 +7,8 @@
 // written). A child on no date of its series (moved on its own) is written as an event of its own.
 import { config } from '#lib/runtime/config.js';
 import { pool } from '#lib/runtime/pool.js';
-import { continueSeries, occurrenceKey } from '#lib/logic/series.js';
-import { seriesPending } from '#lib/logic/series-rules.js';
+import { continueSeries } from '#lib/logic/series.js';
+import { occurrenceKey, seriesPending } from '#lib/logic/series-rules.js';
 import { reserveCreateId } from '#lib/store/create-ids.js';
 import { continueAfter } from '#lib/store/ids.js';
 import { getItem } from '#lib/store/reads.js';

@@ -94,7 +94,7 @@ export const bucketSpread = (attempt: number): number => (attempt <= 1 ? 1 : Mat
  * counted in that this write changes, or all of them when the event is new or its duration
  * changed, adds the bound's class to its durations (lib/store/durations.ts).
  */
-function bucketUpdates(old: EventItem | undefined, next: EventItem | undefined, bound: number | undefined, shard: number): TransactItem[] {
+function bucketUpdates(writes: readonly (readonly [EventItem | undefined, EventItem | undefined])[], bound: number | undefined, shard: number): TransactItem[] {
   const deltas = new Map<string, { key: { pk: string; sk: string }; days: Map<string, number>; longest: boolean }>();
   const add = (e: EventItem | undefined, delta: number) => {
     if (!e) return;
@@ -107,9 +107,11 @@ function bucketUpdates(old: EventItem | undefined, next: EventItem | undefined, 
       deltas.set(id, entry);
     }
   };
-  add(old, -1);
-  add(next, 1);
-  const lasts = !old || !next || eventSeconds(old) !== eventSeconds(next);
+  for (const [old, next] of writes) {
+    add(old, -1);
+    add(next, 1);
+  }
+  const lasts = writes.some(([old, next]) => !old || !next || eventSeconds(old) !== eventSeconds(next));
   const items: TransactItem[] = [];
   for (const { key, days, longest } of deltas.values()) {
     const changed = [...days].filter(([, d]) => d !== 0);
@@ -157,6 +159,8 @@ interface Building extends EventTransaction {
   next: EventItem | undefined;
   tableName: string;
   created: Set<string>;
+  /** How many events of the same links the write creates at once (their counts move together). */
+  times: number;
   /** The key a count or check of a linked record goes to, and how it bumps `version`. */
   target: (key: { pk: string; sk: string }) => { key: { pk: string; sk: string }; versioned: boolean };
   expect: (error: () => Error, item: TransactItem) => void;
@@ -177,17 +181,72 @@ export function eventTransaction(old: EventItem | undefined, next: EventItem | u
 
 /** The items of the transaction of a write from `old` to `next`, however many. */
 export function eventWrites(old: EventItem | undefined, next: EventItem | undefined, tableName: string, links: TransactionLinks = {}): EventTransaction {
-  const { extra = [], created = new Set<string>(), bound, spread = 1, split = new Map<string, Split>() } = links;
+  const { extra = [], bound } = links;
+  const tx = building(old, next, tableName, links, 1);
+  const { items } = tx;
+  recordWrites(tx);
+  items.push(...bucketUpdates([[old, next]], bound, tx.shard));
+  termLinks(tx);
+  const rewrittenDelta = placeLinks(tx, extra);
+  for (const t of extra) {
+    const item = t.Put?.Item;
+    const delta = item ? (rewrittenDelta.get(itemKey(item)) ?? 0) : 0;
+    items.push(item && delta ? { ...t, Put: { ...t.Put!, Item: { ...item, linkedEvents: Number(item.linkedEvents ?? 0) + delta } } } : t);
+  }
+  if (!links.unobserved) items.push(...recentWrites(old, next));
+  return named(tx);
+}
+
+/** The fields that decide the link items and counts an event moves, besides its id and dates. */
+const linkFields = (e: EventItem) => JSON.stringify([e.lang, e.status, e.hidden, e.venues, e.organizers, e.categories, e.tags]);
+
+/**
+ * The items of creating `events` in one transaction: new events whose language, status and links
+ * are the same (a chunk of a series' occurrences, lib/logic/series-chunks.ts). Each has its own
+ * record, guard and index items; the counts they share move once, by how many they are.
+ */
+export function createsWrites(events: readonly EventItem[], tableName: string, links: TransactionLinks = {}): EventTransaction {
+  const [first] = events;
+  if (!first || events.some((e) => linkFields(e) !== linkFields(first))) throw new Error('Events created at once share their language, status and links');
+  const tx = building(undefined, first, tableName, links, events.length);
+  for (const e of events) recordWrites({ ...tx, next: e });
+  tx.items.push(
+    ...bucketUpdates(
+      events.map((e) => [undefined, e] as const),
+      links.bound,
+      tx.shard,
+    ),
+  );
+  termLinks(tx);
+  placeLinks(tx, []);
+  if (!links.unobserved) for (const e of events) tx.items.push(...recentWrites(undefined, e));
+  return named(tx);
+}
+
+/** Every item of the transaction in `tableName`. */
+function named({ items, meaning, tableName }: Building): EventTransaction {
+  for (const item of items) {
+    const op = (item.Put ?? item.Update ?? item.Delete ?? item.ConditionCheck)!;
+    op.TableName = tableName;
+  }
+  return { items, meaning };
+}
+
+/** A transaction to build, empty. */
+function building(old: EventItem | undefined, next: EventItem | undefined, tableName: string, links: TransactionLinks, times: number): Building & { shard: number } {
+  const { created = new Set<string>(), spread = 1, split = new Map<string, Split>() } = links;
   const items: TransactItem[] = [];
   const meaning = new Map<number, () => Error>();
   const shard = Math.floor(Math.random() * spread);
-  const tx: Building = {
+  return {
     items,
     meaning,
     old,
     next,
     tableName,
     created,
+    times,
+    shard,
     // A split record is named through one of its shards, which carry a part of its count (and no
     // `version`: whole-record writes of it need not retry): the same shard number as the buckets',
     // so that writes that miss each other there miss each other here too.
@@ -200,21 +259,6 @@ export function eventWrites(old: EventItem | undefined, next: EventItem | undefi
       items.push(item);
     },
   };
-  recordWrites(tx);
-  items.push(...bucketUpdates(old, next, bound, shard));
-  termLinks(tx);
-  const rewrittenDelta = placeLinks(tx, extra);
-  for (const t of extra) {
-    const item = t.Put?.Item;
-    const delta = item ? (rewrittenDelta.get(itemKey(item)) ?? 0) : 0;
-    items.push(item && delta ? { ...t, Put: { ...t.Put!, Item: { ...item, linkedEvents: Number(item.linkedEvents ?? 0) + delta } } } : t);
-  }
-  if (!links.unobserved) items.push(...recentWrites(old, next));
-  for (const item of items) {
-    const op = (item.Put ?? item.Update ?? item.Delete ?? item.ConditionCheck)!;
-    op.TableName = tableName;
-  }
-  return { items, meaning };
 }
 
 /** The record itself, its slug guard and its index items. */
@@ -262,7 +306,7 @@ const seriesMember = (e: EventItem | undefined): SeriesMemberItem | undefined =>
     : { ...keys.seriesMember(e.seriesId, e.id), eventId: e.id, utcStart: e.utcStart, ...(e.occurrence === undefined ? {} : { occurrence: e.occurrence }) };
 
 /** Term counts, and a check that each newly linked term still exists. Bumping `version` makes a concurrent whole-record term update retry. */
-function termLinks({ old, next, created, target, expect }: Building): void {
+function termLinks({ old, next, created, target, expect, times }: Building): void {
   const wasCounted = publishedTerms(old);
   const isCounted = publishedTerms(next);
   const touchedTerms = new Set<number>();
@@ -274,7 +318,7 @@ function termLinks({ old, next, created, target, expect }: Building): void {
       if (other.has(id) || created.has(keys.term(id).pk)) continue;
       touchedTerms.add(id);
       const { key, versioned } = target(keys.term(id));
-      expect(() => linkGone(`term ${id}`), countAdd(key, 'count', delta, versioned));
+      expect(() => linkGone(`term ${id}`), countAdd(key, 'count', delta * times, versioned));
     }
   }
   const hadLink = linkDimensions(old);
@@ -309,7 +353,7 @@ function placeLinks(tx: Building, extra: TransactItem[]): Map<string, number> {
   const rewrittenDelta = new Map<string, number>();
   for (const [id, kind] of places) {
     if (created.has(keys.post(id).pk)) continue;
-    const delta = (isLinked.has(id) ? 1 : 0) - (wasLinked.has(id) ? 1 : 0);
+    const delta = ((isLinked.has(id) ? 1 : 0) - (wasLinked.has(id) ? 1 : 0)) * tx.times;
     const key = itemKey(keys.post(id));
     if (rewritten.has(key)) {
       rewrittenDelta.set(key, delta);

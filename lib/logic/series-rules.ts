@@ -12,6 +12,7 @@ import type { Moment } from '#lib/domain/recurrence/moments.js';
 import type { Until } from '#lib/domain/recurrence/rule.js';
 import { ZoneClock } from '#lib/domain/recurrence/zone-clock.js';
 import { utcToWall, wallToUtc } from '#lib/domain/time/dates.js';
+import { slugify } from '#lib/domain/slug.js';
 import { keys } from '#lib/store/keys.js';
 import type { EventItem } from '#lib/store/items.js';
 
@@ -66,6 +67,12 @@ export const keptSeries = (old: EventItem | undefined): Pick<EventItem, 'recurre
 
 /** The start of the event of occurrence `at` of the series of `first` (its `occurrence`). */
 export const occurrenceStart = (first: EventItem, at: Occurrence): string => (first.allDay ? at.start : utcToWall(at.utc, zoneOf(first)));
+
+/** The create key of the occurrence at `utc` of the series of first event `id` (an import reserves the site's id with it). */
+export const occurrenceKey = (id: number, utc: string): string => `series|${id}|${utc}`;
+
+/** The slug an occurrence asks for: its first event's and its date. */
+export const occurrenceSlug = (first: EventItem, at: Occurrence): string => slugify(`${first.slug}-${at.start.slice(0, 10)}`);
 
 /**
  * The event of one later occurrence of `first`'s series: its fields, links and status, at the

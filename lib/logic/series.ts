@@ -1,31 +1,64 @@
 // The occurrences of a series after its first event, written by the stream consumer
 // (lib/stream/series-trigger.ts): each change of a first event whose series is not complete writes
-// the next chunk of occurrences (SERIES_CHUNK, lib/runtime/config.ts) and records how far it got on the first event, whose change
-// brings the next chunk, until every occurrence exists (or a delete by scope ends the series,
-// lib/logic/series-scope.ts). A create answers as soon as its first event
-// is written, however long the series: a chunk is a bounded piece of work for one consumer call.
+// the next occurrences and records how far it got on the first event, whose change brings the
+// next call, until every occurrence exists (or a delete by scope ends the series,
+// lib/logic/series-scope.ts). A create answers as soon as its first event is written, however long
+// the series. One call writes for up to WRITING_MS: a transaction of occurrences at a time
+// (lib/logic/series-chunks.ts) while each is written that way; else, or once the rules changed
+// (dates the series has events for already are not written again), one chunk (SERIES_CHUNK,
+// lib/runtime/config.ts) of creates of their own, and the change its progress makes brings the rest.
 import type { Occurrence } from '#lib/domain/recurrence/expand.js';
 import { config } from '#lib/runtime/config.js';
 import { pool } from '#lib/runtime/pool.js';
-import { slugify } from '#lib/domain/slug.js';
 import { getItem } from '#lib/store/reads.js';
 import { keys } from '#lib/store/keys.js';
 import { ofKind, type EventItem } from '#lib/store/items.js';
 import { advanceSeries } from '#lib/store/series-progress.js';
 import { cardsFor } from './cards.js';
-import { insertEvent, linksByIds } from './event-commit.js';
-import { occurrenceEvent, occurrenceStart, seriesPending, storedOccurrences } from './series-rules.js';
+import { insertEvent, linksByIds, type Resolved } from './event-commit.js';
+import { occurrenceEvent, occurrenceKey, occurrenceSlug, occurrenceStart, seriesPending, storedOccurrences } from './series-rules.js';
 import { existingStarts } from './series-rules-edit.js';
 import { settleEvent } from './series-scope.js';
 import { OccurrenceGone } from './event-writes.js';
+import { writeTogether } from './series-chunks.js';
+
+/**
+ * How long one call goes on writing a series' occurrences: a five-year daily series on DynamoDB
+ * Local, well within the consumer's timeout (120 s) with a batch of other changes beside it. The
+ * other changes of its batch wait for it meanwhile (their feeds, search index and webhooks).
+ */
+const WRITING_MS = 30_000;
 
 /** Occurrences written at once within a chunk. */
 const CONCURRENCY = 4;
 
 /** Writes the next occurrences of the series whose first event is `id`, if it has any left. */
 export async function continueSeries(id: number): Promise<void> {
-  const first = ofKind(await getItem(keys.post(id)), 'event');
-  if (!seriesPending(first)) return;
+  const started = Date.now();
+  let links: { of: string; read: Promise<Resolved> } | undefined;
+  let occurrences: { of: string; all: Occurrence[] } | undefined;
+  for (;;) {
+    const first = ofKind(await getItem(keys.post(id)), 'event');
+    if (!seriesPending(first)) return;
+    if (first.series.rules) return writeChunk(first);
+    // The links and dates as the first event says now (an edit by scope all may change them meanwhile).
+    const linked = JSON.stringify([first.venues, first.organizers, first.categories, first.tags]);
+    if (links?.of !== linked) links = { of: linked, read: linksByIds(first) };
+    const rules = JSON.stringify([first.recurrence, first.series.asOf, first.series.total, first.start, first.end, first.timezone, first.allDay]);
+    if (occurrences?.of !== rules) occurrences = { of: rules, all: storedOccurrences(first) };
+    if (!(await writeTogether(first, occurrences.all, await links.read))) {
+      // Another call got further, or the series ended, since it was read: the change that made it brings what is left.
+      const now = ofKind(await getItem(keys.post(id)), 'event');
+      if (now?.series?.made !== first.series.made || now.series.total !== first.series.total) return;
+      return writeChunk(first);
+    }
+    if (Date.now() - started >= WRITING_MS) return;
+  }
+}
+
+/** Writes the next chunk of occurrences of `first`'s series one create at a time, and records them. */
+async function writeChunk(first: EventItem & Required<Pick<EventItem, 'series' | 'recurrence'>>): Promise<void> {
+  const { id } = first;
   const from = first.series.made;
   const chunk = storedOccurrences(first).slice(from, from + config().seriesChunk);
   // After new rules, the dates the series has events for already are not written again (none
@@ -55,9 +88,6 @@ export async function continueSeries(id: number): Promise<void> {
   if (failed) throw failed.reason;
 }
 
-/** The create key of the occurrence at `utc` of the series of first event `id` (an import reserves the site's id with it). */
-export const occurrenceKey = (id: number, utc: string): string => `series|${id}|${utc}`;
-
 /**
  * One occurrence, as a create of the first event's links would write it. Its key (the series and
  * the occurrence's instant) makes a redelivered change find the event it wrote instead of writing
@@ -67,7 +97,7 @@ async function writeOccurrence(first: EventItem, at: Occurrence): Promise<EventI
   const ctx = { lang: first.lang, createKey: occurrenceKey(first.id, at.utc) };
   return insertEvent(
     ctx,
-    slugify(`${first.slug}-${at.start.slice(0, 10)}`),
+    occurrenceSlug(first, at),
     () => linksByIds(first),
     (id, slug, links) => {
       const e = occurrenceEvent(first, at, id, slug);

@@ -8,6 +8,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#lib/runtime/config.js';
 import { db } from './db.js';
 import { TTL_ATTRIBUTE } from './table.js';
+import { put, type TransactItem } from './transactions.js';
 
 /** The partition of the records of retried creates: few and short-lived. */
 export const IDEMPOTENCY_PARTITION = 'IDEMPOTENCY';
@@ -40,11 +41,18 @@ export async function createId(key: string | undefined, take: () => Promise<numb
   return createId(key, take);
 }
 
+const keptId = (key: string, id: number) => ({ ...keptItem(key), id, [TTL_ATTRIBUTE]: Math.floor(Date.now() / 1000) + IDEMPOTENCY_SECONDS });
+
+/**
+ * Keeps `id` for `key` in the transaction that creates the record itself, on the condition that no
+ * try of the key took an id before (one that did writes, or has written, the record its own way).
+ */
+export const keepInTransaction = (key: string, id: number): TransactItem => put(keptId(key, id));
+
 /** Keeps `id` for `key` unless an id is kept for it already; whether it did. */
 async function keep(key: string, id: number): Promise<boolean> {
-  const expires = Math.floor(Date.now() / 1000) + IDEMPOTENCY_SECONDS;
   try {
-    await db().send(new PutCommand({ TableName: config().tableName, Item: { ...keptItem(key), id, [TTL_ATTRIBUTE]: expires }, ConditionExpression: 'attribute_not_exists(pk)' }));
+    await db().send(new PutCommand({ TableName: config().tableName, Item: keptId(key, id), ConditionExpression: 'attribute_not_exists(pk)' }));
     return true;
   } catch (err) {
     if (!(err instanceof ConditionalCheckFailedException)) throw err;

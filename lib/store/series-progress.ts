@@ -8,6 +8,7 @@ import { db } from './db.js';
 import { keys } from './keys.js';
 import type { SeriesEdit, SeriesRules, SeriesSplit, SeriesStop } from './items.js';
 import { requireVersion, settleChecked, type Checked } from './precondition.js';
+import { update, type TransactItem } from './transactions.js';
 
 /**
  * Records that the occurrences before `to` exist, if the first event still says `from` of `total`
@@ -15,23 +16,25 @@ import { requireVersion, settleChecked, type Checked } from './precondition.js';
  * ended the series since, leave it as it is). Whether it did.
  */
 export async function advanceSeries(id: number, from: number, to: number, total: number): Promise<boolean> {
+  const { Update } = advanceItem(id, from, to, total);
   try {
-    await db().send(
-      new UpdateCommand({
-        TableName: config().tableName,
-        Key: keys.post(id),
-        UpdateExpression: 'SET #series.#made = :to',
-        ConditionExpression: '#series.#made = :from AND #series.#total = :total',
-        ExpressionAttributeNames: { '#series': 'series', '#made': 'made', '#total': 'total' },
-        ExpressionAttributeValues: { ':from': from, ':to': to, ':total': total },
-      }),
-    );
+    await db().send(new UpdateCommand(Update!));
     return true;
   } catch (err) {
     if (err instanceof ConditionalCheckFailedException) return false;
     throw err;
   }
 }
+
+/** advanceSeries as an item of the transaction that writes those occurrences. */
+export const advanceItem = (id: number, from: number, to: number, total: number): TransactItem =>
+  update(
+    keys.post(id),
+    'SET #series.#made = :to',
+    { ':from': from, ':to': to, ':total': total },
+    { '#series': 'series', '#made': 'made', '#total': 'total' },
+    '#series.#made = :from AND #series.#total = :total',
+  );
 
 /**
  * Ends the series of first event `id` as read at `version` with `made` occurrences written: its
