@@ -9,13 +9,14 @@
 // series': once every later event has moved to it (and only then, so that the occurrence writer
 // knows every date that has an event), the new series takes them as an edit by scope all gives
 // them (lib/logic/series-rules-edit.ts), unless it was given others since.
-import { ApiError, busy, ConflictError, invalidParam } from '#lib/contract/errors.js';
+import { ApiError, busy, ConflictError, Contention, invalidParam } from '#lib/contract/errors.js';
 import { getItem } from '#lib/store/reads.js';
 import { withRetry } from '#lib/store/retry.js';
+import { bookkeeping } from '#lib/store/transactions.js';
 import { keys } from '#lib/store/keys.js';
 import { ofKind, type EventItem, type SeriesEdit, type SeriesSplit } from '#lib/store/items.js';
 import { seriesMembers } from '#lib/store/partitions.js';
-import { endSeries } from '#lib/store/series-progress.js';
+import { endSeries, markSplitDone } from '#lib/store/series-progress.js';
 import { modifiedNow } from './common.js';
 import { cardsFor } from './cards.js';
 import { commit, linksByIds } from './event-commit.js';
@@ -55,6 +56,7 @@ export async function planSplit(addressed: EventItem, params: Record<string, unk
   if (!first?.series || !first.recurrence) throw invalidParam('scope', `scope following: the first event of the series of event ${addressed.id} is gone; send scope this.`);
   // The occurrences are still being written (a create a moment ago): the split waits for them.
   if (first.series.made < first.series.total) throw busy();
+  await noSplitUnderWay(first as FirstEvent, now);
   if (addressed.occurrence !== addressed.start) {
     throw invalidParam('scope', `scope following: event ${addressed.id} was moved from its date in the series (${addressed.occurrence}); send scope this, or scope all.`);
   }
@@ -66,9 +68,33 @@ export async function planSplit(addressed: EventItem, params: Record<string, unk
   return {
     first: first as FirstEvent,
     lines: rest.lines,
-    own: { seriesId: addressed.id, recurrence: rest.lines, occurrence: addressed.start, series: { total: rest.total, made: rest.total, asOf: first.series.asOf } },
+    own: {
+      seriesId: addressed.id,
+      recurrence: rest.lines,
+      occurrence: addressed.start,
+      series: { total: rest.total, made: rest.total, asOf: first.series.asOf, splitFrom: first.id },
+    },
     ...(rules && JSON.stringify(rules) !== JSON.stringify(rest.lines) ? { rules } : {}),
   };
+}
+
+/**
+ * Refuses (503) a split of `first`'s series while a split is still being carried out that moves
+ * events out of it (its own last split) or into it (the split that made it): a second record would
+ * replace the first's, or the first's moves would bring events the second should have taken. The
+ * request carries that split on first, and the client asks again once it is done, when the events
+ * are where it left them. Those writes complete a change already answered, not this request's: its
+ * 503 still says that nothing of it was written.
+ */
+async function noSplitUnderWay(first: FirstEvent, now: Date): Promise<void> {
+  const from = first.series.splitFrom === undefined ? undefined : ofKind(await getItem(keys.post(first.series.splitFrom)), 'event');
+  for (const old of [first, from]) {
+    const split = old?.series?.split;
+    if (!old?.recurrence || !split || split.done || (old !== first && split.to !== first.id)) continue;
+    const lines = old.recurrence;
+    await bookkeeping(() => carryOutSplit({ id: old.id, lines }, split, now, true));
+    throw busy();
+  }
 }
 
 /**
@@ -80,6 +106,9 @@ export async function splitSeries(plan: SplitPlan, written: EventItem, edit: Ser
   const recorded = await withRetry(async () => {
     const first = ofKind(await getItem(keys.post(plan.first.id)), 'event');
     if (!first?.series || !first.recurrence) return undefined;
+    // Another split recorded since this one was planned: waited for, never written over.
+    const earlier = first.series.split;
+    if (earlier && !earlier.done) throw new Contention(`Series of event ${first.id} is being split at ${earlier.at}`);
     const before = rulesBefore(first as FirstEvent, split.at);
     const ok = await endSeries(
       first.id,
@@ -90,9 +119,27 @@ export async function splitSeries(plan: SplitPlan, written: EventItem, edit: Ser
     if (!ok) throw new ConflictError(`Series of event ${first.id} changed while splitting it`);
     return { id: first.id, lines: before.lines };
   });
-  if (!recorded || !(await moveFollowing(recorded, split, true)) || remainingMs() < RULES_RESERVE * ownWriteMs()) return;
-  // The split is written: whatever stops the rules here, the consumer gives them after its own moves.
-  await rulesAfterSplit(split, now).catch(leftFor(`New rules of the series of ${split.to}`, () => undefined));
+  if (recorded) await carryOutSplit(recorded, split, now, true);
+}
+
+/**
+ * Carries out the split `split` recorded on the old series' first event (`first`: its id and its
+ * rules since): every later event moves, then the new series takes the rules sent with it, and the
+ * split is marked done. A `request` does what its time allows and leaves the rest to the stream
+ * consumer (whatever stops it there, the consumer carries the split out). Whether it was done.
+ */
+export async function carryOutSplit(first: { id: number; lines: string[] }, split: SeriesSplit, now: Date, request: boolean): Promise<boolean> {
+  if (!(await moveFollowing(first, split, request))) return false;
+  if (request) {
+    if (remainingMs() < RULES_RESERVE * ownWriteMs()) return false;
+    const given = await rulesAfterSplit(split, now).then(
+      () => true,
+      leftFor(`New rules of the series of ${split.to}`, () => false),
+    );
+    if (!given) return false;
+  } else await rulesAfterSplit(split, now);
+  await markSplitDone(first.id, split);
+  return true;
 }
 
 /** How many writes' time a request keeps to give a split's new series its rules itself (reads, the series' record, the addressed event). */

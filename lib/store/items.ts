@@ -102,6 +102,8 @@ export interface SeriesProgress {
   total: number;
   made: number;
   asOf: string;
+  /** The first event of the series this one was split from: its events keep arriving until that split is done. */
+  splitFrom?: number;
   /**
    * Set by a delete of the series' events from one of them on (`scope` following or all): every
    * event of the series starting at or after `from` (a UTC wall time; '' for all of them) goes to
@@ -147,6 +149,8 @@ export interface SeriesSplit {
   edit: SeriesEdit;
   /** New rules sent with the split: the new series takes them once every later event has moved to it. */
   rules?: string[];
+  /** Set once every later event has moved and the new series has its rules: a later split may be recorded over it. */
+  done?: boolean;
 }
 
 export interface SeriesEdit {

@@ -37,6 +37,28 @@ export const advanceItem = (id: number, from: number, to: number, total: number)
   );
 
 /**
+ * Records that the split `split` of the series of first event `id` was carried out, if it is still
+ * the split the first event records. Its `version` stays: nothing an answer shows changed.
+ */
+export async function markSplitDone(id: number, split: Pick<SeriesSplit, 'at' | 'to'>): Promise<void> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: config().tableName,
+        Key: keys.post(id),
+        UpdateExpression: 'SET #series.#split.#done = :done',
+        ConditionExpression: '#series.#split.#at = :at AND #series.#split.#to = :to',
+        ExpressionAttributeNames: { '#series': 'series', '#split': 'split', '#done': 'done', '#at': 'at', '#to': 'to' },
+        ExpressionAttributeValues: { ':done': true, ':at': split.at, ':to': split.to },
+      }),
+    );
+  } catch (err) {
+    // A later split (or an end) replaced it: that one's own record says where it stands.
+    if (!(err instanceof ConditionalCheckFailedException)) throw err;
+  }
+}
+
+/**
  * Ends the series of first event `id` as read at `version` with `made` occurrences written: its
  * rules become `recurrence`, its total `total`, and `stop` says which of its events go (or `split`,
  * which of them move to another series, for an edit by scope following). A change of

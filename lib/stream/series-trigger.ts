@@ -11,17 +11,20 @@ import { continueSeries } from '#lib/logic/series.js';
 import { seriesPending } from '#lib/logic/series-rules.js';
 import { applySeriesEdit, settleSeries } from '#lib/logic/series-scope.js';
 import { isOpenSeries, keepOpenSeries } from '#lib/logic/series-horizon.js';
-import { moveFollowing, rulesAfterSplit } from '#lib/logic/series-split.js';
+import { carryOutSplit } from '#lib/logic/series-split.js';
 import { settleRulesOf } from '#lib/logic/series-rules-edit.js';
 import { getItem } from '#lib/store/reads.js';
 import { keys } from '#lib/store/keys.js';
 import { ofKind } from '#lib/store/items.js';
 import { postImage, type Change, type Trigger } from './change.js';
 
-/** Whether a change of a first event recorded (or changed) its series' `mark`, not every later edit of it. */
+/**
+ * Whether a change of a first event recorded (or changed) its series' `mark`, not every later edit
+ * of it, nor the mark of a split carried out.
+ */
 const records = (mark: 'stop' | 'edit' | 'split' | 'rules') => (change: Change) => {
   const next = postImage(change.new, 'event')?.series?.[mark];
-  return !!next && JSON.stringify(postImage(change.old, 'event')?.series?.[mark]) !== JSON.stringify(next);
+  return !!next && !('done' in next && next.done) && JSON.stringify(postImage(change.old, 'event')?.series?.[mark]) !== JSON.stringify(next);
 };
 
 export const seriesTrigger: Trigger = {
@@ -56,9 +59,8 @@ export const seriesSplitTrigger: Trigger = {
   apply: async (change) => {
     const first = ofKind(await getItem(keys.post(change.id)), 'event');
     const split = first?.series?.split;
-    if (!split || !first.recurrence) return;
-    await moveFollowing({ id: change.id, lines: first.recurrence }, split, false);
-    await rulesAfterSplit(split, new Date());
+    if (!split || split.done || !first.recurrence) return;
+    await carryOutSplit({ id: change.id, lines: first.recurrence }, split, new Date(), false);
   },
 };
 
