@@ -35,8 +35,8 @@ import { isEditor } from '#lib/auth/permissions.js';
 import { callerRole, logError } from '#lib/observe/log.js';
 import { observe } from '#lib/observe/invocation.js';
 import { cacheControl, entityTag, noneMatch, VARY } from './conditional.js';
-import { heldTag, revalidationScope, scopeDigest, scopedTag, settleMs } from './revalidate.js';
-import { bumpValidator, readValidator } from '#lib/store/validators.js';
+import { heldTag, keptCounterTags, revalidationScope, scopeDigest, scopedTag, settleMs } from './revalidate.js';
+import { bumpValidator, keptValidator, readValidator, type Validator } from '#lib/store/validators.js';
 import type { Result as Encoded } from './idempotency.js';
 import { wantsEnvelope, wpShaped } from './wp-query.js';
 import { discoveryHeaders } from './discovery.js';
@@ -233,9 +233,9 @@ function conditional(reply: Reply, req: RequestContext, event: Event, scoped?: s
  * answer missed but the counter counts was bumped after the answer's first read, within the
  * settling time, so such an answer is tagged with its body's digest, never with a newer state.
  */
-async function revalidation(req: RequestContext, scope: string | undefined, event: Event): Promise<{ digest: string; settled: boolean; held?: string } | undefined> {
-  if (scope === undefined || !req.counter) return undefined;
-  const validator = await req.counter();
+async function revalidation(counter: () => Promise<Validator>, scope: string | undefined, event: Event): Promise<{ digest: string; settled: boolean; held?: string } | undefined> {
+  if (scope === undefined) return undefined;
+  const validator = await counter();
   const digest = scopeDigest(scope, validator.stamp);
   const settled = Date.now() - validator.last >= settleMs();
   return { digest, settled, held: heldTag(header(event, 'if-none-match'), digest) };
@@ -337,14 +337,16 @@ function runner(op: Operation, logic: Logic, html: HtmlFilters | undefined, once
       const given = createKey === undefined ? context.request! : { ...context.request!, createKey };
       // A read that the counter tags reads it once, for its tag and for its logic.
       let counter: ReturnType<typeof readValidator> | undefined;
+      const fresh = () => (counter ??= readValidator());
       const scope = revalidationScope(given, event, linkFormOf(event));
-      const req: RequestContext = scope !== undefined ? { ...given, counter: () => (counter ??= readValidator()) } : given;
-      // With a tag to check, the counter first: a match answers 304 without running the operation.
-      // Without one, the counter is read beside the operation's own reads, in the same round trip:
-      // a counter read after a write the answer missed has moved within the settling time, so the
-      // answer then gets its body's digest, never a tag newer than itself (see `revalidation`).
+      const req: RequestContext = scope !== undefined ? { ...given, counter: fresh } : given;
+      // With a tag to check, the counter first, as it is now: a match answers 304 without running
+      // the operation. Without one, the counter is read beside the operation's own reads, in the
+      // same round trip (a counter read after a write the answer missed has moved within the
+      // settling time, so the answer then gets its body's digest, never a tag newer than itself:
+      // see `revalidation`), or taken as this process read it a moment ago (keptValidator).
       const conditionalGet = header(event, 'if-none-match') !== undefined;
-      const early = conditionalGet ? await revalidation(req, scope, event) : undefined;
+      const early = conditionalGet ? await revalidation(fresh, scope, event) : undefined;
       if (early?.held) {
         const headers = { etag: early.held, 'cache-control': cacheControl(config(), req.shared === true) };
         return encode(
@@ -355,7 +357,8 @@ function runner(op: Operation, logic: Logic, html: HtmlFilters | undefined, once
         );
       }
       // `_fields` and `_envelope` shape the answer before its entity tag is taken, so a tag names what was sent.
-      const [reply, cheap] = conditionalGet ? [await logic(req), early] : await besideCounter(logic(req), revalidation(req, scope, event));
+      const tagCounter = keptCounterTags(req.op.id) ? keptValidator : fresh;
+      const [reply, cheap] = conditionalGet ? [await logic(req), early] : await besideCounter(logic(req), revalidation(tagCounter, scope, event));
       const shaped = wpShaped(reply, req.input._fields, event.rawQueryString, allow);
       const answer = conditional(shaped.reply, req, event, cheap?.settled ? cheap.digest : undefined);
       const discovery = discoveryHeaders(apiRoot(event), answer.reply.headers);

@@ -29,6 +29,14 @@ import { digestOf } from './conditional.js';
 /** The kinds whose reads are revalidated cheaply: the calendar's records, on TEC's routes and WordPress's. */
 const CHEAP_KINDS = new Set(['events', 'venues', 'organizers', 'categories', 'tags', 'wpEvents', 'wpVenues', 'wpOrganizers', 'wpTags', 'wpCategories']);
 
+/**
+ * Whether the tag of a read without `If-None-Match` may take the counter as the process read it a
+ * moment ago (lib/store/validators.ts, keptValidator), which spares the read of it. Not an event
+ * list: a search among them reads the counter as it is now anyway, to check the recent writes
+ * against it (lib/logic/event-search.ts), and a page then costs the requests its search costs.
+ */
+export const keptCounterTags = (opId: string): boolean => opId !== 'events.list';
+
 /** The date arguments of `events.list`, which take relative dates (`now`, `tomorrow`, `+1 week`). */
 const DATE_ARGS = ['start_date', 'end_date', 'starts_before', 'starts_after', 'ends_before', 'ends_after'] as const;
 

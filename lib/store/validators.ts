@@ -33,6 +33,15 @@ export interface Validator {
   last: number;
 }
 
+/**
+ * How long a counter read may stand for the counter in this process, for the tag of a read without
+ * `If-None-Match` (keptValidator).
+ */
+const KEPT_MS = 1_000;
+
+/** The last counter read of each table in this process, and when it was sent. */
+const kept = new Map<string, { at: number; value: Promise<Validator> }>();
+
 /** Moves the counter: one shard, chosen at random unless given; in the function's table unless `target` names another. */
 export async function bumpValidator(
   shard = Math.floor(Math.random() * VALIDATOR_SHARDS),
@@ -40,6 +49,8 @@ export async function bumpValidator(
   abortSignal?: AbortSignal,
   target?: { table: string; client: DynamoDBDocumentClient },
 ): Promise<void> {
+  // What this process read before its own write no longer stands for the counter here.
+  kept.delete(target?.table ?? config().tableName);
   await (target?.client ?? db()).send(
     new UpdateCommand({
       TableName: target?.table ?? config().tableName,
@@ -52,8 +63,31 @@ export async function bumpValidator(
   );
 }
 
+/**
+ * The counter as this process read it less than KEPT_MS ago, else as it is now. For the tag of an
+ * answer (lib/http/revalidate.ts) that no conditional GET is checked against: a tag made from a
+ * counter older than the answer can never match a later read of the counter once it moved (it
+ * only moves up), so the next conditional GET computes the answer again; and an answer that may
+ * miss a write gets its body's digest whenever the counter moved within the settling time, which
+ * `last` still says of every bump the kept read saw. A conditional GET reads it fresh
+ * (readValidator): a 304 must know of every write its client may have been told of.
+ */
+export function keptValidator(now = Date.now()): Promise<Validator> {
+  const hit = kept.get(config().tableName);
+  return hit && now - hit.at < KEPT_MS ? hit.value : readValidator(now);
+}
+
 /** The counter as it is now: one strongly consistent Query of its partition (a write answered a moment ago is in it). */
-export async function readValidator(): Promise<Validator> {
+export function readValidator(now = Date.now()): Promise<Validator> {
+  const table = config().tableName;
+  const value = queryValidator();
+  kept.set(table, { at: now, value });
+  // A failed read is not kept.
+  value.catch(() => kept.get(table)?.value === value && kept.delete(table));
+  return value;
+}
+
+async function queryValidator(): Promise<Validator> {
   const out = await db().send(
     new QueryCommand({
       TableName: config().tableName,
