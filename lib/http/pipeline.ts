@@ -214,13 +214,13 @@ function conditional(reply: Reply, req: RequestContext, event: Event, scoped?: s
   const ok = reply.status >= 200 && reply.status < 300;
   const read = req.method === 'GET' || req.method === 'HEAD';
   if (!ok || (!read && !reply.revision)) return { reply, headers: {}, body };
-  const digested = entityTag(body, reply.revision, JSON.stringify(reply.headers ?? {}));
-  const tag = read && scoped !== undefined ? scopedTag(scoped, reply.revision) : digested;
-  const headers = { etag: tag, 'cache-control': cacheControl(config(), read && req.shared === true) };
-  // A tag given out while the table was settling is the body's digest: the same body answers 304
-  // to it, with the tag it has now.
   const held = header(event, 'if-none-match');
-  if (read && (noneMatch(held, tag) || noneMatch(held, digested))) return { reply: { status: 304, body: '' }, headers, body: '' };
+  // The body's digest: the tag, unless the scope's digest is; and what a tag given out while the
+  // table was settling is compared with (the same body answers 304 to it, with the tag it has now).
+  const digested = read && scoped !== undefined && held === undefined ? undefined : entityTag(body, reply.revision, JSON.stringify(reply.headers ?? {}));
+  const tag = read && scoped !== undefined ? scopedTag(scoped, reply.revision) : digested!;
+  const headers = { etag: tag, 'cache-control': cacheControl(config(), read && req.shared === true) };
+  if (read && (noneMatch(held, tag) || (digested !== undefined && noneMatch(held, digested)))) return { reply: { status: 304, body: '' }, headers, body: '' };
   return { reply, headers, body };
 }
 

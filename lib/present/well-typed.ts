@@ -80,50 +80,54 @@ function wellTypedCards(v: unknown): { cards: Record<string, unknown> | undefine
   return { cards: Object.keys(cards).length ? cards : undefined, changed };
 }
 
+/** The text fields each kind of post has, shown as empty when absent. */
+const KIND_TEXT: Record<string, readonly string[]> = { event: [...POST_TEXT, ...EVENT_TEXT], venue: POST_TEXT, organizer: POST_TEXT };
+
+/** The fields found of the wrong type, and their values as shown (undefined: left out). */
+type Fixes = Map<string, unknown>;
+
+/** Notes that `field` is shown as `value` (a hot path: every record shown passes here, so no closure is made per call). */
+const fix = (fixes: Fixes | undefined, field: string, value: unknown): Fixes => (fixes ?? new Map()).set(field, value);
+
 /** `item` itself when every field has its type, else a copy with the wrong ones made right. */
 export function wellTyped<T extends object>(item: T): T {
   const record = item as Record<string, unknown>;
-  let fixed: Record<string, unknown> | undefined;
-  const wrong: string[] = [];
-  const set = (field: string, value: unknown) => {
-    fixed ??= { ...record };
-    if (value === undefined) delete fixed[field];
-    else fixed[field] = value;
-    wrong.push(field);
-  };
+  let fixes: Fixes | undefined;
   for (const field of TEXT) {
     const v = record[field];
-    if (v !== undefined && v !== null && typeof v !== 'string') set(field, asText(v));
+    if (v !== undefined && v !== null && typeof v !== 'string') fixes = fix(fixes, field, asText(v));
   }
-  const kind = record.kind;
-  if (kind === 'event' || kind === 'venue' || kind === 'organizer') {
-    for (const field of kind === 'event' ? [...POST_TEXT, ...EVENT_TEXT] : POST_TEXT) if (typeof record[field] !== 'string') set(field, asText(record[field]));
-  }
+  for (const field of KIND_TEXT[record.kind as string] ?? []) if (typeof record[field] !== 'string') fixes = fix(fixes, field, asText(record[field]));
   for (const field of LISTS) {
     const v = record[field];
     if (v === undefined) continue;
-    if (!Array.isArray(v)) set(field, []);
-    else if (!v.every(Number.isInteger)) set(field, v.filter(Number.isInteger));
+    if (!Array.isArray(v)) fixes = fix(fixes, field, []);
+    else if (!v.every(Number.isInteger)) fixes = fix(fixes, field, v.filter(Number.isInteger));
   }
   for (const field of FLAGS) {
     const v = record[field];
-    if (v !== undefined && typeof v !== 'boolean') set(field, truthy(v));
+    if (v !== undefined && typeof v !== 'boolean') fixes = fix(fixes, field, truthy(v));
   }
   for (const field of NUMBERS) {
     const v = record[field];
-    if (v !== undefined && !Number.isFinite(v)) set(field, 0);
+    if (v !== undefined && !Number.isFinite(v)) fixes = fix(fixes, field, 0);
   }
   for (const field of OPTIONAL_NUMBERS) {
     const v = record[field];
-    if (v !== undefined && !Number.isFinite(v)) set(field, undefined);
+    if (v !== undefined && !Number.isFinite(v)) fixes = fix(fixes, field, undefined);
   }
-  if (record.cost !== undefined && !wellTypedCost(record.cost)) set('cost', undefined);
+  if (record.cost !== undefined && !wellTypedCost(record.cost)) fixes = fix(fixes, 'cost', undefined);
   if (record.cards !== undefined) {
     const { cards, changed } = wellTypedCards(record.cards);
-    if (changed) set('cards', cards);
+    if (changed) fixes = fix(fixes, 'cards', cards);
   }
-  if (!fixed) return item;
-  report(record, wrong);
+  if (!fixes) return item;
+  const fixed: Record<string, unknown> = { ...record };
+  for (const [field, value] of fixes) {
+    if (value === undefined) delete fixed[field];
+    else fixed[field] = value;
+  }
+  report(record, [...fixes.keys()]);
   return fixed as T;
 }
 
