@@ -3,9 +3,9 @@
 import { inNameOrder } from '#lib/domain/term-order.js';
 import { apiBase, config, type Lang } from '#lib/runtime/config.js';
 import { presentCost } from '#lib/domain/cost.js';
-import { dateDetails, isValidTimezone, offsetAt, timezoneAbbr, utcToWall } from '#lib/domain/time/dates.js';
+import { isValidTimezone, offsetAt, timezoneAbbr, utcToWall } from '#lib/domain/time/dates.js';
 import type { CardOmitted, EventItem, OrganizerItem, PostItem, TermItem, VenueItem } from '#lib/store/items.js';
-import { readableWall, wellTyped } from './well-typed.js';
+import { readableWall, wallDetails, wellTyped } from './well-typed.js';
 import { escHtml, escUrl, jsonLdDescription, jsonLdName, renderContent, renderExcerpt, renderTitle, sanitizeTextField } from '#lib/wp/text.js';
 
 /** A venue or organizer as presenters need it: a record or an event's card of it. */
@@ -310,9 +310,6 @@ export function presentTerm(given: TermItem, path?: string): Record<string, unkn
   });
 }
 
-/** A stored time's parts; null for one that does not read as a time (a hand-edited record's). */
-const detailsOf = (wall: string) => (readableWall(wall) ? dateDetails(wall) : null);
-
 export function presentEvent(given: EventItem, linked: Linked, single = false): Record<string, unknown> {
   const e = wellTyped(given);
   const zone = tz(e);
@@ -336,13 +333,13 @@ export function presentEvent(given: EventItem, linked: Linked, single = false): 
       image: image(e.image),
       all_day: e.allDay,
       start_date: e.start,
-      start_date_details: detailsOf(e.start),
+      start_date_details: wallDetails(e.start),
       end_date: e.end,
-      end_date_details: detailsOf(e.end),
+      end_date_details: wallDetails(e.end),
       utc_start_date: e.utcStart,
-      utc_start_date_details: detailsOf(e.utcStart),
+      utc_start_date_details: wallDetails(e.utcStart),
       utc_end_date: e.utcEnd,
-      utc_end_date_details: detailsOf(e.utcEnd),
+      utc_end_date_details: wallDetails(e.utcEnd),
       timezone: zone,
       timezone_abbr: e.timezoneAbbr ?? (readableWall(e.start) && isValidTimezone(zone) ? timezoneAbbr(zone, e.start) : ''),
       cost,

@@ -131,13 +131,15 @@ export function wellTyped<T extends object>(item: T): T {
   return fixed as T;
 }
 
-/** A stored time that reads as one (`YYYY-MM-DD HH:MM:SS`, a real date). */
-export function readableWall(v: unknown): v is string {
-  if (typeof v !== 'string' || !WALL.test(v)) return false;
+/** The parts of a stored time that reads as one (`YYYY-MM-DD HH:MM:SS`, a real date); null for any other value. */
+export function wallDetails(v: unknown): ReturnType<typeof dateDetails> | null {
+  if (typeof v !== 'string' || !WALL.test(v)) return null;
   try {
-    dateDetails(v);
-    return true;
+    return dateDetails(v);
   } catch {
-    return false;
+    return null;
   }
 }
+
+/** A stored time that reads as one (`YYYY-MM-DD HH:MM:SS`, a real date). */
+export const readableWall = (v: unknown): v is string => wallDetails(v) !== null;
