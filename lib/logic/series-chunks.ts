@@ -36,23 +36,23 @@ type Pending = EventItem & Required<Pick<EventItem, 'series' | 'recurrence'>>;
  */
 export async function writeTogether(first: Pending, occurrences: readonly Occurrence[], links: Resolved): Promise<number> {
   const from = first.series.made;
-  const rest = occurrences.slice(from, first.series.total);
+  const rest = distinctSlugs(first, occurrences.slice(from, first.series.total));
   if (!rest.length) return 0;
-  const txLinks: TransactionLinks = {
-    bound: await durationBound(first.lang, eventSeconds(first)),
-    spread: links.split.size ? MAX_BUCKET_SHARDS : 1,
-    split: links.split,
-  };
+  const linksWith = (bound: number): TransactionLinks => ({ bound, spread: links.split.size ? MAX_BUCKET_SHARDS : 1, split: links.split });
   const build = (ats: readonly Occurrence[], id: number) =>
     ats.map((at, i) => {
       const e = occurrenceEvent(first, at, id + i, occurrenceSlug(first, at));
       e.cards = cardsFor(e, links.places);
       return e;
     });
-  const n = fitting(rest, (ats) => createsWrites(build(ats, 1), config().tableName, txLinks).items);
+  // How many fit does not depend on the bound's value, only on there being one.
+  const n = fitting(rest, (ats) => createsWrites(build(ats, 1), config().tableName, linksWith(eventSeconds(first))).items);
+  if (!n) return 0;
   const ats = rest.slice(0, n);
   const events = build(ats, await nextId('post', n));
-  const tx = createsWrites(events, config().tableName, txLinks);
+  // Each keeps its wall-clock length, so one across a change of the clocks lasts an hour more or less.
+  const bound = await durationBound(first.lang, Math.max(...events.map(eventSeconds)));
+  const tx = createsWrites(events, config().tableName, linksWith(bound));
   const items = [...tx.items, ...events.map((e, i) => keepInTransaction(occurrenceKey(first.id, ats[i]!.utc), e.id)), advanceItem(first.id, from, from + n, first.series.total)];
   try {
     await transact(items, (i) => tx.meaning.get(i)?.());
@@ -65,8 +65,23 @@ export async function writeTogether(first: Pending, occurrences: readonly Occurr
 }
 
 /**
- * How many of `ats` (from the first) fit one transaction with a create key each and the progress:
- * `itemsOf` gives the occurrences' own items. Estimated from one and two, then checked.
+ * The first of `ats` up to the first that asks for a slug an earlier one asks for (two on one
+ * day): one transaction may not put a slug's guard twice, and the later one takes the next free
+ * slug, which the creates of their own find.
+ */
+function distinctSlugs(first: Pending, ats: readonly Occurrence[]): readonly Occurrence[] {
+  const seen = new Set<string>();
+  for (const [i, at] of ats.entries()) {
+    const slug = occurrenceSlug(first, at);
+    if (seen.has(slug)) return ats.slice(0, i);
+    seen.add(slug);
+  }
+  return ats;
+}
+
+/**
+ * How many of `ats` (from the first) fit one transaction with a create key each and the progress
+ * (0: not one): `itemsOf` gives the occurrences' own items. Estimated from one and two, then checked.
  */
 function fitting(ats: readonly Occurrence[], itemsOf: (ats: readonly Occurrence[]) => ReturnType<typeof createsWrites>['items']): number {
   const one = itemsOf(ats.slice(0, 1)).length;
@@ -76,7 +91,9 @@ function fitting(ats: readonly Occurrence[], itemsOf: (ats: readonly Occurrence[
     const items = itemsOf(ats.slice(0, n));
     const count = items.length + n + 1;
     const bytes = items.reduce((sum, t) => sum + itemBytes(t), 0);
-    if ((count <= MAX_TRANSACT_ITEMS && bytes <= TRANSACT_BYTES) || n === 1) return n;
+    if (count <= MAX_TRANSACT_ITEMS && bytes <= TRANSACT_BYTES) return n;
+    // Not even one, with its create key and the progress: the creates of their own write it.
+    if (n === 1) return 0;
     // More months (each its count buckets) or larger records than the estimate: a little fewer.
     n = Math.max(1, Math.min(n - Math.ceil((count - MAX_TRANSACT_ITEMS) / each), Math.floor((n * TRANSACT_BYTES) / bytes)));
   }

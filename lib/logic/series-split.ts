@@ -186,13 +186,21 @@ function moveEvent(id: number, first: { id: number; lines: string[] }, split: Se
       return;
     }
     const takesEdit = old.status !== 'trash' && old.modified_utc <= split.edit.at;
-    const next: EventItem = { ...(takesEdit ? withEdit(old, split.edit) : old), seriesId: split.to, recurrence: split.lines };
-    // Changed at the split's time (or when it changed on its own since): a replay finds it moved.
-    if (old.modified_utc <= split.edit.at) Object.assign(next, modifiedNow(new Date(`${split.edit.at.replace(' ', 'T')}Z`)));
-    next.version = old.version + 1;
-    const relinked = LINKS.some((f) => JSON.stringify(old[f]) !== JSON.stringify(next[f]));
-    const links = relinked ? await linksByIds(next) : UNLINKED;
-    if (relinked) next.cards = cardsFor(next, links.places, old.cards);
-    await commit(old, next, links, undefined, attempt);
+    const move = async (edited: boolean) => {
+      const next: EventItem = { ...(edited ? withEdit(old, split.edit) : old), seriesId: split.to, recurrence: split.lines };
+      // Changed at the split's time (or when it changed on its own since): a replay finds it moved.
+      if (old.modified_utc <= split.edit.at) Object.assign(next, modifiedNow(new Date(`${split.edit.at.replace(' ', 'T')}Z`)));
+      next.version = old.version + 1;
+      const relinked = LINKS.some((f) => JSON.stringify(old[f]) !== JSON.stringify(next[f]));
+      const links = relinked ? await linksByIds(next) : UNLINKED;
+      if (relinked) next.cards = cardsFor(next, links.places, old.cards);
+      await commit(old, next, links, undefined, attempt);
+    };
+    // An edit its own state refuses (a link to a record gone since): it moves with its own fields,
+    // as an edit by scope all leaves such an event, so that the split is carried out whole.
+    await move(takesEdit).catch((err: unknown) => {
+      if (takesEdit && err instanceof ApiError && err.status === 400) return move(false);
+      throw err;
+    });
   });
 }

@@ -81,7 +81,11 @@ function wellTypedCards(v: unknown): { cards: Record<string, unknown> | undefine
 }
 
 /** The text fields each kind of post has, shown as empty when absent. */
-const KIND_TEXT: Record<string, readonly string[]> = { event: [...POST_TEXT, ...EVENT_TEXT], venue: POST_TEXT, organizer: POST_TEXT };
+const KIND_TEXT = new Map<unknown, readonly string[]>([
+  ['event', [...POST_TEXT, ...EVENT_TEXT]],
+  ['venue', POST_TEXT],
+  ['organizer', POST_TEXT],
+]);
 
 /** The fields found of the wrong type, and their values as shown (undefined: left out). */
 type Fixes = Map<string, unknown>;
@@ -97,7 +101,7 @@ export function wellTyped<T extends object>(item: T): T {
     const v = record[field];
     if (v !== undefined && v !== null && typeof v !== 'string') fixes = fix(fixes, field, asText(v));
   }
-  for (const field of KIND_TEXT[record.kind as string] ?? []) if (typeof record[field] !== 'string') fixes = fix(fixes, field, asText(record[field]));
+  for (const field of KIND_TEXT.get(record.kind) ?? []) if (typeof record[field] !== 'string') fixes = fix(fixes, field, asText(record[field]));
   for (const field of LISTS) {
     const v = record[field];
     if (v === undefined) continue;

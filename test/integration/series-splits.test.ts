@@ -7,8 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { invoke } from '#lib/local/invoke.js';
 import { continueSeries } from '#lib/logic/series.js';
 import { carryOutSplit } from '#lib/logic/series-split.js';
+import { rulesBefore } from '#lib/logic/series-rules.js';
+import { endSeries } from '#lib/store/series-progress.js';
 import { keys } from '#lib/store/keys.js';
-import type { EventItem } from '#lib/store/items.js';
+import type { EventItem, SeriesSplit } from '#lib/store/items.js';
 import { roleToken } from '../support/tokens.js';
 import { useFreshTable } from '../support/table.js';
 import { storedItem } from '../support/stored.js';
@@ -70,5 +72,36 @@ describe('two splits of one series', () => {
     expect(old.map((e) => [e.id, e.title])).toEqual(all.slice(0, 10).map((e) => [e.id, 'Daily']));
     expect(later.map((e) => [e.id, e.title])).toEqual(all.slice(10, 300).map((e) => [e.id, 'Later']));
     expect(latest.map((e) => [e.id, e.title])).toEqual(all.slice(300).map((e) => [e.id, 'Latest']));
+  });
+  it('moves an event whose share of the edit its state refuses (a venue deleted since) with its own fields, and marks the split done', async () => {
+    const token = await roleToken('editor', 'series-splits');
+    const call = (method: string, path: string, opts: { body?: unknown; query?: Record<string, string | number> } = {}) => invoke(method, 'en', path, { token, ...opts });
+    const made = await call('POST', '/events', {
+      body: { title: 'Gone venue', start_date: '2036-02-01 10:00:00', end_date: '2036-02-01 11:00:00', recurrence: ['RRULE:FREQ=DAILY;COUNT=8'] },
+    });
+    const first = made.body.id as number;
+    await continueSeries(first);
+    const all = await seriesEvents(first, (page) => call('GET', '/events', { query: { ...EVERY_DATE, page } }));
+    expect(all).toHaveLength(8);
+    const venue = (await call('POST', '/venues', { body: { venue: 'Soon gone' } })).body.id as number;
+    expect((await call('DELETE', `/venues/${venue}`, { query: { force: 'true' } })).status).toBe(200);
+    // A split recorded with an edit that links the venue, its moves not started (a request out of time).
+    const stored = (await storedItem<EventItem>(keys.post(first)))! as EventItem & Required<Pick<EventItem, 'recurrence' | 'series'>>;
+    const at = all[2].utc_start_date as string;
+    const before = rulesBefore(stored, at);
+    const split: SeriesSplit = {
+      at,
+      to: all[2].id,
+      lines: ['RRULE:FREQ=DAILY;COUNT=6'],
+      edit: { set: { venues: [venue], title: 'Moved' }, remove: [], from: all[2].id, at: '2099-01-01 00:00:00' },
+    };
+    const now = { modified: '2036-01-01 00:00:00', modified_utc: '2036-01-01 00:00:00' };
+    expect(await endSeries(first, { version: stored.version, made: stored.series.made }, { total: before.total, recurrence: before.lines, split, modified: now }, undefined)).toBe(
+      true,
+    );
+    // As the consumer carries it out: every later event moves, keeping its own fields, and the split is done.
+    expect(await carryOutSplit({ id: first, lines: before.lines }, split, new Date(), false)).toBe(true);
+    for (const e of all.slice(3)) expect(await storedItem<EventItem>(keys.post(e.id))).toMatchObject({ seriesId: all[2].id, venues: [], title: 'Gone venue' });
+    expect((await storedItem<EventItem>(keys.post(first)))!.series!.split).toMatchObject({ to: all[2].id, done: true });
   });
 });

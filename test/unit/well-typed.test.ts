@@ -58,6 +58,13 @@ describe('wellTyped', () => {
   it('leaves out cards that are no object', () => {
     expect(wellTyped({ ...event, version: 3, cards: 'none' })).not.toHaveProperty('cards');
   });
+
+  it('reads a kind that is no kind of post as none, whatever its name', () => {
+    for (const kind of ['constructor', 'toString', ['event']]) {
+      const odd = { ...event, kind, start: 5 };
+      expect(wellTyped(odd), String(kind)).toBe(odd);
+    }
+  });
 });
 
 describe('readableWall', () => {
