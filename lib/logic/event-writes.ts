@@ -149,7 +149,11 @@ export interface TransactionLinks {
   bound?: number;
   spread?: number;
   split?: ReadonlyMap<string, Split>;
-  /** Without the recent-write item: an import that nothing else reads, which indexes the event itself (ImportedRecord.unobserved). */
+  /**
+   * Without the recent-write item, so that search finds the event once it is indexed: an import that
+   * nothing else reads, which indexes the event itself (ImportedRecord.unobserved), or a series'
+   * occurrences, which no client wrote and the stream consumer indexes (lib/logic/series-chunks.ts).
+   */
   unobserved?: boolean;
 }
 

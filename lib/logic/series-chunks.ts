@@ -38,7 +38,9 @@ export async function writeTogether(first: Pending, occurrences: readonly Occurr
   const from = first.series.made;
   const rest = distinctSlugs(first, occurrences.slice(from, first.series.total));
   if (!rest.length) return 0;
-  const linksWith = (bound: number): TransactionLinks => ({ bound, spread: links.split.size ? MAX_BUCKET_SHARDS : 1, split: links.split });
+  // No recent-write items: no client wrote these, and search finds them once the consumer has indexed
+  // them (seconds later), where a search would otherwise read every one the consumer has not indexed yet.
+  const linksWith = (bound: number): TransactionLinks => ({ bound, spread: links.split.size ? MAX_BUCKET_SHARDS : 1, split: links.split, unobserved: true });
   const build = (ats: readonly Occurrence[], id: number) =>
     ats.map((at, i) => {
       const e = occurrenceEvent(first, at, id + i, occurrenceSlug(first, at));

@@ -8,6 +8,8 @@ import { continueSeries } from '#lib/logic/series.js';
 import { occurrenceKey } from '#lib/logic/series-rules.js';
 import { capacity } from '#lib/store/db.js';
 import { earlierId } from '#lib/store/create-ids.js';
+import { recentState } from '#lib/store/recent-writes.js';
+import { backfillSearch } from '#lib/stream/backfill.js';
 import { keys } from '#lib/store/keys.js';
 import type { EventItem } from '#lib/store/items.js';
 import { roleToken } from '../support/tokens.js';
@@ -73,6 +75,11 @@ describe("a series' occurrences, many to a transaction", () => {
     // Each occurrence's create key names it, as a create of its own keeps it.
     const last = await storedItem<EventItem>(keys.post(events[44].id));
     expect(await earlierId(occurrenceKey(first, last!.utcStart))).toBe(events[44].id);
+    // No client wrote them: no recent writes for searches to read, which find them once they are indexed.
+    const recent = new Set((await recentState('en')).ids);
+    expect(events.slice(1).filter((e) => recent.has(e.id))).toEqual([]);
+    await backfillSearch();
+    expect(Number((await call('GET', '/events', { search: 'chunk', start_date: '2031-01-01', end_date: '2031-12-31' })).headers['X-TEC-Total'])).toBe(45);
   });
 
   it('writes the chunk that holds a slug taken here one create at a time: that occurrence takes the next slug', async () => {
