@@ -3,13 +3,17 @@
 // sees them as stored.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { capacity } from '#lib/store/db.js';
+import { readValidator } from '#lib/store/validators.js';
 import { config, resetConfig } from '#lib/runtime/config.js';
 import { roleToken } from '../support/tokens.js';
 import { invoke } from '#lib/local/invoke.js';
 import { useFreshTable } from '../support/table.js';
 
-/** The table's change counter, which every read reads beside its own (lib/store/validators.ts). */
-const COUNTER = 1;
+/**
+ * Reads of the table's change counter beside an event read's own: none in a warm function, which
+ * read it a moment ago (lib/store/validators.ts; `shownCount` reads it first).
+ */
+const COUNTER = 0;
 
 let editorToken: string;
 let categoryId = 0;
@@ -27,6 +31,7 @@ async function makeEvent(title: string, days: number): Promise<number> {
 
 /** The category's count as an event read shows it, and the requests the read took. */
 async function shownCount(editor = false): Promise<{ count: number; requests: number; cacheControl: string | undefined }> {
+  await readValidator();
   capacity.reset();
   const res = await invoke('GET', 'en', `/events/${firstEvent}`, { token: editor ? editorToken : undefined });
   expect(res.status).toBe(200);
