@@ -48,6 +48,14 @@ async function series(title: string, start: string, count: number): Promise<numb
   return res.body.id;
 }
 
+/** A series created as sent, its occurrences written by the consumer's call made here: its first event's id. */
+async function written(body: Record<string, unknown>): Promise<number> {
+  const res = await call('POST', '/events', {}, body);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  await continueSeries(res.body.id);
+  return res.body.id;
+}
+
 const eventsOf = (first: number) => seriesEvents(first, (page) => call('GET', '/events', { start_date: '2000-01-01', end_date: '2100-01-01', per_page: 50, page }));
 const total = async (start: string, end: string) => Number((await call('GET', '/events', { start_date: start, end_date: end, categories: category })).headers['X-TEC-Total']);
 const count = async () => (await call('GET', `/categories/${category}`)).body.count as number;
@@ -106,22 +114,15 @@ describe("a series' occurrences, many to a transaction", () => {
   });
 
   it('gives the second occurrence of a day the next slug, and writes an occurrence too large to share a transaction on its own', async () => {
-    const twice = await call(
-      'POST',
-      '/events',
-      {},
-      {
-        title: 'Twice a day',
-        start_date: '2034-06-01 09:00:00',
-        end_date: '2034-06-01 10:00:00',
-        timezone: 'Europe/Vilnius',
-        recurrence: ['RRULE:FREQ=DAILY;BYHOUR=9,17;COUNT=6'],
-      },
-    );
-    expect(twice.status).toBe(201);
-    await continueSeries(twice.body.id);
+    const twice = await written({
+      title: 'Twice a day',
+      start_date: '2034-06-01 09:00:00',
+      end_date: '2034-06-01 10:00:00',
+      timezone: 'Europe/Vilnius',
+      recurrence: ['RRULE:FREQ=DAILY;BYHOUR=9,17;COUNT=6'],
+    });
     // Which of a day's two takes the plain slug is the race of their creates.
-    expect((await eventsOf(twice.body.id)).map((e) => e.slug).sort()).toEqual([
+    expect((await eventsOf(twice)).map((e) => e.slug).sort()).toEqual([
       'twice-a-day',
       'twice-a-day-2034-06-01',
       'twice-a-day-2034-06-02',
@@ -132,36 +133,22 @@ describe("a series' occurrences, many to a transaction", () => {
     // 31 tags: an occurrence's create takes 99 items, so it and its create key and the progress do not fit one transaction.
     const tags: number[] = [];
     for (let i = 0; i < 31; i++) tags.push((await call('POST', '/tags', {}, { name: `Many ${i}` })).body.id);
-    const many = await call(
-      'POST',
-      '/events',
-      {},
-      { title: 'Many tags', start_date: '2034-07-01 10:00:00', end_date: '2034-07-01 11:00:00', tags, recurrence: ['RRULE:FREQ=DAILY;COUNT=3'] },
-    );
-    expect(many.status, JSON.stringify(many.body)).toBe(201);
-    await continueSeries(many.body.id);
-    const written = await eventsOf(many.body.id);
-    expect(written).toHaveLength(3);
-    expect(written.every((e) => e.tags.length === 31)).toBe(true);
+    const many = await written({ title: 'Many tags', start_date: '2034-07-01 10:00:00', end_date: '2034-07-01 11:00:00', tags, recurrence: ['RRULE:FREQ=DAILY;COUNT=3'] });
+    const events = await eventsOf(many);
+    expect(events).toHaveLength(3);
+    expect(events.every((e) => e.tags.length === 31)).toBe(true);
     expect((await call('GET', `/tags/${tags[0]}`)).body.count).toBe(3);
   });
 
   it('raises the longest duration the counts know to the longest occurrence: one across the change of the clocks lasts an hour more', async () => {
     // Three days from 10:00 to 10:00 in Vilnius: the one over the last Sunday of October lasts 73 hours.
-    const first = await call(
-      'POST',
-      '/events',
-      {},
-      {
-        title: 'Long weekend',
-        start_date: '2035-10-13 10:00:00',
-        end_date: '2035-10-16 10:00:00',
-        timezone: 'Europe/Vilnius',
-        recurrence: ['RRULE:FREQ=WEEKLY;COUNT=3'],
-      },
-    );
-    expect(first.status).toBe(201);
-    await continueSeries(first.body.id);
+    await written({
+      title: 'Long weekend',
+      start_date: '2035-10-13 10:00:00',
+      end_date: '2035-10-16 10:00:00',
+      timezone: 'Europe/Vilnius',
+      recurrence: ['RRULE:FREQ=WEEKLY;COUNT=3'],
+    });
     const stats = await storedItem<{ seconds: number }>(keys.langStats('en'));
     expect(stats?.seconds).toBeGreaterThanOrEqual(73 * 3600);
   });
