@@ -2,7 +2,7 @@
 // what the full answer costs.
 //
 // Seeds BENCH_EVENTS events in `en` through the real create handler (every third linked to a venue
-// and a category), waits until the table has settled (lib/http/revalidate.ts, settleMs), then for
+// and a category), waits until the table has settled (lib/store/validators.ts, settleMs), then for
 // an event by id, a list page and the calendar feed (`?ical=1`, every seeded event) measures,
 // through the real handler in this process, anonymous:
 // - `full`: a GET without If-None-Match (the 200 a poller would download);
@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { config } from '#lib/runtime/config.js';
 import { capacity, db } from '#lib/store/db.js';
 import { readValidator } from '#lib/store/validators.js';
-import { settleMs } from '#lib/http/revalidate.js';
+import { settleMs } from '#lib/store/validators.js';
 import { withLogWriter } from '#lib/observe/logger.js';
 import { mintToken } from '#lib/local/dev-auth.js';
 import { call } from '#lib/local/demo-calendar.js';

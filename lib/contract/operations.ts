@@ -85,6 +85,14 @@ export interface Operation {
    */
   idempotent: boolean;
   /**
+   * A read whose logic checks what it read against the table's change counter as it is now: an
+   * event search judges the recent writes by it (lib/logic/event-search.ts). The function reads
+   * the counter for every request, and its entity tag and its reads kept while the counter stands
+   * (lib/store/standing-reads.ts) take that one read. Other reads tag their answers with the counter
+   * as the function read it a moment ago, and read it again only for `If-None-Match`.
+   */
+  freshCounter: boolean;
+  /**
    * TEC marks the route experimental: it answers only a request whose `X-TEC-EEA` header
    * acknowledges that (TEC_V1_ACKNOWLEDGEMENT, lib/logic/tec-v1-reads.ts), after its arguments and
    * permissions are checked.
@@ -105,6 +113,9 @@ export interface Operation {
    */
   overrides: readonly OperationId[];
 }
+
+/** The reads that search events (lib/logic/event-list.ts), their own lists and `tec/v1`'s. */
+const FRESH_COUNTER = /^(?:events|tecEvents)\.list$/;
 
 const FANS_OUT = /^(?:(?:venues|organizers)\.(?:update|updateBySlug|delete|deleteBySlug)|(?:tecVenues|tecOrganizers)\.(?:update|delete)|(?:categories|tags)\.delete)$/;
 
@@ -195,6 +206,7 @@ const rowsOf =
       args: argsOf(kind, name),
       fansOut,
       idempotent: false,
+      freshCounter: FRESH_COUNTER.test(`${kind}.${name}`),
       experimental: false,
       timeoutSeconds: 10,
       tableActions: tableless ? [] : access === 'write' ? WRITE_ACTIONS : READ_ACTIONS,

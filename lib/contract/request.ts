@@ -53,9 +53,10 @@ export interface RequestContext<A extends Args = Args> {
   /** A record moved here from another site, which this write stores with what it keeps. */
   imported?: ImportedRecord;
   /**
-   * The table's change counter (lib/store/validators.ts), when the request reads it anyway for
-   * its entity tag: one read, which the logic may wait for too. It moves after every write is
-   * committed and before its client is answered, so what was read at an unchanged counter holds.
+   * The table's change counter (lib/store/validators.ts) as it is now, when the request reads it
+   * anyway for its entity tag (`If-None-Match`, or an operation whose `freshCounter` says so): one
+   * read, which the logic may wait for too. It moves after every write is committed and before its
+   * client is answered, so what was read at an unchanged counter holds (lib/store/standing-reads.ts).
    */
   counter?: () => Promise<{ stamp: string; last: number }>;
 }

@@ -35,8 +35,8 @@ import { isEditor } from '#lib/auth/permissions.js';
 import { callerRole, logError } from '#lib/observe/log.js';
 import { observe } from '#lib/observe/invocation.js';
 import { cacheControl, entityTag, noneMatch, VARY } from './conditional.js';
-import { heldTag, keptCounterTags, revalidationScope, scopeDigest, scopedTag, settleMs } from './revalidate.js';
-import { bumpValidator, keptValidator, readValidator, type Validator } from '#lib/store/validators.js';
+import { heldTag, revalidationScope, scopeDigest, scopedTag } from './revalidate.js';
+import { bumpValidator, keptValidator, readValidator, settled as counterSettled, settleMs, type Validator } from '#lib/store/validators.js';
 import type { Result as Encoded } from './idempotency.js';
 import { wantsEnvelope, wpShaped } from './wp-query.js';
 import { discoveryHeaders } from './discovery.js';
@@ -237,7 +237,7 @@ async function revalidation(counter: () => Promise<Validator>, scope: string | u
   if (scope === undefined) return undefined;
   const validator = await counter();
   const digest = scopeDigest(scope, validator.stamp);
-  const settled = Date.now() - validator.last >= settleMs();
+  const settled = counterSettled(validator, settleMs());
   return { digest, settled, held: heldTag(header(event, 'if-none-match'), digest) };
 }
 
@@ -335,18 +335,20 @@ function runner(op: Operation, logic: Logic, html: HtmlFilters | undefined, once
   const operate = (event: Event, context: ContextWithRequest): Promise<Result> => {
     return once(op, context.request!.principal?.sub, event, context, async (createKey) => {
       const given = createKey === undefined ? context.request! : { ...context.request!, createKey };
-      // A read that the counter tags reads it once, for its tag and for its logic.
-      let counter: ReturnType<typeof readValidator> | undefined;
-      const fresh = () => (counter ??= readValidator());
-      const scope = revalidationScope(given, event, linkFormOf(event));
-      const req: RequestContext = scope !== undefined ? { ...given, counter: fresh } : given;
-      // With a tag to check, the counter first, as it is now: a match answers 304 without running
-      // the operation. Without one, the counter is read beside the operation's own reads, in the
-      // same round trip (a counter read after a write the answer missed has moved within the
-      // settling time, so the answer then gets its body's digest, never a tag newer than itself:
-      // see `revalidation`), or taken as this process read it a moment ago (keptValidator).
+      // A read that the counter tags reads it once, for its tag and for its logic. With a tag to
+      // check (`If-None-Match`), or for a read that checks what it read against the counter
+      // (`freshCounter`), as it is now: a match then answers 304 without running the operation, and
+      // the logic may use it (lib/contract/request.ts). Else as this process read it a moment ago
+      // (keptValidator), beside the operation's own reads in the same round trip (a counter read
+      // after a write the answer missed has moved within the settling time, so the answer then
+      // gets its body's digest, never a tag newer than itself: see `revalidation`).
       const conditionalGet = header(event, 'if-none-match') !== undefined;
-      const early = conditionalGet ? await revalidation(fresh, scope, event) : undefined;
+      const fresh = conditionalGet || op.freshCounter;
+      let counter: Promise<Validator> | undefined;
+      const read = () => (counter ??= fresh ? readValidator() : keptValidator());
+      const scope = revalidationScope(given, event, linkFormOf(event));
+      const req: RequestContext = scope !== undefined && fresh ? { ...given, counter: read } : given;
+      const early = conditionalGet ? await revalidation(read, scope, event) : undefined;
       if (early?.held) {
         const headers = { etag: early.held, 'cache-control': cacheControl(config(), req.shared === true) };
         return encode(
@@ -357,8 +359,7 @@ function runner(op: Operation, logic: Logic, html: HtmlFilters | undefined, once
         );
       }
       // `_fields` and `_envelope` shape the answer before its entity tag is taken, so a tag names what was sent.
-      const tagCounter = keptCounterTags(req.op.id) ? keptValidator : fresh;
-      const [reply, cheap] = conditionalGet ? [await logic(req), early] : await besideCounter(logic(req), revalidation(tagCounter, scope, event));
+      const [reply, cheap] = conditionalGet ? [await logic(req), early] : await besideCounter(logic(req), revalidation(read, scope, event));
       const shaped = wpShaped(reply, req.input._fields, event.rawQueryString, allow);
       const answer = conditional(shaped.reply, req, event, cheap?.settled ? cheap.digest : undefined);
       const discovery = discoveryHeaders(apiRoot(event), answer.reply.headers);

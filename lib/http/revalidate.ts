@@ -29,36 +29,8 @@ import { digestOf } from './conditional.js';
 /** The kinds whose reads are revalidated cheaply: the calendar's records, on TEC's routes and WordPress's. */
 const CHEAP_KINDS = new Set(['events', 'venues', 'organizers', 'categories', 'tags', 'wpEvents', 'wpVenues', 'wpOrganizers', 'wpTags', 'wpCategories']);
 
-/**
- * Whether the tag of a read without `If-None-Match` may take the counter as the process read it a
- * moment ago (lib/store/validators.ts, keptValidator), which spares the read of it. Not an event
- * list: a search among them reads the counter as it is now anyway, to check the recent writes
- * against it (lib/logic/event-search.ts), and a page then costs the requests its search costs.
- */
-export const keptCounterTags = (opId: string): boolean => opId !== 'events.list';
-
 /** The date arguments of `events.list`, which take relative dates (`now`, `tomorrow`, `+1 week`). */
 const DATE_ARGS = ['start_date', 'end_date', 'starts_before', 'starts_after', 'ends_before', 'ends_after'] as const;
-
-/**
- * The longest an eventually consistent read (a list index, a batch read) is taken to lag a write.
- * DynamoDB propagates to indexes in a fraction of a second when healthy; ten seconds is the margin.
- */
-const SETTLE_SECONDS = 10;
-
-/** Clocks of the writer that stamped the counter and of this function may differ by this much. */
-const CLOCK_SKEW_MS = 1_000;
-
-/**
- * How long after the counter last moved an answer may still miss the write that moved it: the
- * lag of eventually consistent reads, or the age of kept terms if that is longer.
- * `REVALIDATE_SETTLE_SECONDS` replaces the first (tests use DynamoDB Local, whose reads are exact).
- */
-export function settleMs(): number {
-  const fromEnv = process.env.REVALIDATE_SETTLE_SECONDS;
-  const settle = fromEnv !== undefined && /^\d+$/.test(fromEnv) ? Number(fromEnv) : SETTLE_SECONDS;
-  return Math.max(settle, config().termCacheSeconds) * 1000 + CLOCK_SKEW_MS;
-}
 
 /** Whether a date argument means the same instant whatever the time now (a fixed date, a timestamp). */
 function fixedDate(value: unknown, zone: string): boolean {

@@ -163,7 +163,7 @@ async function indexPage(
   const { sources: src, multi } = sources(ctx, statusList, filters, w, ownBy);
   // Several values of a filter (OR) may list an event twice: their total counts the ids, so
   // every key is read, and the page comes from that same read (one request per partition).
-  const counting = multi ? undefined : side.start(listTotal(src, w, stats));
+  const counting = multi ? undefined : side.start(listTotal(src, w, stats, ctx.counter));
   const { hits, total: counted } = multi ? await pageAndTotal(src, offset, perPage, false) : { hits: await pageKeys(src, offset, perPage, false), total: undefined };
   // The index items name the events' terms: the terms not kept are read with the events
   // themselves and the filters' checks, in one batch (with their whole counts).

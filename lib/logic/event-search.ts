@@ -283,7 +283,7 @@ async function wordPage(plan: ListPlan, term: string, word: string, { ids: recen
   const recentKeys = [...recent.map(keys.post), ...recent.map((id) => keys.word(id, word))];
   const [read, counted, early] = await waitAll([
     multi ? pageAndTotal(src, 0, want, false) : pageKeys(src, 0, want, false).then((hits) => ({ hits, total: undefined })),
-    multi ? Promise.resolve(undefined) : listTotal(src, w, stats),
+    multi ? Promise.resolve(undefined) : listTotal(src, w, stats, ctx.counter),
     fold ? Promise.resolve(new Found<SearchRead>()) : batchGet<SearchRead>(recentKeys, true),
   ]);
   const isRecent = new Set(recent);
@@ -369,7 +369,7 @@ export async function listSearched(plan: ListPlan, terms: SearchTerms): Promise<
   if (!exhausted) {
     // The candidates did not run out: their count (from the buckets, where nothing else filters
     // them) times the share that matched, and at least one more than found.
-    const counted = driverSources.every((s) => s.counted) && w ? await listTotal(driverSources, wholeDays(w), stats) : 0;
+    const counted = driverSources.every((s) => s.counted) && w ? await listTotal(driverSources, wholeDays(w), stats, ctx.counter) : 0;
     total = estimatedTotal(counted, consumed, matched.length, fresh.length);
   }
   return { events: events.filter((e) => findable(ctx, e)), total, terms: new Map([...judgedTerms, ...named]) };

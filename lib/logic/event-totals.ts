@@ -9,6 +9,9 @@ import type { EventSource } from './event-sources.js';
 import { HIGH, type Window } from './event-window.js';
 import { countBuckets } from '#lib/store/partitions.js';
 import type { Test } from '#lib/store/list-index.js';
+import type { RequestContext } from '#lib/contract/request.js';
+
+type Counter = NonNullable<RequestContext['counter']>;
 
 /** A bucket's day counter attribute (`dDD`). */
 const DAY = /^d\d\d$/;
@@ -34,7 +37,7 @@ function shiftUtc(wall: string, seconds: number): string {
  * ranges count strictly below or above them. `legacy` gives the language's longest duration when
  * a bucket carries none.
  */
-async function bucketTotal(partition: string, w: Window, legacy: () => Promise<number>): Promise<number> {
+async function bucketTotal(partition: string, w: Window, legacy: () => Promise<number>, counter: Counter | undefined): Promise<number> {
   const from = w.from || '0000-01-01 00:00:00';
   const to = w.to === HIGH ? '9999-12-31 23:59:59' : w.to;
   if (from > to) return 0;
@@ -42,7 +45,7 @@ async function bucketTotal(partition: string, w: Window, legacy: () => Promise<n
   const [firstMonth, lastMonth] = [bucketMonth(from), bucketMonth(to)];
   const [fromDay, toDay] = [from.slice(0, 10), to.slice(0, 10)];
   // Every month's bucket and its shards (their counts add up).
-  const buckets = await countBuckets(key.pk, from, to);
+  const buckets = await countBuckets(key.pk, from, to, counter);
   // A day holds a counter, or (in the search index's buckets) the set of its events' ids.
   const dayCount = (v: unknown) => (v instanceof Set ? v.size : Number(v));
   // Every day's count, also to tell which days hold events (and which buckets count any).
@@ -130,10 +133,11 @@ async function endCorrections(
 /**
  * A list's total, with one value per filter (several are counted from the ids they list, as
  * lib/logic/event-list.ts reads them): each status partition's count comes from its buckets when
- * nothing but the window filters it, else from a count query.
+ * nothing but the window filters it, else from a count query. `counter`: the request's change
+ * counter, read as it is now, while which the buckets read before stand (lib/store/partitions.ts).
  */
-export async function listTotal(src: EventSource[], w: Window | undefined, stats: () => Promise<LangStats>): Promise<number> {
+export async function listTotal(src: EventSource[], w: Window | undefined, stats: () => Promise<LangStats>, counter?: Counter): Promise<number> {
   const seconds = () => stats().then((s) => s.seconds ?? 0);
-  const counts = await waitAll(src.map((s) => (s.counted && w ? bucketTotal(s.partition, w, seconds) : total([s]))));
+  const counts = await waitAll(src.map((s) => (s.counted && w ? bucketTotal(s.partition, w, seconds, counter) : total([s]))));
   return counts.reduce((a, b) => a + b, 0);
 }

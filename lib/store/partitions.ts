@@ -6,6 +6,8 @@ import { INDEXES } from './table.js';
 import { bucketRange, keys, slugIndexKey, termKeys } from './keys.js';
 import { ofKind, type IdPointer, type LinkItem, type OpenSeriesItem, type SeriesMemberItem, type PostKind, type Taxonomy, type TermItem, type VocabItem } from './items.js';
 import type { Lang } from '#lib/runtime/config.js';
+import type { Validator } from './validators.js';
+import { whileStanding } from './standing-reads.js';
 
 /**
  * The link items of a venue's, organizer's or term's partition (with the attributes asked for, or
@@ -67,13 +69,26 @@ export async function vocabularyWords(lang: Lang, piece: string, limit: number, 
 /** A month bucket or one of its shards: `n`, and per day `dDD` (a count, or a set of event ids). */
 export type CountBucket = { pk: string; sk: string } & Record<string, unknown>;
 
-/** The count buckets (and their shards) of a list partition's months from `utcFrom` to `utcTo`. */
-export function countBuckets(bucketPk: string, utcFrom: string, utcTo: string): Promise<CountBucket[]> {
+/**
+ * The count buckets (and their shards) of a list partition's months from `utcFrom` to `utcTo`.
+ * With the request's change counter (read as it is now), as read while it stood
+ * (lib/store/standing-reads.ts): a calendar nobody edits reads its counts once per function.
+ */
+export function countBuckets(bucketPk: string, utcFrom: string, utcTo: string, counter?: () => Promise<Validator>): Promise<CountBucket[]> {
   const range = bucketRange(utcFrom, utcTo);
-  return queryAll<CountBucket>({
-    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :a AND :b',
-    ExpressionAttributeValues: { ':pk': bucketPk, ':a': range.from, ':b': range.to },
-  });
+  const read = () =>
+    queryAll<CountBucket>({
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :a AND :b',
+      ExpressionAttributeValues: { ':pk': bucketPk, ':a': range.from, ':b': range.to },
+    });
+  return counter
+    ? whileStanding(
+        `buckets|${bucketPk}|${range.from}|${range.to}`,
+        counter().catch(() => undefined),
+        read,
+        false,
+      )
+    : read();
 }
 
 /** Every term of a language (both taxonomies), from the `terms` index. */

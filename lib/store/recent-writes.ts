@@ -22,7 +22,8 @@ import { keys, RECENT_SHARDS, recentPartition } from './keys.js';
 import { keyOf, queryAll, type ItemKey } from './reads.js';
 import type { AnyPost } from './items.js';
 import { TTL_ATTRIBUTE } from './table.js';
-import { bumpValidator } from './validators.js';
+import { bumpValidator, type Validator } from './validators.js';
+import { whileStanding } from './standing-reads.js';
 import type { TransactItem } from './transactions.js';
 import { commitAll, type BulkAction, type BulkTarget } from './batch-writes.js';
 
@@ -107,29 +108,17 @@ export async function caughtUp<T>(written: RecentState['written'], found: Map<st
   }
 }
 
-/** The last state read of each table and language, with the change counter's state read before it. */
-const kept = new Map<string, { counter: string; state: Promise<RecentState> }>();
-
 /**
  * The events of a language written since the consumer indexed them, and the vocabulary versions.
  * `counter`, the table's change counter (lib/store/validators.ts) read before: while it has not
- * moved, the state read after it last time holds. A write moves it after it committed its recent
- * write and before its client hears of it, so a write any caller knows of is in that state; what
- * the consumer did since (a write indexed and forgotten, words added) only keeps a write judged
- * by its record a while longer, which says what the index would (and the words it added are
- * those of the writes still there).
+ * moved, the state read after it last time holds (lib/store/standing-reads.ts). A write moves it
+ * after it committed its recent write and before its client hears of it, so a write any caller
+ * knows of is in that state; what the consumer did since (a write indexed and forgotten, words
+ * added) only keeps a write judged by its record a while longer, which says what the index would
+ * (and the words it added are those of the writes still there).
  */
-export async function recentState(lang: Lang, counter?: { stamp: string; last: number }): Promise<RecentState> {
-  if (!counter) return readRecentState(lang);
-  const at = `${counter.stamp}@${counter.last}`;
-  const key = `${config().tableName}|${lang}`;
-  const hit = kept.get(key);
-  if (hit?.counter === at) return hit.state;
-  const state = readRecentState(lang);
-  kept.set(key, { counter: at, state });
-  // A failed read is not kept.
-  state.catch(() => kept.get(key)?.state === state && kept.delete(key));
-  return state;
+export function recentState(lang: Lang, counter?: Validator): Promise<RecentState> {
+  return counter ? whileStanding(`recent|${lang}`, Promise.resolve(counter), () => readRecentState(lang), true) : readRecentState(lang);
 }
 
 /** The recent writes and vocabulary versions as stored: every shard, at once. */

@@ -34,6 +34,35 @@ export interface Validator {
 }
 
 /**
+ * The longest an eventually consistent read (a list index, a batch read) is taken to lag a write.
+ * DynamoDB propagates to indexes in a fraction of a second when healthy; ten seconds is the margin.
+ */
+const SETTLE_SECONDS = 10;
+
+/** Clocks of the writer that stamped the counter and of this function may differ by this much. */
+const CLOCK_SKEW_MS = 1_000;
+
+/**
+ * How long after the counter last moved an eventually consistent read may still miss the write
+ * that moved it. `REVALIDATE_SETTLE_SECONDS` replaces SETTLE_SECONDS (tests use DynamoDB Local,
+ * whose reads are exact).
+ */
+export function readsLagMs(): number {
+  const fromEnv = process.env.REVALIDATE_SETTLE_SECONDS;
+  const settle = fromEnv !== undefined && /^\d+$/.test(fromEnv) ? Number(fromEnv) : SETTLE_SECONDS;
+  return settle * 1000 + CLOCK_SKEW_MS;
+}
+
+/**
+ * How long after the counter last moved an answer may still miss the write that moved it: the
+ * lag of eventually consistent reads, or the age of kept terms if that is longer.
+ */
+export const settleMs = (): number => Math.max(readsLagMs(), config().termCacheSeconds * 1000 + CLOCK_SKEW_MS);
+
+/** Whether the counter has not moved for `lagMs`: every write it counts is then in every read that lags no more. */
+export const settled = (v: Validator, lagMs: number, now = Date.now()): boolean => now - v.last >= lagMs;
+
+/**
  * How long a counter read may stand for the counter in this process, for the tag of a read without
  * `If-None-Match` (keptValidator).
  */

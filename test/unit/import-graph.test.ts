@@ -3,6 +3,7 @@
 // the local runtime, the benchmarks or the tests, and each bundle carries only what it runs.
 import { describe, expect, it } from 'vitest';
 import { importGraph, importCycles, closure, layerOf, type Graph } from '../support/imports.js';
+import { OPERATIONS } from '#lib/contract/operations.js';
 
 const graph: Graph = importGraph();
 const files = [...graph.keys()];
@@ -61,5 +62,13 @@ describe('the import graph', () => {
       const carried = [...closure(graph, entry)].filter((f) => /^lib\/(present|http|docs|auth)\//.test(f) || f.startsWith('lib/wp/kses/'));
       expect(carried, entry).toEqual([]);
     }
+  });
+
+  it('reads the change counter as it is now for the event lists, which search, and in no function that cannot search', () => {
+    // A search given the counter as the function read it a moment ago would miss a write another
+    // function answered within that moment (lib/logic/event-search.ts judges the recent writes by it).
+    const fresh = OPERATIONS.filter((op) => op.freshCounter).map((op) => op.id);
+    expect(fresh).toEqual(['events.list', 'tecEvents.list']);
+    for (const id of fresh) expect(closure(graph, OPERATIONS.find((op) => op.id === id)!.handler).has('lib/logic/event-search.ts'), id).toBe(true);
   });
 });

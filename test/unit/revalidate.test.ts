@@ -4,7 +4,8 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
 import { operation } from '#lib/contract/operations.js';
 import type { RequestContext } from '#lib/contract/request.js';
-import { heldTag, revalidationScope, scopeDigest, scopedTag, settleMs, timeKey } from '#lib/http/revalidate.js';
+import { heldTag, revalidationScope, scopeDigest, scopedTag, timeKey } from '#lib/http/revalidate.js';
+import { settleMs } from '#lib/store/validators.js';
 import { resetConfig } from '#lib/runtime/config.js';
 
 const request = (opId: string, params: Record<string, unknown> = {}, extra: Partial<RequestContext> = {}): RequestContext =>
