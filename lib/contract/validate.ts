@@ -25,6 +25,26 @@ export interface ValidateOptions {
 /** WordPress names the parameter in the data of a type refusal only. */
 const detail = (param: string, code: string, message: string) => ({ code, message, data: code === 'rest_invalid_type' ? { param } : null });
 
+/** An argument table's rows, and its defaults that parse to plain values (parsed once: every request takes them). */
+const tables = new WeakMap<Args, { entries: [string, Args[string]][]; defaults: Map<string, unknown> }>();
+
+function tableOf(args: Args) {
+  let table = tables.get(args);
+  if (!table) {
+    const entries = Object.entries(args);
+    const defaults = new Map<string, unknown>();
+    for (const [name, arg] of entries) {
+      if (arg.default === undefined) continue;
+      // A list or an object is parsed anew for each request, which may change its copy.
+      const parsed = arg.schema.safeParse(arg.default);
+      if (parsed.success && (parsed.data === null || typeof parsed.data !== 'object')) defaults.set(name, parsed.data);
+    }
+    table = { entries, defaults };
+    tables.set(args, table);
+  }
+  return table;
+}
+
 /**
  * Validates `input` against `args` in WordPress's order: missing required first, then values.
  * Text arguments that carry HTML are filtered as WordPress filters them on save, and then
@@ -35,18 +55,17 @@ export function validateArgs<A extends Args>(
   input: Input,
   { skip = [], unfilteredHtml = false, filters, schemaDetails = false, plainRefusals = false }: ValidateOptions = {},
 ): Params<A> {
-  const missing = Object.entries(args)
-    .filter(([name, arg]) => arg.required && !skip.includes(name) && (input[name] === undefined || input[name] === null))
-    .map(([name]) => name);
+  const { entries, defaults } = tableOf(args);
+  const missing = entries.filter(([name, arg]) => arg.required && !skip.includes(name) && (input[name] === undefined || input[name] === null)).map(([name]) => name);
   if (missing.length) throw missingParams(missing);
   const out: Record<string, unknown> = {};
   const bad: Record<string, string> = {};
   const details: Record<string, unknown> = {};
-  for (const [name, arg] of Object.entries(args)) {
+  for (const [name, arg] of entries) {
     if (skip.includes(name)) continue;
     const raw = input[name];
     if (raw === undefined || raw === null) {
-      if (arg.default !== undefined) out[name] = arg.schema.parse(arg.default);
+      if (arg.default !== undefined) out[name] = defaults.has(name) ? defaults.get(name) : arg.schema.parse(arg.default);
       continue;
     }
     let result = arg.schema.safeParse(raw);

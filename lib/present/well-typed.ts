@@ -72,12 +72,16 @@ function report(item: Record<string, unknown>, fields: string[]): void {
 function wellTypedCards(v: unknown): { cards: Record<string, unknown> | undefined; changed: boolean } {
   if (!isObject(v)) return { cards: undefined, changed: true };
   let changed = false;
+  let some = false;
   const cards: Record<string, unknown> = {};
   for (const [id, card] of Object.entries(v)) {
     if (!isObject(card) || (card.kind !== 'venue' && card.kind !== 'organizer')) changed = true;
-    else changed = (cards[id] = wellTyped(card)) !== card || changed;
+    else {
+      some = true;
+      changed = (cards[id] = wellTyped(card)) !== card || changed;
+    }
   }
-  return { cards: Object.keys(cards).length ? cards : undefined, changed };
+  return { cards: some ? cards : undefined, changed };
 }
 
 /** The text fields each kind of post has, shown as empty when absent. */
@@ -93,8 +97,23 @@ type Fixes = Map<string, unknown>;
 /** Notes that `field` is shown as `value` (a hot path: every record shown passes here, so no closure is made per call). */
 const fix = (fixes: Fixes | undefined, field: string, value: unknown): Fixes => (fixes ?? new Map()).set(field, value);
 
+/**
+ * The records this process found well-typed, or made so: a record is checked on its way from the
+ * table and again by each presenter that shows it (an event's page, its cards, its feed line).
+ * Records are read anew for each request and not changed after, so the set holds no more than the
+ * records of the answers under way.
+ */
+const checked = new WeakSet<object>();
+
 /** `item` itself when every field has its type, else a copy with the wrong ones made right. */
 export function wellTyped<T extends object>(item: T): T {
+  if (checked.has(item)) return item;
+  const made = typed(item);
+  checked.add(made);
+  return made;
+}
+
+function typed<T extends object>(item: T): T {
   const record = item as Record<string, unknown>;
   let fixes: Fixes | undefined;
   for (const field of TEXT) {
