@@ -328,8 +328,11 @@ export interface ReadKind {
 interface ReadFigures {
   serverMs: number;
   dynamoMs: number;
-  /** The server's CPU ms per request of each round. */
+  /** The server's CPU ms per request of each round (net of what it uses idle). */
   rounds: number[];
+  /** The server's CPU ms per request counting what it uses idle (its stream poller), and that idle use in ms per second. */
+  serverRawMs?: number;
+  idleServerMsPerS?: number;
   contentType: string;
   /** DynamoDB requests and read units per request, from the handlers' request lines. */
   dynamodbRequests: number;
@@ -362,7 +365,20 @@ export function renderReads(r: ReadsResults): string {
       (k) =>
         `| ${k.label}${type(k.base) === type(k.now) ? '' : ` (${r.base.slice(0, 7)} answers ${type(k.base)})`} | ${fmt(k.base.serverMs)} ms | ${fmt(k.now.serverMs)} ms | ${change(k)} | ${fmt(k.base.dynamoMs)} → ${fmt(k.now.dynamoMs)} ms | ${fmt(k.base.dynamodbRequests)} (${fmt(k.base.readUnits)}) → ${fmt(k.now.dynamodbRequests)} (${fmt(k.now.readUnits)}) |`,
     ),
+    ...idleLine(r),
   ].join('\n');
+}
+
+/** What each server used idle, which the CPU figures leave out (results written before it was measured have none). */
+function idleLine(r: ReadsResults): string[] {
+  const idle = (side: 'base' | 'now') => r.kinds.map((k) => k[side].idleServerMsPerS).filter((v): v is number => v !== undefined);
+  const [base, now] = [idle('base'), idle('now')];
+  if (!base.length || !now.length) return [];
+  const mid = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+  return [
+    '',
+    `Server CPU is net of what each server used idle (its stream poller and webhook queue, which no Lambda function runs): ${fmt(mid(base))} ms a second at ${r.base.slice(0, 7)}, ${fmt(mid(now))} now.`,
+  ];
 }
 
 /** What `npm run bench:changes` measured (bench/results/changes.json). */

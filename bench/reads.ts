@@ -229,8 +229,29 @@ const median = (xs: number[]) => {
 };
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
+const emptyRun = () => ({ server: [] as number[], dynamo: [] as number[], serverRaw: [] as number[], idleServer: [] as number[], type: '', dynamodbRequests: 0, readUnits: 0 });
+
+/** How long the server and DynamoDB Local sit quiet after a round, to measure what they use unasked. */
+const IDLE_MS = 1_000;
+
+/**
+ * The CPU ms per ms of wall time the server and its DynamoDB Local use with no request under way:
+ * the local runtime's stream poller and webhook queue (a Lambda function runs neither), and what
+ * DynamoDB Local does for them. A round's requests are measured net of it.
+ */
+async function idleRates(s: Server): Promise<{ server: number; dynamo: number }> {
+  const before = [cpuMsOf(s.pid), cpuMsOf(s.dynamoPid)];
+  const from = performance.now();
+  await new Promise((r) => setTimeout(r, IDLE_MS));
+  const wallMs = performance.now() - from;
+  return { server: (cpuMsOf(s.pid) - before[0]!) / wallMs, dynamo: (cpuMsOf(s.dynamoPid) - before[1]!) / wallMs };
+}
+
 /** One measured round of a kind on a server: CPU ms per request of the server and of DynamoDB Local. */
-async function measure(s: Server, kind: Kind): Promise<{ server: number; dynamo: number; type: string; dynamodbRequests: number; readUnits: number }> {
+async function measure(
+  s: Server,
+  kind: Kind,
+): Promise<{ server: number; dynamo: number; serverRaw: number; idleServer: number; type: string; dynamodbRequests: number; readUnits: number }> {
   let type = '';
   for (let i = 0; i < WARMUP; i++) {
     const res = await call(s, 'GET', kind.path(s, i));
@@ -241,16 +262,20 @@ async function measure(s: Server, kind: Kind): Promise<{ server: number; dynamo:
   await new Promise((r) => setTimeout(r, 50));
   const logged = { ...s.logged };
   const before = [cpuMsOf(s.pid), cpuMsOf(s.dynamoPid)];
+  const from = performance.now();
   for (let i = 0; i < REQUESTS; i++) {
     const res = await call(s, 'GET', kind.path(s, i));
     if (res.status !== 200) throw new Error(`${s.name}: GET ${kind.path(s, i)} -> ${res.status}`);
   }
   const after = [cpuMsOf(s.pid), cpuMsOf(s.dynamoPid)];
-  await new Promise((r) => setTimeout(r, 50));
+  const wallMs = performance.now() - from;
+  const idle = await idleRates(s);
   const lines = s.logged.requests - logged.requests;
   return {
-    server: (after[0]! - before[0]!) / REQUESTS,
-    dynamo: (after[1]! - before[1]!) / REQUESTS,
+    server: (after[0]! - before[0]! - idle.server * wallMs) / REQUESTS,
+    dynamo: (after[1]! - before[1]! - idle.dynamo * wallMs) / REQUESTS,
+    serverRaw: (after[0]! - before[0]!) / REQUESTS,
+    idleServer: idle.server * 1000,
     type,
     dynamodbRequests: lines ? (s.logged.dynamodb - logged.dynamodb) / lines : 0,
     readUnits: lines ? (s.logged.readUnits - logged.readUnits) / lines : 0,
@@ -286,9 +311,8 @@ async function main(): Promise<number> {
     }
     for (const s of ready) await quiet(s.pid);
 
-    const runs: Record<string, Record<Server['name'], { server: number[]; dynamo: number[]; type: string; dynamodbRequests: number; readUnits: number }>> = {};
-    for (const k of KINDS)
-      runs[k.key] = { base: { server: [], dynamo: [], type: '', dynamodbRequests: 0, readUnits: 0 }, now: { server: [], dynamo: [], type: '', dynamodbRequests: 0, readUnits: 0 } };
+    const runs: Record<string, Record<Server['name'], ReturnType<typeof emptyRun>>> = {};
+    for (const k of KINDS) runs[k.key] = { base: emptyRun(), now: emptyRun() };
     const measuredFrom = Date.now();
     for (let r = 0; r < ROUNDS; r++) {
       for (const [j, kind] of KINDS.entries()) {
@@ -299,6 +323,8 @@ async function main(): Promise<number> {
           const into = runs[kind.key]![s.name];
           into.server.push(round2(m.server));
           into.dynamo.push(round2(m.dynamo));
+          into.serverRaw.push(round2(m.serverRaw));
+          into.idleServer.push(round2(m.idleServer));
           into.type = m.type;
           into.dynamodbRequests = round2(m.dynamodbRequests);
           into.readUnits = round2(m.readUnits);
@@ -312,6 +338,8 @@ async function main(): Promise<number> {
       serverMs: round2(median(run.server)),
       dynamoMs: round2(median(run.dynamo)),
       rounds: run.server,
+      serverRawMs: round2(median(run.serverRaw)),
+      idleServerMsPerS: round2(median(run.idleServer)),
       contentType: run.type,
       dynamodbRequests: run.dynamodbRequests,
       readUnits: run.readUnits,
