@@ -20,7 +20,11 @@ export function compareTermNames(a: string, b: string): number {
 
 /** Terms in the order WordPress lists an object's terms: by name, ties by id. */
 export function inNameOrder<T extends { id: number; name: string }>(terms: readonly T[]): T[] {
-  return [...terms].sort((a, b) => compareTermNames(a.name, b.name) || a.id - b.id);
+  if (terms.length < 2) return [...terms];
+  // Each name's key once, not once per comparison.
+  const keyed = terms.map((t) => ({ t, key: sortKey(t.name) }));
+  keyed.sort((a, b) => collator.compare(a.key, b.key) || a.t.id - b.t.id);
+  return keyed.map((k) => k.t);
 }
 
 /** Term ids in that order; ids of terms not at hand keep their place after them. */

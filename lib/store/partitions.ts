@@ -81,14 +81,25 @@ export function countBuckets(bucketPk: string, utcFrom: string, utcTo: string, c
       KeyConditionExpression: 'pk = :pk AND sk BETWEEN :a AND :b',
       ExpressionAttributeValues: { ':pk': bucketPk, ':a': range.from, ':b': range.to },
     });
+  const key = `buckets|${bucketPk}|${range.from}|${range.to}`;
   return counter
     ? whileStanding(
-        `buckets|${bucketPk}|${range.from}|${range.to}`,
+        key,
         counter().catch(() => undefined),
         read,
         false,
+        fewIds,
       )
     : read();
+}
+
+/** The most event ids a kept read of count buckets may hold (a search word's buckets list theirs by day). */
+const KEPT_BUCKET_IDS = 2_000;
+
+function fewIds(buckets: CountBucket[]): boolean {
+  let ids = 0;
+  for (const b of buckets) for (const k in b) if (b[k] instanceof Set) ids += (b[k] as Set<unknown>).size;
+  return ids <= KEPT_BUCKET_IDS;
 }
 
 /** Every term of a language (both taxonomies), from the `terms` index. */

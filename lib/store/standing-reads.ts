@@ -10,7 +10,7 @@
 import { config } from '#lib/runtime/config.js';
 import { readsLagMs, settled, type Validator } from './validators.js';
 
-/** The most reads kept per process; the oldest goes first (a new read replaces it). */
+/** The most reads kept per process; the oldest goes first (a new read replaces it). A read may also say it is too large to keep. */
 const KEPT_READS = 128;
 
 const standing = new Map<string, { stamp: string; value: Promise<unknown> }>();
@@ -26,7 +26,13 @@ const stampOf = (v: Validator) => `${v.stamp}@${v.last}`;
  * consistent read waits for `counter` only when the state this process saw last is the kept
  * read's: a read that will not stand goes out beside the counter's, in the same round trip.
  */
-export async function whileStanding<T>(key: string, counter: Promise<Validator | undefined>, read: () => Promise<T>, consistent: boolean): Promise<T> {
+export async function whileStanding<T>(
+  key: string,
+  counter: Promise<Validator | undefined>,
+  read: () => Promise<T>,
+  consistent: boolean,
+  small: (value: T) => boolean = () => true,
+): Promise<T> {
   const table = config().tableName;
   const name = `${table}|${key}`;
   const hit = standing.get(name) as { stamp: string; value: Promise<T> } | undefined;
@@ -37,14 +43,15 @@ export async function whileStanding<T>(key: string, counter: Promise<Validator |
   seen.set(table, at);
   if (hit?.stamp === at) return early ?? hit.value;
   const value = early ?? read();
-  if (consistent || settled(now, readsLagMs())) keep(name, at, value);
+  if (consistent || settled(now, readsLagMs())) keep(name, at, value, small);
   return value;
 }
 
-function keep(name: string, stamp: string, value: Promise<unknown>): void {
+function keep<T>(name: string, stamp: string, value: Promise<T>, small: (value: T) => boolean): void {
   standing.delete(name);
   if (standing.size >= KEPT_READS) standing.delete(standing.keys().next().value!);
   standing.set(name, { stamp, value });
-  // A failed read is not kept.
-  value.catch(() => standing.get(name)?.value === value && standing.delete(name));
+  // A failed read is not kept, nor one too large to hold.
+  const drop = () => standing.get(name)?.value === value && standing.delete(name);
+  value.then((v) => small(v) || drop(), drop);
 }

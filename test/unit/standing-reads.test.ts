@@ -1,5 +1,5 @@
 // Reads kept while the table's change counter stands: kept per counter state, an eventually
-// consistent read only once the counter has settled, a failed read never, at most 128 of them; an
+// consistent read only once the counter has settled, a failed or too large read never, at most 128 of them; an
 // eventually consistent read waits for the counter only when the last state seen is its kept one.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { whileStanding } from '#lib/store/standing-reads.js';
@@ -65,6 +65,16 @@ describe('whileStanding', () => {
     const state = old('3.0');
     await expect(whileStanding(key, Promise.resolve(state), () => Promise.reject(new Error('throttled')), true)).rejects.toThrow('throttled');
     expect(await whileStanding(key, Promise.resolve(state), () => Promise.resolve('read again'), true)).toBe('read again');
+  });
+
+  it('does not keep a read that says it is too large to hold', async () => {
+    const key = fresh();
+    const r = counted();
+    const small = (n: number) => n > 1;
+    const state = old('3.1');
+    expect(await whileStanding(key, Promise.resolve(state), r.read, true, small)).toBe(1);
+    expect(await whileStanding(key, Promise.resolve(state), r.read, true, small)).toBe(2);
+    expect(await whileStanding(key, Promise.resolve(state), r.read, true, small)).toBe(2);
   });
 
   it('keeps at most 128 reads, dropping the oldest', async () => {
