@@ -74,7 +74,8 @@ function deploymentKey(): string {
     } catch {
       code = process.env.AWS_LAMBDA_FUNCTION_VERSION ?? '';
     }
-    deployment = { settings, key: `${code}|${JSON.stringify(settings)}` };
+    // Its digest: every read's scope carries it, and the settings are long.
+    deployment = { settings, key: digestOf(`${code}|${JSON.stringify(settings)}`) };
   }
   return deployment.key;
 }

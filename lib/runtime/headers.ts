@@ -7,6 +7,18 @@ export function header(event: APIGatewayProxyEventV2, name: string): string | un
   // API Gateway gives the names in lower case: found at once, as every request reads several.
   const direct = h[lower];
   if (direct !== undefined) return direct;
-  for (const k in h) if (k.toLowerCase() === lower) return h[k];
-  return undefined;
+  return lowerCased(h)[lower];
+}
+
+/** Each headers object's names in lower case (the first of names that differ only in case), made once: most lookups are of absent headers. */
+const lowered = new WeakMap<object, Record<string, string | undefined>>();
+
+function lowerCased(h: Record<string, string | undefined>): Record<string, string | undefined> {
+  let names = lowered.get(h);
+  if (!names) {
+    names = Object.create(null) as Record<string, string | undefined>;
+    for (const k in h) names[k.toLowerCase()] ??= h[k];
+    lowered.set(h, names);
+  }
+  return names;
 }
