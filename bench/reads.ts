@@ -56,10 +56,10 @@ const ONLY = new Set(
     .map((s) => s.trim()),
 );
 
-/** The CPU milliseconds a process used so far (fields 14 and 15 of /proc/<pid>/stat, in ticks of 10 ms). */
 /**
  * A process's CPU time in ms, from its threads' scheduler statistics, which count nanoseconds
- * (`/proc/<pid>/stat` counts ticks of 10 ms: over 60 requests of 2 ms, a tenth of the figure).
+ * (`/proc/<pid>/stat` counts ticks of 10 ms: over 60 requests of 2 ms, a tenth of the figure). A
+ * thread that ends takes its time with it: the servers' threads live as long as they do.
  */
 function cpuMsOf(pid: number): number {
   let ns = 0;

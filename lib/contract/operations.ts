@@ -87,7 +87,7 @@ export interface Operation {
   /**
    * A read whose logic checks what it read against the table's change counter as it is now: an
    * event search judges the recent writes by it (lib/logic/event-search.ts). The function reads
-   * the counter for every request, and its entity tag and its reads kept while the counter stands
+   * the counter for every request it revalidates cheaply (lib/http/revalidate.ts), and its entity tag and its reads kept while the counter stands
    * (lib/store/standing-reads.ts) take that one read. Other reads tag their answers with the counter
    * as the function read it a moment ago, and read it again only for `If-None-Match`.
    */
@@ -114,8 +114,12 @@ export interface Operation {
   overrides: readonly OperationId[];
 }
 
-/** The reads that search events (lib/logic/event-list.ts), their own lists and `tec/v1`'s. */
-const FRESH_COUNTER = /^(?:events|tecEvents)\.list$/;
+/**
+ * The reads that search events and are revalidated cheaply (lib/http/revalidate.ts): the event
+ * list. `tec/v1`'s list searches too, but its answers are tagged by their bodies and read no
+ * counter, so its search reads the recent writes each time.
+ */
+const FRESH_COUNTER = /^events\.list$/;
 
 const FANS_OUT = /^(?:(?:venues|organizers)\.(?:update|updateBySlug|delete|deleteBySlug)|(?:tecVenues|tecOrganizers)\.(?:update|delete)|(?:categories|tags)\.delete)$/;
 

@@ -34,8 +34,9 @@ function tableOf(args: Args) {
     const entries = Object.entries(args);
     const defaults = new Map<string, unknown>();
     for (const [name, arg] of entries) {
-      if (arg.default === undefined) continue;
-      // A list or an object is parsed anew for each request, which may change its copy.
+      // A default the table computes (a getter, such as the site's page size) is parsed anew for
+      // each request, and so is a list or an object, which the request may change.
+      if (arg.default === undefined || !('value' in (Object.getOwnPropertyDescriptor(arg, 'default') ?? {}))) continue;
       const parsed = arg.schema.safeParse(arg.default);
       if (parsed.success && (parsed.data === null || typeof parsed.data !== 'object')) defaults.set(name, parsed.data);
     }

@@ -36,14 +36,19 @@ export async function whileStanding<T>(
   const table = config().tableName;
   const name = `${table}|${key}`;
   const hit = standing.get(name) as { stamp: string; value: Promise<T> } | undefined;
+  const sentAt = Date.now();
   const early = consistent || (hit !== undefined && hit.stamp === seen.get(table)) ? undefined : read();
+  // Its failure is the caller's, once the counter has answered: not an unhandled rejection meanwhile.
+  early?.catch(() => undefined);
   const now = await counter;
   if (!now) return early ?? read();
   const at = stampOf(now);
   seen.set(table, at);
   if (hit?.stamp === at) return early ?? hit.value;
+  // Settled as of when the read was sent: the counter's own answer may have taken a while.
+  const settledThen = settled(now, readsLagMs(), early ? sentAt : Date.now());
   const value = early ?? read();
-  if (consistent || settled(now, readsLagMs())) keep(name, at, value, small);
+  if (consistent || settledThen) keep(name, at, value, small);
   return value;
 }
 

@@ -42,7 +42,8 @@ describe('whileStanding', () => {
   it('keeps an eventually consistent read only once the counter has settled', async () => {
     const key = fresh();
     const r = counted();
-    const moving: Validator = { stamp: '2.0', last: Date.now() };
+    // Moved a moment from now, as a writer's clock ahead of this one may say: not settled for a while yet.
+    const moving: Validator = { stamp: '2.0', last: Date.now() + 60_000 };
     expect(await whileStanding(key, Promise.resolve(moving), r.read, false)).toBe(1);
     expect(await whileStanding(key, Promise.resolve(moving), r.read, false)).toBe(2);
     // A consistent read sent after the counter's qualifies at once.
@@ -58,6 +59,24 @@ describe('whileStanding', () => {
     const r = counted();
     expect(await whileStanding(key, Promise.resolve(undefined), r.read, true)).toBe(1);
     expect(await whileStanding(key, Promise.resolve(undefined), r.read, true)).toBe(2);
+  });
+
+  it('hands a read that fails before the counter answers to its caller, not to the process', async () => {
+    const key = fresh();
+    const unhandled: unknown[] = [];
+    const note = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', note);
+    try {
+      let release!: (v: Validator) => void;
+      const waiting = whileStanding(key, new Promise<Validator>((r) => (release = r)), () => Promise.reject(new Error('throttled')), false);
+      await new Promise((r) => setTimeout(r, 20));
+      release(old('3.2'));
+      await expect(waiting).rejects.toThrow('throttled');
+      await new Promise((r) => setTimeout(r, 20));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', note);
+    }
   });
 
   it('does not keep a failed read', async () => {
