@@ -2,14 +2,13 @@
 // (lib/store/standing-reads.ts), against DynamoDB Local: a page read again at an unchanged,
 // settled counter reads no bucket; once anything moved the counter (a write here, or another
 // function's bump), the next page reads them again and counts the write.
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { config, resetConfig } from '#lib/runtime/config.js';
-import { capacity, db } from '#lib/store/db.js';
-import { keys } from '#lib/store/keys.js';
+import { resetConfig } from '#lib/runtime/config.js';
+import { capacity } from '#lib/store/db.js';
 import { roleToken } from '../support/tokens.js';
 import { invoke } from '#lib/local/invoke.js';
 import { useFreshTable } from '../support/table.js';
+import { moveCounterElsewhere } from '../support/counter.js';
 import { useStreamPoller } from '../support/stream.js';
 import { installTrace, trace } from '../../bench/trace.js';
 
@@ -101,15 +100,7 @@ describe('count buckets kept while the counter stands', () => {
       await settle();
       await page(query);
       expect((await page(query)).buckets).toBe(0);
-      await db().send(
-        new UpdateCommand({
-          TableName: config().tableName,
-          Key: keys.validator(3),
-          UpdateExpression: 'ADD #n :one SET #at = :at',
-          ExpressionAttributeNames: { '#n': 'n', '#at': 'at' },
-          ExpressionAttributeValues: { ':one': 1, ':at': Date.now() - 60_000 },
-        }),
-      );
+      await moveCounterElsewhere(3, Date.now() - 60_000);
       const moved = await page(query);
       expect(moved.buckets).toBe(1);
       expect(moved.total).toBe(first.total + 1);
