@@ -234,12 +234,13 @@ function text(status: number, message: string, extra: Record<string, string> = {
 export async function docsResponse(method: string, target: string, headers: Record<string, string | string[] | undefined> = {}): Promise<DocsResponse | undefined> {
   const verb = method.toUpperCase();
   if (verb !== 'GET' && verb !== 'HEAD') return undefined;
+  // Every request comes here first: anything outside /docs leaves before its query is parsed.
+  if (!target.startsWith(DOCS_PATH)) return undefined;
   const q = target.indexOf('?');
   const path = q < 0 ? target : target.slice(0, q);
-  const query = new URLSearchParams(q < 0 ? '' : target.slice(q + 1));
 
   if (path === DOCS_PATH || path === `${DOCS_PATH}/`) {
-    const lang = query.get('lang') || 'en';
+    const lang = new URLSearchParams(q < 0 ? '' : target.slice(q + 1)).get('lang') || 'en';
     if (!(LANGUAGES as readonly string[]).includes(lang)) {
       return text(400, `Unknown language "${lang}": use one of ${LANGUAGES.map((l) => `${DOCS_PATH}?lang=${l}`).join(', ')}.`);
     }

@@ -240,6 +240,7 @@ function refuseOnSocket(socket: Duplex, [status, code, message]: Refusal, extraH
  * upload up to this size is received whole first; a larger one is cut off.
  */
 const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
+const EMPTY_BODY = Buffer.alloc(0);
 
 /**
  * Reads the body, or rejects with TooLarge once it passes `limit` (dropping what it read): at the
@@ -248,6 +249,11 @@ const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
  * over the limit), and with ClientGone when the client leaves mid-body.
  */
 function readBody(req: IncomingMessage, limit: number, { idleMs, deadlineMs }: BodyTimeouts): Promise<Buffer> {
+  // No length and no chunks: HTTP/1.1 says the message has no body (RFC 9112 §6.3), so nothing is waited for.
+  if (req.headers['transfer-encoding'] === undefined && (req.headers['content-length'] === undefined || req.headers['content-length'] === '0')) {
+    req.resume();
+    return Promise.resolve(EMPTY_BODY);
+  }
   return new Promise((resolveBody, rejectBody) => {
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > DRAIN_MAX_BYTES) {

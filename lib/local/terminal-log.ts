@@ -77,10 +77,11 @@ const LOUD = new Set(['WARN', 'ERROR', 'CRITICAL']);
 export function terminalLogWriter(opts: TerminalLogOptions, onRequestLine?: () => void): LogWriter {
   const out = opts.out ?? ((line: string) => console.log(line));
   const err = opts.err ?? ((line: string) => console.error(line));
-  return (json, level) => {
+  return (json, level, fields) => {
     let record: Record<string, any>;
     try {
-      record = JSON.parse(json) as Record<string, any>;
+      // JSON out needs only the line's message, which its fields hold; a readable line is made from what was printed.
+      record = opts.format === 'json' && fields ? fields : (JSON.parse(json) as Record<string, any>);
     } catch {
       record = { level, message: json };
     }

@@ -31,7 +31,7 @@ export interface LocalWebhookQueueOptions {
   maxReceiveCount?: number;
   /** Invocations at once (default 1,000: Lambda's default account concurrency). */
   concurrency?: number;
-  /** Pause between polls when nothing is due, default 20 ms. */
+  /** Pause between polls while messages wait or are in flight, default 20 ms (an empty queue sleeps until a send). */
   idleMs?: number;
   handler?: SenderHandler;
   logWriter?: LogWriter;
@@ -80,6 +80,8 @@ export class LocalWebhookQueue implements WebhookQueue {
       this.groups.set(message.groupId, group);
       this.enqueued++;
     }
+    // An empty queue polls nothing: a send wakes it.
+    if (this.timer === undefined && this.groups.size > 0) this.timer = setTimeout(() => this.tick(), 0);
   }
 
   async retryAfter(receiptHandle: string, seconds: number): Promise<void> {
@@ -112,13 +114,15 @@ export class LocalWebhookQueue implements WebhookQueue {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    this.timer = undefined;
     await Promise.allSettled([...this.inFlight]);
   }
 
   private tick(): void {
+    this.timer = undefined;
     if (this.stopped) return;
     this.poll();
-    this.timer = setTimeout(() => this.tick(), this.opts.idleMs ?? 20);
+    if (this.groups.size > 0 && this.timer === undefined) this.timer = setTimeout(() => this.tick(), this.opts.idleMs ?? 20);
   }
 
   /** Receives the head of every group that is due, while invocations are free. */

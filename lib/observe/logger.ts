@@ -10,8 +10,11 @@
 // Lambda's own log-level control (AWS_LAMBDA_LOG_LEVEL) the stricter of the two applies.
 import { scopedValue } from '#lib/runtime/scope.js';
 
-/** Receives each log line instead of stdout: `json` is the line exactly as Lambda prints it. */
-export type LogWriter = (json: string, level: string) => void;
+/**
+ * Receives each log line instead of stdout: `json` is the line exactly as Lambda prints it, and
+ * `fields` what it was written from (a writer that looks into the line need not parse it again).
+ */
+export type LogWriter = (json: string, level: string, fields?: Readonly<Record<string, unknown>>) => void;
 
 const writers = scopedValue<LogWriter>('log-writer');
 
@@ -147,7 +150,7 @@ export class JsonLogger {
     }
     const json = serialize(line);
     const write = writers.get();
-    if (write) write(json, level);
+    if (write) write(json, level, line);
     else (LEVELS[level] >= LEVELS.WARN ? process.stderr : process.stdout).write(`${json}\n`);
   }
 }
