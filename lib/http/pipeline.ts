@@ -37,6 +37,7 @@ import { observe } from '#lib/observe/invocation.js';
 import { cacheControl, entityTag, noneMatch, VARY } from './conditional.js';
 import { heldTag, revalidationScope, scopeDigest, scopedTag } from './revalidate.js';
 import { bumpValidator, keptValidator, readValidator, settled as counterSettled, settleMs, type Validator } from '#lib/store/validators.js';
+import { whileStanding } from '#lib/store/standing-reads.js';
 import type { Result as Encoded } from './idempotency.js';
 import { wantsEnvelope, wpShaped } from './wp-query.js';
 import { discoveryHeaders } from './discovery.js';
@@ -320,6 +321,52 @@ const overrideRefused = (sent: string, wanted: string) =>
     `A ${sent} request cannot be carried out as ${wanted} here: send ${wanted} itself, or POST with _method=${wanted} (or X-HTTP-Method-Override: ${wanted}).`,
   );
 
+/**
+ * An answer before its encoding (which adds what the request alone decides: CORS, HEAD): its status
+ * and headers, and its body as sent. One whose tag is its scope's digest (`scoped`: the counter had
+ * settled) is the answer of every request of that scope while the counter shows that state, as its
+ * 304 is: the scope names everything else it depends on. A read that takes the counter as it is now
+ * (`freshCounter`) keeps it in the process while the counter stands (lib/store/standing-reads.ts).
+ */
+interface Answer {
+  reply: Pick<Reply, 'status' | 'headers'>;
+  headers: Record<string, string>;
+  body: string;
+  scoped: boolean;
+}
+
+/** The longest answer kept, in characters (a page of events is a few tens of thousands; most feeds are longer). */
+const KEPT_ANSWER_CHARS = 128 * 1024;
+
+/**
+ * The scopes asked for lately, the most recent last (at most ASKED_SCOPES), and whether each one's
+ * answer may be kept. An answer is kept from its scope's second request on, so that requests that
+ * are each new (a crawler's, a client's unique parameter) neither keep answers nobody asks for again
+ * nor push out those that are; nor does a scope whose answer was too long to keep.
+ */
+const asked = new Map<string, 'asked' | 'too long'>();
+const ASKED_SCOPES = 1024;
+
+function keptAnswer(scope: string, counter: () => Promise<Validator>, answer: () => Promise<Answer>): Promise<Answer> {
+  const key = scopeDigest(scope, '');
+  const before = asked.get(key);
+  asked.delete(key);
+  if (asked.size >= ASKED_SCOPES) asked.delete(asked.keys().next().value!);
+  asked.set(key, before ?? 'asked');
+  if (before !== 'asked') return answer();
+  const keepable = (a: Answer): boolean => {
+    if (a.body.length > KEPT_ANSWER_CHARS) asked.set(key, 'too long');
+    return a.scoped && a.reply.status >= 200 && a.reply.status < 300 && a.body.length <= KEPT_ANSWER_CHARS;
+  };
+  return whileStanding(
+    `answer|${key}`,
+    counter().catch(() => undefined),
+    answer,
+    false,
+    keepable,
+  );
+}
+
 /** One operation a function runs: its own, or a sibling it serves for an overridden method. */
 interface Runner {
   op: Operation;
@@ -359,11 +406,21 @@ function runner(op: Operation, logic: Logic, html: HtmlFilters | undefined, once
         );
       }
       // `_fields` and `_envelope` shape the answer before its entity tag is taken, so a tag names what was sent.
-      const [reply, cheap] = conditionalGet ? [await logic(req), early] : await besideCounter(logic(req), revalidation(read, scope, event));
-      const shaped = wpShaped(reply, req.input._fields, event.rawQueryString, allow);
-      const answer = conditional(shaped.reply, req, event, cheap?.settled ? cheap.digest : undefined);
-      const discovery = discoveryHeaders(apiRoot(event), answer.reply.headers);
-      return encode(answer.reply, { ...discovery, ...(shaped.enveloped ? {} : { allow }), ...vary, ...answer.headers }, event, answer.body);
+      const answer = async (): Promise<Answer> => {
+        const [reply, cheap] = conditionalGet ? [await logic(req), early] : await besideCounter(logic(req), revalidation(read, scope, event));
+        const shaped = wpShaped(reply, req.input._fields, event.rawQueryString, allow);
+        const done = conditional(shaped.reply, req, event, cheap?.settled ? cheap.digest : undefined);
+        const discovery = discoveryHeaders(apiRoot(event), done.reply.headers);
+        return {
+          reply: { status: done.reply.status, headers: done.reply.headers },
+          headers: { ...discovery, ...(shaped.enveloped ? {} : { allow }), ...vary, ...done.headers },
+          body: done.body,
+          scoped: cheap?.settled === true,
+        };
+      };
+      // A read that takes the counter as it is now keeps its answer while the counter stands (see `Answer`).
+      const kept = scope !== undefined && fresh && !conditionalGet ? await keptAnswer(scope, read, answer) : await answer();
+      return encode({ ...kept.reply, body: undefined }, kept.headers, event, kept.body);
     });
   };
   return { op, route, operate };

@@ -1,7 +1,8 @@
 // Event lists and searches keep their count buckets while the table's change counter stands
 // (lib/store/standing-reads.ts), against DynamoDB Local: a page read again at an unchanged,
 // settled counter reads no bucket; once anything moved the counter (a write here, or another
-// function's bump), the next page reads them again and counts the write.
+// function's bump), the next page reads them again and counts the write. A request asked again
+// gets the answer kept whole (lib/http/pipeline.ts) and reads only the counter.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfig } from '#lib/runtime/config.js';
 import { capacity } from '#lib/store/db.js';
@@ -47,12 +48,16 @@ async function create(title: string): Promise<void> {
   expect(res.status, JSON.stringify(res.body)).toBe(201);
 }
 
-/** A page, with its total, its requests and how many of them read count buckets. */
+let asked = 0;
+/**
+ * A page, with its total, its requests and how many of them read count buckets. Each asks with a
+ * parameter of its own, so that no answer is kept whole (see below): the buckets are.
+ */
 async function page(query: Record<string, string | number>) {
   installTrace();
   trace.reset();
   capacity.reset();
-  const res = await invoke('GET', 'en', '/events', { query: { per_page: 2, ...query } });
+  const res = await invoke('GET', 'en', '/events', { query: { per_page: 2, ...query, asked: ++asked } });
   const used = capacity.snapshot();
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   const buckets = trace.snapshot().filter((e) => e.command === 'Query' && e.target.startsWith('base COUNT#')).length;
@@ -106,4 +111,70 @@ describe('count buckets kept while the counter stands', () => {
       expect(moved.total).toBe(first.total + 1);
     });
   }
+});
+
+/** The same request as a client sends it again: its answer, entity tag and DynamoDB requests. */
+async function same(method = 'GET') {
+  capacity.reset();
+  const res = await invoke(method, 'en', '/events', { query: { per_page: 2, search: 'crossing' } });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return { body: res.body, etag: res.headers.etag, requests: capacity.snapshot().requests };
+}
+
+describe('list answers kept while the counter stands', () => {
+  // An answer is kept once its tag is its scope's, settled past the age of kept terms too (5 s by default).
+  const terms = process.env.TERM_CACHE_SECONDS;
+  beforeAll(() => {
+    process.env.TERM_CACHE_SECONDS = '0';
+    resetConfig();
+  });
+  afterAll(() => {
+    if (terms === undefined) delete process.env.TERM_CACHE_SECONDS;
+    else process.env.TERM_CACHE_SECONDS = terms;
+    resetConfig();
+  });
+
+  it('answers a request asked before from the kept answer, reading only the counter, until a write moves it', async () => {
+    await settle();
+    const first = await same();
+    expect(first.requests).toBeGreaterThanOrEqual(3);
+    // Asked once: not kept (each new request would otherwise push out the answers asked again).
+    const second = await same();
+    expect(second.requests).toBeGreaterThanOrEqual(3);
+    const third = await same();
+    expect(third.requests).toBe(1);
+    expect(third.body).toEqual(second.body);
+    expect(third.etag).toBe(second.etag);
+    // HEAD shares the answer and its tag, without the body (encoded for each request).
+    const head = await same('HEAD');
+    expect(head.requests).toBe(1);
+    expect(head.body).toBeUndefined();
+    expect(head.etag).toBe(second.etag);
+
+    await stream.poller.pause();
+    await create('Standing crossing, added later');
+    const written = await same();
+    expect(written.requests).toBeGreaterThanOrEqual(3);
+    expect(Number(written.body.total)).toBe(Number(second.body.total) + 1);
+    expect(written.etag).not.toBe(second.etag);
+
+    // Another function moves the counter: the kept answer is not given again.
+    await settle();
+    await same();
+    expect((await same()).requests).toBe(1);
+    await moveCounterElsewhere(3, Date.now() - 60_000);
+    expect((await same()).requests).toBeGreaterThanOrEqual(3);
+  });
+
+  it('keeps nothing while the counter has not settled', async () => {
+    await stream.poller.pause();
+    await create('Standing crossing, unsettled');
+    process.env.REVALIDATE_SETTLE_SECONDS = '60';
+    try {
+      for (let i = 0; i < 3; i++) expect((await same()).requests).toBeGreaterThanOrEqual(3);
+    } finally {
+      process.env.REVALIDATE_SETTLE_SECONDS = '0';
+      stream.poller.resume();
+    }
+  });
 });
