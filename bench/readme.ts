@@ -354,12 +354,21 @@ interface ReadsResults {
 export function renderReads(r: ReadsResults): string {
   const where = runOf(r);
   const type = (f: ReadFigures) => f.contentType.split(';')[0]!.trim();
-  const change = (k: ReadKind) =>
-    k.base.serverMs > 0 ? `${k.now.serverMs >= k.base.serverMs ? '+' : ''}${Math.round((100 * (k.now.serverMs - k.base.serverMs)) / k.base.serverMs)} %` : '–';
+  // Each round measures both servers one after the other: the median of the rounds' ratios leaves out
+  // what a busy moment did to one round of both (results with unpaired rounds: the medians' ratio).
+  const ratio = (k: ReadKind): number | undefined => {
+    const [b, n] = [k.base.rounds, k.now.rounds];
+    if (b.length && b.length === n.length && b.every((v) => v > 0)) return median(n.map((v, i) => v / b[i]!));
+    return k.base.serverMs > 0 ? k.now.serverMs / k.base.serverMs : undefined;
+  };
+  const change = (k: ReadKind) => {
+    const q = ratio(k);
+    return q === undefined ? '–' : `${q >= 1 ? '+' : ''}${Math.round(100 * (q - 1))} %`;
+  };
   return [
     `Run of ${where}, against ${r.base.slice(0, 7)}; ${r.events} events; medians of ${r.rounds} rounds of ${r.requests} requests per kind and server:`,
     '',
-    `| read | server CPU ${r.base.slice(0, 7)} | server CPU now | change | DynamoDB Local CPU ${r.base.slice(0, 7)} → now | DynamoDB requests (RCU) ${r.base.slice(0, 7)} → now |`,
+    `| read | server CPU ${r.base.slice(0, 7)} | server CPU now | change (median of the rounds' ratios) | DynamoDB Local CPU ${r.base.slice(0, 7)} → now | DynamoDB requests (RCU) ${r.base.slice(0, 7)} → now |`,
     '| --- | --- | --- | --- | --- | --- |',
     ...r.kinds.map(
       (k) =>
@@ -369,15 +378,17 @@ export function renderReads(r: ReadsResults): string {
   ].join('\n');
 }
 
+/** The middle value (the upper of the two middle ones for an even count). */
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+
 /** What each server used idle, which the CPU figures leave out (results written before it was measured have none). */
 function idleLine(r: ReadsResults): string[] {
   const idle = (side: 'base' | 'now') => r.kinds.map((k) => k[side].idleServerMsPerS).filter((v): v is number => v !== undefined);
   const [base, now] = [idle('base'), idle('now')];
   if (!base.length || !now.length) return [];
-  const mid = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
   return [
     '',
-    `Server CPU is net of what each server used idle (its stream poller and webhook queue, which no Lambda function runs): ${fmt(mid(base))} ms a second at ${r.base.slice(0, 7)}, ${fmt(mid(now))} now.`,
+    `Server CPU is net of what each server used idle (its stream poller and webhook queue, which no Lambda function runs): ${fmt(median(base))} ms a second at ${r.base.slice(0, 7)}, ${fmt(median(now))} now.`,
   ];
 }
 

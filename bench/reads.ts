@@ -2,7 +2,7 @@
 // (BENCH_BASE), side by side. The base is checked out into a temporary git worktree (this
 // checkout's node_modules linked in); each checkout's `npm start -- --memory` runs on its own port
 // with its own DynamoDB Local. The same calendar is created in both through their HTTP APIs, then
-// for each kind of read (a list page, a category's list, an event by id, the venues, one venue,
+// for each kind of read (a list page, the same page asked anew each time, a category's list, an event by id, the venues, one venue,
 // the categories, the tags, an iCalendar feed) both servers get the same BENCH_REQUESTS requests,
 // one at a time after a warm-up, and the CPU the server process and DynamoDB Local's JVM used is
 // read from /proc before and after. The two servers take turns (which goes first alternates) and
@@ -35,7 +35,7 @@ bench/results/reads.json (and its table in bench/README.md for a default run).`,
     BENCH_REQUESTS: { meaning: 'requests per kind of read, server and round', default: 60 },
     BENCH_WARMUP: { meaning: 'requests per kind of read before each measured round', default: 10 },
     BENCH_ROUNDS: { meaning: 'rounds (each server measured once per kind each round)', default: 7 },
-    BENCH_ONLY: { meaning: 'the kinds of read to measure, separated by commas', default: 'list,category,event,venues,venue,categories,tags,ical' },
+    BENCH_ONLY: { meaning: 'the kinds of read to measure, separated by commas', default: 'list,new-list,category,event,venues,venue,categories,tags,ical' },
     BENCH_PROFILE: { meaning: "a directory for both servers' CPU profiles (node --cpu-prof), in base/ and now/; writes no results" },
   },
 );
@@ -208,8 +208,12 @@ interface Kind {
   path: (s: Server, i: number) => string;
 }
 
+/** Requests that are each new: a parameter no request shared (TEC ignores it), so that no answer kept whole serves them. */
+let fresh = 0;
+
 const ALL_KINDS: Kind[] = [
   { key: 'list', label: 'list page (`/events`)', path: () => '/events' },
+  { key: 'new-list', label: 'list page, each request new (`/events?n=…`)', path: () => `/events?n=${++fresh}` },
   { key: 'category', label: 'category list (`/events?categories=…`)', path: (s) => `/events?categories=${s.ids.category}` },
   { key: 'event', label: 'event by id (`/events/<id>`)', path: (s, i) => `/events/${s.ids.events[i % 20]}` },
   { key: 'venues', label: 'venues (`/venues`)', path: () => '/venues' },
