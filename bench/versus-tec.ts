@@ -15,6 +15,7 @@ import { readFileSync } from 'node:fs';
 import { mintToken } from '#lib/local/dev-auth.js';
 import { planSeed, runSeed } from '#lib/local/demo-calendar.js';
 import { backfillSearch } from '#lib/stream/backfill.js';
+import { settleMs } from '#lib/store/validators.js';
 import { benchCli } from './cli.js';
 import { benchTable, runBench } from './main.js';
 import { cpuOf, pidsNamed, serve } from './processes.js';
@@ -122,6 +123,9 @@ async function main(): Promise<number> {
     await runSeed(planSeed(wanted, 42, new Date()), token, 6);
     // No stream consumer runs here: the search index is built as the backfill builds it.
     await backfillSearch();
+    // A site nobody is editing, as TEC's is here: the seed's last write settles before anything is measured
+    // (answers are tagged, and kept, by the change counter only once it has stood that long).
+    await new Promise((r) => setTimeout(r, settleMs() + 1_000));
     const ours = await factsOf(server.url);
     const theirs = await factsOf(TEC);
     const serverPid = server.proc.pid!;
