@@ -3,27 +3,20 @@
 // settled counter reads no bucket; once anything moved the counter (a write here, or another
 // function's bump), the next page reads them again and counts the write. A request asked again
 // gets the answer kept whole (lib/http/pipeline.ts) and reads only the counter.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetConfig } from '#lib/runtime/config.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { capacity } from '#lib/store/db.js';
 import { roleToken } from '../support/tokens.js';
 import { invoke } from '#lib/local/invoke.js';
 import { useFreshTable } from '../support/table.js';
 import { moveCounterElsewhere } from '../support/counter.js';
+import { useEnv } from '../support/env.js';
 import { useStreamPoller } from '../support/stream.js';
 import { installTrace, trace } from '../../bench/trace.js';
 
-// Settled one second (the clock margin) after the counter last moved: DynamoDB Local's reads are exact.
-const saved = process.env.REVALIDATE_SETTLE_SECONDS;
-beforeAll(() => {
-  process.env.REVALIDATE_SETTLE_SECONDS = '0';
-  resetConfig();
-});
-afterAll(() => {
-  if (saved === undefined) delete process.env.REVALIDATE_SETTLE_SECONDS;
-  else process.env.REVALIDATE_SETTLE_SECONDS = saved;
-  resetConfig();
-});
+// Settled one second (the clock margin) after the counter last moved: DynamoDB Local's reads are exact,
+// and no terms are kept (an answer is kept only once settled past their age too: 5 s by default).
+useEnv('REVALIDATE_SETTLE_SECONDS', '0');
+useEnv('TERM_CACHE_SECONDS', '0');
 
 useFreshTable('standing-reads', { stream: true });
 // The consumer indexes the words a search reads, and moves the counter once more for each change.
@@ -122,18 +115,6 @@ async function same(method = 'GET') {
 }
 
 describe('list answers kept while the counter stands', () => {
-  // An answer is kept once its tag is its scope's, settled past the age of kept terms too (5 s by default).
-  const terms = process.env.TERM_CACHE_SECONDS;
-  beforeAll(() => {
-    process.env.TERM_CACHE_SECONDS = '0';
-    resetConfig();
-  });
-  afterAll(() => {
-    if (terms === undefined) delete process.env.TERM_CACHE_SECONDS;
-    else process.env.TERM_CACHE_SECONDS = terms;
-    resetConfig();
-  });
-
   it('answers a request asked before from the kept answer, reading only the counter, until a write moves it', async () => {
     await settle();
     const first = await same();
