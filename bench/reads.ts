@@ -11,7 +11,7 @@
 // figures then include the profiler's cost, and no results are written). Writes bench/results/reads.json and its table in bench/README.md.
 import '../scripts/sdk-quiet.js';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { ensureDevKeys, mintToken } from '#lib/local/dev-auth.js';
 import { freePort } from '#lib/local/dynamo.js';
 import { benchCli } from './cli.js';
+import { cpuOf } from './processes.js';
 import { runBench } from './main.js';
 import { renderReads, runContext, writeTable, type ReadKind } from './readme.js';
 
@@ -56,22 +57,8 @@ const ONLY = new Set(
     .map((s) => s.trim()),
 );
 
-/**
- * A process's CPU time in ms, from its threads' scheduler statistics, which count nanoseconds
- * (`/proc/<pid>/stat` counts ticks of 10 ms: over 60 requests of 2 ms, a tenth of the figure). A
- * thread that ends takes its time with it: the servers' threads live as long as they do.
- */
-function cpuMsOf(pid: number): number {
-  let ns = 0;
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-    } catch {
-      // A thread that ended meanwhile.
-    }
-  }
-  return ns / 1e6;
-}
+/** A process's CPU time in ms (its threads' scheduler statistics, in nanoseconds: bench/processes.ts). */
+const cpuMsOf = (pid: number): number => cpuOf(pid) ?? 0;
 
 interface Server {
   name: 'base' | 'now';
