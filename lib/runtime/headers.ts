@@ -20,14 +20,13 @@ const lowered = new WeakMap<object, Record<string, string | undefined> | null>()
 function lowerCased(h: Record<string, string | undefined>): Record<string, string | undefined> {
   let names = lowered.get(h);
   if (names === undefined) {
-    names = null;
-    for (const k of Object.keys(h)) {
-      if (k === k.toLowerCase()) continue;
-      names = Object.create(null) as Record<string, string | undefined>;
-      for (const n of Object.keys(h)) names[n.toLowerCase()] ??= h[n];
-      break;
+    const keys = Object.keys(h);
+    let copy: Record<string, string | undefined> | null = null;
+    if (keys.some((k) => k !== k.toLowerCase())) {
+      copy = Object.create(null) as Record<string, string | undefined>;
+      for (const k of keys) copy[k.toLowerCase()] ??= h[k];
     }
-    lowered.set(h, names);
+    lowered.set(h, (names = copy));
   }
   return names ?? NONE;
 }
