@@ -20,7 +20,8 @@ const entries: TraceEntry[] = [];
 /** The client the trace is on: the shared client is rebuilt when the endpoint changes (a new DynamoDB Local). */
 let traced: ReturnType<typeof db> | undefined;
 
-const plain = (v: unknown): string => {
+/** A value as a request carries it, as text: plain (the document client's) or marshalled (`{ S }`, lib/store/reads.ts). */
+export const plain = (v: unknown): string => {
   if (v && typeof v === 'object' && 'S' in (v as Record<string, unknown>)) return String((v as { S: unknown }).S);
   return String(v);
 };

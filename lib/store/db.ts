@@ -1,8 +1,9 @@
-// One DynamoDB document client per process (module scope, reused by warm Lambdas). Every call
+// One DynamoDB client per process (module scope, reused by warm Lambdas), used as a document client
+// and, for the hot reads, as a plain client whose middleware is resolved once per command type. Every call
 // asks for its consumed capacity, which is tallied (lib/observe/capacity.ts) so that tests and benchmarks
 // can measure cost and each request can log what it consumed; a request past its budget
 // (lib/contract/budget.ts) is refused before it is sent.
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { type $Command, DynamoDBClient, type DynamoDBClientResolvedConfig, type ServiceInputTypes, type ServiceOutputTypes } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { admit, recordConsumed, startRequest, type Consumed } from '#lib/observe/capacity.js';
 import { logger } from '#lib/observe/log.js';
@@ -51,18 +52,63 @@ function makeClient(): DynamoDBDocumentClient {
   return client;
 }
 
-let client: DynamoDBDocumentClient | undefined;
+type Stack = DynamoDBClient['middlewareStack'];
+type PlainCommand<I extends ServiceInputTypes, O extends ServiceOutputTypes> = $Command<I, O, DynamoDBClientResolvedConfig, ServiceInputTypes, ServiceOutputTypes>;
+type Resolved = (command: unknown) => Promise<{ output: unknown }>;
+
+/**
+ * The handlers resolved from `stack`, by command type, emptied whenever the stack changes (a
+ * test's or the local runtime's middleware then applies to the next request, as on the
+ * document client). The SDK resolves every middleware of the stack for every request otherwise:
+ * a twentieth of a read's CPU time, twice over for the document client's own commands.
+ */
+function resolvedOnce(stack: Stack): Map<unknown, Resolved> {
+  const resolved = new Map<unknown, Resolved>();
+  const mutable = stack as unknown as Record<string, (...args: unknown[]) => unknown>;
+  for (const name of ['add', 'addRelativeTo', 'use', 'remove', 'removeByTag']) {
+    const change = mutable[name]!;
+    mutable[name] = (...args: unknown[]) => {
+      resolved.clear();
+      return change.apply(stack, args);
+    };
+  }
+  return resolved;
+}
+
+interface Clients {
+  doc: DynamoDBDocumentClient;
+  resolved: Map<unknown, Resolved>;
+}
+
+let clients: Clients | undefined;
 let clientEndpoint: string | undefined;
-/** The shared client; rebuilt only if DYNAMODB_ENDPOINT changes (tests and the local runtime). */
-export function db(): DynamoDBDocumentClient {
+function shared(): Clients {
   const endpoint = process.env.DYNAMODB_ENDPOINT || undefined;
-  if (!client || endpoint !== clientEndpoint) {
-    client = makeClient();
+  if (!clients || endpoint !== clientEndpoint) {
+    const doc = makeClient();
+    clients = { doc, resolved: resolvedOnce(doc.middlewareStack) };
     clientEndpoint = endpoint;
   }
-  return client;
+  return clients;
+}
+
+/** The shared document client; rebuilt only if DYNAMODB_ENDPOINT changes (tests and the local runtime). */
+export const db = (): DynamoDBDocumentClient => shared().doc;
+
+/**
+ * Sends a command of the plain client (values marshalled by the caller: lib/store/reads.ts) over
+ * the shared client and its middleware, which is resolved once per command type.
+ */
+export async function sendPlain<I extends ServiceInputTypes, O extends ServiceOutputTypes>(command: PlainCommand<I, O>): Promise<O> {
+  const { doc, resolved } = shared();
+  let handler = resolved.get(command.constructor);
+  if (!handler) {
+    handler = command.resolveMiddleware(doc.middlewareStack, doc.config, undefined) as unknown as Resolved;
+    resolved.set(command.constructor, handler);
+  }
+  return (await handler(command)).output as O;
 }
 
 // Made at module scope, as Lambda's init phase is meant for: a function's first request then
 // finds the client ready, and so do environments Lambda initializes ahead of their first request.
-db();
+shared();

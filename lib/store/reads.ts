@@ -1,7 +1,11 @@
 // Reads over the shared client: single items, batched reads, queries and counts. No Scan anywhere.
-import { BatchGetCommand, GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+// They send the plain client's commands and marshal their own values (as the document client
+// would), so that the middleware is resolved once per command type (lib/store/db.ts).
+import { type AttributeValue, BatchGetItemCommand, GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { config } from '#lib/runtime/config.js';
-import { db } from './db.js';
+import { sendPlain } from './db.js';
+import { attributes, plainItem } from './attributes.js';
 import { INDEXES } from './table.js';
 import type { AnyPost, TermItem } from './items.js';
 import { sleep } from './retry.js';
@@ -20,9 +24,11 @@ export type ItemKey<T> = Key & { readonly [stored]: T };
 /** Names the type stored under a key: for key builders only. */
 export const itemKey = <T>(pk: string, sk: string): ItemKey<T> => ({ pk, sk }) as ItemKey<T>;
 
+const keyAttributes = (key: Key): Record<string, AttributeValue> => ({ pk: { S: key.pk }, sk: { S: key.sk } });
+
 export async function getItem<T>(key: ItemKey<T>, consistent = true): Promise<T | undefined> {
-  const out = await db().send(new GetCommand({ TableName: config().tableName, Key: { pk: key.pk, sk: key.sk }, ConsistentRead: consistent }));
-  return out.Item as T | undefined;
+  const out = await sendPlain(new GetItemCommand({ TableName: config().tableName, Key: keyAttributes(key), ConsistentRead: consistent }));
+  return out.Item && plainItem<T>(out.Item);
 }
 
 /**
@@ -54,9 +60,11 @@ export async function batchGet<T>(list: readonly ItemKey<T>[], consistent = fals
     let pending = keys;
     for (let attempt = 0; pending.length && attempt < 8; attempt++) {
       if (attempt) await sleep(20 * 2 ** attempt);
-      const out = await db().send(new BatchGetCommand({ RequestItems: { [config().tableName]: { Keys: pending, ...(consistent ? { ConsistentRead: true } : {}) } } }));
-      for (const item of out.Responses?.[config().tableName] ?? []) found.set(`${item.pk}|${item.sk}`, item as T);
-      pending = (out.UnprocessedKeys?.[config().tableName]?.Keys as Key[] | undefined) ?? [];
+      const out = await sendPlain(
+        new BatchGetItemCommand({ RequestItems: { [config().tableName]: { Keys: pending.map(keyAttributes), ...(consistent ? { ConsistentRead: true } : {}) } } }),
+      );
+      for (const item of out.Responses?.[config().tableName] ?? []) found.set(`${item.pk?.S}|${item.sk?.S}`, plainItem<T>(item));
+      pending = (out.UnprocessedKeys?.[config().tableName]?.Keys ?? []).map((k) => ({ pk: String(k.pk?.S), sk: String(k.sk?.S) }));
     }
     if (pending.length) throw new Error('BatchGet left keys unprocessed');
   };
@@ -66,31 +74,47 @@ export async function batchGet<T>(list: readonly ItemKey<T>[], consistent = fals
 
 export const keyOf = (k: Key) => `${k.pk}|${k.sk}`;
 
-export async function query<T>(input: Omit<QueryCommandInput, 'TableName'>): Promise<{ items: T[]; last?: Record<string, unknown> }> {
-  const out = await db().send(new QueryCommand({ TableName: config().tableName, ...input }));
-  return { items: (out.Items ?? []) as T[], last: out.LastEvaluatedKey };
+/** A query's input, its values plain (as the document client takes them). */
+type QueryInput = Omit<QueryCommandInput, 'TableName' | 'KeyConditions' | 'QueryFilter'>;
+
+/** One page of a query, its values marshalled on the way out and unmarshalled on the way in. */
+async function queryPage<T>(input: QueryInput): Promise<{ items: T[]; last?: Record<string, unknown>; count: number }> {
+  const out = await sendPlain(
+    new QueryCommand({
+      ...input,
+      TableName: config().tableName,
+      ExpressionAttributeValues: attributes(input.ExpressionAttributeValues),
+      ExclusiveStartKey: attributes(input.ExclusiveStartKey),
+    }),
+  );
+  return { items: (out.Items ?? []).map((item) => plainItem<T>(item)), last: out.LastEvaluatedKey && plainItem(out.LastEvaluatedKey), count: out.Count ?? 0 };
+}
+
+export async function query<T>(input: QueryInput): Promise<{ items: T[]; last?: Record<string, unknown> }> {
+  const { items, last } = await queryPage<T>(input);
+  return { items, last };
 }
 
 /** Every item of a query, following pages. For bounded partitions (a record's link items). */
-export async function queryAll<T>(input: Omit<QueryCommandInput, 'TableName'>): Promise<T[]> {
+export async function queryAll<T>(input: QueryInput): Promise<T[]> {
   const items: T[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const out = await db().send(new QueryCommand({ TableName: config().tableName, ...input, ExclusiveStartKey: start }));
-    items.push(...((out.Items ?? []) as T[]));
-    start = out.LastEvaluatedKey;
+    const out = await queryPage<T>({ ...input, ExclusiveStartKey: start });
+    items.push(...out.items);
+    start = out.last;
   } while (start);
   return items;
 }
 
 /** Counts the matches of a query without returning them (Select COUNT), following pages. */
-export async function count(input: Omit<QueryCommandInput, 'TableName' | 'Select'>): Promise<number> {
+export async function count(input: Omit<QueryInput, 'Select'>): Promise<number> {
   let total = 0;
   let start: Record<string, unknown> | undefined;
   do {
-    const out = await db().send(new QueryCommand({ TableName: config().tableName, ...input, Select: 'COUNT', ExclusiveStartKey: start }));
-    total += out.Count ?? 0;
-    start = out.LastEvaluatedKey;
+    const out = await queryPage({ ...input, Select: 'COUNT', ExclusiveStartKey: start });
+    total += out.count;
+    start = out.last;
   } while (start);
   return total;
 }

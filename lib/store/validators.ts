@@ -20,10 +20,11 @@
 // - A read takes the counter before anything else, so an answer is never older than its tag: a
 //   write that lands between the counter's read and the answer's only makes the next
 //   revalidation read the answer again.
-import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '#lib/runtime/config.js';
 import { db } from './db.js';
 import { keys, VALIDATOR_PARTITION, VALIDATOR_SHARDS } from './keys.js';
+import { query } from './reads.js';
 
 /** What a read's tag is made from: the counter's shards, and when it last moved (epoch ms, this side's clock). */
 export interface Validator {
@@ -117,19 +118,16 @@ export function readValidator(now = Date.now()): Promise<Validator> {
 }
 
 async function queryValidator(): Promise<Validator> {
-  const out = await db().send(
-    new QueryCommand({
-      TableName: config().tableName,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeNames: { '#n': 'n', '#at': 'at' },
-      ExpressionAttributeValues: { ':pk': VALIDATOR_PARTITION },
-      ProjectionExpression: 'sk, #n, #at',
-      ConsistentRead: true,
-    }),
-  );
+  const out = await query<{ sk: string; n?: number; at?: number }>({
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeNames: { '#n': 'n', '#at': 'at' },
+    ExpressionAttributeValues: { ':pk': VALIDATOR_PARTITION },
+    ProjectionExpression: 'sk, #n, #at',
+    ConsistentRead: true,
+  });
   const counts = new Array<number>(VALIDATOR_SHARDS).fill(0);
   let last = 0;
-  for (const item of out.Items ?? []) {
+  for (const item of out.items) {
     const shard = Number(item.sk);
     if (Number.isInteger(shard) && shard >= 0 && shard < VALIDATOR_SHARDS) counts[shard] = Number(item.n ?? 0);
     last = Math.max(last, Number(item.at ?? 0));

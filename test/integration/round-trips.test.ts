@@ -14,6 +14,7 @@ import { invoke } from '#lib/local/invoke.js';
 import { readValidator } from '#lib/store/validators.js';
 import { useFreshTable } from '../support/table.js';
 import { storedItems } from '../support/stored.js';
+import { plain } from '../../bench/trace.js';
 
 /**
  * Requests of the table's change counter (lib/store/validators.ts): a write's bump after it, an
@@ -83,8 +84,8 @@ describe('round trips of a read', () => {
   /** Runs `fn` with `before` done ahead of every request for a credential record. */
   async function withCredentialReads<T>(before: () => Promise<void>, fn: () => Promise<T>): Promise<T> {
     stack().add(
-      ((next: (args: object) => Promise<unknown>) => async (args: { input?: { Key?: { pk?: string } } }) => {
-        if (args.input?.Key?.pk?.startsWith(CREDENTIALS_PREFIX)) await before();
+      ((next: (args: object) => Promise<unknown>) => async (args: { input?: { Key?: { pk?: unknown } } }) => {
+        if (plain(args.input?.Key?.pk).startsWith(CREDENTIALS_PREFIX)) await before();
         return next(args);
       }) as never,
       { step: 'initialize', name: 'credentialReads' },

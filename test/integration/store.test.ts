@@ -2,10 +2,11 @@
 // transaction (lib/logic/event-writes.ts), directly against DynamoDB Local: no handler, no mock.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { config } from '#lib/runtime/config.js';
-import { capacity } from '#lib/store/db.js';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { capacity, db } from '#lib/store/db.js';
 import { ApiError, ConflictError } from '#lib/contract/errors.js';
 import { eventTransaction } from '#lib/logic/event-writes.js';
-import { keyOf, queryAll, type Key } from '#lib/store/reads.js';
+import { batchGet, count, getItem, itemKey, keyOf, query, queryAll, type Key } from '#lib/store/reads.js';
 import { checkExists, del, put, putIfVersion, transact, type TransactItem } from '#lib/store/transactions.js';
 import { nextId } from '#lib/store/ids.js';
 import { freeSlug } from '#lib/store/slugs.js';
@@ -244,6 +245,74 @@ describe('batchGet', () => {
     capacity.reset();
     expect((await storedItems([])).size).toBe(0);
     expect(capacity.snapshot().requests).toBe(0);
+  });
+});
+
+describe('reads over the plain client', () => {
+  // Every kind of value a record holds, as the document client writes it.
+  const rich = (i: number) => ({
+    pk: 'PLAIN#reads',
+    sk: `item#${i}`,
+    title: `Plain ${i}`,
+    empty: '',
+    n: i,
+    big: 2 ** 52 + i,
+    ratio: i / 4,
+    on: i % 2 === 0,
+    none: null,
+    list: [1, 'two', { three: [3] }],
+    map: { nested: { deep: 'yes', n: -(i + 1) } },
+    tags: new Set(['a', `b${i}`]),
+  });
+  beforeAll(async () => {
+    await transact(Array.from({ length: 5 }, (_, i) => put(rich(i))));
+  });
+
+  it('answers what the document client answers: by key, in a batch and in a query', async () => {
+    for (let i = 0; i < 5; i++) {
+      const key = { pk: 'PLAIN#reads', sk: `item#${i}` };
+      const doc = (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
+      expect(doc).toEqual(rich(i));
+      expect(await getItem(itemKey(key.pk, key.sk))).toEqual(doc);
+      expect((await batchGet([itemKey(key.pk, key.sk)], true)).get(keyOf(key))).toEqual(doc);
+    }
+    const input = { KeyConditionExpression: 'pk = :pk AND begins_with(sk, :s)', ExpressionAttributeValues: { ':pk': 'PLAIN#reads', ':s': 'item#' }, ConsistentRead: true };
+    const doc = await db().send(new QueryCommand({ TableName: tableName(), ...input }));
+    expect((await query(input)).items).toEqual(doc.Items);
+    expect(await getItem(itemKey('PLAIN#reads', 'missing'))).toBeUndefined();
+  });
+
+  it('follows pages through the last key, and counts across them', async () => {
+    const input = { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': 'PLAIN#reads' }, ConsistentRead: true, Limit: 2 };
+    const first = await query<{ sk: string }>(input);
+    expect(first.items.map((i) => i.sk)).toEqual(['item#0', 'item#1']);
+    expect(first.last).toEqual({ pk: 'PLAIN#reads', sk: 'item#1' });
+    const all = await queryAll<{ sk: string }>(input);
+    expect(all.map((i) => i.sk)).toEqual(['item#0', 'item#1', 'item#2', 'item#3', 'item#4']);
+    capacity.reset();
+    expect(await count(input)).toBe(5);
+    expect(capacity.snapshot().commands).toEqual({ QueryCommand: 3 });
+  });
+
+  it("passes a middleware added to the shared client's stack after a read, until it is removed", async () => {
+    const key = itemKey('PLAIN#reads', 'item#0');
+    await getItem(key);
+    const seen: string[] = [];
+    db().middlewareStack.add(
+      (next, context) => async (args) => {
+        seen.push(String(context.commandName));
+        return next(args);
+      },
+      { step: 'initialize', name: 'plainReadsSeen' },
+    );
+    try {
+      await getItem(key);
+      await query({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': 'PLAIN#reads' } });
+    } finally {
+      db().middlewareStack.remove('plainReadsSeen');
+    }
+    await getItem(key);
+    expect(seen).toEqual(['GetItemCommand', 'QueryCommand']);
   });
 });
 

@@ -13,6 +13,7 @@ import { roleToken } from '../support/tokens.js';
 import { useFreshTable } from '../support/table.js';
 import { useStreamPoller } from '../support/stream.js';
 import { storedItem } from '../support/stored.js';
+import { plain } from '../../bench/trace.js';
 
 useFreshTable('unlink-leftovers', { stream: true });
 const stream = useStreamPoller();
@@ -41,8 +42,8 @@ async function slowEventReads<T>(events: number[], fn: () => Promise<T>): Promis
   const slowed = new Set(events.map((id) => keys.post(id).pk));
   db().middlewareStack.add(
     (next, context) => async (args) => {
-      const key = (args.input as { Key?: { pk?: string } }).Key;
-      if (context.commandName === 'GetItemCommand' && slowed.has(String(key?.pk)) && Number.isFinite(remainingMs())) {
+      const key = (args.input as { Key?: { pk?: unknown } }).Key;
+      if (context.commandName === 'GetItemCommand' && slowed.has(plain(key?.pk)) && Number.isFinite(remainingMs())) {
         await new Promise((ok) => setTimeout(ok, Math.max(0, remainingMs() - LEFT_AFTER_READ_MS)));
       }
       return next(args);
