@@ -35,7 +35,7 @@ bench/results/reads.json (and its table in bench/README.md for a default run).`,
     BENCH_EVENTS: { meaning: 'events created in each server', default: 120 },
     BENCH_REQUESTS: { meaning: 'requests per kind of read, server and round', default: 60 },
     BENCH_WARMUP: { meaning: 'requests per kind of read before each measured round', default: 10 },
-    BENCH_ROUNDS: { meaning: 'rounds (each server measured once per kind each round)', default: 7 },
+    BENCH_ROUNDS: { meaning: 'rounds (each server measured once per kind each round)', default: 15 },
     BENCH_ONLY: { meaning: 'the kinds of read to measure, separated by commas', default: 'list,new-list,category,event,venues,venue,categories,tags,ical' },
     BENCH_PROFILE: { meaning: "a directory for both servers' CPU profiles (node --cpu-prof), in base/ and now/; writes no results" },
   },
@@ -211,7 +211,7 @@ const ALL_KINDS: Kind[] = [
 ];
 
 const KINDS = ALL_KINDS.filter((k) => ONLY.has(k.key));
-const DEFAULT_RUN = BASE === '6d6d9f0' && EVENTS === 120 && REQUESTS === 60 && WARMUP === 10 && ROUNDS === 7 && !PROFILE && KINDS.length === ALL_KINDS.length;
+const DEFAULT_RUN = BASE === '6d6d9f0' && EVENTS === 120 && REQUESTS === 60 && WARMUP === 10 && ROUNDS === 15 && !PROFILE && KINDS.length === ALL_KINDS.length;
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
