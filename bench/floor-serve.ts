@@ -1,36 +1,60 @@
 // The floor of `npm run bench:handlers`' local server measurements: `tsx bench/floor-serve.ts
 // <plan.json>` serves, for each path of the plan, the DynamoDB requests that this checkout's
-// handler made for it, stage by stage (a stage's requests at once), with the SDK's document
-// client and nothing else, then answers the body that handler answered. No implementation that
+// handler made for it, stage by stage (a stage's requests at once), with the SDK's client and
+// nothing else (its document commands, or its plain commands with their middleware resolved once per
+// command type, as the handler sent each), then answers the body that handler answered. No implementation that
 // makes these requests can serve them faster on the same machine; it prints its URL.
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import * as plainCommands from '@aws-sdk/client-dynamodb';
 import * as commands from '@aws-sdk/lib-dynamodb';
 import { client } from './cold-client.js';
 
-/** A path's requests as the handler sent them (the document client's command names and inputs), and its answer. */
+/**
+ * A path's requests as the handler sent them (the command names the SDK reports and their inputs,
+ * `plain` when sent as the plain client's command with marshalled values), and its answer.
+ */
 export interface FloorPlan {
-  [path: string]: { stages: { command: string; input: object }[][]; body: string };
+  [path: string]: { stages: { command: string; input: object; plain?: boolean }[][]; body: string };
 }
 
 // The same client as lib/store/db.ts: the SDK's, less the logger middleware that lib/store/db.ts drops.
 client.middlewareStack.remove('loggerMiddleware');
 
 type Command = new (input: object) => Parameters<typeof client.send>[0];
-/** The document client's command for a command name the SDK reports (`QueryCommand`, `BatchGetItemCommand`). */
-const commandOf = (name: string): Command => {
+/** The command for a command name the SDK reports (`QueryCommand`, `BatchGetItemCommand`): the plain client's, or the document client's. */
+const commandOf = (name: string, plain: boolean): Command => {
   const doc = name
     .replace(/^BatchGetItem/, 'BatchGet')
     .replace(/^GetItem/, 'Get')
     .replace(/^PutItem/, 'Put');
-  const found = (commands as Record<string, unknown>)[doc];
+  const found = plain ? (plainCommands as Record<string, unknown>)[name] : (commands as Record<string, unknown>)[doc];
   if (typeof found !== 'function') throw new Error(`bench/floor-serve.ts has no command for ${name}`);
   return found as Command;
 };
 
+type Handler = (command: unknown) => Promise<unknown>;
+const resolved = new Map<unknown, Handler>();
+/** A plain command sent as lib/store/db.ts's sendPlain sends it: its middleware resolved once per command type. */
+function sendResolved(command: Parameters<typeof client.send>[0]): Promise<unknown> {
+  let handler = resolved.get(command.constructor);
+  if (!handler) {
+    handler = (command as unknown as { resolveMiddleware: (stack: unknown, config: unknown, options: unknown) => Handler }).resolveMiddleware(
+      client.middlewareStack,
+      client.config,
+      undefined,
+    );
+    resolved.set(command.constructor, handler);
+  }
+  return handler(command);
+}
+
 const plan = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as FloorPlan;
 const prepared = new Map(
-  Object.entries(plan).map(([path, p]) => [path, { stages: p.stages.map((stage) => stage.map((c) => ({ Command: commandOf(c.command), input: c.input }))), body: p.body }]),
+  Object.entries(plan).map(([path, p]) => [
+    path,
+    { stages: p.stages.map((stage) => stage.map((c) => ({ Command: commandOf(c.command, c.plain === true), plain: c.plain === true, input: c.input }))), body: p.body },
+  ]),
 );
 
 const server = createServer((req, res) => {
@@ -40,7 +64,9 @@ const server = createServer((req, res) => {
     return;
   }
   void (async () => {
-    for (const stage of p.stages) await Promise.all(stage.map((c) => client.send(new c.Command(structuredClone(c.input)))));
+    for (const stage of p.stages) {
+      await Promise.all(stage.map((c) => (c.plain ? sendResolved(new c.Command(structuredClone(c.input))) : client.send(new c.Command(structuredClone(c.input))))));
+    }
     res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' }).end(p.body);
   })().catch((err: Error) => res.writeHead(500).end(err.message));
 });

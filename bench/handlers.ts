@@ -102,6 +102,7 @@ async function samples(): Promise<Map<string, { path: string; query?: Record<str
     ['categories.get', { path: `/categories/${category.id}` }],
     ['tags.list', { path: '/tags' }],
     ['tags.get', { path: `/tags/${tag.id}` }],
+    ['changes.list', { path: '/changes' }],
     ['root.index', { path: '' }],
   ]);
   // Every read operation of the table has a sample (a new one fails here until it gets one).
@@ -163,16 +164,20 @@ async function perOperation(list: Map<string, { path: string; query?: Record<str
  * other's answer came back share a stage), and what it answers: the floor server's plan.
  */
 async function planOf(path: string, query: Record<string, string>): Promise<FloorPlan[string]> {
-  const sent: { command: string; input: object; answered: number }[] = [];
+  const sent: { command: string; input: object; answered: number; plain?: boolean }[] = [];
   let answered = 0;
   const stack = db().middlewareStack;
   stack.add(
     (next, context) => async (args) => {
-      sent.push({ command: String(context.commandName), input: structuredClone(args.input as object), answered });
+      const entry: (typeof sent)[number] = { command: String(context.commandName), input: structuredClone(args.input as object), answered };
+      sent.push(entry);
       try {
         return await next(args);
       } finally {
         answered++;
+        // The document client marks the requests it marshalled; the others were sent as plain commands (lib/store/reads.ts).
+        const features = (context as { __smithy_context?: { features?: Record<string, string> } }).__smithy_context?.features;
+        if (features?.DDB_MAPPER !== 'd') entry.plain = true;
       }
     },
     { step: 'initialize', priority: 'low', name: 'benchFloorPlan' },
@@ -180,8 +185,8 @@ async function planOf(path: string, query: Record<string, string>): Promise<Floo
   try {
     const res = await call('GET', 'en', path, { query });
     if (res.status !== 200) throw new Error(`${path} -> ${res.status}`);
-    const stages = new Map<number, { command: string; input: object }[]>();
-    for (const c of sent) stages.set(c.answered, [...(stages.get(c.answered) ?? []), { command: c.command, input: c.input }]);
+    const stages = new Map<number, FloorPlan[string]['stages'][number]>();
+    for (const c of sent) stages.set(c.answered, [...(stages.get(c.answered) ?? []), { command: c.command, input: c.input, ...(c.plain ? { plain: true } : {}) }]);
     return { stages: [...stages.values()], body: JSON.stringify(res.body) };
   } finally {
     stack.remove('benchFloorPlan');

@@ -16,6 +16,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { plainItem } from '#lib/store/attributes.js';
 import { config } from '#lib/runtime/config.js';
 import { capacity, db } from '#lib/store/db.js';
 import { readValidator } from '#lib/store/validators.js';
@@ -54,16 +56,19 @@ const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const two = (n: number) => String(n).padStart(2, '0');
 
+type Item = Record<string, unknown>;
 /** Items and bytes the table returned, counted by a middleware on the shared client. */
 const returned = { items: 0, bytes: 0 };
 function countReturned(): void {
   db().middlewareStack.add(
-    (next) => async (args) => {
+    (next, context) => async (args) => {
       const result = await next(args);
-      const out = result.output as { Item?: unknown; Items?: unknown[]; Responses?: Record<string, unknown[]> };
+      const out = result.output as { Item?: Item; Items?: Item[]; Responses?: Record<string, Item[]> };
       const items = [...(out.Item ? [out.Item] : []), ...(out.Items ?? []), ...Object.values(out.Responses ?? {}).flat()];
+      // Bytes of the items as plain values, as the document client answers them; the plain reads' (lib/store/reads.ts) come marshalled.
+      const document = (context as { __smithy_context?: { features?: Record<string, string> } }).__smithy_context?.features?.DDB_MAPPER === 'd';
       returned.items += items.length;
-      for (const item of items) returned.bytes += Buffer.byteLength(JSON.stringify(item));
+      for (const item of items) returned.bytes += Buffer.byteLength(JSON.stringify(document ? item : plainItem(item as Record<string, AttributeValue>)));
       return result;
     },
     { step: 'initialize', name: 'benchReturnedItems' },

@@ -33,6 +33,7 @@ import { config } from '#lib/runtime/config.js';
 import { db } from '#lib/store/db.js';
 import { benchCli } from './cli.js';
 import { benchTable, runBench } from './main.js';
+import { plain } from './trace.js';
 import { mintToken } from '#lib/local/dev-auth.js';
 import { localClient } from '#lib/local/dynamo.js';
 import { startGateway, type Gateway } from '#lib/local/gateway.js';
@@ -89,8 +90,8 @@ const resetTally = () => Object.assign(tally, { commands: {}, transactions: 0, c
 
 /** `POST`, `IDX#featured`, `SLUG#event`, `COUNT#LIST#event#en#publish`, `STATS`, `COUNTER#post`… */
 function itemKind(key: { pk?: unknown; sk?: unknown } | undefined): string {
-  const pk = String(key?.pk ?? '?');
-  const sk = String(key?.sk ?? '');
+  const pk = plain(key?.pk ?? '?');
+  const sk = plain(key?.sk ?? '');
   if (pk.startsWith('POST#')) return sk === 'POST' ? 'POST (record)' : sk.startsWith('EVENT#') ? 'link item' : sk;
   if (pk.startsWith('TERM#')) return sk === 'TERM' ? 'TERM (record)' : 'link item';
   if (pk.startsWith('COUNT#')) return `COUNT bucket ${pk.slice(6).replace(/^LIST#event#[a-z]+#/, '')}`;

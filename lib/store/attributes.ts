@@ -43,9 +43,17 @@ export function nativeValue(value: AttributeValue): unknown {
   throw new Error(`No value defined: ${JSON.stringify(value)}`);
 }
 
-/** An item (or a map) as plain values. */
+/**
+ * An item (or a map) as plain values: its own attributes only. An attribute named `__proto__` (a
+ * JSON answer holds it as any other name) stays an attribute, where an assignment would make it the
+ * object's prototype, as `unmarshall` does.
+ */
 export function plainItem<T = Record<string, unknown>>(item: Record<string, AttributeValue>): T {
   const out: Record<string, unknown> = {};
-  for (const name in item) out[name] = nativeValue(item[name]!);
+  for (const name of Object.keys(item)) {
+    const value = nativeValue(item[name]!);
+    if (name === '__proto__') Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+    else out[name] = value;
+  }
   return out as T;
 }

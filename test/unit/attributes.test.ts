@@ -16,7 +16,12 @@ const value = fc.letrec((tie) => ({
     tie('map'),
     fc.uniqueArray(fc.string(), { minLength: 1 }).map((a) => new Set(a)),
   ),
-  map: fc.dictionary(fc.string({ minLength: 1 }), tie('value')),
+  // Names `marshall` itself cannot write (as the document client cannot): `__proto__` becomes the map's
+  // prototype (that name has a test of its own below) and `constructor` makes the map a class instance.
+  map: fc.dictionary(
+    fc.string({ minLength: 1 }).filter((name) => name !== '__proto__' && name !== 'constructor'),
+    tie('value'),
+  ),
 })).map;
 
 describe('plainItem', () => {
@@ -45,6 +50,25 @@ describe('plainItem', () => {
     const item: Record<string, AttributeValue> = { ss: { SS: ['a', 'b'] }, ns: { NS: ['1', '2.5'] }, b: { B: bytes }, bs: { BS: [bytes] }, f: { BOOL: false }, z: { NULL: true } };
     expect(plainItem(item)).toEqual(unmarshall(item));
     expect(plainItem(item)).toEqual({ ss: new Set(['a', 'b']), ns: new Set([1, 2.5]), b: bytes, bs: new Set([bytes]), f: false, z: null });
+  });
+
+  it('keeps an attribute named __proto__ as an attribute, at any depth, and changes no prototype', () => {
+    // As DynamoDB's JSON answer is parsed: `__proto__` is an own name there.
+    const item = JSON.parse('{"__proto__":{"M":{"admin":{"BOOL":true}}},"m":{"M":{"__proto__":{"S":"x"}}}}') as Record<string, AttributeValue>;
+    const read = plainItem<Record<string, unknown>>(item);
+    expect(Object.getPrototypeOf(read)).toBe(Object.prototype);
+    expect(Object.keys(read)).toEqual(['__proto__', 'm']);
+    expect((read as { admin?: unknown }).admin).toBeUndefined();
+    expect(Object.getOwnPropertyDescriptor(read, '__proto__')?.value).toEqual({ admin: true });
+    const m = read.m as Record<string, unknown>;
+    expect(Object.getPrototypeOf(m)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(m, '__proto__')?.value).toBe('x');
+    expect(JSON.parse(JSON.stringify(read))).toEqual(JSON.parse('{"__proto__":{"admin":true},"m":{"__proto__":"x"}}'));
+  });
+
+  it('reads own attributes only', () => {
+    const item = Object.assign(Object.create({ inherited: { S: 'no' } }) as Record<string, AttributeValue>, { own: { S: 'yes' } });
+    expect(plainItem(item)).toEqual({ own: 'yes' });
   });
 
   it('refuses an attribute value with no value', () => {
