@@ -38,11 +38,32 @@ export class StreamInstances {
     return leased;
   }
 
+  /**
+   * An instance that answers: `pending` (the one started ahead) or a new one. One that fails to come
+   * up (a port taken between its choice and the JVM's bind, a start slowed past its timeout by a busy
+   * machine) is stopped and replaced once; a second failure is the lease's.
+   */
+  private async answering(pending: Promise<Instance> | undefined): Promise<Instance> {
+    let instance: Instance | undefined;
+    try {
+      instance = await (pending ?? this.start());
+      await instance.dynamo.ready();
+      return instance;
+    } catch (err) {
+      console.error(`A DynamoDB Local for tables with a stream did not start (${err instanceof Error ? err.message : String(err)}); starting another.`);
+      if (instance) await this.stop(instance).catch(() => undefined);
+      const again = await this.start();
+      await again.dynamo.ready();
+      return again;
+    }
+  }
+
   private async take(): Promise<string> {
     if (!this.current || this.current.given >= FILES_PER_INSTANCE) {
       const old = this.current;
-      this.current = await (this.next ?? this.start());
+      const pending = this.next;
       this.next = undefined;
+      this.current = await this.answering(pending);
       if (old && old.open === 0) await this.stop(old);
     }
     const instance = this.current;
@@ -84,13 +105,16 @@ export async function servePool(pool: StreamInstances): Promise<{ url: string; c
     req.on('end', async () => {
       try {
         if (req.method === 'POST' && req.url === '/lease') {
-          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ endpoint: await pool.lease() }));
+          // Leased before the head is written: a failed lease is answered 500 with its reason.
+          const endpoint = await pool.lease();
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ endpoint }));
         } else if (req.method === 'POST' && req.url === '/release') {
           await pool.release(String(JSON.parse(Buffer.concat(chunks).toString('utf8')).endpoint));
           res.writeHead(204).end();
         } else res.writeHead(404).end();
       } catch (err) {
-        res.writeHead(500, { 'content-type': 'text/plain' }).end(err instanceof Error ? err.message : String(err));
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+        res.end(err instanceof Error ? err.message : String(err));
       }
     });
   });
