@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import * as plainCommands from '@aws-sdk/client-dynamodb';
 import * as commands from '@aws-sdk/lib-dynamodb';
+import { plainSender } from '#lib/store/db.js';
 import { client } from './cold-client.js';
 
 /**
@@ -33,21 +34,8 @@ const commandOf = (name: string, plain: boolean): Command => {
   return found as Command;
 };
 
-type Handler = (command: unknown) => Promise<unknown>;
-const resolved = new Map<unknown, Handler>();
-/** A plain command sent as lib/store/db.ts's sendPlain sends it: its middleware resolved once per command type. */
-function sendResolved(command: Parameters<typeof client.send>[0]): Promise<unknown> {
-  let handler = resolved.get(command.constructor);
-  if (!handler) {
-    handler = (command as unknown as { resolveMiddleware: (stack: unknown, config: unknown, options: unknown) => Handler }).resolveMiddleware(
-      client.middlewareStack,
-      client.config,
-      undefined,
-    );
-    resolved.set(command.constructor, handler);
-  }
-  return handler(command);
-}
+/** Plain commands sent as lib/store/db.ts sends the reads': their middleware resolved once per command type. */
+const sendResolved = plainSender(client);
 
 const plan = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as FloorPlan;
 const prepared = new Map(
@@ -65,7 +53,7 @@ const server = createServer((req, res) => {
   }
   void (async () => {
     for (const stage of p.stages) {
-      await Promise.all(stage.map((c) => (c.plain ? sendResolved(new c.Command(structuredClone(c.input))) : client.send(new c.Command(structuredClone(c.input))))));
+      await Promise.all(stage.map((c) => (c.plain ? sendResolved(new c.Command(structuredClone(c.input)) as never) : client.send(new c.Command(structuredClone(c.input))))));
     }
     res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' }).end(p.body);
   })().catch((err: Error) => res.writeHead(500).end(err.message));

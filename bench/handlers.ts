@@ -32,6 +32,7 @@ import { OPERATIONS, type Operation } from '#lib/contract/operations.js';
 import { benchCli } from './cli.js';
 import { cpuOf, serve } from './processes.js';
 import { benchTable, runBench } from './main.js';
+import { sentByDocumentClient } from './trace.js';
 import { renderHandlers, runContext, writeTable, type HandlersResults, type Served } from './readme.js';
 import type { FloorPlan } from './floor-serve.js';
 import { call, planSeed, runSeed } from '#lib/local/demo-calendar.js';
@@ -188,9 +189,7 @@ async function planOf(path: string, query: Record<string, string>): Promise<Floo
         return await next(args);
       } finally {
         answered++;
-        // The document client marks the requests it marshalled; the others were sent as plain commands (lib/store/reads.ts).
-        const features = (context as { __smithy_context?: { features?: Record<string, string> } }).__smithy_context?.features;
-        if (features?.DDB_MAPPER !== 'd') entry.plain = true;
+        if (!sentByDocumentClient(context)) entry.plain = true;
       }
     },
     { step: 'initialize', priority: 'low', name: 'benchFloorPlan' },

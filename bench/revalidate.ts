@@ -31,6 +31,7 @@ import { terminalLogWriter } from '#lib/local/terminal-log.js';
 import { benchCli } from './cli.js';
 import { benchTable, runBench } from './main.js';
 import { runContext } from './readme.js';
+import { sentByDocumentClient } from './trace.js';
 import { pool } from '#lib/runtime/pool.js';
 
 const settings = benchCli(
@@ -66,7 +67,7 @@ function countReturned(): void {
       const out = result.output as { Item?: Item; Items?: Item[]; Responses?: Record<string, Item[]> };
       const items = [...(out.Item ? [out.Item] : []), ...(out.Items ?? []), ...Object.values(out.Responses ?? {}).flat()];
       // Bytes of the items as plain values, as the document client answers them; the plain reads' (lib/store/reads.ts) come marshalled.
-      const document = (context as { __smithy_context?: { features?: Record<string, string> } }).__smithy_context?.features?.DDB_MAPPER === 'd';
+      const document = sentByDocumentClient(context);
       returned.items += items.length;
       for (const item of items) returned.bytes += Buffer.byteLength(JSON.stringify(document ? item : plainItem(item as Record<string, AttributeValue>)));
       return result;

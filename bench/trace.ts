@@ -20,6 +20,10 @@ const entries: TraceEntry[] = [];
 /** The client the trace is on: the shared client is rebuilt when the endpoint changes (a new DynamoDB Local). */
 let traced: ReturnType<typeof db> | undefined;
 
+/** Whether the document client sent a request (it marks the requests it marshalled); the plain reads' (lib/store/reads.ts) carry marshalled values. */
+export const sentByDocumentClient = (context: object): boolean =>
+  (context as { __smithy_context?: { features?: Record<string, string> } }).__smithy_context?.features?.DDB_MAPPER === 'd';
+
 /** A value as a request carries it, as text: plain (the document client's) or marshalled (`{ S }`, lib/store/reads.ts). */
 export const plain = (v: unknown): string => {
   if (v && typeof v === 'object' && 'S' in (v as Record<string, unknown>)) return String((v as { S: unknown }).S);

@@ -52,41 +52,45 @@ function makeClient(): DynamoDBDocumentClient {
   return client;
 }
 
-type Stack = DynamoDBClient['middlewareStack'];
 type PlainCommand<I extends ServiceInputTypes, O extends ServiceOutputTypes> = $Command<I, O, DynamoDBClientResolvedConfig, ServiceInputTypes, ServiceOutputTypes>;
 type Resolved = (command: unknown) => Promise<{ output: unknown }>;
+/** Sends a plain command (its values marshalled by the caller) and answers its output. */
+export type PlainSender = <I extends ServiceInputTypes, O extends ServiceOutputTypes>(command: PlainCommand<I, O>) => Promise<O>;
 
 /**
- * The handlers resolved from `stack`, by command type, emptied whenever the stack changes (a
- * test's or the local runtime's middleware then applies to the next request, as on the
- * document client). The SDK resolves every middleware of the stack for every request otherwise:
- * a twentieth of a read's CPU time, twice over for the document client's own commands.
+ * Sends the plain client's commands over `client` and its middleware, resolved once per command
+ * type: the SDK resolves every middleware of the stack for every request otherwise, a twentieth of
+ * a read's CPU time. The resolved handlers are dropped whenever the stack changes, so that
+ * middleware added later (the local runtime's grants, a test's) applies to the next request, as
+ * it does on the document client.
  */
-function resolvedOnce(stack: Stack): Map<unknown, Resolved> {
+export function plainSender(client: DynamoDBDocumentClient): PlainSender {
   const resolved = new Map<unknown, Resolved>();
-  const mutable = stack as unknown as Record<string, (...args: unknown[]) => unknown>;
+  const stack = client.middlewareStack as unknown as Record<string, (...args: unknown[]) => unknown>;
   for (const name of ['add', 'addRelativeTo', 'use', 'remove', 'removeByTag']) {
-    const change = mutable[name]!;
-    mutable[name] = (...args: unknown[]) => {
+    const change = stack[name]!;
+    stack[name] = (...args: unknown[]) => {
       resolved.clear();
       return change.apply(stack, args);
     };
   }
-  return resolved;
+  return async (command) => {
+    let handler = resolved.get(command.constructor);
+    if (!handler) {
+      handler = command.resolveMiddleware(client.middlewareStack, client.config, undefined) as unknown as Resolved;
+      resolved.set(command.constructor, handler);
+    }
+    return (await handler(command)).output as never;
+  };
 }
 
-interface Clients {
-  doc: DynamoDBDocumentClient;
-  resolved: Map<unknown, Resolved>;
-}
-
-let clients: Clients | undefined;
+let clients: { doc: DynamoDBDocumentClient; send: PlainSender } | undefined;
 let clientEndpoint: string | undefined;
-function shared(): Clients {
+function shared(): NonNullable<typeof clients> {
   const endpoint = process.env.DYNAMODB_ENDPOINT || undefined;
   if (!clients || endpoint !== clientEndpoint) {
     const doc = makeClient();
-    clients = { doc, resolved: resolvedOnce(doc.middlewareStack) };
+    clients = { doc, send: plainSender(doc) };
     clientEndpoint = endpoint;
   }
   return clients;
@@ -95,19 +99,8 @@ function shared(): Clients {
 /** The shared document client; rebuilt only if DYNAMODB_ENDPOINT changes (tests and the local runtime). */
 export const db = (): DynamoDBDocumentClient => shared().doc;
 
-/**
- * Sends a command of the plain client (values marshalled by the caller: lib/store/reads.ts) over
- * the shared client and its middleware, which is resolved once per command type.
- */
-export async function sendPlain<I extends ServiceInputTypes, O extends ServiceOutputTypes>(command: PlainCommand<I, O>): Promise<O> {
-  const { doc, resolved } = shared();
-  let handler = resolved.get(command.constructor);
-  if (!handler) {
-    handler = command.resolveMiddleware(doc.middlewareStack, doc.config, undefined) as unknown as Resolved;
-    resolved.set(command.constructor, handler);
-  }
-  return (await handler(command)).output as O;
-}
+/** Sends a plain command over the shared client (lib/store/reads.ts marshals its values). */
+export const sendPlain: PlainSender = (command) => shared().send(command);
 
 // Made at module scope, as Lambda's init phase is meant for: a function's first request then
 // finds the client ready, and so do environments Lambda initializes ahead of their first request.
