@@ -53,6 +53,9 @@ const urlArg = (allowed: RegExp) =>
     }),
   );
 
+/** Whether a URL is one this API keeps as given or cleaned (`image`: an image's, http or https), not one it refuses. */
+export const keepsUrl = (value: string, image = false): boolean => saveUrl(value, image ? WEB_URL : ALLOWED_URL) !== undefined;
+
 /** A website: a URL of a scheme WordPress allows, saved as saveUrl() cleans it, or '', which clears the value. */
 export const urlOrEmpty = () => urlArg(ALLOWED_URL);
 

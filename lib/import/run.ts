@@ -113,6 +113,12 @@ export function formatSummary(s: ImportSummary, dryRun = false): string {
     const shown = left.slice(0, 20).map((u) => `event ${u.event} → ${u.kind} ${typeof u.ref === 'string' ? JSON.stringify(u.ref) : u.ref}`);
     lines.push(`${left.length} ${what}, left out: ${shown.join(', ')}${left.length > 20 ? ', …' : ''}`);
   }
+  if (s.clearedUrls.length) {
+    const shown = s.clearedUrls.slice(0, 20).map((c) => `${c.kind} ${c.id} ${c.field} ${JSON.stringify(c.value)}`);
+    lines.push(
+      `${s.clearedUrls.length} URLs no WordPress save keeps (esc_url_raw empties their scheme) or no URL holds, written empty: ${shown.join(', ')}${s.clearedUrls.length > 20 ? ', …' : ''}`,
+    );
+  }
   for (const f of s.failed) lines.push(`failed: ${f.kind} ${f.id}: ${f.reason}`);
   return lines.join('\n');
 }

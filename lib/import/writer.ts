@@ -12,6 +12,7 @@ import { batchGet, getItem, type Found } from '#lib/store/reads.js';
 import { termBySlug } from '#lib/store/partitions.js';
 import { keys, type Sequence } from '#lib/store/keys.js';
 import type { ImportedRecord } from '#lib/contract/imported.js';
+import { keepsUrl } from '#lib/contract/url-arg.js';
 import { continueAfter } from '#lib/store/ids.js';
 import { registerUser } from '#lib/store/users.js';
 import { bumpValidator } from '#lib/store/validators.js';
@@ -75,6 +76,8 @@ export interface ImportSummary {
   series: ImportedSeries[];
   /** The ids of the site's events that this import holds (written or unchanged), without their series' occurrences. */
   events: number[];
+  /** URLs the site holds that this API refuses, written empty (see withKeptUrls). */
+  clearedUrls: { kind: RecordKind; id: number; field: string; value: string }[];
 }
 
 export type { ImportedSeries };
@@ -135,6 +138,26 @@ export interface WriteOptions {
 }
 
 const CLEARABLE = ['description', 'excerpt', 'image'] as const;
+
+/** A post's URL fields, and whether each is an image's (http or https only). */
+const URL_FIELDS = { website: false, image: true } as const;
+
+/**
+ * A post whose URL fields this API refuses (a scheme WordPress's esc_url_raw empties, as `file:`,
+ * or a character no URL holds), which a site may hold from a plugin or a direct write, with them
+ * empty, as WordPress would save them: the record is written whole, and each is reported.
+ */
+function withKeptUrls(r: SiteRecord, cleared: ImportSummary['clearedUrls']): SiteRecord {
+  if (r.kind !== 'event' && r.kind !== 'venue' && r.kind !== 'organizer') return r;
+  let fields = r.fields;
+  for (const [field, image] of Object.entries(URL_FIELDS)) {
+    const value = fields[field];
+    if (typeof value !== 'string' || keepsUrl(value, image)) continue;
+    fields = { ...fields, [field]: '' };
+    cleared.push({ kind: r.kind, id: r.id, field, value });
+  }
+  return fields === r.fields ? r : { ...r, fields };
+}
 
 const PATHS = { venue: '/venues', organizer: '/organizers', event: '/events', category: '/categories', tag: '/tags' } as const;
 
@@ -214,6 +237,7 @@ const emptySummary = (opts: WriteOptions): ImportSummary => ({
   authorless: { count: 0, author: opts.defaultAuthor ?? 0 },
   series: [],
   events: [],
+  clearedUrls: [],
 });
 
 async function writeEach(records: SiteRecord[], opts: WriteOptions, present: Partial<Record<RecordKind, Set<number>>> | undefined, deleteMissing: boolean): Promise<ImportSummary> {
@@ -261,7 +285,7 @@ async function writeEach(records: SiteRecord[], opts: WriteOptions, present: Par
         return;
       }
       try {
-        const r = given.kind === 'event' ? await links.resolve(given, summary.unlinked) : given;
+        const r = withKeptUrls(given.kind === 'event' ? await links.resolve(given, summary.unlinked) : given, summary.clearedUrls);
         const fp = fingerprint(r);
         if (kind === 'event') summary.events.push(r.id);
         if (stored.get(`${kind}#${r.id}`) === fp) tally.unchanged++;

@@ -208,3 +208,43 @@ describe('writing site records', () => {
     expect((await get('/events/900')).body.cost).toBe('$30');
   });
 });
+
+// Last: the records it adds would be gone from the site of the tests above.
+describe('URLs a site holds that this API refuses', () => {
+  it('writes a record whose URL this API refuses whole, that URL empty, and reports it', async () => {
+    const hostile = [
+      ...site(),
+      post({ kind: 'venue', id: 510, slug: 'probe', fields: { venue: 'Probe', website: 'file:///etc/passwd' } }),
+      post({ kind: 'organizer', id: 511, slug: 'probe-org', fields: { organizer: 'Probe org', website: 'ssh://x.example' } }),
+      post({
+        kind: 'event',
+        id: 912,
+        slug: 'probe-gig',
+        fields: {
+          title: 'Probe gig',
+          start_date: '2027-06-01 10:00:00',
+          end_date: '2027-06-01 11:00:00',
+          website: 'https://ok.example/\r\nX',
+          image: 'ftp://img.example/a.png',
+          venue: [510],
+        },
+      }),
+    ];
+    const s = await writeRecords(hostile, { send: invoke, token });
+    expect(s.failed).toEqual([]);
+    expect(s.clearedUrls).toEqual([
+      { kind: 'venue', id: 510, field: 'website', value: 'file:///etc/passwd' },
+      { kind: 'organizer', id: 511, field: 'website', value: 'ssh://x.example' },
+      { kind: 'event', id: 912, field: 'website', value: 'https://ok.example/\r\nX' },
+      { kind: 'event', id: 912, field: 'image', value: 'ftp://img.example/a.png' },
+    ]);
+    expect((await get('/venues/510')).body).toMatchObject({ venue: 'Probe' });
+    expect((await get('/venues/510')).body.website).toBeFalsy();
+    expect((await get('/organizers/511')).body.website).toBeFalsy();
+    const event = (await get('/events/912')).body;
+    expect([event.title, event.website, event.image, event.venue.id]).toEqual(['Probe gig', '', false, 510]);
+    // A second run finds them as written.
+    const again = await writeRecords(hostile, { send: invoke, token });
+    expect([again.kinds.venue.written, again.kinds.event.written, again.failed]).toEqual([[], [], []]);
+  });
+});
